@@ -1,0 +1,214 @@
+/*
+ * ffi/any.h - AnyView (a borrowed TVMFFIAny) and Any (an owned one).
+ *
+ * Both wrap exactly one TVMFFIAny, so arrays of them are arrays of the ABI value. Reading a value
+ * out goes through TypeTraits<T>:
+ *   as<T>()        std::optional<T>, only when the value is stored exactly as a T;
+ *   try_cast<T>()  std::optional<T>, allowing the conversions TypeTraits<T> permits (int -> float);
+ *   cast<T>()      T, or a TypeError naming both types.
+ */
+#ifndef FFI_ANY_H_
+#define FFI_ANY_H_
+
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "error.h"
+#include "string.h"
+#include "type_traits.h"
+
+namespace ffi {
+
+class Any;
+class AnyView;
+
+/*! \brief Any converts from every value (an owned copy). */
+template <>
+struct TypeTraits<Any> {
+  static constexpr bool enabled = true;
+  static bool CheckAnyStrict(const TVMFFIAny*) { return true; }
+  static std::optional<Any> TryCastFromAnyView(const TVMFFIAny* src);
+  static std::string TypeStr() { return "Any"; }
+};
+
+/*! \brief AnyView converts from every value (a borrowed view). */
+template <>
+struct TypeTraits<AnyView> {
+  static constexpr bool enabled = true;
+  static bool CheckAnyStrict(const TVMFFIAny*) { return true; }
+  static std::optional<AnyView> TryCastFromAnyView(const TVMFFIAny* src);
+  static std::string TypeStr() { return "AnyView"; }
+};
+
+namespace detail {
+/*! \brief Whether `T` has conversions; Any and AnyView handle themselves. */
+template <typename T>
+constexpr bool kHasTraits = TypeTraits<std::decay_t<T>>::enabled;
+
+/*! \brief Shared reading methods of Any and AnyView. */
+template <typename Derived>
+class AnyReader {
+ public:
+  /*! \brief The type index of the value. */
+  int32_t type_index() const { return raw()->type_index; }
+  /*! \brief Whether the value is None. */
+  bool is_none() const { return raw()->type_index == kTVMFFINone; }
+  /*! \brief The name of the value's type, as used in error messages ("int", "Tensor", ...). */
+  std::string GetTypeName() const { return TypeIndexToName(raw()->type_index); }
+
+  /*! \brief The value when it is stored exactly as a `T`, else nullopt. */
+  template <typename T>
+  std::optional<T> as() const {
+    if (!TypeTraits<T>::CheckAnyStrict(raw())) return std::nullopt;
+    return TypeTraits<T>::TryCastFromAnyView(raw());
+  }
+  /*! \brief The value converted to `T` when permitted, else nullopt. */
+  template <typename T>
+  std::optional<T> try_cast() const {
+    return TypeTraits<T>::TryCastFromAnyView(raw());
+  }
+  /*! \brief The value converted to `T`; throws TypeError when it cannot be. */
+  template <typename T>
+  T cast() const {
+    std::optional<T> v = TypeTraits<T>::TryCastFromAnyView(raw());
+    if (FFI_UNLIKELY(!v.has_value())) {
+      FFI_THROW(TypeError) << "Cannot convert from type `" << GetTypeName() << "` to `"
+                           << TypeTraits<T>::TypeStr() << "`";
+    }
+    return *std::move(v);
+  }
+  /*! \brief The ABI value. */
+  const TVMFFIAny* raw() const { return &static_cast<const Derived*>(this)->data_; }
+};
+}  // namespace detail
+
+/*! \brief A borrowed value: whatever it refers to must outlive it. */
+class AnyView : public detail::AnyReader<AnyView> {
+ public:
+  /*! \brief None. */
+  AnyView() { detail::SetNone(&data_); }
+  /*! \brief A view of `v`. */
+  template <typename T, typename = std::enable_if_t<detail::kHasTraits<T>>>
+  AnyView(const T& v) {  // NOLINT(*)
+    TypeTraits<std::decay_t<T>>::CopyToAnyView(v, &data_);
+  }
+  /*! \brief A view of an owned value. */
+  AnyView(const Any& v);  // NOLINT(*)
+  /*! \brief Wraps an ABI value without taking a reference. */
+  static AnyView FromRaw(const TVMFFIAny& v) {
+    AnyView out;
+    out.data_ = v;
+    return out;
+  }
+
+ private:
+  TVMFFIAny data_;
+  friend class detail::AnyReader<AnyView>;
+  friend class Any;
+};
+
+/*! \brief An owned value: holds one strong reference when it contains an object. */
+class Any : public detail::AnyReader<Any> {
+ public:
+  /*! \brief None. */
+  Any() { detail::SetNone(&data_); }
+  Any(const Any& other) : data_(other.data_) {
+    if (data_.type_index >= kTVMFFIStaticObjectBegin) detail::ObjectUnsafe::IncRef(data_.v_obj);
+  }
+  Any(Any&& other) noexcept : data_(other.data_) { detail::SetNone(&other.data_); }
+  /*! \brief An owned copy of a borrowed value (C strings become String, objects gain a ref). */
+  Any(const AnyView& view);  // NOLINT(*)
+  /*! \brief Stores `v`. */
+  template <typename T, typename = std::enable_if_t<detail::kHasTraits<T> &&
+                                                    !std::is_same_v<std::decay_t<T>, Any> &&
+                                                    !std::is_same_v<std::decay_t<T>, AnyView>>>
+  Any(T&& v) {  // NOLINT(*)
+    using U = std::decay_t<T>;
+    if constexpr (std::is_same_v<U, const char*> || std::is_array_v<std::remove_reference_t<T>>) {
+      TypeTraits<std::string>::MoveToAny(std::string(v), &data_);
+    } else if constexpr (std::is_same_v<U, DLTensor*>) {
+      static_assert(!sizeof(T), "a DLTensor* is a view; it cannot be stored in an owning Any");
+    } else {
+      TypeTraits<U>::MoveToAny(U(std::forward<T>(v)), &data_);
+    }
+  }
+  ~Any() { reset(); }
+  Any& operator=(Any other) noexcept {
+    std::swap(data_, other.data_);
+    return *this;
+  }
+  /*! \brief Drops the value, leaving None. */
+  void reset() {
+    if (data_.type_index >= kTVMFFIStaticObjectBegin) detail::ObjectUnsafe::DecRef(data_.v_obj);
+    detail::SetNone(&data_);
+  }
+  /*! \brief Takes ownership of an owned ABI value. */
+  static Any FromRaw(TVMFFIAny owned) {
+    Any out;
+    out.data_ = owned;
+    return out;
+  }
+  /*! \brief Gives up ownership of the ABI value (the caller must release it). */
+  TVMFFIAny release() {
+    TVMFFIAny out = data_;
+    detail::SetNone(&data_);
+    return out;
+  }
+
+ private:
+  TVMFFIAny data_;
+  friend class detail::AnyReader<Any>;
+  friend class AnyView;
+};
+
+inline AnyView::AnyView(const Any& v) : data_(v.data_) {}
+
+namespace detail {
+/*!
+ * \brief The owned copy of a borrowed ABI value; the one implementation behind Any(AnyView) and
+ * TVMFFIAnyViewToOwnedAny.
+ */
+inline void ViewToOwned(const TVMFFIAny& view, TVMFFIAny* out) {
+  switch (view.type_index) {
+    case kTVMFFIRawStr:
+      BytesToAny<StringObj>(view.v_c_str, kTVMFFISmallStr, out);
+      return;
+    case kTVMFFIByteArrayPtr: {
+      const auto* a = static_cast<const TVMFFIByteArray*>(view.v_ptr);
+      BytesToAny<BytesObj>(std::string_view(a->data, a->size), kTVMFFISmallBytes, out);
+      return;
+    }
+    case kTVMFFIObjectRValueRef: {
+      // The payload points at an object handle the callee may move from.
+      auto** slot = static_cast<TVMFFIObject**>(view.v_ptr);
+      TVMFFIObject* obj = *slot;
+      *slot = nullptr;
+      if (obj == nullptr) return SetNone(out);
+      out->type_index = obj->type_index;
+      out->zero_padding = 0;
+      out->v_obj = obj;
+      return;
+    }
+    case kTVMFFIDLTensorPtr:
+      FFI_THROW(TypeError) << "Cannot take ownership of a borrowed DLTensor*; only a Tensor object "
+                              "can be owned";
+    default:
+      *out = view;
+      if (view.type_index >= kTVMFFIStaticObjectBegin) ObjectUnsafe::IncRef(view.v_obj);
+  }
+}
+}  // namespace detail
+
+inline Any::Any(const AnyView& view) { detail::ViewToOwned(view.data_, &data_); }
+
+inline std::optional<Any> TypeTraits<Any>::TryCastFromAnyView(const TVMFFIAny* src) {
+  return Any(AnyView::FromRaw(*src));
+}
+inline std::optional<AnyView> TypeTraits<AnyView>::TryCastFromAnyView(const TVMFFIAny* src) {
+  return AnyView::FromRaw(*src);
+}
+
+}  // namespace ffi
+
+#endif  // FFI_ANY_H_

@@ -1,0 +1,36 @@
+/*
+ * ffi/base.h - compiler helpers shared by every C++ header.
+ */
+#ifndef FFI_BASE_H_
+#define FFI_BASE_H_
+
+#include "c_api.h"
+
+/*! \brief Forces inlining of small hot functions. */
+#if defined(_MSC_VER)
+#define FFI_INLINE __forceinline
+#else
+#define FFI_INLINE inline __attribute__((always_inline))
+#endif
+
+/*! \brief Branch-prediction hints. */
+#if defined(__GNUC__) || defined(__clang__)
+#define FFI_LIKELY(x) __builtin_expect(!!(x), 1)
+#define FFI_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define FFI_LIKELY(x) (x)
+#define FFI_UNLIKELY(x) (x)
+#endif
+
+/*! \brief Pastes two tokens after expanding them (for unique names in macros). */
+#define FFI_STR_CONCAT_(a, b) a##b
+#define FFI_STR_CONCAT(a, b) FFI_STR_CONCAT_(a, b)
+
+/*! \brief The name of the enclosing function, for error locations. */
+#if defined(__GNUC__) || defined(__clang__)
+#define FFI_FUNC_NAME __PRETTY_FUNCTION__
+#else
+#define FFI_FUNC_NAME __func__
+#endif
+
+#endif  // FFI_BASE_H_

@@ -1,0 +1,16 @@
+/*
+ * ffi/ffi.h - the whole C++ API in one include.
+ */
+#ifndef FFI_FFI_H_
+#define FFI_FFI_H_
+
+#include "any.h"
+#include "error.h"
+#include "function.h"
+#include "module.h"
+#include "object.h"
+#include "optional.h"
+#include "string.h"
+#include "type_traits.h"
+
+#endif  // FFI_FFI_H_

@@ -1,0 +1,281 @@
+/*
+ * ffi/function.h - Function: a reference-counted callable following the safe-call convention.
+ *
+ * A Function object is {TVMFFIObject, TVMFFIFunctionCell, ...}; calling it means calling
+ * `cell->safe_call(object, args, num_args, result)`. Functions are made from packed callables
+ * (`void(PackedArgs, Any*)`) or typed ones (`R(Args...)`, arguments checked and converted through
+ * TypeTraits), looked up in the runtime's global registry, or loaded from a module. C++ exceptions
+ * never leave a safe call: they become the thread's raised error and are rethrown by the caller.
+ */
+#ifndef FFI_FUNCTION_H_
+#define FFI_FUNCTION_H_
+
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "any.h"
+#include "optional.h"
+
+namespace ffi {
+
+/*! \brief The object behind Function. */
+class FunctionObj : public Object, public TVMFFIFunctionCell {
+ public:
+  FFI_DECLARE_STATIC_OBJECT_INFO("ffi.Function", FunctionObj, Object, kTVMFFIFunction);
+};
+
+/*! \brief The arguments of a packed call: borrowed values. */
+class PackedArgs {
+ public:
+  PackedArgs(const AnyView* data, int32_t size) : data_(data), size_(size) {}
+  /*! \brief Number of arguments. */
+  int32_t size() const { return size_; }
+  /*! \brief Argument `i` (unchecked). */
+  const AnyView& operator[](int32_t i) const { return data_[i]; }
+  /*! \brief The arguments as an ABI array. */
+  const TVMFFIAny* raw() const { return reinterpret_cast<const TVMFFIAny*>(data_); }
+  const AnyView* begin() const { return data_; }
+  const AnyView* end() const { return data_ + size_; }
+
+ private:
+  const AnyView* data_;
+  int32_t size_;
+};
+
+namespace detail {
+/*! \brief A FunctionObj around a C++ callable `F` with signature `void(PackedArgs, Any*)`. */
+template <typename F>
+class PackedFunctionObj : public FunctionObj {
+ public:
+  explicit PackedFunctionObj(F callable) : callable_(std::move(callable)) {
+    this->safe_call = SafeCall;
+    this->cpp_call = nullptr;
+  }
+
+ private:
+  static int SafeCall(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
+    FFI_SAFE_CALL_BEGIN();
+    auto* obj = static_cast<PackedFunctionObj*>(ObjectUnsafe::FromHeader(self));
+    obj->callable_(PackedArgs(reinterpret_cast<const AnyView*>(args), num_args),
+                   reinterpret_cast<Any*>(result));
+    FFI_SAFE_CALL_END();
+  }
+  F callable_;
+};
+
+/*! \brief Return and argument types of a callable. */
+template <typename T>
+struct FunctionInfo : FunctionInfo<decltype(&T::operator())> {};
+template <typename R, typename... Args>
+struct FunctionInfo<R(Args...)> {
+  using RetType = R;
+  using ArgTypes = std::tuple<std::decay_t<Args>...>;
+  static constexpr int32_t kNumArgs = sizeof...(Args);
+  /*! \brief "name(0: int, 1: Tensor) -> void". */
+  static std::string Signature(const std::string& name) {
+    std::string s = name + "(";
+    int32_t i = 0;
+    ((s += (i ? ", " : "") + std::to_string(i) + ": " + TypeName<std::decay_t<Args>>(), ++i), ...);
+    return s + ") -> " + TypeName<std::decay_t<R>>();
+  }
+  template <typename T>
+  static std::string TypeName() {
+    if constexpr (std::is_void_v<T>) {
+      return "void";
+    } else {
+      return TypeTraits<T>::TypeStr();
+    }
+  }
+};
+template <typename R, typename... Args>
+struct FunctionInfo<R (*)(Args...)> : FunctionInfo<R(Args...)> {};
+template <typename C, typename R, typename... Args>
+struct FunctionInfo<R (C::*)(Args...) const> : FunctionInfo<R(Args...)> {};
+template <typename C, typename R, typename... Args>
+struct FunctionInfo<R (C::*)(Args...)> : FunctionInfo<R(Args...)> {};
+
+/*! \brief Converts argument `i` to `T` or throws a TypeError naming the call. */
+template <typename Info, typename T>
+T ConvertArg(const TVMFFIAny* args, int32_t i, const char* name) {
+  std::optional<T> v = TypeTraits<T>::TryCastFromAnyView(&args[i]);
+  if (FFI_UNLIKELY(!v.has_value())) {
+    FFI_THROW(TypeError) << "Mismatched type on argument #" << i << " when calling: `"
+                         << Info::Signature(name) << "`. Expected `" << TypeTraits<T>::TypeStr()
+                         << "` but got `" << TypeIndexToName(args[i].type_index) << "`";
+  }
+  return *std::move(v);
+}
+
+template <typename Info, typename F, size_t... I>
+void CallTypedImpl(const F& f, const char* name, const TVMFFIAny* args, TVMFFIAny* result,
+                   std::index_sequence<I...>) {
+  using Args = typename Info::ArgTypes;
+  using R = typename Info::RetType;
+  // Brace initialisation converts the arguments left to right, so the first bad one is reported.
+  Args converted{ConvertArg<Info, std::tuple_element_t<I, Args>>(args, I, name)...};
+  if constexpr (std::is_void_v<R>) {
+    f(std::get<I>(converted)...);
+  } else {
+    *result = Any(f(std::get<I>(converted)...)).release();
+  }
+}
+
+/*! \brief Checks arity, converts the arguments, calls `f` and stores its result. */
+template <typename F>
+void CallTyped(const F& f, const char* name, const TVMFFIAny* args, int32_t num_args,
+               TVMFFIAny* result) {
+  using Info = FunctionInfo<std::decay_t<F>>;
+  if (FFI_UNLIKELY(num_args != Info::kNumArgs)) {
+    FFI_THROW(TypeError) << "Mismatched number of arguments when calling: `"
+                         << Info::Signature(name) << "`. Expected " << Info::kNumArgs << " but got "
+                         << num_args << " arguments";
+  }
+  CallTypedImpl<Info>(f, name, args, result, std::make_index_sequence<Info::kNumArgs>{});
+}
+
+/*! \brief The global function named `name`, or a null handle (the caller owns the reference). */
+inline TVMFFIObjectHandle GetGlobalHandle(std::string_view name) {
+  TVMFFIByteArray arr{name.data(), name.size()};
+  TVMFFIObjectHandle handle = nullptr;
+  FFI_CHECK_SAFE_CALL(TVMFFIFunctionGetGlobal(&arr, &handle));
+  return handle;
+}
+}  // namespace detail
+
+/*! \brief A reference to a callable; may be null. */
+class Function : public ObjectRef {
+ public:
+  FFI_DEFINE_OBJECT_REF_METHODS(Function, ObjectRef, FunctionObj);
+
+  /*! \brief A function from `void(PackedArgs args, Any* result)`. */
+  template <typename F>
+  static Function FromPacked(F packed) {
+    return Function(make_object<detail::PackedFunctionObj<std::decay_t<F>>>(std::move(packed)));
+  }
+
+  /*!
+   * \brief A function from a typed callable `R(Args...)`: calls check the argument count and
+   * convert each argument, naming `name` and the signature in errors.
+   */
+  template <typename F>
+  static Function FromTyped(F typed, std::string name = "<anonymous>") {
+    return FromPacked(
+        [typed = std::move(typed), name = std::move(name)](PackedArgs args, Any* result) {
+          detail::CallTyped(typed, name.c_str(), args.raw(), args.size(),
+                            reinterpret_cast<TVMFFIAny*>(result));
+        });
+  }
+
+  /*!
+   * \brief A function around a C callback (TVMFFIFunctionCreate): `safe_call(self, ...)` per call,
+   * `deleter(self)` when the function dies.
+   */
+  static Function FromExternC(void* self, TVMFFISafeCallType safe_call,
+                              void (*deleter)(void* self)) {
+    TVMFFIObjectHandle handle = nullptr;
+    FFI_CHECK_SAFE_CALL(TVMFFIFunctionCreate(self, safe_call, deleter, &handle));
+    return detail::ObjectUnsafe::RefFromOwnedHeader<Function>(handle);
+  }
+
+  /*! \brief Calls with `args` converted to borrowed values; the result is owned. */
+  template <typename... Args>
+  Any operator()(Args&&... args) const {
+    const AnyView packed[sizeof...(Args) + 1] = {AnyView(args)..., AnyView()};
+    Any result;
+    CallPacked(PackedArgs(packed, static_cast<int32_t>(sizeof...(Args))), &result);
+    return result;
+  }
+
+  /*! \brief Calls with packed arguments, storing the result in `*result`. */
+  void CallPacked(PackedArgs args, Any* result) const {
+    const FunctionObj* f = get();
+    if (FFI_UNLIKELY(f == nullptr)) FFI_THROW(ValueError) << "Cannot call a null Function";
+    TVMFFIObject* self = detail::ObjectUnsafe::Header(f);
+    result->reset();
+    FFI_CHECK_SAFE_CALL(
+        f->safe_call(self, args.raw(), args.size(), const_cast<TVMFFIAny*>(result->raw())));
+  }
+
+  /*! \brief The global function `name`, or nothing. */
+  static Optional<Function> GetGlobal(std::string_view name) {
+    TVMFFIObjectHandle handle = detail::GetGlobalHandle(name);
+    if (handle == nullptr) return std::nullopt;
+    return detail::ObjectUnsafe::RefFromOwnedHeader<Function>(handle);
+  }
+  /*! \brief The global function `name`; throws ValueError when there is none. */
+  static Function GetGlobalRequired(std::string_view name) {
+    Optional<Function> f = GetGlobal(name);
+    if (!f.has_value())
+      FFI_THROW(ValueError) << "Global function `" << name << "` is not registered";
+    return *f;
+  }
+  /*! \brief Registers `f` as global function `name`; an existing name needs `allow_override`. */
+  static void SetGlobal(std::string_view name, const Function& f, bool allow_override = false) {
+    TVMFFIByteArray arr{name.data(), name.size()};
+    FFI_CHECK_SAFE_CALL(
+        TVMFFIFunctionSetGlobal(&arr, detail::ObjectUnsafe::HeaderOf(f), allow_override ? 1 : 0));
+  }
+  /*! \brief Removes global function `name`; returns whether it existed. */
+  static bool RemoveGlobal(std::string_view name) {
+    return GetGlobalRequired("ffi.FunctionRemoveGlobal")(String(name)).cast<bool>();
+  }
+  /*! \brief The names of all global functions. */
+  static std::vector<std::string> ListGlobalNames() {
+    Function names = GetGlobalRequired("ffi.FunctionListGlobalNamesFunctor")().cast<Function>();
+    int64_t n = names(int64_t{-1}).cast<int64_t>();
+    std::vector<std::string> out;
+    out.reserve(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) out.push_back(names(i).cast<std::string>());
+    return out;
+  }
+};
+
+/*!
+ * \brief Registers global functions, usually inside FFI_STATIC_INIT_BLOCK:
+ * `ffi::GlobalDef().def("my_lib.add", Add).def_packed("my_lib.sum", Sum);`
+ * Registering a name twice throws unless `allow_override` is set.
+ */
+class GlobalDef {
+ public:
+  /*! \brief Registers a typed callable. */
+  template <typename F>
+  GlobalDef& def(const std::string& name, F&& typed, bool allow_override = false) {
+    Function::SetGlobal(name, Function::FromTyped(std::forward<F>(typed), name), allow_override);
+    return *this;
+  }
+  /*! \brief Registers a packed callable `void(PackedArgs, Any*)`. */
+  template <typename F>
+  GlobalDef& def_packed(const std::string& name, F&& packed, bool allow_override = false) {
+    Function::SetGlobal(name, Function::FromPacked(std::forward<F>(packed)), allow_override);
+    return *this;
+  }
+};
+
+#define FFI_STATIC_INIT_BLOCK_IMPL_(Fn)                                    \
+  static void Fn();                                                        \
+  [[maybe_unused]] static const int FFI_STR_CONCAT(Fn, _done) = (Fn(), 0); \
+  static void Fn()
+/*! \brief A block run once when the library is loaded: `FFI_STATIC_INIT_BLOCK() { ... }`. */
+#define FFI_STATIC_INIT_BLOCK() \
+  FFI_STATIC_INIT_BLOCK_IMPL_(FFI_STR_CONCAT(_ffi_static_init_, __COUNTER__))
+
+/*!
+ * \brief Exports typed callable `Function` from a shared library as the C symbol
+ * `__tvm_ffi_<ExportName>` following the safe-call convention, so any host of the ABI can load it
+ * by name. Argument errors name `ExportName` and the signature.
+ */
+#define FFI_DLL_EXPORT_TYPED_FUNC(ExportName, Function)                                           \
+  extern "C" TVM_FFI_DLL_EXPORT int __tvm_ffi_##ExportName(void*, const TVMFFIAny* args,          \
+                                                           int32_t num_args, TVMFFIAny* result) { \
+    FFI_SAFE_CALL_BEGIN();                                                                        \
+    ::ffi::detail::CallTyped(Function, #ExportName, args, num_args, result);                      \
+    FFI_SAFE_CALL_END();                                                                          \
+  }                                                                                               \
+  static_assert(true, "")
+
+}  // namespace ffi
+
+#endif  // FFI_FUNCTION_H_

@@ -1,0 +1,46 @@
+/*
+ * ffi/module.h - Module: a loaded shared library whose `__tvm_ffi_<name>` symbols are functions.
+ *
+ * The runtime owns loading (dlopen) and lookup; this header reaches it through the global
+ * functions "ffi.Module.load_from_file.so" and "ffi.ModuleGetFunction", the same entry points a
+ * C host uses, so C++ and C hosts share one implementation.
+ */
+#ifndef FFI_MODULE_H_
+#define FFI_MODULE_H_
+
+#include <string>
+
+#include "function.h"
+
+namespace ffi {
+
+/*! \brief The object behind Module; its contents are private to the runtime. */
+class ModuleObj : public Object {
+ public:
+  FFI_DECLARE_STATIC_OBJECT_INFO("ffi.Module", ModuleObj, Object, kTVMFFIModule);
+};
+
+/*! \brief A loaded library of functions. Never null once loaded. */
+class Module : public ObjectRef {
+ public:
+  FFI_DEFINE_OBJECT_REF_METHODS(Module, ObjectRef, ModuleObj);
+
+  /*!
+   * \brief Loads the shared library at `path` (dlopen). Throws RuntimeError when the file is
+   * missing or cannot be loaded, with the loader's reason.
+   */
+  static Module LoadFromFile(const String& path) {
+    static Function load = Function::GetGlobalRequired("ffi.Module.load_from_file.so");
+    return load(path, String("")).cast<Module>();
+  }
+
+  /*! \brief The function exported as `name` (`__tvm_ffi_<name>`), or nothing. */
+  Optional<Function> GetFunction(const String& name, bool query_imports = false) const {
+    static Function get = Function::GetGlobalRequired("ffi.ModuleGetFunction");
+    return get(*this, name, query_imports).cast<Optional<Function>>();
+  }
+};
+
+}  // namespace ffi
+
+#endif  // FFI_MODULE_H_

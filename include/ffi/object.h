@@ -1,0 +1,425 @@
+/*
+ * ffi/object.h - reference-counted objects: Object, ObjectPtr<T>, WeakObjectPtr<T>, ObjectRef.
+ *
+ * An object is a C++ class deriving from ffi::Object, whose first (and only) base member is the
+ * 24-byte TVMFFIObject header. There are no virtual functions: the header's deleter, installed by
+ * make_object<T> in the library that made the object, knows the concrete type. That is what lets a
+ * library built with other headers, or another runtime, release our objects and we theirs.
+ */
+#ifndef FFI_OBJECT_H_
+#define FFI_OBJECT_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <new>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include "base.h"
+
+namespace ffi {
+
+namespace detail {
+/*! \brief One strong reference in TVMFFIObject::combined_ref_count (low 32 bits). */
+constexpr uint64_t kStrongOne = 1;
+/*! \brief One weak reference in TVMFFIObject::combined_ref_count (high 32 bits). */
+constexpr uint64_t kWeakOne = uint64_t{1} << 32;
+/*! \brief Mask of the strong count. */
+constexpr uint64_t kStrongMask = kWeakOne - 1;
+struct ObjectUnsafe;
+}  // namespace detail
+
+/*!
+ * \brief Base of every reference-counted object.
+ *
+ * Subclasses declare their type with FFI_DECLARE_OBJECT_INFO (a dynamically numbered type, the
+ * usual case for user types) or FFI_DECLARE_STATIC_OBJECT_INFO (a built-in kind with a fixed
+ * index).
+ */
+class Object {
+ public:
+  Object() {
+    header_.combined_ref_count = 0;
+    header_.type_index = 0;
+    header_.__padding = 0;
+    header_.deleter = nullptr;
+  }
+  Object(const Object&) = delete;
+  Object& operator=(const Object&) = delete;
+
+  /*! \brief The runtime type index of this object. */
+  int32_t type_index() const { return header_.type_index; }
+  /*! \brief The registered type key, e.g. "ffi.Tensor" (looked up in the runtime). */
+  std::string GetTypeKey() const {
+    const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(header_.type_index);
+    return info ? std::string(info->type_key.data, info->type_key.size) : "<unregistered>";
+  }
+  /*! \brief Whether this object is a `T` or derives from it. */
+  template <typename T>
+  bool IsInstance() const;
+  /*! \brief Number of strong references (for tests and debugging; racy under concurrency). */
+  uint32_t use_count() const {
+    return static_cast<uint32_t>(__atomic_load_n(&header_.combined_ref_count, __ATOMIC_RELAXED) &
+                                 detail::kStrongMask);
+  }
+
+  /*! \brief Type key of the root kind. */
+  static constexpr const char* _type_key = "ffi.Object";
+  /*! \brief Whether the type can have no subclasses (lets IsInstance compare one index). */
+  static constexpr bool _type_final = false;
+  /*! \brief Index slots reserved for direct subclasses. */
+  static constexpr int32_t _type_child_slots = 0;
+  /*! \brief Whether subclasses may take indices beyond the reserved slots. */
+  static constexpr bool _type_child_slots_can_overflow = true;
+  /*! \brief Number of ancestors. */
+  static constexpr int32_t _type_depth = 0;
+  /*! \brief The index of the root kind. */
+  static int32_t RuntimeTypeIndex() { return kTVMFFIObject; }
+
+ protected:
+  /*! \brief The ABI header; must stay the first bytes of every object. */
+  TVMFFIObject header_;
+
+  void IncRef() {
+    __atomic_fetch_add(&header_.combined_ref_count, detail::kStrongOne, __ATOMIC_RELAXED);
+  }
+  /*! \brief Takes a strong reference only while one still exists (for weak pointers). */
+  bool TryPromoteWeak() {
+    uint64_t old = __atomic_load_n(&header_.combined_ref_count, __ATOMIC_RELAXED);
+    while ((old & detail::kStrongMask) != 0) {
+      if (__atomic_compare_exchange_n(&header_.combined_ref_count, &old, old + detail::kStrongOne,
+                                      true, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+        return true;
+      }
+    }
+    return false;
+  }
+  void DecRef() { DecRefHeader(&header_); }
+  void IncWeakRef() {
+    __atomic_fetch_add(&header_.combined_ref_count, detail::kWeakOne, __ATOMIC_RELAXED);
+  }
+  void DecWeakRef() {
+    if (__atomic_fetch_sub(&header_.combined_ref_count, detail::kWeakOne, __ATOMIC_ACQ_REL) ==
+        detail::kWeakOne) {
+      header_.deleter(&header_, kTVMFFIObjectDeleterFlagBitMaskWeak);
+    }
+  }
+  /*!
+   * \brief Drops a strong reference of any object. The strong references jointly hold one weak
+   * reference, dropped with the last strong one; when no weak pointer exists both go in one step.
+   */
+  static void DecRefHeader(TVMFFIObject* h) {
+    uint64_t before =
+        __atomic_fetch_sub(&h->combined_ref_count, detail::kStrongOne, __ATOMIC_RELEASE);
+    if ((before & detail::kStrongMask) != detail::kStrongOne) return;
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    if (before == (detail::kStrongOne | detail::kWeakOne)) {
+      h->deleter(h, kTVMFFIObjectDeleterFlagBitMaskBoth);
+      return;
+    }
+    h->deleter(h, kTVMFFIObjectDeleterFlagBitMaskStrong);
+    if (__atomic_fetch_sub(&h->combined_ref_count, detail::kWeakOne, __ATOMIC_ACQ_REL) ==
+        detail::kWeakOne) {
+      h->deleter(h, kTVMFFIObjectDeleterFlagBitMaskWeak);
+    }
+  }
+
+  template <typename>
+  friend class ObjectPtr;
+  template <typename>
+  friend class WeakObjectPtr;
+  friend struct detail::ObjectUnsafe;
+};
+
+/*!
+ * \brief Declares the type information of a dynamically numbered object type.
+ * Use inside `class MyObj : public Parent` with a unique key, e.g. "my_lib.MyObj". The index is
+ * allocated by the runtime on first use and is the same in every library of the process.
+ */
+#define FFI_DECLARE_OBJECT_INFO(TypeKey, TypeName, ParentType)                     \
+  static constexpr const char* _type_key = TypeKey;                                \
+  static constexpr int32_t _type_depth = ParentType::_type_depth + 1;              \
+  static int32_t RuntimeTypeIndex() {                                              \
+    static int32_t index = ::ffi::detail::RegisterType(                            \
+        _type_key, -1, _type_depth, TypeName::_type_child_slots,                   \
+        TypeName::_type_child_slots_can_overflow, ParentType::RuntimeTypeIndex()); \
+    return index;                                                                  \
+  }                                                                                \
+  using _type_parent = ParentType;                                                 \
+  static_assert(true, "")
+
+/*! \brief FFI_DECLARE_OBJECT_INFO for a type that has no subclasses. */
+#define FFI_DECLARE_OBJECT_INFO_FINAL(TypeKey, TypeName, ParentType) \
+  static constexpr bool _type_final = true;                          \
+  static constexpr int32_t _type_child_slots = 0;                    \
+  FFI_DECLARE_OBJECT_INFO(TypeKey, TypeName, ParentType)
+
+/*! \brief Declares a built-in object kind with the fixed index `Index` (a TVMFFITypeIndex). */
+#define FFI_DECLARE_STATIC_OBJECT_INFO(TypeKey, TypeName, ParentType, Index) \
+  static constexpr const char* _type_key = TypeKey;                          \
+  static constexpr int32_t _type_depth = ParentType::_type_depth + 1;        \
+  static constexpr int32_t _type_index = Index;                              \
+  static int32_t RuntimeTypeIndex() { return Index; }                        \
+  using _type_parent = ParentType;                                           \
+  static_assert(true, "")
+
+namespace detail {
+/*! \brief Registers a type key with the runtime, returning its index. */
+inline int32_t RegisterType(const char* key, int32_t static_index, int32_t depth,
+                            int32_t child_slots, bool can_overflow, int32_t parent_index) {
+  std::string_view sv(key);
+  TVMFFIByteArray arr{sv.data(), sv.size()};
+  return TVMFFITypeGetOrAllocIndex(&arr, static_index, depth, child_slots, can_overflow ? 1 : 0,
+                                   parent_index);
+}
+
+}  // namespace detail
+
+template <typename T>
+inline bool Object::IsInstance() const {
+  static_assert(std::is_base_of_v<Object, T>, "T must derive from ffi::Object");
+  if constexpr (std::is_same_v<T, Object>) {
+    return true;
+  } else {
+    int32_t target = T::RuntimeTypeIndex();
+    int32_t self = header_.type_index;
+    if (self == target) return true;
+    if constexpr (T::_type_final) {
+      return false;
+    } else {
+      // A subclass sits deeper in the hierarchy; its ancestor at T's depth must be T.
+      if (self < target && self < kTVMFFIDynObjectBegin && target < kTVMFFIDynObjectBegin) {
+        return false;
+      }
+      const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(self);
+      if (info == nullptr || info->type_depth <= T::_type_depth) return false;
+      return info->type_ancestors[T::_type_depth]->type_index == target;
+    }
+  }
+}
+
+/*!
+ * \brief An intrusive strong pointer to an object, like std::shared_ptr<T> with the count inside
+ * the object.
+ */
+template <typename T>
+class ObjectPtr {
+ public:
+  ObjectPtr() = default;
+  ObjectPtr(std::nullptr_t) {}  // NOLINT(*)
+  ObjectPtr(const ObjectPtr& other) : ObjectPtr(other.data_, /*inc_ref=*/true) {}
+  ObjectPtr(ObjectPtr&& other) noexcept : data_(other.data_) { other.data_ = nullptr; }
+  /*! \brief Converts from a pointer to a subclass. */
+  template <typename U, typename = std::enable_if_t<std::is_base_of_v<T, U>>>
+  ObjectPtr(const ObjectPtr<U>& other) : ObjectPtr(other.get(), true) {}  // NOLINT(*)
+  template <typename U, typename = std::enable_if_t<std::is_base_of_v<T, U>>>
+  ObjectPtr(ObjectPtr<U>&& other) noexcept : data_(other.release()) {}  // NOLINT(*)
+  ~ObjectPtr() { reset(); }
+
+  ObjectPtr& operator=(ObjectPtr other) noexcept {
+    std::swap(data_, other.data_);
+    return *this;
+  }
+
+  T* get() const { return data_; }
+  T* operator->() const { return data_; }
+  T& operator*() const { return *data_; }
+  explicit operator bool() const { return data_ != nullptr; }
+  bool operator==(std::nullptr_t) const { return data_ == nullptr; }
+  bool operator!=(std::nullptr_t) const { return data_ != nullptr; }
+  template <typename U>
+  bool operator==(const ObjectPtr<U>& other) const {
+    return static_cast<const Object*>(data_) == static_cast<const Object*>(other.get());
+  }
+  /*! \brief Number of strong references to the object (0 when null). */
+  uint32_t use_count() const { return data_ ? data_->use_count() : 0; }
+
+  /*! \brief Drops the reference. */
+  void reset() {
+    if (data_ != nullptr) {
+      static_cast<Object*>(data_)->DecRef();
+      data_ = nullptr;
+    }
+  }
+  /*! \brief Gives up ownership without dropping the reference. */
+  T* release() {
+    T* p = data_;
+    data_ = nullptr;
+    return p;
+  }
+  /*! \brief Takes ownership of a reference the caller already holds. */
+  static ObjectPtr Steal(T* ptr) { return ObjectPtr(ptr, false); }
+  /*! \brief Takes a new reference to `ptr`. */
+  static ObjectPtr Borrow(T* ptr) { return ObjectPtr(ptr, true); }
+
+ private:
+  ObjectPtr(T* ptr, bool inc_ref) : data_(ptr) {
+    if (inc_ref && data_ != nullptr) static_cast<Object*>(data_)->IncRef();
+  }
+  T* data_{nullptr};
+  template <typename>
+  friend class WeakObjectPtr;
+};
+
+/*! \brief A weak pointer: keeps the memory, not the object, alive; `lock()` promotes it. */
+template <typename T>
+class WeakObjectPtr {
+ public:
+  WeakObjectPtr() = default;
+  explicit WeakObjectPtr(const ObjectPtr<T>& strong) : data_(strong.get()) {
+    if (data_) static_cast<Object*>(data_)->IncWeakRef();
+  }
+  WeakObjectPtr(const WeakObjectPtr& other) : data_(other.data_) {
+    if (data_) static_cast<Object*>(data_)->IncWeakRef();
+  }
+  WeakObjectPtr& operator=(WeakObjectPtr other) noexcept {
+    std::swap(data_, other.data_);
+    return *this;
+  }
+  ~WeakObjectPtr() {
+    if (data_) static_cast<Object*>(data_)->DecWeakRef();
+  }
+  /*! \brief A strong pointer while the object lives, else null. */
+  ObjectPtr<T> lock() const {
+    if (data_ && static_cast<Object*>(data_)->TryPromoteWeak()) return ObjectPtr<T>::Steal(data_);
+    return ObjectPtr<T>();
+  }
+  /*! \brief Whether the object has been destroyed. */
+  bool expired() const { return data_ == nullptr || data_->use_count() == 0; }
+
+ private:
+  T* data_{nullptr};
+};
+
+/*!
+ * \brief Base of typed references to objects (String, Function, Tensor, ... and user types).
+ * A reference holds an ObjectPtr; copying shares the object.
+ */
+class ObjectRef {
+ public:
+  ObjectRef() = default;
+  explicit ObjectRef(ObjectPtr<Object> data) : data_(std::move(data)) {}
+
+  /*! \brief The object, or nullptr. */
+  const Object* get() const { return data_.get(); }
+  const Object* operator->() const { return data_.get(); }
+  /*! \brief Whether the reference is non-null. */
+  bool defined() const { return data_ != nullptr; }
+  /*! \brief Identity comparison. */
+  bool same_as(const ObjectRef& other) const { return data_ == other.data_; }
+  /*! \brief Number of strong references to the object. */
+  uint32_t use_count() const { return data_.use_count(); }
+  /*! \brief The object's type index (kTVMFFINone when null). */
+  int32_t type_index() const { return data_ ? data_->type_index() : kTVMFFINone; }
+  /*! \brief Typed access to the object, or nullptr when it is not a `T`. */
+  template <typename T>
+  const T* as() const {
+    return (data_ && data_->IsInstance<T>()) ? static_cast<const T*>(data_.get()) : nullptr;
+  }
+
+  /*! \brief The object type references of this class point to. */
+  using ContainerType = Object;
+  /*! \brief Whether a reference of this class may be null. */
+  static constexpr bool _type_is_nullable = true;
+
+ protected:
+  ObjectPtr<Object> data_;
+  friend struct detail::ObjectUnsafe;
+};
+
+/*!
+ * \brief Defines the constructors and accessors of a reference class `TypeName` over `ObjName`.
+ * Nullable: a default-constructed reference is null.
+ */
+#define FFI_DEFINE_OBJECT_REF_METHODS(TypeName, ParentType, ObjName)                     \
+  TypeName() = default;                                                                  \
+  explicit TypeName(::ffi::ObjectPtr<::ffi::Object> n) : ParentType(std::move(n)) {}     \
+  const ObjName* operator->() const { return static_cast<const ObjName*>(data_.get()); } \
+  const ObjName* get() const { return static_cast<const ObjName*>(data_.get()); }        \
+  using ContainerType = ObjName;                                                         \
+  static_assert(true, "")
+
+/*! \brief As FFI_DEFINE_OBJECT_REF_METHODS for a class whose references are never null. */
+#define FFI_DEFINE_NOTNULLABLE_OBJECT_REF_METHODS(TypeName, ParentType, ObjName)         \
+  explicit TypeName(::ffi::ObjectPtr<::ffi::Object> n) : ParentType(std::move(n)) {}     \
+  const ObjName* operator->() const { return static_cast<const ObjName*>(data_.get()); } \
+  const ObjName* get() const { return static_cast<const ObjName*>(data_.get()); }        \
+  using ContainerType = ObjName;                                                         \
+  static constexpr bool _type_is_nullable = false;                                       \
+  static_assert(true, "")
+
+namespace detail {
+/*! \brief Access to object internals for the headers (not for users). */
+struct ObjectUnsafe {
+  /*! \brief The ABI header of an object. */
+  static TVMFFIObject* Header(const Object* obj) {
+    return const_cast<TVMFFIObject*>(&obj->header_);
+  }
+  /*! \brief The object whose header is at `header`. */
+  static Object* FromHeader(void* header) {
+    return reinterpret_cast<Object*>(static_cast<char*>(header) - offsetof(Object, header_));
+  }
+  /*! \brief Adds a strong reference to any object. */
+  static void IncRef(void* header) {
+    __atomic_fetch_add(&static_cast<TVMFFIObject*>(header)->combined_ref_count, kStrongOne,
+                       __ATOMIC_RELAXED);
+  }
+  /*! \brief Drops a strong reference to any object. */
+  static void DecRef(void* header) { Object::DecRefHeader(static_cast<TVMFFIObject*>(header)); }
+  /*! \brief The header of the object a reference holds (null allowed), without a new reference. */
+  static TVMFFIObject* HeaderOf(const ObjectRef& ref) {
+    return ref.data_ ? Header(ref.data_.get()) : nullptr;
+  }
+  /*! \brief Moves the object out of a reference as an owned header pointer (null allowed). */
+  static TVMFFIObject* MoveToHeader(ObjectRef&& ref) {
+    Object* obj = ref.data_.release();
+    return obj ? Header(obj) : nullptr;
+  }
+  /*! \brief Makes a `RefT` owning `header` (a reference the caller held). */
+  template <typename RefT>
+  static RefT RefFromOwnedHeader(void* header) {
+    return RefT(ObjectPtr<Object>::Steal(header ? FromHeader(header) : nullptr));
+  }
+  /*! \brief Makes a `RefT` taking a new reference to `header`. */
+  template <typename RefT>
+  static RefT RefFromBorrowedHeader(void* header) {
+    return RefT(ObjectPtr<Object>::Borrow(header ? FromHeader(header) : nullptr));
+  }
+};
+
+/*! \brief The deleter make_object installs: destroys `T`, frees memory from operator new. */
+template <typename T>
+void ObjectDeleter(void* self, int flags) {
+  T* obj = static_cast<T*>(ObjectUnsafe::FromHeader(self));
+  if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) obj->~T();
+  if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) ::operator delete(static_cast<void*>(obj));
+}
+}  // namespace detail
+
+/*!
+ * \brief Allocates a `T` with one strong reference, its type index and a deleter that destroys it.
+ * `T` must derive from Object (directly or not).
+ */
+template <typename T, typename... Args>
+ObjectPtr<T> make_object(Args&&... args) {
+  static_assert(std::is_base_of_v<Object, T>, "make_object<T>: T must derive from ffi::Object");
+  void* mem = ::operator new(sizeof(T));
+  T* obj;
+  try {
+    obj = new (mem) T(std::forward<Args>(args)...);
+  } catch (...) {
+    ::operator delete(mem);
+    throw;
+  }
+  TVMFFIObject* h = detail::ObjectUnsafe::Header(obj);
+  h->combined_ref_count = detail::kStrongOne | detail::kWeakOne;
+  h->type_index = T::RuntimeTypeIndex();
+  h->deleter = detail::ObjectDeleter<T>;
+  return ObjectPtr<T>::Steal(obj);
+}
+
+}  // namespace ffi
+
+#endif  // FFI_OBJECT_H_

@@ -1,0 +1,231 @@
+/*
+ * ffi/string.h - String and Bytes: immutable byte sequences shared by reference.
+ *
+ * Both are objects {TVMFFIObject, TVMFFIByteArray, bytes...} with the bytes stored right after the
+ * object in the same allocation (and a NUL after them, so a String is also a C string). In a
+ * TVMFFIAny a value of at most 7 bytes travels inline as kTVMFFISmallStr / kTVMFFISmallBytes.
+ */
+#ifndef FFI_STRING_H_
+#define FFI_STRING_H_
+
+#include <cstring>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "type_traits.h"
+
+namespace ffi {
+
+/*! \brief The object behind String and Bytes: a byte array whose bytes follow the object. */
+class BytesObjBase : public Object, public TVMFFIByteArray {};
+
+/*! \brief The object behind String (type index kTVMFFIStr). */
+class StringObj : public BytesObjBase {
+ public:
+  FFI_DECLARE_STATIC_OBJECT_INFO("ffi.String", StringObj, Object, kTVMFFIStr);
+};
+
+/*! \brief The object behind Bytes (type index kTVMFFIBytes). */
+class BytesObj : public BytesObjBase {
+ public:
+  FFI_DECLARE_STATIC_OBJECT_INFO("ffi.Bytes", BytesObj, Object, kTVMFFIBytes);
+};
+
+namespace detail {
+/*! \brief Allocates an object `T` (StringObj or BytesObj) holding a copy of `size` bytes. */
+template <typename T>
+ObjectPtr<T> MakeBytesObj(const char* data, size_t size) {
+  void* mem = ::operator new(sizeof(T) + size + 1);
+  T* obj = new (mem) T();
+  char* dst = static_cast<char*>(mem) + sizeof(T);
+  if (size != 0) std::memcpy(dst, data, size);
+  dst[size] = '\0';
+  obj->data = dst;
+  obj->size = size;
+  TVMFFIObject* h = ObjectUnsafe::Header(obj);
+  h->combined_ref_count = kStrongOne | kWeakOne;
+  h->type_index = T::RuntimeTypeIndex();
+  h->deleter = ObjectDeleter<T>;
+  return ObjectPtr<T>::Steal(obj);
+}
+
+/*! \brief Shared body of String and Bytes. */
+template <typename Obj>
+class BytesRefBase : public ObjectRef {
+ public:
+  /*! \brief Pointer to the first byte (NUL-terminated). */
+  const char* data() const { return get()->data; }
+  /*! \brief Number of bytes. */
+  size_t size() const { return get()->size; }
+  /*! \brief Whether there are no bytes. */
+  bool empty() const { return size() == 0; }
+  /*! \brief The bytes as a std::string_view. */
+  std::string_view view() const { return std::string_view(data(), size()); }
+  /*! \brief A copy as std::string. */
+  operator std::string() const { return std::string(data(), size()); }  // NOLINT(*)
+
+  const Obj* get() const { return static_cast<const Obj*>(data_.get()); }
+  using ContainerType = Obj;
+  static constexpr bool _type_is_nullable = false;
+
+ protected:
+  explicit BytesRefBase(std::string_view s) : ObjectRef(MakeBytesObj<Obj>(s.data(), s.size())) {}
+  explicit BytesRefBase(ObjectPtr<Object> p) : ObjectRef(std::move(p)) {}
+};
+
+/*! \brief Stores `s` in `out` inline (when it fits in 7 bytes) or as a new object. */
+template <typename Obj>
+void BytesToAny(std::string_view s, int32_t small_index, TVMFFIAny* out) {
+  if (s.size() <= 7) {
+    out->type_index = small_index;
+    out->small_str_len = static_cast<uint32_t>(s.size());
+    out->v_int64 = 0;
+    if (!s.empty()) std::memcpy(out->v_bytes, s.data(), s.size());
+    return;
+  }
+  Obj* obj = MakeBytesObj<Obj>(s.data(), s.size()).release();
+  out->type_index = Obj::RuntimeTypeIndex();
+  out->zero_padding = 0;
+  out->v_obj = ObjectUnsafe::Header(obj);
+}
+}  // namespace detail
+
+/*! \brief An immutable, reference-counted string. Never null; default is "". */
+class String : public detail::BytesRefBase<StringObj> {
+ public:
+  String() : BytesRefBase(std::string_view()) {}
+  String(const char* s) : BytesRefBase(std::string_view(s)) {}         // NOLINT(*)
+  String(const std::string& s) : BytesRefBase(std::string_view(s)) {}  // NOLINT(*)
+  String(std::string_view s) : BytesRefBase(s) {}                      // NOLINT(*)
+  String(const char* s, size_t n) : BytesRefBase(std::string_view(s, n)) {}
+  /*! \brief Wraps an existing string object. */
+  explicit String(ObjectPtr<Object> p) : BytesRefBase(std::move(p)) {}
+  /*! \brief The string as a C string. */
+  const char* c_str() const { return data(); }
+  /*! \brief Same as size(). */
+  size_t length() const { return size(); }
+};
+
+/*! \brief An immutable, reference-counted byte sequence. Never null; default is empty. */
+class Bytes : public detail::BytesRefBase<BytesObj> {
+ public:
+  Bytes() : BytesRefBase(std::string_view()) {}
+  Bytes(const char* data, size_t n) : BytesRefBase(std::string_view(data, n)) {}
+  Bytes(const std::string& s) : BytesRefBase(std::string_view(s)) {}  // NOLINT(*)
+  Bytes(std::string_view s) : BytesRefBase(s) {}                      // NOLINT(*)
+  /*! \brief Wraps an existing bytes object. */
+  explicit Bytes(ObjectPtr<Object> p) : BytesRefBase(std::move(p)) {}
+};
+
+/*! \brief Byte-wise comparison of strings with strings, std::string, string views and C strings. */
+inline bool operator==(const String& a, const String& b) { return a.view().compare(b.view()) == 0; }
+inline bool operator==(const String& a, std::string_view b) { return a.view().compare(b) == 0; }
+inline bool operator==(const String& a, const std::string& b) { return b.compare(a.view()) == 0; }
+inline bool operator==(const String& a, const char* b) { return a.view().compare(b) == 0; }
+inline bool operator!=(const String& a, const String& b) { return !(a == b); }
+inline bool operator!=(const String& a, std::string_view b) { return !(a == b); }
+inline bool operator!=(const String& a, const std::string& b) { return !(a == b); }
+inline bool operator!=(const String& a, const char* b) { return !(a == b); }
+inline bool operator<(const String& a, const String& b) { return a.view().compare(b.view()) < 0; }
+inline bool operator==(const Bytes& a, const Bytes& b) { return a.view().compare(b.view()) == 0; }
+inline bool operator!=(const Bytes& a, const Bytes& b) { return !(a == b); }
+/*! \brief Concatenation. */
+inline String operator+(const String& a, std::string_view b) {
+  std::string s(a.view());
+  s.append(b);
+  return String(s);
+}
+inline String operator+(const String& a, const char* b) { return a + std::string_view(b); }
+inline String operator+(const String& a, const std::string& b) { return a + std::string_view(b); }
+inline String operator+(const String& a, const String& b) { return a + b.view(); }
+/*! \brief Prints the string's bytes. */
+inline std::ostream& operator<<(std::ostream& os, const String& s) { return os << s.view(); }
+
+namespace detail {
+/*! \brief The bytes of a string-like or bytes-like value, if it is one of `indices`. */
+inline std::optional<std::string_view> BytesView(const TVMFFIAny* src, int32_t small,
+                                                 int32_t object, int32_t borrowed) {
+  int32_t t = src->type_index;
+  if (t == small) return std::string_view(src->v_bytes, src->small_str_len);
+  if (t == object) {
+    const TVMFFIByteArray* a = TVMFFIBytesGetByteArrayPtr(src->v_obj);
+    return std::string_view(a->data, a->size);
+  }
+  if (t == borrowed) {
+    if (t == kTVMFFIRawStr) return std::string_view(src->v_c_str);
+    const auto* a = static_cast<const TVMFFIByteArray*>(src->v_ptr);
+    return std::string_view(a->data, a->size);
+  }
+  return std::nullopt;
+}
+
+/*! \brief Traits shared by String and Bytes. */
+template <typename Ref, int32_t Small, int32_t Object, int32_t Borrowed>
+struct BytesTraits {
+  static constexpr bool enabled = true;
+  static void CopyToAnyView(const Ref& v, TVMFFIAny* out) {
+    out->type_index = Object;
+    out->zero_padding = 0;
+    out->v_obj = ObjectUnsafe::HeaderOf(v);
+  }
+  static void MoveToAny(Ref v, TVMFFIAny* out) {
+    if (v.size() <= 7) return BytesToAny<typename Ref::ContainerType>(v.view(), Small, out);
+    out->type_index = Object;
+    out->zero_padding = 0;
+    out->v_obj = ObjectUnsafe::MoveToHeader(std::move(v));
+  }
+  static bool CheckAnyStrict(const TVMFFIAny* src) {
+    return src->type_index == Small || src->type_index == Object;
+  }
+  static std::optional<Ref> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (src->type_index == Object) return ObjectUnsafe::RefFromBorrowedHeader<Ref>(src->v_obj);
+    if (auto s = BytesView(src, Small, Object, Borrowed)) return Ref(*s);
+    return std::nullopt;
+  }
+};
+}  // namespace detail
+
+/*! \brief String: kTVMFFISmallStr or kTVMFFIStr; a borrowed C string converts. */
+template <>
+struct TypeTraits<String>
+    : detail::BytesTraits<String, kTVMFFISmallStr, kTVMFFIStr, kTVMFFIRawStr> {
+  static std::string TypeStr() { return "str"; }
+};
+
+/*! \brief Bytes: kTVMFFISmallBytes or kTVMFFIBytes; a borrowed byte array converts. */
+template <>
+struct TypeTraits<Bytes>
+    : detail::BytesTraits<Bytes, kTVMFFISmallBytes, kTVMFFIBytes, kTVMFFIByteArrayPtr> {
+  static std::string TypeStr() { return "bytes"; }
+};
+
+/*!
+ * \brief std::string: viewed as a borrowed C string, owned as a String; converts back from any
+ * string value.
+ */
+template <>
+struct TypeTraits<std::string> {
+  static constexpr bool enabled = true;
+  static void CopyToAnyView(const std::string& v, TVMFFIAny* out) {
+    TypeTraits<const char*>::CopyToAnyView(v.c_str(), out);
+  }
+  static void MoveToAny(const std::string& v, TVMFFIAny* out) {
+    detail::BytesToAny<StringObj>(v, kTVMFFISmallStr, out);
+  }
+  static bool CheckAnyStrict(const TVMFFIAny* src) {
+    return TypeTraits<String>::CheckAnyStrict(src);
+  }
+  static std::optional<std::string> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (auto s = detail::BytesView(src, kTVMFFISmallStr, kTVMFFIStr, kTVMFFIRawStr)) {
+      return std::string(*s);
+    }
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return "str"; }
+};
+
+}  // namespace ffi
+
+#endif  // FFI_STRING_H_

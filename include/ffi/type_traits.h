@@ -1,0 +1,296 @@
+/*
+ * ffi/type_traits.h - how C++ values go into and come out of a TVMFFIAny.
+ *
+ * TypeTraits<T> is the single place that knows how a type is stored in the ABI value. This header
+ * defines the primary template, the traits of plain values (numbers, bool, pointers, DLDevice,
+ * DLDataType, DLTensor*) and of object references; String, Optional, Function and Tensor add
+ * theirs next to their definitions. Any, AnyView and typed functions use nothing else.
+ *
+ * A specialization provides:
+ *   CopyToAnyView(const T&, TVMFFIAny*)   borrowed view of the value
+ *   MoveToAny(T, TVMFFIAny*)              owned value (one reference when it is an object)
+ *   CheckAnyStrict(const TVMFFIAny*)      whether the value is stored exactly as a T
+ *   TryCastFromAnyView(const TVMFFIAny*)  std::optional<T>, with the permitted conversions
+ *   TypeStr()                             the name used in error messages and signatures
+ */
+#ifndef FFI_TYPE_TRAITS_H_
+#define FFI_TYPE_TRAITS_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <type_traits>
+
+#include "object.h"
+
+namespace ffi {
+
+/*! \brief Conversion of `T` to and from TVMFFIAny; specialized per type. */
+template <typename T, typename = void>
+struct TypeTraits {
+  /*! \brief False for types with no conversion. */
+  static constexpr bool enabled = false;
+};
+
+namespace detail {
+/*! \brief A TVMFFIAny holding None. */
+inline void SetNone(TVMFFIAny* out) {
+  out->type_index = kTVMFFINone;
+  out->zero_padding = 0;
+  out->v_int64 = 0;
+}
+
+/*!
+ * \brief The name of what a value holds, in the vocabulary of TypeStr: "int", "str", "Tensor"...
+ * Object kinds use their type key with the "ffi." prefix dropped.
+ */
+inline std::string TypeIndexToName(int32_t index) {
+  switch (index) {
+    case kTVMFFINone:
+      return "None";
+    case kTVMFFIInt:
+      return "int";
+    case kTVMFFIBool:
+      return "bool";
+    case kTVMFFIFloat:
+      return "float";
+    case kTVMFFIOpaquePtr:
+      return "void*";
+    case kTVMFFIDataType:
+      return "dtype";
+    case kTVMFFIDevice:
+      return "Device";
+    case kTVMFFIDLTensorPtr:
+      return "DLTensor*";
+    case kTVMFFIRawStr:
+    case kTVMFFISmallStr:
+    case kTVMFFIStr:
+      return "str";
+    case kTVMFFIByteArrayPtr:
+    case kTVMFFISmallBytes:
+    case kTVMFFIBytes:
+      return "bytes";
+    case kTVMFFIObjectRValueRef:
+      return "ObjectRValueRef";
+    default:
+      break;
+  }
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(index);
+  if (info == nullptr) return "<type index " + std::to_string(index) + ">";
+  std::string key(info->type_key.data, info->type_key.size);
+  return key.rfind("ffi.", 0) == 0 ? key.substr(4) : key;
+}
+
+/*! \brief Traits shared by values stored in the payload with one type index. */
+template <typename T, int32_t Index>
+struct PODTraitsBase {
+  static constexpr bool enabled = true;
+  static bool CheckAnyStrict(const TVMFFIAny* src) { return src->type_index == Index; }
+};
+}  // namespace detail
+
+/*! \brief Integers (not bool): kTVMFFIInt; a bool converts. */
+template <typename T>
+struct TypeTraits<T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>>>
+    : detail::PODTraitsBase<T, kTVMFFIInt> {
+  static void CopyToAnyView(const T& v, TVMFFIAny* out) {
+    out->type_index = kTVMFFIInt;
+    out->zero_padding = 0;
+    out->v_int64 = static_cast<int64_t>(v);
+  }
+  static void MoveToAny(T v, TVMFFIAny* out) { CopyToAnyView(v, out); }
+  static std::optional<T> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (src->type_index == kTVMFFIInt || src->type_index == kTVMFFIBool) {
+      return static_cast<T>(src->v_int64);
+    }
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return "int"; }
+};
+
+/*! \brief Floating point: kTVMFFIFloat; ints and bools convert. */
+template <typename T>
+struct TypeTraits<T, std::enable_if_t<std::is_floating_point_v<T>>>
+    : detail::PODTraitsBase<T, kTVMFFIFloat> {
+  static void CopyToAnyView(const T& v, TVMFFIAny* out) {
+    out->type_index = kTVMFFIFloat;
+    out->zero_padding = 0;
+    out->v_float64 = static_cast<double>(v);
+  }
+  static void MoveToAny(T v, TVMFFIAny* out) { CopyToAnyView(v, out); }
+  static std::optional<T> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (src->type_index == kTVMFFIFloat) return static_cast<T>(src->v_float64);
+    if (src->type_index == kTVMFFIInt || src->type_index == kTVMFFIBool) {
+      return static_cast<T>(src->v_int64);
+    }
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return "float"; }
+};
+
+/*! \brief bool: kTVMFFIBool; an int converts (non-zero is true). */
+template <>
+struct TypeTraits<bool> : detail::PODTraitsBase<bool, kTVMFFIBool> {
+  static void CopyToAnyView(const bool& v, TVMFFIAny* out) {
+    out->type_index = kTVMFFIBool;
+    out->zero_padding = 0;
+    out->v_int64 = v ? 1 : 0;
+  }
+  static void MoveToAny(bool v, TVMFFIAny* out) { CopyToAnyView(v, out); }
+  static std::optional<bool> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (src->type_index == kTVMFFIBool || src->type_index == kTVMFFIInt) {
+      return src->v_int64 != 0;
+    }
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return "bool"; }
+};
+
+/*! \brief void*: kTVMFFIOpaquePtr; None is nullptr. */
+template <>
+struct TypeTraits<void*> : detail::PODTraitsBase<void*, kTVMFFIOpaquePtr> {
+  static void CopyToAnyView(void* const& v, TVMFFIAny* out) {
+    if (v == nullptr) return detail::SetNone(out);
+    out->type_index = kTVMFFIOpaquePtr;
+    out->zero_padding = 0;
+    out->v_int64 = 0;
+    out->v_ptr = v;
+  }
+  static void MoveToAny(void* v, TVMFFIAny* out) { CopyToAnyView(v, out); }
+  static std::optional<void*> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (src->type_index == kTVMFFIOpaquePtr) return src->v_ptr;
+    if (src->type_index == kTVMFFINone) return static_cast<void*>(nullptr);
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return "void*"; }
+};
+
+/*! \brief nullptr: None. */
+template <>
+struct TypeTraits<std::nullptr_t> : detail::PODTraitsBase<std::nullptr_t, kTVMFFINone> {
+  static void CopyToAnyView(const std::nullptr_t&, TVMFFIAny* out) { detail::SetNone(out); }
+  static void MoveToAny(std::nullptr_t, TVMFFIAny* out) { detail::SetNone(out); }
+  static std::optional<std::nullptr_t> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (src->type_index == kTVMFFINone) return nullptr;
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return "None"; }
+};
+
+/*! \brief DLDevice: kTVMFFIDevice. */
+template <>
+struct TypeTraits<DLDevice> : detail::PODTraitsBase<DLDevice, kTVMFFIDevice> {
+  static void CopyToAnyView(const DLDevice& v, TVMFFIAny* out) {
+    out->type_index = kTVMFFIDevice;
+    out->zero_padding = 0;
+    out->v_int64 = 0;
+    out->v_device = v;
+  }
+  static void MoveToAny(DLDevice v, TVMFFIAny* out) { CopyToAnyView(v, out); }
+  static std::optional<DLDevice> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (src->type_index == kTVMFFIDevice) return src->v_device;
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return "Device"; }
+};
+
+/*! \brief DLDataType: kTVMFFIDataType. */
+template <>
+struct TypeTraits<DLDataType> : detail::PODTraitsBase<DLDataType, kTVMFFIDataType> {
+  static void CopyToAnyView(const DLDataType& v, TVMFFIAny* out) {
+    out->type_index = kTVMFFIDataType;
+    out->zero_padding = 0;
+    out->v_int64 = 0;
+    out->v_dtype = v;
+  }
+  static void MoveToAny(DLDataType v, TVMFFIAny* out) { CopyToAnyView(v, out); }
+  static std::optional<DLDataType> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (src->type_index == kTVMFFIDataType) return src->v_dtype;
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return "dtype"; }
+};
+
+/*!
+ * \brief DLTensor*: a borrowed kTVMFFIDLTensorPtr; the DLTensor inside a Tensor object also
+ * converts (a view of it). Only views can be made, never an owned value.
+ */
+template <>
+struct TypeTraits<DLTensor*> : detail::PODTraitsBase<DLTensor*, kTVMFFIDLTensorPtr> {
+  static void CopyToAnyView(DLTensor* const& v, TVMFFIAny* out) {
+    if (v == nullptr) return detail::SetNone(out);
+    out->type_index = kTVMFFIDLTensorPtr;
+    out->zero_padding = 0;
+    out->v_int64 = 0;
+    out->v_ptr = v;
+  }
+  static std::optional<DLTensor*> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (src->type_index == kTVMFFIDLTensorPtr) return static_cast<DLTensor*>(src->v_ptr);
+    if (src->type_index == kTVMFFITensor) return TVMFFITensorGetDLTensorPtr(src->v_obj);
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return "DLTensor*"; }
+};
+
+/*! \brief const char*: a borrowed kTVMFFIRawStr argument (copied into a String when owned). */
+template <>
+struct TypeTraits<const char*> {
+  static constexpr bool enabled = true;
+  static void CopyToAnyView(const char* const& v, TVMFFIAny* out) {
+    if (v == nullptr) return detail::SetNone(out);
+    out->type_index = kTVMFFIRawStr;
+    out->zero_padding = 0;
+    out->v_int64 = 0;
+    out->v_c_str = v;
+  }
+  static std::string TypeStr() { return "str"; }
+};
+/*! \brief String literals and char arrays behave as const char*. */
+template <size_t N>
+struct TypeTraits<char[N]> : TypeTraits<const char*> {
+  static void CopyToAnyView(const char (&v)[N], TVMFFIAny* out) {
+    TypeTraits<const char*>::CopyToAnyView(v, out);
+  }
+};
+
+/*!
+ * \brief Object references: the object's own type index; None for a null reference of a nullable
+ * class. A value converts when its object is a `T::ContainerType` or derives from it.
+ */
+template <typename T>
+struct TypeTraits<T, std::enable_if_t<std::is_base_of_v<ObjectRef, T>>> {
+  using Container = typename T::ContainerType;
+  static constexpr bool enabled = true;
+  static void CopyToAnyView(const T& v, TVMFFIAny* out) {
+    TVMFFIObject* h = detail::ObjectUnsafe::HeaderOf(v);
+    if (h == nullptr) return detail::SetNone(out);
+    out->type_index = h->type_index;
+    out->zero_padding = 0;
+    out->v_obj = h;
+  }
+  static void MoveToAny(T v, TVMFFIAny* out) {
+    TVMFFIObject* h = detail::ObjectUnsafe::MoveToHeader(std::move(v));
+    if (h == nullptr) return detail::SetNone(out);
+    out->type_index = h->type_index;
+    out->zero_padding = 0;
+    out->v_obj = h;
+  }
+  static bool CheckAnyStrict(const TVMFFIAny* src) {
+    if (src->type_index == kTVMFFINone) return T::_type_is_nullable;
+    return src->type_index >= kTVMFFIStaticObjectBegin &&
+           detail::ObjectUnsafe::FromHeader(src->v_obj)->template IsInstance<Container>();
+  }
+  static std::optional<T> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (!CheckAnyStrict(src)) return std::nullopt;
+    if (src->type_index == kTVMFFINone) return T(ObjectPtr<Object>());
+    return detail::ObjectUnsafe::RefFromBorrowedHeader<T>(src->v_obj);
+  }
+  static std::string TypeStr() {
+    std::string key = Container::_type_key;
+    return key.rfind("ffi.", 0) == 0 ? key.substr(4) : key;
+  }
+};
+
+}  // namespace ffi
+
+#endif  // FFI_TYPE_TRAITS_H_

@@ -1,0 +1,27 @@
+"""ffi: an open ABI and FFI for machine-learning systems.
+
+Importing the package loads the runtime library (``lib/libffi_runtime.so``) with ``RTLD_GLOBAL``,
+so that kernel libraries built against the headers alone find the ``TVMFFI*`` symbols they use.
+Importing stays cheap: no NumPy, no PyTorch, no subprocesses.
+"""
+
+import ctypes as _ctypes
+
+from . import libinfo
+from ._version import __version__
+
+
+def _load_runtime() -> _ctypes.CDLL:
+    try:
+        path = libinfo.get_runtime_library_path()
+    except RuntimeError as err:
+        raise ImportError(str(err)) from None
+    try:
+        return _ctypes.CDLL(path, mode=_ctypes.RTLD_GLOBAL)
+    except OSError as err:
+        raise ImportError(f"ffi: failed to load the runtime library {path}: {err}") from err
+
+
+_LIB = _load_runtime()
+
+__all__ = ["__version__", "libinfo"]

@@ -1,0 +1,183 @@
+// Thread-local raised errors, error objects and C++ backtraces.
+#include <cxxabi.h>
+#include <dlfcn.h>
+#include <ffi/error.h>
+#include <unwind.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace ffi {
+namespace runtime {
+namespace {
+
+/*! \brief The thread's raised error; released when the thread ends. */
+struct RaisedError {
+  TVMFFIObjectHandle handle = nullptr;
+  ~RaisedError() { TVMFFIObjectDecRef(handle); }
+};
+thread_local RaisedError raised;
+
+/*! \brief Most frames a backtrace lists. */
+constexpr int kMaxFrames = 64;
+
+struct UnwindState {
+  void* pcs[kMaxFrames];
+  int count = 0;
+};
+
+_Unwind_Reason_Code CollectFrame(_Unwind_Context* ctx, void* arg) {
+  auto* state = static_cast<UnwindState*>(arg);
+  if (state->count >= kMaxFrames) return _URC_END_OF_STACK;
+  uintptr_t pc = _Unwind_GetIP(ctx);
+  if (pc == 0) return _URC_END_OF_STACK;
+  state->pcs[state->count++] = reinterpret_cast<void*>(pc);
+  return _URC_NO_REASON;
+}
+
+/*! \brief A readable function name: demangled when it is a C++ symbol. */
+std::string Demangle(const char* name) {
+  int status = 0;
+  char* out = abi::__cxa_demangle(name, nullptr, nullptr, &status);
+  if (status != 0 || out == nullptr) return name;
+  std::string result(out);
+  std::free(out);
+  return result;
+}
+
+/*! \brief Whether a frame belongs to the host interpreter, where the C++ backtrace ends. */
+bool IsInterpreterFrame(const std::string& name) {
+  return name.rfind("_Py", 0) == 0 || name.rfind("Py", 0) == 0 || name == "main";
+}
+
+/*! \brief Whether backtraces are disabled (FFI_BACKTRACE=0). */
+bool BacktraceDisabled() {
+  static const bool disabled = [] {
+    const char* v = std::getenv("FFI_BACKTRACE");
+    return v != nullptr && std::strcmp(v, "0") == 0;
+  }();
+  return disabled;
+}
+
+/*!
+ * \brief The stack as text, most recent call first, one "  File ..." line per frame. Frames of
+ * this file (the capture machinery) are skipped; the walk stops at the interpreter.
+ */
+std::string CaptureBacktrace(const char* filename, int lineno, const char* func) {
+  std::string out;
+  if (filename != nullptr) {
+    out += "  File \"" + std::string(filename) + "\", line " + std::to_string(lineno);
+    if (func != nullptr) out += ", in " + std::string(func);
+    out += '\n';
+  }
+  if (BacktraceDisabled()) return out;
+  UnwindState state;
+  _Unwind_Backtrace(CollectFrame, &state);
+  Dl_info self{};
+  dladdr(reinterpret_cast<void*>(&CaptureBacktrace), &self);
+  bool first_outside_runtime_seen = false;
+  for (int i = 0; i < state.count; ++i) {
+    // The return address points after the call; step back one byte into the calling line.
+    void* pc = static_cast<char*>(state.pcs[i]) - 1;
+    Dl_info info{};
+    if (dladdr(pc, &info) == 0) continue;
+    std::string name = info.dli_sname ? Demangle(info.dli_sname) : "<unknown>";
+    // Skip the runtime's own frames at the top (this capture and the error entry points).
+    if (!first_outside_runtime_seen && info.dli_fbase == self.dli_fbase) continue;
+    first_outside_runtime_seen = true;
+    if (IsInterpreterFrame(name)) break;
+    // Frames of the throw machinery in the headers.
+    if (name.find("ffi::detail::BacktraceHere") != std::string::npos ||
+        name.find("ffi::detail::ErrorBuilder") != std::string::npos) {
+      continue;
+    }
+    out += "  File \"";
+    out += info.dli_fname ? info.dli_fname : "<unknown>";
+    out += "\", in " + name + '\n';
+  }
+  return out;
+}
+
+thread_local std::string backtrace_buffer;
+thread_local TVMFFIByteArray backtrace_array;
+
+std::string_view View(const TVMFFIByteArray* a) {
+  return a == nullptr ? std::string_view() : std::string_view(a->data, a->size);
+}
+
+void SetRaisedObject(TVMFFIObjectHandle error) {
+  TVMFFIObjectIncRef(error);
+  TVMFFIObjectHandle old = raised.handle;
+  raised.handle = error;
+  TVMFFIObjectDecRef(old);
+}
+
+void RaiseNew(const char* kind, std::string message) {
+  try {
+    Error err(kind, std::move(message), CaptureBacktrace(nullptr, 0, nullptr));
+    SetRaisedObject(detail::ObjectUnsafe::HeaderOf(err));
+  } catch (...) {
+    // Out of memory while reporting: keep whatever error is already raised.
+  }
+}
+
+}  // namespace
+}  // namespace runtime
+}  // namespace ffi
+
+using namespace ffi::runtime;  // NOLINT(*)
+
+extern "C" {
+
+void TVMFFIErrorSetRaised(TVMFFIObjectHandle error) { SetRaisedObject(error); }
+
+void TVMFFIErrorMoveFromRaised(TVMFFIObjectHandle* result) {
+  *result = raised.handle;
+  raised.handle = nullptr;
+}
+
+void TVMFFIErrorSetRaisedFromCStr(const char* kind, const char* message) {
+  RaiseNew(kind ? kind : "RuntimeError", message ? message : "");
+}
+
+void TVMFFIErrorSetRaisedFromCStrParts(const char* kind, const char** message_parts,
+                                       int32_t num_parts) {
+  std::string message;
+  for (int32_t i = 0; i < num_parts; ++i) {
+    if (message_parts[i] != nullptr) message += message_parts[i];
+  }
+  RaiseNew(kind ? kind : "RuntimeError", std::move(message));
+}
+
+int TVMFFIErrorCreate(const TVMFFIByteArray* kind, const TVMFFIByteArray* message,
+                      const TVMFFIByteArray* backtrace, TVMFFIObjectHandle* out) {
+  return TVMFFIErrorCreateWithCauseAndExtraContext(kind, message, backtrace, nullptr, nullptr, out);
+}
+
+int TVMFFIErrorCreateWithCauseAndExtraContext(
+    const TVMFFIByteArray* kind, const TVMFFIByteArray* message, const TVMFFIByteArray* backtrace,
+    TVMFFIObjectHandle cause_chain, TVMFFIObjectHandle extra_context, TVMFFIObjectHandle* out) {
+  FFI_SAFE_CALL_BEGIN();
+  using ffi::ObjectRef;
+  using ffi::detail::ObjectUnsafe;
+  auto obj = ffi::make_object<ffi::ErrorObj>(
+      std::string(View(kind)), std::string(View(message)), std::string(View(backtrace)),
+      ObjectUnsafe::RefFromBorrowedHeader<ObjectRef>(cause_chain),
+      ObjectUnsafe::RefFromBorrowedHeader<ObjectRef>(extra_context));
+  *out = ObjectUnsafe::Header(obj.release());
+  FFI_SAFE_CALL_END();
+}
+
+const TVMFFIByteArray* TVMFFIBacktrace(const char* filename, int lineno, const char* func,
+                                       int /*cross_ffi_boundary*/) {
+  try {
+    backtrace_buffer = CaptureBacktrace(filename, lineno, func);
+  } catch (...) {
+    backtrace_buffer.clear();
+  }
+  backtrace_array = {backtrace_buffer.data(), backtrace_buffer.size()};
+  return &backtrace_array;
+}
+
+}  // extern "C"

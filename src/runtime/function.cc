@@ -1,0 +1,167 @@
+// Functions made from C callbacks, the global function registry, strings and owned values.
+#include <ffi/function.h>
+
+#include <map>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+
+namespace ffi {
+namespace runtime {
+namespace {
+
+/*! \brief A Function object around a C callback and its resource handle. */
+class ExternCFunctionObj : public FunctionObj {
+ public:
+  ExternCFunctionObj(void* self, TVMFFISafeCallType callback, void (*deleter)(void*))
+      : self_(self), callback_(callback), deleter_(deleter) {
+    this->safe_call = Call;
+    this->cpp_call = nullptr;
+  }
+  ~ExternCFunctionObj() {
+    if (deleter_ != nullptr) deleter_(self_);
+  }
+
+ private:
+  static int Call(void* handle, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
+    auto* obj = static_cast<ExternCFunctionObj*>(detail::ObjectUnsafe::FromHeader(handle));
+    return obj->callback_(obj->self_, args, num_args, result);
+  }
+  void* self_;
+  TVMFFISafeCallType callback_;
+  void (*deleter_)(void*);
+};
+
+/*!
+ * \brief Global functions by name. Lookups are frequent (every host resolves its entry points)
+ * and registrations rare, hence a reader-writer lock. Never destroyed: libraries may register
+ * and look up during process exit.
+ */
+class GlobalRegistry {
+ public:
+  static GlobalRegistry* Get() {
+    static GlobalRegistry* registry = new GlobalRegistry();
+    return registry;
+  }
+  void Set(std::string name, Function f, bool allow_override) {
+    std::unique_lock<std::shared_mutex> lock(mutex_);
+    auto it = table_.find(name);
+    if (it != table_.end() && !allow_override) {
+      FFI_THROW(ValueError) << "Global function `" << name << "` is already registered";
+    }
+    table_[std::move(name)] = std::move(f);
+  }
+  Optional<Function> Find(std::string_view name) {
+    std::shared_lock<std::shared_mutex> lock(mutex_);
+    auto it = table_.find(name);
+    if (it == table_.end()) return std::nullopt;
+    return it->second;
+  }
+  bool Remove(std::string_view name) {
+    std::unique_lock<std::shared_mutex> lock(mutex_);
+    auto it = table_.find(name);
+    if (it == table_.end()) return false;
+    table_.erase(it);
+    return true;
+  }
+  std::vector<std::string> Names() {
+    std::shared_lock<std::shared_mutex> lock(mutex_);
+    std::vector<std::string> names;
+    names.reserve(table_.size());
+    for (const auto& kv : table_) names.push_back(kv.first);
+    return names;
+  }
+
+ private:
+  std::shared_mutex mutex_;
+  std::map<std::string, Function, std::less<>> table_;
+};
+
+FFI_STATIC_INIT_BLOCK() {
+  GlobalDef()
+      .def("ffi.FunctionRemoveGlobal",
+           [](const std::string& name) { return GlobalRegistry::Get()->Remove(name); })
+      .def("ffi.FunctionListGlobalNamesFunctor", []() {
+        // A snapshot: f(-1) is the count, f(i) the i-th name (sorted).
+        auto names = std::make_shared<std::vector<std::string>>(GlobalRegistry::Get()->Names());
+        return Function::FromTyped([names](int64_t i) -> Any {
+          if (i < 0) return static_cast<int64_t>(names->size());
+          if (i >= static_cast<int64_t>(names->size())) {
+            FFI_THROW(IndexError) << "Global function index " << i << " out of range";
+          }
+          return String((*names)[i]);
+        });
+      });
+}
+
+std::string_view View(const TVMFFIByteArray* a) { return std::string_view(a->data, a->size); }
+
+}  // namespace
+}  // namespace runtime
+}  // namespace ffi
+
+using ffi::detail::ObjectUnsafe;
+using ffi::runtime::GlobalRegistry;
+
+extern "C" {
+
+int TVMFFIFunctionCreate(void* self, TVMFFISafeCallType safe_call, void (*deleter)(void* self),
+                         TVMFFIObjectHandle* out) {
+  FFI_SAFE_CALL_BEGIN();
+  if (safe_call == nullptr) FFI_THROW(ValueError) << "TVMFFIFunctionCreate: safe_call is NULL";
+  auto obj = ffi::make_object<ffi::runtime::ExternCFunctionObj>(self, safe_call, deleter);
+  *out = ObjectUnsafe::Header(obj.release());
+  FFI_SAFE_CALL_END();
+}
+
+int TVMFFIFunctionCall(TVMFFIObjectHandle func, TVMFFIAny* args, int32_t num_args,
+                       TVMFFIAny* result) {
+  if (func == nullptr) {
+    TVMFFIErrorSetRaisedFromCStr("ValueError", "TVMFFIFunctionCall: the function is NULL");
+    return -1;
+  }
+  if (static_cast<TVMFFIObject*>(func)->type_index != kTVMFFIFunction) {
+    TVMFFIErrorSetRaisedFromCStr("TypeError", "TVMFFIFunctionCall: the object is not a Function");
+    return -1;
+  }
+  return TVMFFIFunctionGetCellPtr(func)->safe_call(func, args, num_args, result);
+}
+
+int TVMFFIFunctionSetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle f, int allow_override) {
+  FFI_SAFE_CALL_BEGIN();
+  if (f == nullptr || static_cast<TVMFFIObject*>(f)->type_index != kTVMFFIFunction) {
+    FFI_THROW(TypeError) << "TVMFFIFunctionSetGlobal: `" << ffi::runtime::View(name)
+                         << "` must be given a Function object";
+  }
+  GlobalRegistry::Get()->Set(std::string(ffi::runtime::View(name)),
+                             ObjectUnsafe::RefFromBorrowedHeader<ffi::Function>(f),
+                             allow_override != 0);
+  FFI_SAFE_CALL_END();
+}
+
+int TVMFFIFunctionGetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle* out) {
+  FFI_SAFE_CALL_BEGIN();
+  ffi::Optional<ffi::Function> f = GlobalRegistry::Get()->Find(ffi::runtime::View(name));
+  *out = f.has_value() ? ObjectUnsafe::MoveToHeader(std::move(f).value()) : nullptr;
+  FFI_SAFE_CALL_END();
+}
+
+int TVMFFIAnyViewToOwnedAny(const TVMFFIAny* any_view, TVMFFIAny* out) {
+  FFI_SAFE_CALL_BEGIN();
+  ffi::detail::ViewToOwned(*any_view, out);
+  FFI_SAFE_CALL_END();
+}
+
+int TVMFFIStringFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out) {
+  FFI_SAFE_CALL_BEGIN();
+  ffi::detail::BytesToAny<ffi::StringObj>(ffi::runtime::View(input), kTVMFFISmallStr, out);
+  FFI_SAFE_CALL_END();
+}
+
+int TVMFFIBytesFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out) {
+  FFI_SAFE_CALL_BEGIN();
+  ffi::detail::BytesToAny<ffi::BytesObj>(ffi::runtime::View(input), kTVMFFISmallBytes, out);
+  FFI_SAFE_CALL_END();
+}
+
+}  // extern "C"
