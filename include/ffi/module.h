@@ -17,6 +17,16 @@ namespace ffi {
 /*! \brief The object behind Module; its contents are private to the runtime. */
 class ModuleObj : public Object {
  public:
+  /*! \brief The function exported as `name` (symbol `__tvm_ffi_<name>`), or nothing. */
+  Optional<Function> GetFunction(const String& name, bool query_imports = false) const {
+    static Function get = Function::GetGlobalRequired("ffi.ModuleGetFunction");
+    TVMFFIAny self;
+    self.type_index = kTVMFFIModule;
+    self.zero_padding = 0;
+    self.v_obj = detail::ObjectUnsafe::Header(this);
+    return get(AnyView::FromRaw(self), name, query_imports).cast<Optional<Function>>();
+  }
+
   FFI_DECLARE_STATIC_OBJECT_INFO("ffi.Module", ModuleObj, Object, kTVMFFIModule);
 };
 
@@ -32,12 +42,6 @@ class Module : public ObjectRef {
   static Module LoadFromFile(const String& path) {
     static Function load = Function::GetGlobalRequired("ffi.Module.load_from_file.so");
     return load(path, String("")).cast<Module>();
-  }
-
-  /*! \brief The function exported as `name` (`__tvm_ffi_<name>`), or nothing. */
-  Optional<Function> GetFunction(const String& name, bool query_imports = false) const {
-    static Function get = Function::GetGlobalRequired("ffi.ModuleGetFunction");
-    return get(*this, name, query_imports).cast<Optional<Function>>();
   }
 };
 

@@ -4,6 +4,7 @@
 #include <ffi/error.h>
 #include <unwind.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -48,7 +49,8 @@ std::string Demangle(const char* name) {
 
 /*! \brief Whether a frame belongs to the host interpreter, where the C++ backtrace ends. */
 bool IsInterpreterFrame(const std::string& name) {
-  return name.rfind("_Py", 0) == 0 || name.rfind("Py", 0) == 0 || name == "main";
+  return name.rfind("_Py", 0) == 0 || name.rfind("Py", 0) == 0 || name == "main" ||
+         name == "__libc_start_main" || name == "_start";
 }
 
 /*! \brief Whether backtraces are disabled (FFI_BACKTRACE=0). */
@@ -82,7 +84,17 @@ std::string CaptureBacktrace(const char* filename, int lineno, const char* func)
     void* pc = static_cast<char*>(state.pcs[i]) - 1;
     Dl_info info{};
     if (dladdr(pc, &info) == 0) continue;
-    std::string name = info.dli_sname ? Demangle(info.dli_sname) : "<unknown>";
+    std::string name;
+    if (info.dli_sname != nullptr) {
+      name = Demangle(info.dli_sname);
+    } else {
+      // A local symbol: give the offset in its library, for addr2line.
+      char offset[32];
+      std::snprintf(
+          offset, sizeof(offset), "<offset 0x%zx>",
+          static_cast<size_t>(static_cast<char*>(pc) - static_cast<char*>(info.dli_fbase)));
+      name = offset;
+    }
     // Skip the runtime's own frames at the top (this capture and the error entry points).
     if (!first_outside_runtime_seen && info.dli_fbase == self.dli_fbase) continue;
     first_outside_runtime_seen = true;

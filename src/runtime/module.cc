@@ -88,6 +88,10 @@ Module LoadLibraryModule(const std::string& path) {
 
 LibraryModuleObj* AsLibraryModule(const Module& mod) {
   if (!mod.defined()) FFI_THROW(ValueError) << "The module is None";
+  // Only modules this runtime loaded carry this deleter; anything else is not ours to cast.
+  if (detail::ObjectUnsafe::Header(mod.get())->deleter != detail::ObjectDeleter<LibraryModuleObj>) {
+    FFI_THROW(TypeError) << "The module was not loaded from a library by this runtime";
+  }
   return const_cast<LibraryModuleObj*>(static_cast<const LibraryModuleObj*>(mod.get()));
 }
 

@@ -40,6 +40,8 @@ FFI_DLL_EXPORT_TYPED_FUNC(fail_check, FailCheck);
 FFI_DLL_EXPORT_TYPED_FUNC(scale, Scale);
 FFI_DLL_EXPORT_TYPED_FUNC(apply_twice, ApplyTwice);
 FFI_DLL_EXPORT_TYPED_FUNC(add_one_float, AddOneFloat);
+extern "C" TVM_FFI_DLL_EXPORT int ffi_test_not_a_function() { return 1; }
+
 FFI_DLL_EXPORT_TYPED_FUNC(throw_std, [](int64_t n) -> int64_t {
   if (n < 0) throw std::out_of_range("negative index");
   return n;
