@@ -6,12 +6,19 @@ Importing stays cheap: no NumPy, no PyTorch, no subprocesses.
 """
 
 import ctypes as _ctypes
+import sys as _sys
 
 from . import libinfo
 from ._version import __version__
 
 
 def _load_runtime() -> _ctypes.CDLL:
+    # Both runtimes export the same C symbols; in one process the second would bind to the first.
+    if "tvm_ffi" in _sys.modules:
+        raise ImportError(
+            "ffi cannot be imported into a process that has imported tvm_ffi: both implement the "
+            "same C ABI symbols. Use one of them per process."
+        )
     try:
         path = libinfo.get_runtime_library_path()
     except RuntimeError as err:
