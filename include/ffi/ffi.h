@@ -5,12 +5,17 @@
 #define FFI_FFI_H_
 
 #include "any.h"
+#include "device.h"
+#include "dtype.h"
+#include "env.h"
 #include "error.h"
 #include "function.h"
 #include "module.h"
 #include "object.h"
 #include "optional.h"
+#include "shape.h"
 #include "string.h"
+#include "tensor.h"
 #include "type_traits.h"
 
 #endif  // FFI_FFI_H_

@@ -106,6 +106,30 @@ class String : public detail::BytesRefBase<StringObj> {
   const char* c_str() const { return data(); }
   /*! \brief Same as size(). */
   size_t length() const { return size(); }
+
+  // Hidden friends: found only when a String takes part, so they never make comparisons of
+  // other string types ambiguous.
+  /*! \brief Byte-wise comparison with strings, std::string, string views and C strings. */
+  friend bool operator==(const String& a, const String& b) { return a.view() == b.view(); }
+  friend bool operator==(const String& a, std::string_view b) { return a.view() == b; }
+  friend bool operator==(const String& a, const std::string& b) { return a.view() == b; }
+  friend bool operator==(const String& a, const char* b) { return a.view() == b; }
+  friend bool operator!=(const String& a, const String& b) { return !(a == b); }
+  friend bool operator!=(const String& a, std::string_view b) { return !(a == b); }
+  friend bool operator!=(const String& a, const std::string& b) { return !(a == b); }
+  friend bool operator!=(const String& a, const char* b) { return !(a == b); }
+  friend bool operator<(const String& a, const String& b) { return a.view() < b.view(); }
+  /*! \brief Concatenation. */
+  friend String operator+(const String& a, std::string_view b) {
+    std::string s(a.view());
+    s.append(b);
+    return String(s);
+  }
+  friend String operator+(const String& a, const char* b) { return a + std::string_view(b); }
+  friend String operator+(const String& a, const std::string& b) { return a + std::string_view(b); }
+  friend String operator+(const String& a, const String& b) { return a + b.view(); }
+  /*! \brief Prints the string's bytes. */
+  friend std::ostream& operator<<(std::ostream& os, const String& s) { return os << s.view(); }
 };
 
 /*! \brief An immutable, reference-counted byte sequence. Never null; default is empty. */
@@ -117,31 +141,10 @@ class Bytes : public detail::BytesRefBase<BytesObj> {
   Bytes(std::string_view s) : BytesRefBase(s) {}                      // NOLINT(*)
   /*! \brief Wraps an existing bytes object. */
   explicit Bytes(ObjectPtr<Object> p) : BytesRefBase(std::move(p)) {}
+  /*! \brief Byte-wise comparison. */
+  friend bool operator==(const Bytes& a, const Bytes& b) { return a.view() == b.view(); }
+  friend bool operator!=(const Bytes& a, const Bytes& b) { return !(a == b); }
 };
-
-/*! \brief Byte-wise comparison of strings with strings, std::string, string views and C strings. */
-inline bool operator==(const String& a, const String& b) { return a.view().compare(b.view()) == 0; }
-inline bool operator==(const String& a, std::string_view b) { return a.view().compare(b) == 0; }
-inline bool operator==(const String& a, const std::string& b) { return b.compare(a.view()) == 0; }
-inline bool operator==(const String& a, const char* b) { return a.view().compare(b) == 0; }
-inline bool operator!=(const String& a, const String& b) { return !(a == b); }
-inline bool operator!=(const String& a, std::string_view b) { return !(a == b); }
-inline bool operator!=(const String& a, const std::string& b) { return !(a == b); }
-inline bool operator!=(const String& a, const char* b) { return !(a == b); }
-inline bool operator<(const String& a, const String& b) { return a.view().compare(b.view()) < 0; }
-inline bool operator==(const Bytes& a, const Bytes& b) { return a.view().compare(b.view()) == 0; }
-inline bool operator!=(const Bytes& a, const Bytes& b) { return !(a == b); }
-/*! \brief Concatenation. */
-inline String operator+(const String& a, std::string_view b) {
-  std::string s(a.view());
-  s.append(b);
-  return String(s);
-}
-inline String operator+(const String& a, const char* b) { return a + std::string_view(b); }
-inline String operator+(const String& a, const std::string& b) { return a + std::string_view(b); }
-inline String operator+(const String& a, const String& b) { return a + b.view(); }
-/*! \brief Prints the string's bytes. */
-inline std::ostream& operator<<(std::ostream& os, const String& s) { return os << s.view(); }
 
 namespace detail {
 /*! \brief The bytes of a string-like or bytes-like value, if it is one of `indices`. */

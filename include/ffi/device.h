@@ -1,0 +1,88 @@
+/*
+ * ffi/device.h - DLDevice: comparison, printing ("cpu", "cuda:1") and parsing.
+ */
+#ifndef FFI_DEVICE_H_
+#define FFI_DEVICE_H_
+
+#include <ostream>
+#include <string>
+#include <string_view>
+
+#include "error.h"
+
+namespace ffi {
+namespace detail {
+struct DeviceName {
+  DLDeviceType type;
+  const char* name;
+};
+inline constexpr DeviceName kDeviceNames[] = {
+    {kDLCPU, "cpu"},
+    {kDLCUDA, "cuda"},
+    {kDLCUDAHost, "cuda_host"},
+    {kDLOpenCL, "opencl"},
+    {kDLVulkan, "vulkan"},
+    {kDLMetal, "metal"},
+    {kDLVPI, "vpi"},
+    {kDLROCM, "rocm"},
+    {kDLROCMHost, "rocm_host"},
+    {kDLExtDev, "ext_dev"},
+    {kDLCUDAManaged, "cuda_managed"},
+    {kDLOneAPI, "oneapi"},
+    {kDLWebGPU, "webgpu"},
+    {kDLHexagon, "hexagon"},
+    {kDLMAIA, "maia"},
+    {kDLTrn, "trn"},
+};
+}  // namespace detail
+
+/*! \brief The name of a device type: "cpu", "cuda", "rocm", ... */
+inline std::string DLDeviceTypeToString(int32_t type) {
+  for (const auto& d : detail::kDeviceNames) {
+    if (d.type == type) return d.name;
+  }
+  return "device_type" + std::to_string(type);
+}
+
+/*! \brief "cpu" for the host's device 0, "<type>:<id>" otherwise (e.g. "cuda:1"). */
+inline std::string DLDeviceToString(DLDevice d) {
+  std::string s = DLDeviceTypeToString(d.device_type);
+  if (d.device_type == kDLCPU && d.device_id == 0) return s;
+  return s + ":" + std::to_string(d.device_id);
+}
+
+/*! \brief Parses "cpu", "cuda", "cuda:1", ...; throws ValueError when it is not a device. */
+inline DLDevice DLDeviceFromString(std::string_view str) {
+  std::string_view type = str, id;
+  if (size_t colon = str.find(':'); colon != std::string_view::npos) {
+    type = str.substr(0, colon);
+    id = str.substr(colon + 1);
+  }
+  for (const auto& d : detail::kDeviceNames) {
+    if (type != d.name) continue;
+    if (id.empty()) return DLDevice{d.type, 0};
+    int32_t n = 0;
+    bool ok = id.size() <= 6;
+    for (char c : id) {
+      ok = ok && c >= '0' && c <= '9';
+      n = n * 10 + (c - '0');
+    }
+    if (ok) return DLDevice{d.type, n};
+    break;
+  }
+  FFI_THROW(ValueError) << "Cannot parse device string `" << str << "`";
+}
+
+}  // namespace ffi
+
+/*! \brief Equality of devices (type and id). In the global namespace, beside DLDevice. */
+inline bool operator==(const DLDevice& a, const DLDevice& b) {
+  return a.device_type == b.device_type && a.device_id == b.device_id;
+}
+inline bool operator!=(const DLDevice& a, const DLDevice& b) { return !(a == b); }
+/*! \brief Prints a device as "cpu" or "cuda:1". */
+inline std::ostream& operator<<(std::ostream& os, const DLDevice& d) {
+  return os << ffi::DLDeviceToString(d);
+}
+
+#endif  // FFI_DEVICE_H_

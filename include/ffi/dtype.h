@@ -1,0 +1,141 @@
+/*
+ * ffi/dtype.h - DLDataType: comparison, printing and parsing of dtype strings.
+ *
+ * Strings follow the usual ML spelling: "bool", "int8".."int64", "uint8".."uint64", "float16",
+ * "float32", "float64", "bfloat16", the narrow floats ("float8_e4m3fn", "float6_e2m3fn",
+ * "float4_e2m1fn", ...), "handle" for opaque handles, and a lane suffix for vectors ("float32x4").
+ * The runtime's TVMFFIDataTypeFromString / TVMFFIDataTypeToString use these same functions.
+ */
+#ifndef FFI_DTYPE_H_
+#define FFI_DTYPE_H_
+
+#include <cstdint>
+#include <cstdlib>
+#include <ostream>
+#include <string>
+#include <string_view>
+
+#include "error.h"
+
+namespace ffi {
+namespace detail {
+
+/*! \brief The name of a dtype family whose width is part of the name (narrow floats). */
+struct NamedCode {
+  uint8_t code;
+  uint8_t bits;
+  const char* name;
+};
+inline constexpr NamedCode kNarrowFloats[] = {
+    {kDLFloat8_e3m4, 8, "float8_e3m4"},
+    {kDLFloat8_e4m3, 8, "float8_e4m3"},
+    {kDLFloat8_e4m3b11fnuz, 8, "float8_e4m3b11fnuz"},
+    {kDLFloat8_e4m3fn, 8, "float8_e4m3fn"},
+    {kDLFloat8_e4m3fnuz, 8, "float8_e4m3fnuz"},
+    {kDLFloat8_e5m2, 8, "float8_e5m2"},
+    {kDLFloat8_e5m2fnuz, 8, "float8_e5m2fnuz"},
+    {kDLFloat8_e8m0fnu, 8, "float8_e8m0fnu"},
+    {kDLFloat6_e2m3fn, 6, "float6_e2m3fn"},
+    {kDLFloat6_e3m2fn, 6, "float6_e3m2fn"},
+    {kDLFloat4_e2m1fn, 4, "float4_e2m1fn"},
+};
+
+/*! \brief Parses a decimal number filling all of `s`; -1 when it does not. */
+inline int64_t ParseDecimal(std::string_view s) {
+  if (s.empty() || s.size() > 9) return -1;
+  int64_t v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return -1;
+    v = v * 10 + (c - '0');
+  }
+  return v;
+}
+}  // namespace detail
+
+/*! \brief The dtype's string, e.g. "float32", "bfloat16", "int8x4", "float8_e4m3fn". */
+inline std::string DLDataTypeToString(DLDataType t) {
+  std::string s;
+  if (t.code == kDLBool && t.bits == 8) {
+    s = "bool";
+  } else if (t.code == kDLOpaqueHandle && t.bits == 0 && t.lanes == 0) {
+    return "void";
+  } else {
+    switch (t.code) {
+      case kDLInt:
+        s = "int" + std::to_string(t.bits);
+        break;
+      case kDLUInt:
+        s = "uint" + std::to_string(t.bits);
+        break;
+      case kDLFloat:
+        s = "float" + std::to_string(t.bits);
+        break;
+      case kDLBfloat:
+        s = "bfloat" + std::to_string(t.bits);
+        break;
+      case kDLComplex:
+        s = "complex" + std::to_string(t.bits);
+        break;
+      case kDLOpaqueHandle:
+        s = t.bits == 64 ? "handle" : "handle" + std::to_string(t.bits);
+        break;
+      case kDLBool:
+        s = "bool" + std::to_string(t.bits);
+        break;
+      default:
+        for (const auto& n : detail::kNarrowFloats) {
+          if (n.code == t.code) s = n.name;
+        }
+        if (s.empty()) s = "unknown_code" + std::to_string(t.code) + "_" + std::to_string(t.bits);
+    }
+  }
+  if (t.lanes != 1) s += "x" + std::to_string(t.lanes);
+  return s;
+}
+
+/*! \brief Parses a dtype string; throws ValueError naming the string when it is not one. */
+inline DLDataType DLDataTypeFromString(std::string_view str) {
+  std::string_view s = str;
+  uint16_t lanes = 1;
+  if (size_t x = s.rfind('x'); x != std::string_view::npos && x + 1 < s.size()) {
+    int64_t n = detail::ParseDecimal(s.substr(x + 1));
+    if (n > 0 && n <= 0xFFFF) {
+      lanes = static_cast<uint16_t>(n);
+      s = s.substr(0, x);
+    }
+  }
+  auto with_bits = [&](std::string_view prefix, uint8_t code, DLDataType* out) {
+    if (s.rfind(prefix, 0) != 0) return false;
+    int64_t bits = detail::ParseDecimal(s.substr(prefix.size()));
+    if (bits <= 0 || bits > 255) return false;
+    *out = DLDataType{code, static_cast<uint8_t>(bits), lanes};
+    return true;
+  };
+  DLDataType t{};
+  if (s == "bool") return DLDataType{kDLBool, 8, lanes};
+  if (s == "void") return DLDataType{kDLOpaqueHandle, 0, 0};
+  if (s == "handle") return DLDataType{kDLOpaqueHandle, 64, lanes};
+  for (const auto& n : detail::kNarrowFloats) {
+    if (s == n.name) return DLDataType{n.code, n.bits, lanes};
+  }
+  if (with_bits("uint", kDLUInt, &t) || with_bits("int", kDLInt, &t) ||
+      with_bits("bfloat", kDLBfloat, &t) || with_bits("float", kDLFloat, &t) ||
+      with_bits("complex", kDLComplex, &t)) {
+    return t;
+  }
+  FFI_THROW(ValueError) << "Cannot parse dtype string `" << str << "`";
+}
+
+}  // namespace ffi
+
+/*! \brief Equality of dtypes (code, bits and lanes). In the global namespace, beside DLDataType. */
+inline bool operator==(const DLDataType& a, const DLDataType& b) {
+  return a.code == b.code && a.bits == b.bits && a.lanes == b.lanes;
+}
+inline bool operator!=(const DLDataType& a, const DLDataType& b) { return !(a == b); }
+/*! \brief Prints a dtype as its string (found by argument lookup for the global DLDataType). */
+inline std::ostream& operator<<(std::ostream& os, const DLDataType& t) {
+  return os << ffi::DLDataTypeToString(t);
+}
+
+#endif  // FFI_DTYPE_H_

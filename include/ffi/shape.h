@@ -1,0 +1,123 @@
+/*
+ * ffi/shape.h - Shape (an immutable, reference-counted list of extents) and ShapeView (a
+ * borrowed one). A Shape object is {TVMFFIObject, TVMFFIShapeCell, int64_t...} with the extents
+ * stored after the cell in the same allocation.
+ */
+#ifndef FFI_SHAPE_H_
+#define FFI_SHAPE_H_
+
+#include <cstring>
+#include <initializer_list>
+#include <ostream>
+#include <vector>
+
+#include "error.h"
+#include "type_traits.h"
+
+namespace ffi {
+
+/*! \brief A borrowed run of extents (or strides); the memory belongs to someone else. */
+class ShapeView {
+ public:
+  ShapeView() = default;
+  ShapeView(const int64_t* data, size_t size) : data_(data), size_(size) {}
+  ShapeView(std::initializer_list<int64_t> dims) : data_(dims.begin()), size_(dims.size()) {}
+  ShapeView(const std::vector<int64_t>& dims) : data_(dims.data()), size_(dims.size()) {}  // NOLINT
+
+  /*! \brief Number of extents. */
+  size_t size() const { return size_; }
+  /*! \brief Whether there are none. */
+  bool empty() const { return size_ == 0; }
+  /*! \brief The extents. */
+  const int64_t* data() const { return data_; }
+  /*! \brief Extent `i`; negative `i` counts from the end; IndexError when out of range. */
+  int64_t at(int64_t i) const {
+    int64_t n = static_cast<int64_t>(size_);
+    if (i < -n || i >= n)
+      FFI_THROW(IndexError) << "index " << i << " out of range for " << n << " dims";
+    return data_[i < 0 ? i + n : i];
+  }
+  /*! \brief Extent `i` (unchecked). */
+  int64_t operator[](size_t i) const { return data_[i]; }
+  const int64_t* begin() const { return data_; }
+  const int64_t* end() const { return data_ + size_; }
+  /*! \brief The product of the extents (1 for no extents). */
+  int64_t Product() const {
+    int64_t p = 1;
+    for (int64_t d : *this) p *= d;
+    return p;
+  }
+  bool operator==(const ShapeView& o) const {
+    return size_ == o.size_ && (size_ == 0 || std::memcmp(data_, o.data_, size_ * 8) == 0);
+  }
+  bool operator!=(const ShapeView& o) const { return !(*this == o); }
+
+ private:
+  const int64_t* data_ = nullptr;
+  size_t size_ = 0;
+};
+
+/*! \brief Prints "[2, 3]". */
+inline std::ostream& operator<<(std::ostream& os, const ShapeView& s) {
+  os << '[';
+  for (size_t i = 0; i < s.size(); ++i) os << (i ? ", " : "") << s[i];
+  return os << ']';
+}
+
+/*! \brief The object behind Shape (type index kTVMFFIShape). */
+class ShapeObj : public Object, public TVMFFIShapeCell {
+ public:
+  FFI_DECLARE_STATIC_OBJECT_INFO("ffi.Shape", ShapeObj, Object, kTVMFFIShape);
+};
+
+namespace detail {
+/*! \brief A Shape object holding a copy of `dims`. */
+inline ObjectPtr<ShapeObj> MakeShapeObj(ShapeView dims) {
+  void* mem = ::operator new(sizeof(ShapeObj) + dims.size() * sizeof(int64_t));
+  auto* obj = new (mem) ShapeObj();
+  auto* data = reinterpret_cast<int64_t*>(static_cast<char*>(mem) + sizeof(ShapeObj));
+  if (!dims.empty()) std::memcpy(data, dims.data(), dims.size() * sizeof(int64_t));
+  obj->data = data;
+  obj->size = dims.size();
+  TVMFFIObject* h = ObjectUnsafe::Header(obj);
+  h->combined_ref_count = kStrongOne | kWeakOne;
+  h->type_index = kTVMFFIShape;
+  h->deleter = ObjectDeleter<ShapeObj>;
+  return ObjectPtr<ShapeObj>::Steal(obj);
+}
+}  // namespace detail
+
+/*! \brief An immutable, shared list of extents. Never null; default is the empty shape. */
+class Shape : public ObjectRef {
+ public:
+  Shape() : Shape(ShapeView()) {}
+  Shape(std::initializer_list<int64_t> dims) : Shape(ShapeView(dims)) {}
+  Shape(const std::vector<int64_t>& dims) : Shape(ShapeView(dims)) {}  // NOLINT(*)
+  explicit Shape(ShapeView dims) : ObjectRef(detail::MakeShapeObj(dims)) {}
+  /*! \brief Wraps an existing shape object. */
+  explicit Shape(ObjectPtr<Object> p) : ObjectRef(std::move(p)) {}
+
+  /*! \brief A view of the extents, valid while this Shape lives. */
+  ShapeView view() const { return ShapeView(get()->data, get()->size); }
+  operator ShapeView() const { return view(); }  // NOLINT(*)
+  size_t size() const { return get()->size; }
+  int64_t operator[](size_t i) const { return get()->data[i]; }
+  int64_t at(int64_t i) const { return view().at(i); }
+  const int64_t* begin() const { return get()->data; }
+  const int64_t* end() const { return get()->data + get()->size; }
+  int64_t Product() const { return view().Product(); }
+  bool operator==(const Shape& o) const { return view() == o.view(); }
+  bool operator!=(const Shape& o) const { return view() != o.view(); }
+
+  const ShapeObj* get() const { return static_cast<const ShapeObj*>(data_.get()); }
+  const ShapeObj* operator->() const { return get(); }
+  using ContainerType = ShapeObj;
+  static constexpr bool _type_is_nullable = false;
+};
+
+/*! \brief Prints "[2, 3]". */
+inline std::ostream& operator<<(std::ostream& os, const Shape& s) { return os << s.view(); }
+
+}  // namespace ffi
+
+#endif  // FFI_SHAPE_H_

@@ -1,0 +1,296 @@
+/*
+ * ffi/tensor.h - Tensor (owning) and TensorView (borrowed) over DLPack's DLTensor.
+ *
+ * A Tensor object is {TVMFFIObject, DLTensor, ...}: the DLTensor sits right after the header, so
+ * any library reads it without knowing who made the object. In a TVMFFIAny a tensor is either a
+ * kTVMFFITensor object (owning) or a borrowed kTVMFFIDLTensorPtr. Both convert to TensorView; only
+ * the object converts to Tensor, because a view cannot be made into an owner.
+ */
+#ifndef FFI_TENSOR_H_
+#define FFI_TENSOR_H_
+
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "device.h"
+#include "dtype.h"
+#include "optional.h"
+#include "shape.h"
+
+namespace ffi {
+
+/*! \brief Bytes needed by `numel` elements of `dtype` (sub-byte types rounded up overall). */
+inline size_t GetDataSize(int64_t numel, DLDataType dtype) {
+  return static_cast<size_t>((numel * dtype.bits * dtype.lanes + 7) / 8);
+}
+/*! \brief Bytes needed by the elements of a compact tensor. */
+inline size_t GetDataSize(const DLTensor& t) {
+  return GetDataSize(ShapeView(t.shape, static_cast<size_t>(t.ndim)).Product(), t.dtype);
+}
+
+namespace detail {
+/*! \brief Compact row-major strides of `shape`, written to `out`. */
+inline void FillCompactStrides(const int64_t* shape, int32_t ndim, int64_t* out) {
+  int64_t stride = 1;
+  for (int32_t i = ndim - 1; i >= 0; --i) {
+    out[i] = stride;
+    stride *= shape[i] > 0 ? shape[i] : 1;
+  }
+}
+/*! \brief Whether a tensor is compact row-major; dimensions of extent 1 may have any stride. */
+inline bool IsContiguous(const DLTensor& t) {
+  if (t.strides == nullptr) return true;
+  int64_t expected = 1;
+  for (int32_t i = t.ndim - 1; i >= 0; --i) {
+    if (t.shape[i] == 1) continue;
+    if (t.strides[i] != expected) return false;
+    expected *= t.shape[i];
+  }
+  return true;
+}
+
+/*! \brief The accessors Tensor and TensorView share; `Derived` provides dl() and strides(). */
+template <typename Derived>
+class TensorMethods {
+ public:
+  /*! \brief Number of dimensions. */
+  int32_t ndim() const { return dl()->ndim; }
+  /*! \brief Element type. */
+  DLDataType dtype() const { return dl()->dtype; }
+  /*! \brief Extents. */
+  ShapeView shape() const { return ShapeView(dl()->shape, static_cast<size_t>(dl()->ndim)); }
+  /*! \brief Extent of dimension `i`; negative `i` counts from the end. */
+  int64_t size(int64_t i) const { return shape().at(i); }
+  /*! \brief Stride (in elements) of dimension `i`; negative `i` counts from the end. */
+  int64_t stride(int64_t i) const { return static_cast<const Derived*>(this)->strides().at(i); }
+  /*! \brief Number of elements. */
+  int64_t numel() const { return shape().Product(); }
+  /*! \brief Offset in bytes from data_ptr() to the first element. */
+  uint64_t byte_offset() const { return dl()->byte_offset; }
+  /*! \brief The data pointer as the producer gave it (add byte_offset() for the first element). */
+  void* data_ptr() const { return dl()->data; }
+  /*! \brief Where the data lives. */
+  DLDevice device() const { return dl()->device; }
+  /*! \brief Whether the layout is compact row-major. */
+  bool IsContiguous() const { return detail::IsContiguous(*dl()); }
+  /*! \brief Whether the first element's address is a multiple of `alignment` bytes. */
+  bool IsAligned(size_t alignment) const {
+    auto addr = reinterpret_cast<uintptr_t>(dl()->data) + dl()->byte_offset;
+    return alignment == 0 || addr % alignment == 0;
+  }
+  /*! \brief The underlying DLTensor. */
+  DLTensor* GetDLTensorPtr() const { return const_cast<DLTensor*>(dl()); }
+
+ private:
+  const DLTensor* dl() const { return static_cast<const Derived*>(this)->dl_tensor(); }
+};
+}  // namespace detail
+
+/*! \brief The object behind Tensor: the header followed by the DLTensor. */
+class TensorObj : public Object, public DLTensor {
+ public:
+  FFI_DECLARE_STATIC_OBJECT_INFO("ffi.Tensor", TensorObj, Object, kTVMFFITensor);
+};
+
+namespace detail {
+/*!
+ * \brief A tensor whose data an allocator provides (`AllocData(DLTensor*, extra...)` when made,
+ * `FreeData(DLTensor*)` when destroyed); shape and strides are stored alongside.
+ */
+template <typename Alloc>
+class NDAllocTensorObj : public TensorObj {
+ public:
+  template <typename... Extra>
+  NDAllocTensorObj(Alloc alloc, ShapeView shape, const int64_t* strides, DLDataType dtype,
+                   DLDevice device, Extra&&... extra)
+      : alloc_(std::move(alloc)), dims_(2 * shape.size()) {
+    std::copy(shape.begin(), shape.end(), dims_.begin());
+    int32_t nd = static_cast<int32_t>(shape.size());
+    if (strides != nullptr) {
+      std::copy(strides, strides + nd, dims_.begin() + nd);
+    } else {
+      FillCompactStrides(dims_.data(), nd, dims_.data() + nd);
+    }
+    this->data = nullptr;
+    this->device = device;
+    this->ndim = nd;
+    this->dtype = dtype;
+    this->shape = dims_.data();
+    this->strides = dims_.data() + nd;
+    this->byte_offset = 0;
+    alloc_.AllocData(static_cast<DLTensor*>(this), std::forward<Extra>(extra)...);
+  }
+  ~NDAllocTensorObj() { alloc_.FreeData(static_cast<DLTensor*>(this)); }
+
+ private:
+  Alloc alloc_;
+  std::vector<int64_t> dims_;
+};
+}  // namespace detail
+
+/*! \brief An owning reference to a tensor object; may be null. */
+class Tensor : public ObjectRef, public detail::TensorMethods<Tensor> {
+ public:
+  FFI_DEFINE_OBJECT_REF_METHODS(Tensor, ObjectRef, TensorObj);
+
+  /*! \brief Strides in elements (computed for a foreign object that left them null). */
+  ShapeView strides() const {
+    const TensorObj* t = get();
+    if (t->strides != nullptr) return ShapeView(t->strides, static_cast<size_t>(t->ndim));
+    if (!compact_strides_) {
+      auto s = std::make_shared<std::vector<int64_t>>(static_cast<size_t>(t->ndim));
+      detail::FillCompactStrides(t->shape, t->ndim, s->data());
+      compact_strides_ = std::move(s);
+    }
+    return ShapeView(*compact_strides_);
+  }
+  /*! \brief The DLTensor (null for a null Tensor). */
+  const DLTensor* dl_tensor() const { return get(); }
+
+  /*!
+   * \brief Allocates a compact tensor with a user allocator: `alloc.AllocData(DLTensor*, extra...)`
+   * sets `data`; `alloc.FreeData(DLTensor*)` runs when the last reference goes.
+   */
+  template <typename Alloc, typename... Extra>
+  static Tensor FromNDAlloc(Alloc alloc, ShapeView shape, DLDataType dtype, DLDevice device,
+                            Extra&&... extra) {
+    return Tensor(make_object<detail::NDAllocTensorObj<Alloc>>(
+        std::move(alloc), shape, nullptr, dtype, device, std::forward<Extra>(extra)...));
+  }
+  /*! \brief FromNDAlloc with explicit strides (in elements, one per dimension). */
+  template <typename Alloc, typename... Extra>
+  static Tensor FromNDAllocStrided(Alloc alloc, ShapeView shape, ShapeView strides,
+                                   DLDataType dtype, DLDevice device, Extra&&... extra) {
+    if (strides.size() != shape.size()) {
+      FFI_THROW(ValueError) << "FromNDAllocStrided: " << strides.size() << " strides for "
+                            << shape.size() << " dims";
+    }
+    return Tensor(make_object<detail::NDAllocTensorObj<Alloc>>(
+        std::move(alloc), shape, strides.data(), dtype, device, std::forward<Extra>(extra)...));
+  }
+  /*!
+   * \brief Allocates through the environment (`TVMFFIEnvTensorAlloc`): the host framework's
+   * allocator when one is installed (PyTorch's inside a PyTorch call), else an aligned CPU one.
+   */
+  static Tensor FromEnvAlloc(int (*env_alloc)(DLTensor*, TVMFFIObjectHandle*), ShapeView shape,
+                             DLDataType dtype, DLDevice device) {
+    DLTensor prototype{nullptr,
+                       device,
+                       static_cast<int32_t>(shape.size()),
+                       dtype,
+                       const_cast<int64_t*>(shape.data()),
+                       nullptr,
+                       0};
+    TVMFFIObjectHandle out = nullptr;
+    FFI_CHECK_SAFE_CALL(env_alloc(&prototype, &out));
+    return detail::ObjectUnsafe::RefFromOwnedHeader<Tensor>(out);
+  }
+  /*!
+   * \brief Takes ownership of a legacy DLPack tensor. Refuses (after running its deleter) a
+   * malformed tensor, one whose data is not aligned to `require_alignment` bytes, or, with
+   * `require_contiguous`, a strided one.
+   */
+  static Tensor FromDLPack(DLManagedTensor* from, size_t require_alignment = 0,
+                           bool require_contiguous = false) {
+    TVMFFIObjectHandle out = nullptr;
+    FFI_CHECK_SAFE_CALL(TVMFFITensorFromDLPack(from, static_cast<int32_t>(require_alignment),
+                                               require_contiguous ? 1 : 0, &out));
+    return detail::ObjectUnsafe::RefFromOwnedHeader<Tensor>(out);
+  }
+  /*! \brief FromDLPack for a versioned (DLPack 1.x) tensor. */
+  static Tensor FromDLPackVersioned(DLManagedTensorVersioned* from, size_t require_alignment = 0,
+                                    bool require_contiguous = false) {
+    TVMFFIObjectHandle out = nullptr;
+    FFI_CHECK_SAFE_CALL(TVMFFITensorFromDLPackVersioned(
+        from, static_cast<int32_t>(require_alignment), require_contiguous ? 1 : 0, &out));
+    return detail::ObjectUnsafe::RefFromOwnedHeader<Tensor>(out);
+  }
+  /*! \brief Exports as a legacy DLPack tensor sharing the data; its deleter drops a reference. */
+  DLManagedTensor* ToDLPack() const {
+    DLManagedTensor* out = nullptr;
+    FFI_CHECK_SAFE_CALL(TVMFFITensorToDLPack(detail::ObjectUnsafe::HeaderOf(*this), &out));
+    return out;
+  }
+  /*! \brief Exports as a versioned DLPack tensor sharing the data. */
+  DLManagedTensorVersioned* ToDLPackVersioned() const {
+    DLManagedTensorVersioned* out = nullptr;
+    FFI_CHECK_SAFE_CALL(TVMFFITensorToDLPackVersioned(detail::ObjectUnsafe::HeaderOf(*this), &out));
+    return out;
+  }
+
+ private:
+  mutable std::shared_ptr<const std::vector<int64_t>> compact_strides_;
+};
+
+/*!
+ * \brief A borrowed tensor: a copy of the DLTensor description, valid while the producer keeps
+ * the data (and shape array) alive. Strides are filled in when the producer left them null.
+ */
+class TensorView : public detail::TensorMethods<TensorView> {
+ public:
+  /*! \brief Views a DLTensor (not null). */
+  TensorView(const DLTensor* t) : tensor_(*t) { FillStrides(); }  // NOLINT(*)
+  /*! \brief Views an owning tensor (not null). */
+  TensorView(const Tensor& t) : TensorView(t.dl_tensor()) {}  // NOLINT(*)
+  TensorView(const TensorView& o) : tensor_(o.tensor_) { FillStrides(o); }
+  TensorView& operator=(const TensorView& o) {
+    tensor_ = o.tensor_;
+    FillStrides(o);
+    return *this;
+  }
+
+  /*! \brief Strides in elements. */
+  ShapeView strides() const {
+    return ShapeView(tensor_.strides, static_cast<size_t>(tensor_.ndim));
+  }
+  /*! \brief The (copied) DLTensor. */
+  const DLTensor* dl_tensor() const { return &tensor_; }
+
+ private:
+  static constexpr int32_t kInlineDims = 6;
+  int64_t* StridesStorage() {
+    if (tensor_.ndim <= kInlineDims) return inline_strides_;
+    heap_strides_.reset(new int64_t[tensor_.ndim]);
+    return heap_strides_.get();
+  }
+  void FillStrides() {
+    if (tensor_.strides != nullptr || tensor_.ndim <= 0) return;
+    tensor_.strides = StridesStorage();
+    detail::FillCompactStrides(tensor_.shape, tensor_.ndim, tensor_.strides);
+  }
+  void FillStrides(const TensorView& o) {
+    // Re-point strides the source computed into its own storage.
+    if (o.tensor_.strides == o.inline_strides_ || o.tensor_.strides == o.heap_strides_.get()) {
+      tensor_.strides = StridesStorage();
+      std::copy(o.tensor_.strides, o.tensor_.strides + tensor_.ndim, tensor_.strides);
+    }
+  }
+  DLTensor tensor_;
+  int64_t inline_strides_[kInlineDims];
+  std::unique_ptr<int64_t[]> heap_strides_;
+};
+
+/*!
+ * \brief TensorView: from a kTVMFFIDLTensorPtr or a kTVMFFITensor object; passed on as a borrowed
+ * kTVMFFIDLTensorPtr.
+ */
+template <>
+struct TypeTraits<TensorView> {
+  static constexpr bool enabled = true;
+  static void CopyToAnyView(const TensorView& v, TVMFFIAny* out) {
+    TypeTraits<DLTensor*>::CopyToAnyView(v.GetDLTensorPtr(), out);
+  }
+  static bool CheckAnyStrict(const TVMFFIAny* src) {
+    return src->type_index == kTVMFFIDLTensorPtr || src->type_index == kTVMFFITensor;
+  }
+  static std::optional<TensorView> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (auto p = TypeTraits<DLTensor*>::TryCastFromAnyView(src)) return TensorView(*p);
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return "Tensor"; }
+};
+
+}  // namespace ffi
+
+#endif  // FFI_TENSOR_H_
