@@ -21,7 +21,16 @@ class ShapeView {
  public:
   ShapeView() = default;
   ShapeView(const int64_t* data, size_t size) : data_(data), size_(size) {}
+// A braced list lives until the end of the full expression, which is what a parameter such as
+// FromEnvAlloc(alloc, {2, 3}, ...) needs; do not keep such a view in a variable.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winit-list-lifetime"
+#endif
   ShapeView(std::initializer_list<int64_t> dims) : data_(dims.begin()), size_(dims.size()) {}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
   ShapeView(const std::vector<int64_t>& dims) : data_(dims.data()), size_(dims.size()) {}  // NOLINT
 
   /*! \brief Number of extents. */

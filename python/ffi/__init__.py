@@ -1,5 +1,11 @@
 """ffi: an open ABI and FFI for machine-learning systems.
 
+Load a kernel library and call it with zero-copy tensors::
+
+    import ffi, torch
+    mod = ffi.load_module("build/kernels.so")
+    mod.add_one(torch.arange(3.0), out)
+
 Importing the package loads the runtime library (``lib/libffi_runtime.so``) with ``RTLD_GLOBAL``,
 so that kernel libraries built against the headers alone find the ``TVMFFI*`` symbols they use.
 Importing stays cheap: no NumPy, no PyTorch, no subprocesses.
@@ -31,4 +37,78 @@ def _load_runtime() -> _ctypes.CDLL:
 
 _LIB = _load_runtime()
 
-__all__ = ["__version__", "libinfo"]
+from ._core import (  # noqa: E402
+    Device,
+    Function,
+    Object,
+    Tensor,
+    convert,
+    dtype,
+    from_dlpack,
+    get_global_func,
+    remove_global_func,
+)
+from .api import (  # noqa: E402
+    DLDeviceType,
+    Module,
+    Shape,
+    bfloat16,
+    bool_,
+    device,
+    float16,
+    float32,
+    float64,
+    get_raw_stream,
+    int8,
+    int16,
+    int32,
+    int64,
+    list_global_func_names,
+    load_module,
+    register_error,
+    register_global_func,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
+    use_raw_stream,
+    use_torch_stream,
+)
+
+__all__ = [
+    "__version__",
+    "DLDeviceType",
+    "Device",
+    "Function",
+    "Module",
+    "Object",
+    "Shape",
+    "Tensor",
+    "bfloat16",
+    "bool_",
+    "convert",
+    "device",
+    "dtype",
+    "float16",
+    "float32",
+    "float64",
+    "from_dlpack",
+    "get_global_func",
+    "get_raw_stream",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "libinfo",
+    "list_global_func_names",
+    "load_module",
+    "register_error",
+    "register_global_func",
+    "remove_global_func",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "use_raw_stream",
+    "use_torch_stream",
+]

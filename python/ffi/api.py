@@ -1,0 +1,187 @@
+"""The Python-level parts of the API: modules, shapes, devices, errors, streams, registration.
+
+Everything on the call path is native (``ffi._core``); this module holds the conveniences around
+it and never imports PyTorch or NumPy at import time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import os
+from typing import Any, Callable
+
+from . import _core
+from ._core import Device, Function, Object, dtype
+
+
+class Shape(tuple):
+    """The extents of a tensor: a tuple of ints, as FFI Shape objects arrive in Python."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"ffi.Shape({tuple.__repr__(self)})"
+
+
+class Module(Object):
+    """A loaded library. Its functions are attributes: ``mod.add_one(x, y)``.
+
+    Looking a function up the first time asks the library for the symbol ``__tvm_ffi_<name>``;
+    later lookups are plain attribute reads.
+    """
+
+    def __getattr__(self, name: str) -> Function:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        func = _core.module_get_function(self, name)
+        if func is None:
+            raise AttributeError(f"Module {self.path!r} has no function `{name}`")
+        self.__dict__[name] = func
+        return func
+
+    def __getitem__(self, name: str) -> Function:
+        return self.__getattr__(name)
+
+    def get_function(self, name: str, allow_missing: bool = False) -> Function | None:
+        """Return the function `name`, or None when it is missing and `allow_missing` is set."""
+        func = _core.module_get_function(self, name)
+        if func is None and not allow_missing:
+            raise AttributeError(f"Module {self.path!r} has no function `{name}`")
+        return func
+
+    @property
+    def path(self) -> str:
+        """The file the module was loaded from."""
+        return _core.get_global_func("ffi.ModuleGetPath")(self)
+
+    def __repr__(self) -> str:
+        return f"<ffi.Module {self.path!r}>"
+
+
+_core._register_class(_core.type_key_to_index("ffi.Module"), Module)
+_core._register_class(_core.type_key_to_index("ffi.Shape"), Shape)
+
+
+def load_module(path: str | os.PathLike) -> Module:
+    """Load a shared library whose functions are exported as ``__tvm_ffi_<name>``."""
+    return _core.load_module(os.fspath(path))
+
+
+class DLDeviceType(enum.IntEnum):
+    """DLPack device types."""
+
+    kDLCPU = 1
+    kDLCUDA = 2
+    kDLCUDAHost = 3
+    kDLOpenCL = 4
+    kDLVulkan = 7
+    kDLMetal = 8
+    kDLVPI = 9
+    kDLROCM = 10
+    kDLROCMHost = 11
+    kDLExtDev = 12
+    kDLCUDAManaged = 13
+    kDLOneAPI = 14
+    kDLWebGPU = 15
+    kDLHexagon = 16
+    kDLMAIA = 17
+    kDLTrn = 18
+
+
+def device(type: str | int | Any, index: int | None = None) -> Device:
+    """Make a Device: ``device("cuda:1")``, ``device("cuda", 1)``, ``device(torch.device(...))``."""
+    return Device(type, index)
+
+
+bool_ = dtype("bool")
+int8 = dtype("int8")
+int16 = dtype("int16")
+int32 = dtype("int32")
+int64 = dtype("int64")
+uint8 = dtype("uint8")
+uint16 = dtype("uint16")
+uint32 = dtype("uint32")
+uint64 = dtype("uint64")
+float16 = dtype("float16")
+float32 = dtype("float32")
+float64 = dtype("float64")
+bfloat16 = dtype("bfloat16")
+
+
+def register_error(kind: str | type | None = None, cls: type | None = None):
+    """Map an FFI error kind to a Python exception class.
+
+    ``register_error("MyError", MyError)``, or as a decorator: ``@register_error("MyError")`` or
+    ``@register_error`` (the kind is the class name). Errors of that kind raised in C++
+    (``FFI_THROW(MyError)``) then arrive as ``MyError``.
+    """
+    if isinstance(kind, type):
+        _core.register_error(kind.__name__, kind)
+        return kind
+    if cls is not None:
+        _core.register_error(kind, cls)
+        return cls
+
+    def decorate(c: type) -> type:
+        _core.register_error(kind or c.__name__, c)
+        return c
+
+    return decorate
+
+
+def register_global_func(name: str, func: Callable | None = None, override: bool = False):
+    """Register a Python callable as a global FFI function, visible to C++ by `name`.
+
+    Use directly, ``register_global_func("my.add", add)``, or as a decorator.
+    """
+    if func is not None:
+        _core.register_global_func(name, func, override)
+        return func
+
+    def decorate(f: Callable) -> Callable:
+        _core.register_global_func(name, f, override)
+        return f
+
+    return decorate
+
+
+def list_global_func_names() -> list[str]:
+    """Names of all registered global functions."""
+    return _core.list_global_func_names()
+
+
+def _as_device(dev: Any) -> Device:
+    return dev if isinstance(dev, Device) else Device(dev)
+
+
+def get_raw_stream(dev: Any) -> int:
+    """This thread's current stream handle for a device (0: the default stream)."""
+    d = _as_device(dev)
+    return _core.env_get_stream(d.dlpack_device_type(), d.index)
+
+
+@contextlib.contextmanager
+def use_raw_stream(dev: Any, stream: int):
+    """Within the block, FFI calls on this thread see `stream` (an int handle) for `dev`."""
+    d = _as_device(dev)
+    previous = _core.env_set_stream(d.dlpack_device_type(), d.index, int(stream))
+    try:
+        yield
+    finally:
+        _core.env_set_stream(d.dlpack_device_type(), d.index, previous)
+
+
+@contextlib.contextmanager
+def use_torch_stream(stream: Any = None):
+    """Within the block, FFI calls see PyTorch's stream: `stream` (a ``torch.cuda.Stream``, made
+    current for PyTorch too) or PyTorch's current stream of the current CUDA device."""
+    import torch
+
+    with contextlib.ExitStack() as stack:
+        if stream is not None:
+            stack.enter_context(torch.cuda.stream(stream))
+        current = torch.cuda.current_stream()
+        dev = Device("cuda", current.device.index)
+        stack.enter_context(use_raw_stream(dev, current.cuda_stream))
+        yield

@@ -1,0 +1,562 @@
+// Python <-> TVMFFIAny: packing call arguments, converting results, translating errors.
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+#include "core.h"
+
+namespace ffi {
+namespace python {
+namespace {
+
+/*!
+ * \brief Arguments of one call and the temporaries they borrow from: DLTensor descriptions of
+ * framework tensors, objects created for the call, and the environment changes to undo.
+ * Small calls use inline storage only.
+ */
+class CallArgs {
+ public:
+  explicit CallArgs(Py_ssize_t n) : n_(n) {
+    if (n > kInline) {
+      heap_values_.reset(new TVMFFIAny[n]);
+      heap_tensors_.reset(new DLTensor[n]);
+    }
+  }
+  ~CallArgs() {
+    for (int i = 0; i < num_owned_; ++i) TVMFFIObjectDecRef(owned(i));
+    if (allocator_set_) TVMFFIEnvSetDLPackManagedTensorAllocator(saved_allocator_, 0, nullptr);
+    for (int i = 0; i < num_streams_; ++i) {
+      TVMFFIEnvSetStream(streams_[i].device_type, streams_[i].device_id, nullptr, nullptr);
+    }
+  }
+  TVMFFIAny* values() { return heap_values_ ? heap_values_.get() : inline_values_; }
+
+  /*! \brief Converts argument `i`; false with a Python error naming it. */
+  bool Set(Py_ssize_t i, PyObject* arg, PyObject* func_name) {
+    TVMFFIAny* out = &values()[i];
+    out->zero_padding = 0;
+    out->v_int64 = 0;
+    PyTypeObject* type = Py_TYPE(arg);
+    if (type == &PyLong_Type) {
+      int overflow = 0;
+      long long v = PyLong_AsLongLongAndOverflow(arg, &overflow);
+      if (overflow != 0) return Fail(i, arg, func_name, "the integer does not fit in 64 bits");
+      out->type_index = kTVMFFIInt;
+      out->v_int64 = v;
+      return true;
+    }
+    if (PyObject_TypeCheck(arg, ObjectType)) {
+      TVMFFIObject* h = reinterpret_cast<PyObj*>(arg)->handle;
+      out->type_index = h->type_index;
+      out->v_obj = h;
+      return true;
+    }
+    if (type == &PyFloat_Type) {
+      out->type_index = kTVMFFIFloat;
+      out->v_float64 = PyFloat_AS_DOUBLE(arg);
+      return true;
+    }
+    if (arg == Py_None) {
+      out->type_index = kTVMFFINone;
+      return true;
+    }
+    if (type == &PyBool_Type) {
+      out->type_index = kTVMFFIBool;
+      out->v_int64 = arg == Py_True;
+      return true;
+    }
+    if (type == &PyUnicode_Type) return SetString(out, arg);
+    if (const DLPackExchangeAPI* api = ExchangeAPIOf(type)) return SetExchangeTensor(i, arg, api);
+    DLTensor* dl = tensor(i);
+    int64_t* strides = scratch_ + scratch_used_;
+    int32_t cap = kScratch - scratch_used_;
+    if (NumpyArrayView(arg, dl, strides, cap)) {
+      if (dl->strides != nullptr) scratch_used_ += dl->ndim;
+      out->type_index = kTVMFFIDLTensorPtr;
+      out->v_ptr = dl;
+      return true;
+    }
+    if (PyErr_Occurred()) return false;
+    if (type == DTypeType) {
+      out->type_index = kTVMFFIDataType;
+      out->v_dtype = reinterpret_cast<PyDType*>(arg)->dtype;
+      return true;
+    }
+    if (type == DeviceType) {
+      out->type_index = kTVMFFIDevice;
+      out->v_device = reinterpret_cast<PyDevice*>(arg)->device;
+      return true;
+    }
+    if (PyLong_Check(arg) || PyFloat_Check(arg) || PyUnicode_Check(arg)) {
+      // Subclasses of int/float/str (enums and the like): convert as their base.
+      return SetOwned(i, arg, func_name);
+    }
+    if (PyBytes_Check(arg) || PyByteArray_Check(arg)) return SetOwned(i, arg, func_name);
+    if (PyObject_HasAttrString(arg, "__dlpack__")) {
+      TVMFFIObject* t = TensorFromDLPackProducer(arg, 0, false);
+      if (t == nullptr) return false;
+      Own(t);
+      out->type_index = kTVMFFITensor;
+      out->v_obj = t;
+      return true;
+    }
+    return SetOwned(i, arg, func_name);
+  }
+
+ private:
+  static constexpr Py_ssize_t kInline = 8;
+  static constexpr int32_t kScratch = 64;
+
+  DLTensor* tensor(Py_ssize_t i) { return heap_tensors_ ? &heap_tensors_[i] : &inline_tensors_[i]; }
+  TVMFFIObject* owned(int i) { return i < kInline ? inline_owned_[i] : heap_owned_[i - kInline]; }
+  void Own(TVMFFIObject* obj) {
+    if (num_owned_ < kInline) {
+      inline_owned_[num_owned_++] = obj;
+    } else {
+      heap_owned_.push_back(obj);
+      ++num_owned_;
+    }
+  }
+
+  bool SetString(TVMFFIAny* out, PyObject* arg) {
+    Py_ssize_t size = 0;
+    const char* s = Utf8(arg, &size);
+    if (s == nullptr) return false;
+    if (size <= 7) {
+      out->type_index = kTVMFFISmallStr;
+      out->small_str_len = static_cast<uint32_t>(size);
+      std::memcpy(out->v_bytes, s, static_cast<size_t>(size));
+      return true;
+    }
+    if (std::memchr(s, 0, static_cast<size_t>(size)) != nullptr) {
+      TVMFFIByteArray bytes{s, static_cast<size_t>(size)};
+      if (TVMFFIStringFromByteArray(&bytes, out) != 0) return RaiseFromFFI(-1), false;
+      Own(out->v_obj);
+      return true;
+    }
+    out->type_index = kTVMFFIRawStr;
+    out->v_c_str = s;  // the str object caches its UTF-8 form for its lifetime
+    return true;
+  }
+
+  bool SetExchangeTensor(Py_ssize_t i, PyObject* arg, const DLPackExchangeAPI* api) {
+    DLTensor* dl = tensor(i);
+    if (api->dltensor_from_py_object_no_sync(arg, dl) != 0) {
+      if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "cannot view the tensor via DLPack");
+      return false;
+    }
+    TVMFFIAny* out = &values()[i];
+    out->type_index = kTVMFFIDLTensorPtr;
+    out->v_ptr = dl;
+    // Allocations inside the call go to the framework's allocator.
+    if (!allocator_set_ && api->managed_tensor_allocator != nullptr) {
+      TVMFFIEnvSetDLPackManagedTensorAllocator(api->managed_tensor_allocator, 0, &saved_allocator_);
+      allocator_set_ = true;
+    }
+    // Kernels on a device run on the framework's current stream unless one was set explicitly.
+    if (dl->device.device_type != kDLCPU && api->current_work_stream != nullptr &&
+        num_streams_ < kInline &&
+        TVMFFIEnvGetStream(dl->device.device_type, dl->device.device_id) == nullptr) {
+      void* stream = nullptr;
+      if (api->current_work_stream(dl->device.device_type, dl->device.device_id, &stream) == 0 &&
+          stream != nullptr) {
+        TVMFFIEnvSetStream(dl->device.device_type, dl->device.device_id, stream, nullptr);
+        streams_[num_streams_++] = dl->device;
+      }
+    }
+    return true;
+  }
+
+  /*! \brief Slow path: any other convertible value, owned for the duration of the call. */
+  bool SetOwned(Py_ssize_t i, PyObject* arg, PyObject* func_name) {
+    TVMFFIAny* out = &values()[i];
+    if (!ToOwnedAny(arg, out)) {
+      if (PyErr_ExceptionMatches(PyExc_TypeError)) {
+        PyErr_Clear();
+        return Fail(i, arg, func_name, nullptr);
+      }
+      return false;
+    }
+    if (out->type_index >= kTVMFFIStaticObjectBegin) Own(out->v_obj);
+    return true;
+  }
+
+  bool Fail(Py_ssize_t i, PyObject* arg, PyObject* func_name, const char* why) {
+    PyObject* name = func_name ? func_name : Py_None;
+    if (why) {
+      PyErr_Format(PyExc_TypeError,
+                   "Cannot convert argument #%zd of type `%s` when calling `%S`: %s", i,
+                   Py_TYPE(arg)->tp_name, name, why);
+    } else {
+      PyErr_Format(PyExc_TypeError,
+                   "Cannot convert argument #%zd of type `%s` when calling `%S`: no conversion to "
+                   "an FFI value",
+                   i, Py_TYPE(arg)->tp_name, name);
+    }
+    return false;
+  }
+
+  Py_ssize_t n_;
+  TVMFFIAny inline_values_[kInline];
+  DLTensor inline_tensors_[kInline];
+  std::unique_ptr<TVMFFIAny[]> heap_values_;
+  std::unique_ptr<DLTensor[]> heap_tensors_;
+  TVMFFIObject* inline_owned_[kInline];
+  std::vector<TVMFFIObject*> heap_owned_;
+  int num_owned_ = 0;
+  int64_t scratch_[kScratch];
+  int32_t scratch_used_ = 0;
+  bool allocator_set_ = false;
+  DLPackManagedTensorAllocator saved_allocator_ = nullptr;
+  DLDevice streams_[kInline];
+  int num_streams_ = 0;
+};
+
+/*! \brief Exception classes by error kind; builtins by name, plus registered ones. */
+struct ErrorClasses {
+  std::unordered_map<std::string, PyObject*> by_kind;
+  static ErrorClasses* Get() {
+    static ErrorClasses* t = new ErrorClasses();
+    return t;
+  }
+  PyObject* Find(const std::string& kind) {
+    auto it = by_kind.find(kind);
+    if (it != by_kind.end()) return it->second;
+    PyObject* builtins = PyEval_GetBuiltins();
+    PyObject* cls = builtins ? PyDict_GetItemString(builtins, kind.c_str()) : nullptr;
+    if (cls != nullptr && PyExceptionClass_Check(cls)) return cls;
+    return PyExc_RuntimeError;
+  }
+};
+
+/*! \brief The Python exception an OpaquePyObject extra context carries, if any (borrowed). */
+PyObject* CarriedPythonException(const TVMFFIErrorCell* cell) {
+  auto* ctx = static_cast<TVMFFIObject*>(cell->extra_context);
+  if (ctx == nullptr || ctx->type_index != kTVMFFIOpaquePyObject) return nullptr;
+  auto* exc = static_cast<PyObject*>(TVMFFIOpaqueObjectGetCellPtr(ctx)->handle);
+  return PyExceptionInstance_Check(exc) ? exc : nullptr;
+}
+
+std::string ByteArray(const TVMFFIByteArray& a) { return std::string(a.data, a.size); }
+
+/*! \brief Reverses "most recent first" frame lines. */
+std::string ReverseLines(const std::string& bt) {
+  std::vector<std::string> lines;
+  size_t start = 0;
+  while (start < bt.size()) {
+    size_t end = bt.find('\n', start);
+    if (end == std::string::npos) end = bt.size();
+    if (end > start) lines.emplace_back(bt, start, end - start);
+    start = end + 1;
+  }
+  std::string out;
+  for (auto it = lines.rbegin(); it != lines.rend(); ++it) out += *it + "\n";
+  return out;
+}
+
+/*! \brief Adds a note to an exception (shown under its traceback). */
+void AddNote(PyObject* exc, const std::string& note) {
+  PyObject* text = PyUnicode_FromStringAndSize(note.data(), static_cast<Py_ssize_t>(note.size()));
+  if (text == nullptr) return PyErr_Clear();
+  PyObject* notes = PyObject_GetAttrString(exc, "__notes__");
+  if (notes == nullptr) {
+    PyErr_Clear();
+    notes = PyList_New(0);
+    if (notes == nullptr || PyObject_SetAttrString(exc, "__notes__", notes) != 0) PyErr_Clear();
+  }
+  if (notes != nullptr && PyList_Check(notes)) PyList_Append(notes, text);
+  Py_XDECREF(notes);
+  Py_DECREF(text);
+}
+
+}  // namespace
+
+void RegisterErrorClass(const std::string& kind, PyObject* cls) {
+  Py_INCREF(cls);
+  ErrorClasses::Get()->by_kind[kind] = cls;
+}
+
+PyObject* RaiseFromFFI(int rc) {
+  if (rc == -2) {
+    if (!PyErr_Occurred()) {
+      PyErr_SetString(PyExc_RuntimeError,
+                      "an FFI call failed with a pending host error, but none is set");
+    }
+    return nullptr;
+  }
+  TVMFFIObjectHandle err = nullptr;
+  TVMFFIErrorMoveFromRaised(&err);
+  if (err == nullptr) {
+    PyErr_Format(PyExc_RuntimeError, "an FFI call failed with code %d but raised no error", rc);
+    return nullptr;
+  }
+  const TVMFFIErrorCell* cell = TVMFFIErrorGetCellPtr(err);
+  if (PyObject* exc = CarriedPythonException(cell)) {
+    // A Python exception that crossed C++: raise the very same object.
+    Py_INCREF(exc);
+    TVMFFIObjectDecRef(err);
+    PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(exc)), exc);
+    Py_DECREF(exc);
+    return nullptr;
+  }
+  std::string kind = ByteArray(cell->kind);
+  std::string message = ByteArray(cell->message);
+  std::string frames = ReverseLines(ByteArray(cell->backtrace));
+  TVMFFIObjectDecRef(err);
+  PyObject* cls = ErrorClasses::Get()->Find(kind);
+  PyObject* msg =
+      PyUnicode_DecodeUTF8(message.data(), static_cast<Py_ssize_t>(message.size()), "replace");
+  if (msg == nullptr) return nullptr;
+  PyObject* exc = PyObject_CallOneArg(cls, msg);
+  Py_DECREF(msg);
+  if (exc == nullptr) return nullptr;
+  if (!frames.empty()) AddNote(exc, "C++ traceback (most recent call last):\n" + frames);
+  PyErr_SetObject(cls, exc);
+  Py_DECREF(exc);
+  return nullptr;
+}
+
+int SetFFIErrorFromPython() {
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  PyErr_NormalizeException(&type, &value, &tb);
+  if (tb != nullptr) PyException_SetTraceback(value, tb);
+  std::string kind = reinterpret_cast<PyTypeObject*>(type)->tp_name;
+  if (size_t dot = kind.rfind('.'); dot != std::string::npos) kind = kind.substr(dot + 1);
+  std::string message;
+  if (PyObject* s = PyObject_Str(value)) {
+    Py_ssize_t n = 0;
+    if (const char* u = PyUnicode_AsUTF8AndSize(s, &n)) message.assign(u, static_cast<size_t>(n));
+    Py_DECREF(s);
+  }
+  PyErr_Clear();
+  // The exception rides along as an opaque object so the Python caller gets it back unchanged.
+  TVMFFIObjectHandle carried = nullptr;
+  Py_INCREF(value);
+  TVMFFIObjectCreateOpaque(
+      value, kTVMFFIOpaquePyObject,
+      [](void* h) {
+        PyGILState_STATE g = PyGILState_Ensure();
+        Py_DECREF(static_cast<PyObject*>(h));
+        PyGILState_Release(g);
+      },
+      &carried);
+  TVMFFIByteArray k{kind.data(), kind.size()}, m{message.data(), message.size()}, b{"", 0};
+  TVMFFIObjectHandle err = nullptr;
+  TVMFFIErrorCreateWithCauseAndExtraContext(&k, &m, &b, nullptr, carried, &err);
+  TVMFFIObjectDecRef(carried);
+  TVMFFIErrorSetRaised(err);
+  TVMFFIObjectDecRef(err);
+  Py_XDECREF(type);
+  Py_XDECREF(value);
+  Py_XDECREF(tb);
+  return -1;
+}
+
+PyObject* CallFunction(TVMFFIObject* func, PyObject* name, PyObject* const* args, Py_ssize_t n) {
+  CallArgs packed(n);
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    if (!packed.Set(i, args[i], name)) return nullptr;
+  }
+  TVMFFIAny result;
+  result.type_index = kTVMFFINone;
+  result.zero_padding = 0;
+  result.v_int64 = 0;
+  int rc = TVMFFIFunctionGetCellPtr(func)->safe_call(func, packed.values(), static_cast<int32_t>(n),
+                                                     &result);
+  if (rc != 0) return RaiseFromFFI(rc);
+  return ToPython(&result);
+}
+
+PyObject* ToPython(TVMFFIAny* v) {
+  switch (v->type_index) {
+    case kTVMFFINone:
+      Py_RETURN_NONE;
+    case kTVMFFIInt:
+      return PyLong_FromLongLong(v->v_int64);
+    case kTVMFFIBool:
+      return PyBool_FromLong(static_cast<long>(v->v_int64));
+    case kTVMFFIFloat:
+      return PyFloat_FromDouble(v->v_float64);
+    case kTVMFFIDataType:
+      return NewDType(v->v_dtype);
+    case kTVMFFIDevice:
+      return NewDevice(v->v_device);
+    case kTVMFFIOpaquePtr: {
+      PyObject* ctypes = PyImport_ImportModule("ctypes");
+      if (ctypes == nullptr) return nullptr;
+      PyObject* r = PyObject_CallMethod(
+          ctypes, "c_void_p", "K",
+          static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(v->v_ptr)));
+      Py_DECREF(ctypes);
+      return r;
+    }
+    case kTVMFFISmallStr:
+      return PyUnicode_DecodeUTF8(v->v_bytes, v->small_str_len, "surrogateescape");
+    case kTVMFFISmallBytes:
+      return PyBytes_FromStringAndSize(v->v_bytes, v->small_str_len);
+    case kTVMFFIRawStr:
+      return PyUnicode_FromString(v->v_c_str);
+    case kTVMFFIDLTensorPtr:
+      PyErr_SetString(PyExc_TypeError, "a borrowed DLTensor* cannot be returned to Python");
+      return nullptr;
+    default:
+      break;
+  }
+  if (v->type_index < kTVMFFIStaticObjectBegin) {
+    PyErr_Format(PyExc_TypeError, "cannot convert FFI value of type index %d to Python",
+                 v->type_index);
+    return nullptr;
+  }
+  TVMFFIObject* obj = v->v_obj;
+  switch (v->type_index) {
+    case kTVMFFIStr:
+    case kTVMFFIBytes: {
+      const TVMFFIByteArray* a = TVMFFIBytesGetByteArrayPtr(obj);
+      PyObject* r =
+          v->type_index == kTVMFFIStr
+              ? PyUnicode_DecodeUTF8(a->data, static_cast<Py_ssize_t>(a->size), "surrogateescape")
+              : PyBytes_FromStringAndSize(a->data, static_cast<Py_ssize_t>(a->size));
+      TVMFFIObjectDecRef(obj);
+      return r;
+    }
+    case kTVMFFIShape: {
+      const TVMFFIShapeCell* cell = TVMFFIShapeGetCellPtr(obj);
+      PyObject* tuple = PyTuple_New(static_cast<Py_ssize_t>(cell->size));
+      for (size_t i = 0; tuple && i < cell->size; ++i) {
+        PyTuple_SET_ITEM(tuple, i, PyLong_FromLongLong(cell->data[i]));
+      }
+      TVMFFIObjectDecRef(obj);
+      if (tuple == nullptr) return nullptr;
+      PyTypeObject* cls = ClassForTypeIndex(kTVMFFIShape);
+      if (cls == ObjectType) return tuple;
+      PyObject* shape = PyObject_CallOneArg(reinterpret_cast<PyObject*>(cls), tuple);
+      Py_DECREF(tuple);
+      return shape;
+    }
+    case kTVMFFIOpaquePyObject: {
+      auto* h = static_cast<PyObject*>(TVMFFIOpaqueObjectGetCellPtr(obj)->handle);
+      Py_INCREF(h);
+      TVMFFIObjectDecRef(obj);
+      return h;
+    }
+    default:
+      return WrapObject(ClassForTypeIndex(v->type_index), obj);
+  }
+}
+
+PyObject* ViewToPython(const TVMFFIAny* view) {
+  TVMFFIAny owned;
+  if (view->type_index == kTVMFFIDLTensorPtr) {
+    // A borrowed tensor becomes a Tensor object describing the same memory, valid during the call.
+    DLTensor* t = static_cast<DLTensor*>(view->v_ptr);
+    auto* managed = new DLManagedTensorVersioned();
+    managed->version = {DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION};
+    managed->manager_ctx = nullptr;
+    managed->deleter = [](DLManagedTensorVersioned* self) { delete self; };
+    managed->flags = 0;
+    managed->dl_tensor = *t;
+    TVMFFIObjectHandle obj = nullptr;
+    if (TVMFFITensorFromDLPackVersioned(managed, 0, 0, &obj) != 0) return RaiseFromFFI(-1);
+    owned.type_index = kTVMFFITensor;
+    owned.zero_padding = 0;
+    owned.v_obj = static_cast<TVMFFIObject*>(obj);
+    return ToPython(&owned);
+  }
+  if (TVMFFIAnyViewToOwnedAny(view, &owned) != 0) return RaiseFromFFI(-1);
+  return ToPython(&owned);
+}
+
+bool ToOwnedAny(PyObject* value, TVMFFIAny* out) {
+  out->zero_padding = 0;
+  out->v_int64 = 0;
+  if (value == Py_None) {
+    out->type_index = kTVMFFINone;
+    return true;
+  }
+  if (PyBool_Check(value)) {
+    out->type_index = kTVMFFIBool;
+    out->v_int64 = value == Py_True;
+    return true;
+  }
+  if (PyLong_Check(value)) {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+    if (overflow != 0) {
+      PyErr_SetString(PyExc_OverflowError, "the integer does not fit in 64 bits");
+      return false;
+    }
+    if (v == -1 && PyErr_Occurred()) return false;
+    out->type_index = kTVMFFIInt;
+    out->v_int64 = v;
+    return true;
+  }
+  if (PyFloat_Check(value)) {
+    out->type_index = kTVMFFIFloat;
+    out->v_float64 = PyFloat_AsDouble(value);
+    return true;
+  }
+  if (PyObject_TypeCheck(value, ObjectType)) {
+    TVMFFIObject* h = reinterpret_cast<PyObj*>(value)->handle;
+    TVMFFIObjectIncRef(h);
+    out->type_index = h->type_index;
+    out->v_obj = h;
+    return true;
+  }
+  if (PyUnicode_Check(value)) {
+    Py_ssize_t n = 0;
+    const char* s = Utf8(value, &n);
+    if (s == nullptr) return false;
+    TVMFFIByteArray a{s, static_cast<size_t>(n)};
+    return TVMFFIStringFromByteArray(&a, out) == 0 || (RaiseFromFFI(-1), false);
+  }
+  if (PyBytes_Check(value) || PyByteArray_Check(value)) {
+    char* data = PyBytes_Check(value) ? PyBytes_AS_STRING(value) : PyByteArray_AS_STRING(value);
+    Py_ssize_t n = PyBytes_Check(value) ? PyBytes_GET_SIZE(value) : PyByteArray_GET_SIZE(value);
+    TVMFFIByteArray a{data, static_cast<size_t>(n)};
+    return TVMFFIBytesFromByteArray(&a, out) == 0 || (RaiseFromFFI(-1), false);
+  }
+  if (Py_TYPE(value) == DTypeType) {
+    out->type_index = kTVMFFIDataType;
+    out->v_dtype = reinterpret_cast<PyDType*>(value)->dtype;
+    return true;
+  }
+  if (Py_TYPE(value) == DeviceType) {
+    out->type_index = kTVMFFIDevice;
+    out->v_device = reinterpret_cast<PyDevice*>(value)->device;
+    return true;
+  }
+  if (ExchangeAPIOf(Py_TYPE(value)) != nullptr || PyObject_HasAttrString(value, "__dlpack__")) {
+    TVMFFIObject* t = TensorFromDLPackProducer(value, 0, false);
+    if (t == nullptr) return false;
+    out->type_index = kTVMFFITensor;
+    out->v_obj = t;
+    return true;
+  }
+  // ctypes.c_void_p (by name, so ctypes need not be imported to check).
+  if (std::strcmp(Py_TYPE(value)->tp_name, "c_void_p") == 0) {
+    PyObject* v = PyObject_GetAttrString(value, "value");
+    if (v == nullptr) return false;
+    void* p = v == Py_None ? nullptr : PyLong_AsVoidPtr(v);
+    Py_DECREF(v);
+    if (PyErr_Occurred()) return false;
+    out->type_index = p ? kTVMFFIOpaquePtr : kTVMFFINone;
+    out->v_ptr = p;
+    return true;
+  }
+  if (PyCallable_Check(value)) {
+    TVMFFIObject* f = FunctionFromCallable(value);
+    if (f == nullptr) return false;
+    out->type_index = kTVMFFIFunction;
+    out->v_obj = f;
+    return true;
+  }
+  PyErr_Format(PyExc_TypeError, "cannot convert a value of type `%s` to an FFI value",
+               Py_TYPE(value)->tp_name);
+  return false;
+}
+
+}  // namespace python
+}  // namespace ffi

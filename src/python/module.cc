@@ -1,0 +1,190 @@
+// The extension module ffi._core: registers the types and the module-level functions.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <string>
+#include <vector>
+
+#include "core.h"
+
+namespace nb = nanobind;
+
+namespace ffi {
+namespace python {
+namespace {
+
+/*! \brief Turns a NULL-with-error result of the C-level helpers into a nanobind exception. */
+nb::object Check(PyObject* result) {
+  if (result == nullptr) throw nb::python_error();
+  return nb::steal(result);
+}
+
+/*! \brief Calls the global function `name` with Python arguments. */
+nb::object CallGlobal(const char* name, std::vector<PyObject*> args) {
+  TVMFFIByteArray key{name, std::strlen(name)};
+  TVMFFIObjectHandle f = nullptr;
+  if (TVMFFIFunctionGetGlobal(&key, &f) != 0) Check(RaiseFromFFI(-1));
+  if (f == nullptr) throw nb::value_error((std::string("missing global function ") + name).c_str());
+  PyObject* r = CallFunction(static_cast<TVMFFIObject*>(f), nullptr, args.data(),
+                             static_cast<Py_ssize_t>(args.size()));
+  TVMFFIObjectDecRef(f);
+  return Check(r);
+}
+
+nb::object WrapFunction(TVMFFIObject* f, nb::handle name) {
+  nb::object fn = Check(WrapObject(FunctionType, f));
+  SetFunctionName(fn.ptr(), name.ptr());
+  return fn;
+}
+
+}  // namespace
+}  // namespace python
+}  // namespace ffi
+
+using namespace ffi::python;  // NOLINT(*)
+
+NB_MODULE(_core, m) {
+  m.doc() = "Native core of the ffi package: FFI objects, functions, tensors and conversions.";
+  if (!InitObjectTypes(m.ptr()) || !InitTensorTypes(m.ptr())) throw nb::python_error();
+
+  m.def(
+      "load_module",
+      [](nb::str path) { return CallGlobal("ffi.ModuleLoadFromFile", {path.ptr()}); },
+      nb::arg("path"), "Loads a shared library of `__tvm_ffi_<name>` functions as a Module.");
+
+  m.def(
+      "module_get_function",
+      [](nb::handle mod, nb::str name) -> nb::object {
+        PyObject* no = Py_False;
+        nb::object f = CallGlobal("ffi.ModuleGetFunction", {mod.ptr(), name.ptr(), no});
+        if (!f.is_none()) SetFunctionName(f.ptr(), name.ptr());
+        return f;
+      },
+      nb::arg("module"), nb::arg("name"),
+      "The module's function `name` (symbol `__tvm_ffi_<name>`), or None.");
+
+  m.def(
+      "get_global_func",
+      [](nb::str name, bool allow_missing) -> nb::object {
+        Py_ssize_t n = 0;
+        const char* s = Utf8(name.ptr(), &n);
+        TVMFFIByteArray key{s, static_cast<size_t>(n)};
+        TVMFFIObjectHandle f = nullptr;
+        if (TVMFFIFunctionGetGlobal(&key, &f) != 0) Check(RaiseFromFFI(-1));
+        if (f == nullptr) {
+          if (allow_missing) return nb::none();
+          throw nb::value_error(
+              ("Global function `" + std::string(s, static_cast<size_t>(n)) + "` is not registered")
+                  .c_str());
+        }
+        return WrapFunction(static_cast<TVMFFIObject*>(f), name);
+      },
+      nb::arg("name"), nb::arg("allow_missing") = false,
+      "The global function `name`; None when missing and allow_missing, else ValueError.");
+
+  m.def(
+      "register_global_func",
+      [](nb::str name, nb::handle func, bool override) {
+        TVMFFIAny value;
+        if (!ToOwnedAny(func.ptr(), &value)) throw nb::python_error();
+        if (value.type_index != kTVMFFIFunction) {
+          if (value.type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(value.v_obj);
+          throw nb::type_error("register_global_func needs a callable or an ffi.Function");
+        }
+        Py_ssize_t n = 0;
+        const char* s = Utf8(name.ptr(), &n);
+        TVMFFIByteArray key{s, static_cast<size_t>(n)};
+        int rc = TVMFFIFunctionSetGlobal(&key, value.v_obj, override ? 1 : 0);
+        TVMFFIObjectDecRef(value.v_obj);
+        if (rc != 0) Check(RaiseFromFFI(rc));
+      },
+      nb::arg("name"), nb::arg("func"), nb::arg("override") = false,
+      "Registers a callable (or ffi.Function) as the global function `name`.");
+
+  m.def(
+      "remove_global_func",
+      [](nb::str name) { return CallGlobal("ffi.FunctionRemoveGlobal", {name.ptr()}); },
+      nb::arg("name"), "Removes the global function `name`; returns whether it existed.");
+
+  m.def(
+      "list_global_func_names",
+      []() {
+        nb::object functor = CallGlobal("ffi.FunctionListGlobalNamesFunctor", {});
+        nb::object count = Check(PyObject_CallFunction(functor.ptr(), "i", -1));
+        nb::list names;
+        Py_ssize_t n = PyLong_AsSsize_t(count.ptr());
+        for (Py_ssize_t i = 0; i < n; ++i) {
+          names.append(Check(PyObject_CallFunction(functor.ptr(), "n", i)));
+        }
+        return names;
+      },
+      "Names of all global functions.");
+
+  m.def(
+      "convert",
+      [](nb::handle value) {
+        TVMFFIAny owned;
+        if (!ToOwnedAny(value.ptr(), &owned)) throw nb::python_error();
+        return Check(ToPython(&owned));
+      },
+      nb::arg("value"),
+      "Converts a Python value to its FFI form: callables become ffi.Function, DLPack producers "
+      "ffi.Tensor; plain values round-trip.");
+
+  m.def(
+      "from_dlpack",
+      [](nb::handle obj, int32_t require_alignment, bool require_contiguous) -> nb::object {
+        if (Py_TYPE(obj.ptr()) == TensorType && require_alignment == 0 && !require_contiguous) {
+          return nb::borrow(obj);
+        }
+        TVMFFIObject* t =
+            TensorFromDLPackProducer(obj.ptr(), require_alignment, require_contiguous);
+        if (t == nullptr) throw nb::python_error();
+        return Check(WrapObject(TensorType, t));
+      },
+      nb::arg("obj"), nb::arg("require_alignment") = 0, nb::arg("require_contiguous") = false,
+      "An ffi.Tensor sharing the memory of any DLPack producer (PyTorch, NumPy, JAX, ...).");
+
+  m.def(
+      "register_error",
+      [](std::string kind, nb::handle cls) { RegisterErrorClass(kind, cls.ptr()); },
+      nb::arg("kind"), nb::arg("cls"), "Maps the FFI error kind `kind` to exception class `cls`.");
+
+  m.def(
+      "_register_class",
+      [](int32_t type_index, nb::handle cls) {
+        if (!PyType_Check(cls.ptr())) throw nb::type_error("expected a class");
+        RegisterClass(type_index, reinterpret_cast<PyTypeObject*>(cls.ptr()));
+      },
+      "Sets the Python class used for FFI objects of a type index.");
+
+  m.def(
+      "type_key_to_index",
+      [](const std::string& key) {
+        TVMFFIByteArray k{key.data(), key.size()};
+        int32_t index = 0;
+        if (TVMFFITypeKeyToIndex(&k, &index) != 0) Check(RaiseFromFFI(-1));
+        return index;
+      },
+      "The type index registered for a type key.");
+
+  m.def(
+      "env_set_stream",
+      [](int32_t device_type, int32_t device_id, uintptr_t stream) {
+        TVMFFIStreamHandle previous = nullptr;
+        if (TVMFFIEnvSetStream(device_type, device_id, reinterpret_cast<void*>(stream),
+                               &previous) != 0) {
+          Check(RaiseFromFFI(-1));
+        }
+        return reinterpret_cast<uintptr_t>(previous);
+      },
+      "Sets this thread's current stream for a device; returns the previous one.");
+
+  m.def(
+      "env_get_stream",
+      [](int32_t device_type, int32_t device_id) {
+        return reinterpret_cast<uintptr_t>(TVMFFIEnvGetStream(device_type, device_id));
+      },
+      "This thread's current stream for a device (0: the default stream).");
+}

@@ -1,0 +1,252 @@
+// ffi.Object and ffi.Function, and Python callables as FFI functions.
+#include <structmember.h>
+
+#include <unordered_map>
+
+#include "core.h"  // Python.h first
+
+namespace ffi {
+namespace python {
+
+PyTypeObject* ObjectType = nullptr;
+PyTypeObject* FunctionType = nullptr;
+
+namespace {
+
+std::unordered_map<int32_t, PyTypeObject*>& Classes() {
+  static auto* classes = new std::unordered_map<int32_t, PyTypeObject*>();
+  return *classes;
+}
+
+void ObjectDealloc(PyObject* self) {
+  auto* o = reinterpret_cast<PyObj*>(self);
+  PyTypeObject* type = Py_TYPE(self);
+  if (type->tp_flags & Py_TPFLAGS_HAVE_GC) PyObject_GC_UnTrack(self);
+  if (o->weakrefs != nullptr) PyObject_ClearWeakRefs(self);
+  if (type->tp_dictoffset != 0) {
+    PyObject** dict = _PyObject_GetDictPtr(self);
+    if (dict != nullptr) Py_CLEAR(*dict);
+  }
+  if (type == FunctionType || PyType_IsSubtype(type, FunctionType)) {
+    Py_CLEAR(reinterpret_cast<PyFunc*>(self)->name);
+  }
+  TVMFFIObject* h = o->handle;
+  o->handle = nullptr;
+  TVMFFIObjectDecRef(h);
+  type->tp_free(self);
+  if (type->tp_flags & Py_TPFLAGS_HEAPTYPE) Py_DECREF(type);
+}
+
+PyObject* ObjectNew(PyTypeObject* type, PyObject*, PyObject*) {
+  PyErr_Format(PyExc_TypeError, "%s objects are made by FFI calls, not constructed directly",
+               type->tp_name);
+  return nullptr;
+}
+
+PyObject* ObjectTypeKey(PyObject* self, void*) {
+  const TVMFFITypeInfo* info =
+      TVMFFIGetTypeInfo(reinterpret_cast<PyObj*>(self)->handle->type_index);
+  if (info == nullptr) Py_RETURN_NONE;
+  return PyUnicode_FromStringAndSize(info->type_key.data,
+                                     static_cast<Py_ssize_t>(info->type_key.size));
+}
+
+PyObject* ObjectTypeIndex(PyObject* self, void*) {
+  return PyLong_FromLong(reinterpret_cast<PyObj*>(self)->handle->type_index);
+}
+
+PyObject* ObjectHandle(PyObject* self, void*) {
+  return PyLong_FromVoidPtr(reinterpret_cast<PyObj*>(self)->handle);
+}
+
+PyObject* ObjectRepr(PyObject* self) {
+  PyObject* key = ObjectTypeKey(self, nullptr);
+  if (key == nullptr) return nullptr;
+  PyObject* r = PyUnicode_FromFormat("<%s object at %p>", PyUnicode_AsUTF8(key),
+                                     reinterpret_cast<PyObj*>(self)->handle);
+  Py_DECREF(key);
+  return r;
+}
+
+PyObject* ObjectSameAs(PyObject* self, PyObject* other) {
+  bool same = PyObject_TypeCheck(other, ObjectType) &&
+              reinterpret_cast<PyObj*>(other)->handle == reinterpret_cast<PyObj*>(self)->handle;
+  return PyBool_FromLong(same);
+}
+
+PyObject* ObjectUseCount(PyObject* self, PyObject*) {
+  TVMFFIObject* h = reinterpret_cast<PyObj*>(self)->handle;
+  return PyLong_FromUnsignedLong(static_cast<unsigned long>(
+      __atomic_load_n(&h->combined_ref_count, __ATOMIC_RELAXED) & 0xffffffffu));
+}
+
+PyGetSetDef object_getset[] = {
+    {"type_key", ObjectTypeKey, nullptr, "The registered type key, e.g. \"ffi.Tensor\".", nullptr},
+    {"type_index", ObjectTypeIndex, nullptr, "The runtime type index.", nullptr},
+    {"_handle", ObjectHandle, nullptr, "Address of the underlying TVMFFIObject.", nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr}};
+
+PyMethodDef object_methods[] = {
+    {"same_as", ObjectSameAs, METH_O, "Whether both refer to the same FFI object."},
+    {"_use_count", ObjectUseCount, METH_NOARGS, "The object's strong reference count."},
+    {nullptr, nullptr, 0, nullptr}};
+
+PyMemberDef object_members[] = {
+    {"__weaklistoffset__", T_PYSSIZET, offsetof(PyObj, weakrefs), READONLY, nullptr},
+    {nullptr, 0, 0, 0, nullptr}};
+
+// ---- Function ------------------------------------------------------------------------------
+
+PyObject* FunctionVectorcall(PyObject* self, PyObject* const* args, size_t nargsf,
+                             PyObject* kwnames) {
+  auto* f = reinterpret_cast<PyFunc*>(self);
+  if (kwnames != nullptr && PyTuple_GET_SIZE(kwnames) != 0) {
+    PyErr_Format(PyExc_TypeError, "`%S` takes positional arguments only",
+                 f->name ? f->name : Py_None);
+    return nullptr;
+  }
+  return CallFunction(f->base.handle, f->name, args, PyVectorcall_NARGS(nargsf));
+}
+
+PyObject* FunctionRepr(PyObject* self) {
+  auto* f = reinterpret_cast<PyFunc*>(self);
+  if (f->name != nullptr) return PyUnicode_FromFormat("<ffi.Function %S>", f->name);
+  return PyUnicode_FromFormat("<ffi.Function at %p>", f->base.handle);
+}
+
+PyObject* FunctionGetName(PyObject* self, void*) {
+  PyObject* name = reinterpret_cast<PyFunc*>(self)->name;
+  if (name == nullptr) Py_RETURN_NONE;
+  Py_INCREF(name);
+  return name;
+}
+
+PyGetSetDef function_getset[] = {
+    {"__name__", FunctionGetName, nullptr, "The name the function was looked up by.", nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr}};
+
+PyMemberDef function_members[] = {
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(PyFunc, vectorcall), READONLY, nullptr},
+    {nullptr, 0, 0, 0, nullptr}};
+
+/*! \brief The safe call of a Function made from a Python callable (`self` is the callable). */
+int PythonCallback(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
+  PyGILState_STATE gil = PyGILState_Ensure();
+  int rc = 0;
+  PyObject* stack[8];
+  PyObject** py_args = num_args <= 8 ? stack : new PyObject*[num_args];
+  int32_t converted = 0;
+  for (; converted < num_args; ++converted) {
+    py_args[converted] = ViewToPython(&args[converted]);
+    if (py_args[converted] == nullptr) break;
+  }
+  if (converted < num_args) {
+    rc = SetFFIErrorFromPython();
+  } else {
+    PyObject* r = PyObject_Vectorcall(static_cast<PyObject*>(self), py_args,
+                                      static_cast<size_t>(num_args), nullptr);
+    if (r == nullptr || !ToOwnedAny(r, result)) {
+      rc = SetFFIErrorFromPython();
+    }
+    Py_XDECREF(r);
+  }
+  for (int32_t i = 0; i < converted; ++i) Py_DECREF(py_args[i]);
+  if (py_args != stack) delete[] py_args;
+  PyGILState_Release(gil);
+  return rc;
+}
+
+void PythonCallbackDeleter(void* self) {
+  if (!Py_IsInitialized()) return;  // interpreter gone at exit: nothing safe to do
+  PyGILState_STATE gil = PyGILState_Ensure();
+  Py_DECREF(static_cast<PyObject*>(self));
+  PyGILState_Release(gil);
+}
+
+}  // namespace
+
+bool AddType(PyObject* module, const char* name, PyTypeObject* type) {
+  Py_INCREF(type);
+  if (PyModule_AddObject(module, name, reinterpret_cast<PyObject*>(type)) < 0) {
+    Py_DECREF(type);
+    return false;
+  }
+  return true;
+}
+
+PyObject* WrapObject(PyTypeObject* type, TVMFFIObject* handle) {
+  PyObject* self = type->tp_alloc(type, 0);
+  if (self == nullptr) {
+    TVMFFIObjectDecRef(handle);
+    return nullptr;
+  }
+  reinterpret_cast<PyObj*>(self)->handle = handle;
+  if (type == FunctionType || PyType_IsSubtype(type, FunctionType)) {
+    reinterpret_cast<PyFunc*>(self)->vectorcall = FunctionVectorcall;
+  }
+  return self;
+}
+
+PyTypeObject* ClassForTypeIndex(int32_t type_index) {
+  auto& classes = Classes();
+  auto it = classes.find(type_index);
+  return it == classes.end() ? ObjectType : it->second;
+}
+
+void RegisterClass(int32_t type_index, PyTypeObject* cls) {
+  Py_INCREF(cls);
+  Classes()[type_index] = cls;
+}
+
+TVMFFIObject* FunctionFromCallable(PyObject* fn) {
+  TVMFFIObjectHandle out = nullptr;
+  Py_INCREF(fn);
+  if (TVMFFIFunctionCreate(fn, PythonCallback, PythonCallbackDeleter, &out) != 0) {
+    Py_DECREF(fn);
+    RaiseFromFFI(-1);
+    return nullptr;
+  }
+  return static_cast<TVMFFIObject*>(out);
+}
+
+void SetFunctionName(PyObject* func, PyObject* name) {
+  auto* f = reinterpret_cast<PyFunc*>(func);
+  Py_XINCREF(name);
+  Py_XSETREF(f->name, name);
+}
+
+bool InitObjectTypes(PyObject* module) {
+  PyType_Slot object_slots[] = {
+      {Py_tp_dealloc, reinterpret_cast<void*>(ObjectDealloc)},
+      {Py_tp_new, reinterpret_cast<void*>(ObjectNew)},
+      {Py_tp_repr, reinterpret_cast<void*>(ObjectRepr)},
+      {Py_tp_getset, object_getset},
+      {Py_tp_methods, object_methods},
+      {Py_tp_members, object_members},
+      {Py_tp_doc, const_cast<char*>("Base of every FFI object: holds one reference to it.")},
+      {0, nullptr}};
+  PyType_Spec object_spec = {"ffi.Object", sizeof(PyObj), 0,
+                             Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, object_slots};
+  ObjectType = reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&object_spec));
+  if (ObjectType == nullptr) return false;
+
+  PyType_Slot function_slots[] = {
+      {Py_tp_call, reinterpret_cast<void*>(PyVectorcall_Call)},
+      {Py_tp_repr, reinterpret_cast<void*>(FunctionRepr)},
+      {Py_tp_getset, function_getset},
+      {Py_tp_members, function_members},
+      {Py_tp_doc, const_cast<char*>("A callable FFI function: ffi.Function(*args) calls it.")},
+      {0, nullptr}};
+  PyType_Spec function_spec = {
+      "ffi.Function", sizeof(PyFunc), 0,
+      Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_VECTORCALL, function_slots};
+  PyObject* bases = PyTuple_Pack(1, ObjectType);
+  FunctionType = reinterpret_cast<PyTypeObject*>(PyType_FromSpecWithBases(&function_spec, bases));
+  Py_DECREF(bases);
+  if (FunctionType == nullptr) return false;
+  RegisterClass(kTVMFFIFunction, FunctionType);
+  return AddType(module, "Object", ObjectType) && AddType(module, "Function", FunctionType);
+}
+
+}  // namespace python
+}  // namespace ffi
