@@ -398,14 +398,27 @@ void ObjectDeleter(void* self, int flags) {
 }
 }  // namespace detail
 
+namespace detail {
 /*!
- * \brief Allocates a `T` with one strong reference, its type index and a deleter that destroys it.
- * `T` must derive from Object (directly or not).
+ * \brief The storage make_object_with_extra reserved after object `obj` of type `T` (aligned to
+ * 8 bytes). Constructors may use it for their inline arrays.
+ */
+template <typename T>
+void* ExtraStorage(const T* obj) {
+  constexpr size_t kHead = (sizeof(T) + 7) / 8 * 8;
+  return const_cast<char*>(reinterpret_cast<const char*>(obj)) + kHead;
+}
+}  // namespace detail
+
+/*!
+ * \brief Allocates a `T` followed, in the same allocation, by `extra_bytes` of storage (for an
+ * inline array such as a string's bytes or a shape's extents), reached with
+ * detail::ExtraStorage(obj). The object has one strong reference, its type index and a deleter.
  */
 template <typename T, typename... Args>
-ObjectPtr<T> make_object(Args&&... args) {
+ObjectPtr<T> make_object_with_extra(size_t extra_bytes, Args&&... args) {
   static_assert(std::is_base_of_v<Object, T>, "make_object<T>: T must derive from ffi::Object");
-  void* mem = ::operator new(sizeof(T));
+  void* mem = ::operator new((sizeof(T) + 7) / 8 * 8 + extra_bytes);
   T* obj;
   try {
     obj = new (mem) T(std::forward<Args>(args)...);
@@ -418,6 +431,12 @@ ObjectPtr<T> make_object(Args&&... args) {
   h->type_index = T::RuntimeTypeIndex();
   h->deleter = detail::ObjectDeleter<T>;
   return ObjectPtr<T>::Steal(obj);
+}
+
+/*! \brief Allocates a `T` with one strong reference, its type index and a deleter. */
+template <typename T, typename... Args>
+ObjectPtr<T> make_object(Args&&... args) {
+  return make_object_with_extra<T>(0, std::forward<Args>(args)...);
 }
 
 }  // namespace ffi

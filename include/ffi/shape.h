@@ -82,17 +82,12 @@ class ShapeObj : public Object, public TVMFFIShapeCell {
 namespace detail {
 /*! \brief A Shape object holding a copy of `dims`. */
 inline ObjectPtr<ShapeObj> MakeShapeObj(ShapeView dims) {
-  void* mem = ::operator new(sizeof(ShapeObj) + dims.size() * sizeof(int64_t));
-  auto* obj = new (mem) ShapeObj();
-  auto* data = reinterpret_cast<int64_t*>(static_cast<char*>(mem) + sizeof(ShapeObj));
+  ObjectPtr<ShapeObj> obj = make_object_with_extra<ShapeObj>(dims.size() * sizeof(int64_t));
+  auto* data = static_cast<int64_t*>(ExtraStorage(obj.get()));
   if (!dims.empty()) std::memcpy(data, dims.data(), dims.size() * sizeof(int64_t));
   obj->data = data;
   obj->size = dims.size();
-  TVMFFIObject* h = ObjectUnsafe::Header(obj);
-  h->combined_ref_count = kStrongOne | kWeakOne;
-  h->type_index = kTVMFFIShape;
-  h->deleter = ObjectDeleter<ShapeObj>;
-  return ObjectPtr<ShapeObj>::Steal(obj);
+  return obj;
 }
 }  // namespace detail
 

@@ -37,18 +37,13 @@ namespace detail {
 /*! \brief Allocates an object `T` (StringObj or BytesObj) holding a copy of `size` bytes. */
 template <typename T>
 ObjectPtr<T> MakeBytesObj(const char* data, size_t size) {
-  void* mem = ::operator new(sizeof(T) + size + 1);
-  T* obj = new (mem) T();
-  char* dst = static_cast<char*>(mem) + sizeof(T);
+  ObjectPtr<T> obj = make_object_with_extra<T>(size + 1);
+  char* dst = static_cast<char*>(ExtraStorage(obj.get()));
   if (size != 0) std::memcpy(dst, data, size);
   dst[size] = '\0';
   obj->data = dst;
   obj->size = size;
-  TVMFFIObject* h = ObjectUnsafe::Header(obj);
-  h->combined_ref_count = kStrongOne | kWeakOne;
-  h->type_index = T::RuntimeTypeIndex();
-  h->deleter = ObjectDeleter<T>;
-  return ObjectPtr<T>::Steal(obj);
+  return obj;
 }
 
 /*! \brief Shared body of String and Bytes. */

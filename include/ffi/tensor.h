@@ -104,20 +104,22 @@ class NDAllocTensorObj : public TensorObj {
   template <typename... Extra>
   NDAllocTensorObj(Alloc alloc, ShapeView shape, const int64_t* strides, DLDataType dtype,
                    DLDevice device, Extra&&... extra)
-      : alloc_(std::move(alloc)), dims_(2 * shape.size()) {
-    std::copy(shape.begin(), shape.end(), dims_.begin());
+      : alloc_(std::move(alloc)) {
+    // Shape and strides live after the object (make_object_with_extra reserved 2 * ndim).
     int32_t nd = static_cast<int32_t>(shape.size());
+    auto* dims = static_cast<int64_t*>(ExtraStorage(this));
+    std::copy(shape.begin(), shape.end(), dims);
     if (strides != nullptr) {
-      std::copy(strides, strides + nd, dims_.begin() + nd);
+      std::copy(strides, strides + nd, dims + nd);
     } else {
-      FillCompactStrides(dims_.data(), nd, dims_.data() + nd);
+      FillCompactStrides(dims, nd, dims + nd);
     }
     this->data = nullptr;
     this->device = device;
     this->ndim = nd;
     this->dtype = dtype;
-    this->shape = dims_.data();
-    this->strides = dims_.data() + nd;
+    this->shape = dims;
+    this->strides = dims + nd;
     this->byte_offset = 0;
     alloc_.AllocData(static_cast<DLTensor*>(this), std::forward<Extra>(extra)...);
   }
@@ -125,7 +127,6 @@ class NDAllocTensorObj : public TensorObj {
 
  private:
   Alloc alloc_;
-  std::vector<int64_t> dims_;
 };
 }  // namespace detail
 
@@ -155,8 +156,9 @@ class Tensor : public ObjectRef, public detail::TensorMethods<Tensor> {
   template <typename Alloc, typename... Extra>
   static Tensor FromNDAlloc(Alloc alloc, ShapeView shape, DLDataType dtype, DLDevice device,
                             Extra&&... extra) {
-    return Tensor(make_object<detail::NDAllocTensorObj<Alloc>>(
-        std::move(alloc), shape, nullptr, dtype, device, std::forward<Extra>(extra)...));
+    return Tensor(make_object_with_extra<detail::NDAllocTensorObj<Alloc>>(
+        2 * shape.size() * sizeof(int64_t), std::move(alloc), shape, nullptr, dtype, device,
+        std::forward<Extra>(extra)...));
   }
   /*! \brief FromNDAlloc with explicit strides (in elements, one per dimension). */
   template <typename Alloc, typename... Extra>
@@ -166,8 +168,9 @@ class Tensor : public ObjectRef, public detail::TensorMethods<Tensor> {
       FFI_THROW(ValueError) << "FromNDAllocStrided: " << strides.size() << " strides for "
                             << shape.size() << " dims";
     }
-    return Tensor(make_object<detail::NDAllocTensorObj<Alloc>>(
-        std::move(alloc), shape, strides.data(), dtype, device, std::forward<Extra>(extra)...));
+    return Tensor(make_object_with_extra<detail::NDAllocTensorObj<Alloc>>(
+        2 * shape.size() * sizeof(int64_t), std::move(alloc), shape, strides.data(), dtype, device,
+        std::forward<Extra>(extra)...));
   }
   /*!
    * \brief Allocates through the environment (`TVMFFIEnvTensorAlloc`): the host framework's

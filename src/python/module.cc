@@ -38,6 +38,54 @@ nb::object WrapFunction(TVMFFIObject* f, nb::handle name) {
   return fn;
 }
 
+/*!
+ * \brief from_dlpack(obj, require_alignment=0, require_contiguous=False), as a FASTCALL function:
+ * it is on the hot path of framework interop, so it skips the binding layer.
+ */
+PyObject* FromDLPack(PyObject*, PyObject* const* args, Py_ssize_t nargsf, PyObject* kwnames) {
+  static const char* kUsage =
+      "from_dlpack(obj, require_alignment=0, require_contiguous=False) takes one object and two "
+      "optional settings";
+  Py_ssize_t n = PyVectorcall_NARGS(nargsf);
+  PyObject* values[3] = {nullptr, nullptr, nullptr};
+  if (n < 1 || n > 3) return PyErr_SetString(PyExc_TypeError, kUsage), nullptr;
+  for (Py_ssize_t i = 0; i < n; ++i) values[i] = args[i];
+  Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  for (Py_ssize_t i = 0; i < nkw; ++i) {
+    PyObject* key = PyTuple_GET_ITEM(kwnames, i);
+    int slot = PyUnicode_CompareWithASCIIString(key, "require_alignment") == 0    ? 1
+               : PyUnicode_CompareWithASCIIString(key, "require_contiguous") == 0 ? 2
+                                                                                  : -1;
+    if (slot < 0 || values[slot] != nullptr) {
+      return PyErr_Format(PyExc_TypeError, "from_dlpack() got an unexpected keyword `%S`", key),
+             nullptr;
+    }
+    values[slot] = args[n + i];
+  }
+  long alignment = 0;
+  if (values[1] != nullptr) {
+    alignment = PyLong_AsLong(values[1]);
+    if (alignment == -1 && PyErr_Occurred()) return nullptr;
+  }
+  int contiguous = values[2] != nullptr ? PyObject_IsTrue(values[2]) : 0;
+  if (contiguous < 0) return nullptr;
+  PyObject* obj = values[0];
+  if (Py_TYPE(obj) == TensorType && alignment == 0 && !contiguous) {
+    Py_INCREF(obj);
+    return obj;
+  }
+  TVMFFIObject* t = TensorFromDLPackProducer(obj, static_cast<int32_t>(alignment), contiguous != 0);
+  return t ? WrapObject(TensorType, t) : nullptr;
+}
+
+PyMethodDef fast_functions[] = {
+    {"from_dlpack", reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(FromDLPack)),
+     METH_FASTCALL | METH_KEYWORDS,
+     "from_dlpack(obj, require_alignment=0, require_contiguous=False)\n\nAn ffi.Tensor sharing "
+     "the memory of any DLPack producer (PyTorch, NumPy, JAX, ...). require_alignment (bytes) and "
+     "require_contiguous refuse tensors that do not meet them with a ValueError."},
+    {nullptr, nullptr, 0, nullptr}};
+
 }  // namespace
 }  // namespace python
 }  // namespace ffi
@@ -46,7 +94,10 @@ using namespace ffi::python;  // NOLINT(*)
 
 NB_MODULE(_core, m) {
   m.doc() = "Native core of the ffi package: FFI objects, functions, tensors and conversions.";
-  if (!InitObjectTypes(m.ptr()) || !InitTensorTypes(m.ptr())) throw nb::python_error();
+  if (!InitObjectTypes(m.ptr()) || !InitTensorTypes(m.ptr()) ||
+      PyModule_AddFunctions(m.ptr(), fast_functions) != 0) {
+    throw nb::python_error();
+  }
 
   m.def(
       "load_module",
@@ -131,20 +182,6 @@ NB_MODULE(_core, m) {
       nb::arg("value"),
       "Converts a Python value to its FFI form: callables become ffi.Function, DLPack producers "
       "ffi.Tensor; plain values round-trip.");
-
-  m.def(
-      "from_dlpack",
-      [](nb::handle obj, int32_t require_alignment, bool require_contiguous) -> nb::object {
-        if (Py_TYPE(obj.ptr()) == TensorType && require_alignment == 0 && !require_contiguous) {
-          return nb::borrow(obj);
-        }
-        TVMFFIObject* t =
-            TensorFromDLPackProducer(obj.ptr(), require_alignment, require_contiguous);
-        if (t == nullptr) throw nb::python_error();
-        return Check(WrapObject(TensorType, t));
-      },
-      nb::arg("obj"), nb::arg("require_alignment") = 0, nb::arg("require_contiguous") = false,
-      "An ffi.Tensor sharing the memory of any DLPack producer (PyTorch, NumPy, JAX, ...).");
 
   m.def(
       "register_error",

@@ -1,9 +1,10 @@
 // ffi.Object and ffi.Function, and Python callables as FFI functions.
+#include <Python.h>  // before any other Python header
 #include <structmember.h>
 
 #include <unordered_map>
 
-#include "core.h"  // Python.h first
+#include "core.h"
 
 namespace ffi {
 namespace python {

@@ -410,7 +410,7 @@ PyMethodDef device_methods[] = {
 struct NumpyHolder {
   DLManagedTensorVersioned managed;
   PyObject* array;
-  std::vector<int64_t> dims;
+  int64_t strides[16];
   static void Delete(DLManagedTensorVersioned* self) {
     auto* h = static_cast<NumpyHolder*>(self->manager_ctx);
     if (Py_IsInitialized()) {
@@ -514,15 +514,14 @@ TVMFFIObject* TensorFromDLPackProducer(PyObject* obj, int32_t require_alignment,
     auto* h = new NumpyHolder();
     h->array = obj;
     Py_INCREF(obj);
-    h->dims.assign(view.shape, view.shape + view.ndim);
-    if (view.strides != nullptr) h->dims.insert(h->dims.end(), strides, strides + view.ndim);
+    // Shape points into the array (kept alive); strides, when any, were converted to elements.
+    if (view.strides != nullptr) std::copy(strides, strides + view.ndim, h->strides);
     h->managed.version = {DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION};
     h->managed.manager_ctx = h;
     h->managed.deleter = NumpyHolder::Delete;
     h->managed.flags = 0;
     h->managed.dl_tensor = view;
-    h->managed.dl_tensor.shape = h->dims.data();
-    h->managed.dl_tensor.strides = view.strides ? h->dims.data() + view.ndim : nullptr;
+    h->managed.dl_tensor.strides = view.strides ? h->strides : nullptr;
     if (TVMFFITensorFromDLPackVersioned(&h->managed, require_alignment, require_contiguous, &out) !=
         0) {
       return RaiseFromFFI(-1), nullptr;

@@ -17,19 +17,20 @@ namespace {
 template <typename Managed>
 class DLPackTensorObj : public TensorObj {
  public:
-  DLPackTensorObj(Managed* managed, uint64_t flags)
-      : managed_(managed), flags_(flags), dims_(2 * static_cast<size_t>(managed->dl_tensor.ndim)) {
+  // Shape and strides are copied after the object (make_object_with_extra reserves 2 * ndim).
+  DLPackTensorObj(Managed* managed, uint64_t flags) : managed_(managed), flags_(flags) {
     const DLTensor& src = managed->dl_tensor;
     static_cast<DLTensor&>(*this) = src;
     int32_t nd = src.ndim;
-    if (nd > 0) std::copy(src.shape, src.shape + nd, dims_.begin());
+    auto* dims = static_cast<int64_t*>(detail::ExtraStorage(this));
+    if (nd > 0) std::copy(src.shape, src.shape + nd, dims);
     if (src.strides != nullptr) {
-      std::copy(src.strides, src.strides + nd, dims_.begin() + nd);
+      std::copy(src.strides, src.strides + nd, dims + nd);
     } else {
-      detail::FillCompactStrides(dims_.data(), nd, dims_.data() + nd);
+      detail::FillCompactStrides(dims, nd, dims + nd);
     }
-    this->shape = dims_.data();
-    this->strides = dims_.data() + nd;
+    this->shape = dims;
+    this->strides = dims + nd;
   }
   ~DLPackTensorObj() {
     if (managed_->deleter != nullptr) managed_->deleter(managed_);
@@ -39,7 +40,6 @@ class DLPackTensorObj : public TensorObj {
  private:
   Managed* managed_;
   uint64_t flags_;
-  std::vector<int64_t> dims_;
 };
 
 /*! \brief DLPACK_FLAG_BITMASK_* of a tensor this runtime imported (0 for any other tensor). */
@@ -83,7 +83,8 @@ TVMFFIObjectHandle Import(Managed* managed, uint64_t flags, int32_t require_alig
   }
   ObjectPtr<DLPackTensorObj<Managed>> obj;
   try {
-    obj = make_object<DLPackTensorObj<Managed>>(managed, flags);
+    obj = make_object_with_extra<DLPackTensorObj<Managed>>(
+        2 * static_cast<size_t>(t.ndim) * sizeof(int64_t), managed, flags);
   } catch (...) {
     if (managed->deleter != nullptr) managed->deleter(managed);
     throw;
