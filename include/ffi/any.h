@@ -44,7 +44,10 @@ struct TypeTraits<AnyView> {
 namespace detail {
 /*! \brief Whether `T` has conversions; Any and AnyView handle themselves. */
 template <typename T>
-constexpr bool kHasTraits = TypeTraits<std::decay_t<T>>::enabled;
+using TraitsType = std::remove_cv_t<std::remove_reference_t<T>>;
+/*! \brief Whether `T` has conversions (arrays such as string literals keep their own traits). */
+template <typename T>
+constexpr bool kHasTraits = TypeTraits<TraitsType<T>>::enabled;
 
 /*! \brief Shared reading methods of Any and AnyView. */
 template <typename Derived>
@@ -91,10 +94,12 @@ class AnyView : public detail::AnyReader<AnyView> {
   /*! \brief A view of `v`. */
   template <typename T, typename = std::enable_if_t<detail::kHasTraits<T>>>
   AnyView(const T& v) {  // NOLINT(*)
-    TypeTraits<std::decay_t<T>>::CopyToAnyView(v, &data_);
+    TypeTraits<detail::TraitsType<T>>::CopyToAnyView(v, &data_);
   }
   /*! \brief A view of an owned value. */
   AnyView(const Any& v);  // NOLINT(*)
+  /*! \brief A view of a temporary would dangle. */
+  AnyView(Any&& v) = delete;
   /*! \brief Wraps an ABI value without taking a reference. */
   static AnyView FromRaw(const TVMFFIAny& v) {
     AnyView out;
@@ -125,8 +130,13 @@ class Any : public detail::AnyReader<Any> {
                                                     !std::is_same_v<std::decay_t<T>, AnyView>>>
   Any(T&& v) {  // NOLINT(*)
     using U = std::decay_t<T>;
-    if constexpr (std::is_same_v<U, const char*> || std::is_array_v<std::remove_reference_t<T>>) {
-      TypeTraits<std::string>::MoveToAny(std::string(v), &data_);
+    if constexpr (std::is_same_v<U, const char*> || std::is_same_v<U, char*> ||
+                  std::is_array_v<std::remove_reference_t<T>>) {
+      if (v == nullptr) {
+        detail::SetNone(&data_);
+      } else {
+        TypeTraits<std::string>::MoveToAny(std::string(v), &data_);
+      }
     } else if constexpr (std::is_same_v<U, DLTensor*>) {
       static_assert(!sizeof(T), "a DLTensor* is a view; it cannot be stored in an owning Any");
     } else {

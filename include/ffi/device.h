@@ -54,15 +54,16 @@ inline std::string DLDeviceToString(DLDevice d) {
 /*! \brief Parses "cpu", "cuda", "cuda:1", ...; throws ValueError when it is not a device. */
 inline DLDevice DLDeviceFromString(std::string_view str) {
   std::string_view type = str, id;
-  if (size_t colon = str.find(':'); colon != std::string_view::npos) {
+  size_t colon = str.find(':');
+  if (colon != std::string_view::npos) {
     type = str.substr(0, colon);
     id = str.substr(colon + 1);
   }
   for (const auto& d : detail::kDeviceNames) {
     if (type != d.name) continue;
-    if (id.empty()) return DLDevice{d.type, 0};
+    if (colon == std::string_view::npos) return DLDevice{d.type, 0};
     int32_t n = 0;
-    bool ok = id.size() <= 6;
+    bool ok = !id.empty() && id.size() <= 6;
     for (char c : id) {
       ok = ok && c >= '0' && c <= '9';
       n = n * 10 + (c - '0');

@@ -14,6 +14,7 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "error.h"
 
@@ -95,33 +96,36 @@ inline std::string DLDataTypeToString(DLDataType t) {
 
 /*! \brief Parses a dtype string; throws ValueError naming the string when it is not one. */
 inline DLDataType DLDataTypeFromString(std::string_view str) {
-  std::string_view s = str;
-  uint16_t lanes = 1;
-  if (size_t x = s.rfind('x'); x != std::string_view::npos && x + 1 < s.size()) {
-    int64_t n = detail::ParseDecimal(s.substr(x + 1));
-    if (n > 0 && n <= 0xFFFF) {
-      lanes = static_cast<uint16_t>(n);
-      s = s.substr(0, x);
+  // Parses a scalar name ("float32", "complex64", "bool", ...) with `lanes` lanes.
+  auto parse_scalar = [](std::string_view s, uint16_t lanes, DLDataType* out) {
+    if (s == "bool") return *out = DLDataType{kDLBool, 8, lanes}, true;
+    if (s == "handle") return *out = DLDataType{kDLOpaqueHandle, 64, lanes}, true;
+    for (const auto& n : detail::kNarrowFloats) {
+      if (s == n.name) return *out = DLDataType{n.code, n.bits, lanes}, true;
     }
-  }
-  auto with_bits = [&](std::string_view prefix, uint8_t code, DLDataType* out) {
-    if (s.rfind(prefix, 0) != 0) return false;
-    int64_t bits = detail::ParseDecimal(s.substr(prefix.size()));
-    if (bits <= 0 || bits > 255) return false;
-    *out = DLDataType{code, static_cast<uint8_t>(bits), lanes};
-    return true;
+    const std::pair<std::string_view, uint8_t> families[] = {{"uint", kDLUInt},
+                                                             {"int", kDLInt},
+                                                             {"bfloat", kDLBfloat},
+                                                             {"float", kDLFloat},
+                                                             {"complex", kDLComplex}};
+    for (const auto& [prefix, code] : families) {
+      if (s.rfind(prefix, 0) != 0) continue;
+      int64_t bits = detail::ParseDecimal(s.substr(prefix.size()));
+      if (bits <= 0 || bits > 255) return false;
+      return *out = DLDataType{code, static_cast<uint8_t>(bits), lanes}, true;
+    }
+    return false;
   };
   DLDataType t{};
-  if (s == "bool") return DLDataType{kDLBool, 8, lanes};
-  if (s == "void") return DLDataType{kDLOpaqueHandle, 0, 0};
-  if (s == "handle") return DLDataType{kDLOpaqueHandle, 64, lanes};
-  for (const auto& n : detail::kNarrowFloats) {
-    if (s == n.name) return DLDataType{n.code, n.bits, lanes};
-  }
-  if (with_bits("uint", kDLUInt, &t) || with_bits("int", kDLInt, &t) ||
-      with_bits("bfloat", kDLBfloat, &t) || with_bits("float", kDLFloat, &t) ||
-      with_bits("complex", kDLComplex, &t)) {
-    return t;
+  if (str == "void") return DLDataType{kDLOpaqueHandle, 0, 0};
+  if (parse_scalar(str, 1, &t)) return t;
+  // A vector type: "<scalar>x<lanes>".
+  if (size_t x = str.rfind('x'); x != std::string_view::npos) {
+    int64_t lanes = detail::ParseDecimal(str.substr(x + 1));
+    if (lanes > 0 && lanes <= 0xFFFF &&
+        parse_scalar(str.substr(0, x), static_cast<uint16_t>(lanes), &t)) {
+      return t;
+    }
   }
   FFI_THROW(ValueError) << "Cannot parse dtype string `" << str << "`";
 }

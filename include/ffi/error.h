@@ -128,15 +128,18 @@ inline std::string BacktraceHere(const char* file, int line, const char* func) {
 class ErrorBuilder {
  public:
   ErrorBuilder(const char* kind, std::string backtrace)
-      : kind_(kind), backtrace_(std::move(backtrace)) {}
+      : kind_(kind), backtrace_(std::move(backtrace)), uncaught_(std::uncaught_exceptions()) {}
   std::ostringstream& stream() { return stream_; }
-  [[noreturn]] ~ErrorBuilder() noexcept(false) {
+  ~ErrorBuilder() noexcept(false) {
+    // When streaming an operand threw, that exception is already in flight: let it go on.
+    if (std::uncaught_exceptions() > uncaught_) return;
     throw Error(kind_, stream_.str(), std::move(backtrace_));
   }
 
  private:
   const char* kind_;
   std::string backtrace_;
+  int uncaught_;
   std::ostringstream stream_;
 };
 

@@ -38,9 +38,15 @@ inline void FillCompactStrides(const int64_t* shape, int32_t ndim, int64_t* out)
     stride *= shape[i] > 0 ? shape[i] : 1;
   }
 }
-/*! \brief Whether a tensor is compact row-major; dimensions of extent 1 may have any stride. */
+/*!
+ * \brief Whether a tensor is compact row-major. Dimensions of extent 1 may have any stride, and a
+ * tensor without elements is compact whatever its strides.
+ */
 inline bool IsContiguous(const DLTensor& t) {
   if (t.strides == nullptr) return true;
+  for (int32_t i = 0; i < t.ndim; ++i) {
+    if (t.shape[i] == 0) return true;
+  }
   int64_t expected = 1;
   for (int32_t i = t.ndim - 1; i >= 0; --i) {
     if (t.shape[i] == 1) continue;
@@ -238,6 +244,7 @@ class TensorView : public detail::TensorMethods<TensorView> {
   TensorView(const Tensor& t) : TensorView(t.dl_tensor()) {}  // NOLINT(*)
   TensorView(const TensorView& o) : tensor_(o.tensor_) { FillStrides(o); }
   TensorView& operator=(const TensorView& o) {
+    if (this == &o) return *this;
     tensor_ = o.tensor_;
     FillStrides(o);
     return *this;

@@ -12,6 +12,68 @@ namespace python {
 namespace {
 
 /*!
+ * \brief A Tensor object describing a framework tensor passed as an argument, without copying
+ * or allocating. It has the ABI's tensor layout ({TVMFFIObject, DLTensor}), so a callee can take
+ * it as TensorView, as Tensor, or keep it. Objects come from a per-thread pool: after the call, an
+ * object nobody else references goes back to the pool; one the callee kept is handed over to its
+ * holders together with a reference to the Python tensor that owns the memory.
+ */
+struct BorrowedTensor {
+  TVMFFIObject header;
+  DLTensor dl;
+  PyObject* owner;       // set when handed over
+  BorrowedTensor* next;  // pool link
+  int64_t strides[16];   // element strides when the producer gave byte strides (NumPy)
+
+  static constexpr uint64_t kOneOfEach = (uint64_t{1} << 32) | 1;
+
+  static void HandedOverDeleter(void* self, int flags) {
+    auto* t = static_cast<BorrowedTensor*>(self);
+    if ((flags & kTVMFFIObjectDeleterFlagBitMaskStrong) && Py_IsInitialized()) {
+      PyGILState_STATE g = PyGILState_Ensure();
+      Py_CLEAR(t->owner);
+      PyGILState_Release(g);
+    }
+    if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) delete t;
+  }
+  static void PooledDeleter(void*, int) {
+    // Unreachable: the pool's reference keeps pooled objects alive.
+  }
+};
+static_assert(offsetof(BorrowedTensor, dl) == sizeof(TVMFFIObject));
+
+thread_local BorrowedTensor* tensor_pool = nullptr;
+
+BorrowedTensor* AcquireBorrowedTensor() {
+  BorrowedTensor* t = tensor_pool;
+  if (t != nullptr) {
+    tensor_pool = t->next;
+  } else {
+    t = new BorrowedTensor();
+  }
+  t->header.combined_ref_count = BorrowedTensor::kOneOfEach;
+  t->header.type_index = kTVMFFITensor;
+  t->header.__padding = 0;
+  t->header.deleter = BorrowedTensor::PooledDeleter;
+  t->owner = nullptr;
+  return t;
+}
+
+/*! \brief Returns `t` to the pool, or hands it over to whoever kept it after the call. */
+void ReleaseBorrowedTensor(BorrowedTensor* t, PyObject* owner) {
+  if (__atomic_load_n(&t->header.combined_ref_count, __ATOMIC_ACQUIRE) ==
+      BorrowedTensor::kOneOfEach) {
+    t->next = tensor_pool;
+    tensor_pool = t;
+    return;
+  }
+  Py_INCREF(owner);
+  t->owner = owner;
+  t->header.deleter = BorrowedTensor::HandedOverDeleter;
+  TVMFFIObjectDecRef(&t->header);
+}
+
+/*!
  * \brief Arguments of one call and the temporaries they borrow from: DLTensor descriptions of
  * framework tensors, objects created for the call, and the environment changes to undo.
  * Small calls use inline storage only.
@@ -19,12 +81,10 @@ namespace {
 class CallArgs {
  public:
   explicit CallArgs(Py_ssize_t n) : n_(n) {
-    if (n > kInline) {
-      heap_values_.reset(new TVMFFIAny[n]);
-      heap_tensors_.reset(new DLTensor[n]);
-    }
+    if (n > kInline) heap_values_.reset(new TVMFFIAny[n]);
   }
   ~CallArgs() {
+    for (int i = 0; i < num_borrowed_; ++i) ReleaseBorrowedTensor(borrowed_[i], borrowed_owner_[i]);
     for (int i = 0; i < num_owned_; ++i) TVMFFIObjectDecRef(owned(i));
     if (allocator_set_) TVMFFIEnvSetDLPackManagedTensorAllocator(saved_allocator_, 0, nullptr);
     for (int i = 0; i < num_streams_; ++i) {
@@ -69,16 +129,12 @@ class CallArgs {
     }
     if (type == &PyUnicode_Type) return SetString(out, arg);
     if (const DLPackExchangeAPI* api = ExchangeAPIOf(type)) return SetExchangeTensor(i, arg, api);
-    DLTensor* dl = tensor(i);
-    int64_t* strides = scratch_ + scratch_used_;
-    int32_t cap = kScratch - scratch_used_;
-    if (NumpyArrayView(arg, dl, strides, cap)) {
-      if (dl->strides != nullptr) scratch_used_ += dl->ndim;
-      out->type_index = kTVMFFIDLTensorPtr;
-      out->v_ptr = dl;
-      return true;
+    if (num_borrowed_ < kInline) {
+      BorrowedTensor* t = Borrow(arg);
+      if (NumpyArrayView(arg, &t->dl, t->strides, 16)) return SetBorrowed(out, t);
+      Unborrow();
+      if (PyErr_Occurred()) return false;
     }
-    if (PyErr_Occurred()) return false;
     if (type == DTypeType) {
       out->type_index = kTVMFFIDataType;
       out->v_dtype = reinterpret_cast<PyDType*>(arg)->dtype;
@@ -107,9 +163,23 @@ class CallArgs {
 
  private:
   static constexpr Py_ssize_t kInline = 8;
-  static constexpr int32_t kScratch = 64;
 
-  DLTensor* tensor(Py_ssize_t i) { return heap_tensors_ ? &heap_tensors_[i] : &inline_tensors_[i]; }
+  BorrowedTensor* Borrow(PyObject* owner) {
+    BorrowedTensor* t = AcquireBorrowedTensor();
+    borrowed_[num_borrowed_] = t;
+    borrowed_owner_[num_borrowed_++] = owner;
+    return t;
+  }
+  void Unborrow() {
+    BorrowedTensor* t = borrowed_[--num_borrowed_];
+    t->next = tensor_pool;
+    tensor_pool = t;
+  }
+  bool SetBorrowed(TVMFFIAny* out, BorrowedTensor* t) {
+    out->type_index = kTVMFFITensor;
+    out->v_obj = &t->header;
+    return true;
+  }
   TVMFFIObject* owned(int i) { return i < kInline ? inline_owned_[i] : heap_owned_[i - kInline]; }
   void Own(TVMFFIObject* obj) {
     if (num_owned_ < kInline) {
@@ -142,14 +212,23 @@ class CallArgs {
   }
 
   bool SetExchangeTensor(Py_ssize_t i, PyObject* arg, const DLPackExchangeAPI* api) {
-    DLTensor* dl = tensor(i);
-    if (api->dltensor_from_py_object_no_sync(arg, dl) != 0) {
+    TVMFFIAny* out = &values()[i];
+    if (api->dltensor_from_py_object_no_sync == nullptr || num_borrowed_ >= kInline) {
+      TVMFFIObject* obj = TensorFromDLPackProducer(arg, 0, false);
+      if (obj == nullptr) return false;
+      Own(obj);
+      out->type_index = kTVMFFITensor;
+      out->v_obj = obj;
+      return true;
+    }
+    BorrowedTensor* t = Borrow(arg);
+    if (api->dltensor_from_py_object_no_sync(arg, &t->dl) != 0) {
+      Unborrow();
       if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "cannot view the tensor via DLPack");
       return false;
     }
-    TVMFFIAny* out = &values()[i];
-    out->type_index = kTVMFFIDLTensorPtr;
-    out->v_ptr = dl;
+    SetBorrowed(out, t);
+    DLTensor* dl = &t->dl;
     // Allocations inside the call go to the framework's allocator.
     if (!allocator_set_ && api->managed_tensor_allocator != nullptr) {
       TVMFFIEnvSetDLPackManagedTensorAllocator(api->managed_tensor_allocator, 0, &saved_allocator_);
@@ -200,14 +279,13 @@ class CallArgs {
 
   Py_ssize_t n_;
   TVMFFIAny inline_values_[kInline];
-  DLTensor inline_tensors_[kInline];
   std::unique_ptr<TVMFFIAny[]> heap_values_;
-  std::unique_ptr<DLTensor[]> heap_tensors_;
+  BorrowedTensor* borrowed_[kInline];
+  PyObject* borrowed_owner_[kInline];
+  int num_borrowed_ = 0;
   TVMFFIObject* inline_owned_[kInline];
   std::vector<TVMFFIObject*> heap_owned_;
   int num_owned_ = 0;
-  int64_t scratch_[kScratch];
-  int32_t scratch_used_ = 0;
   bool allocator_set_ = false;
   DLPackManagedTensorAllocator saved_allocator_ = nullptr;
   DLDevice streams_[kInline];

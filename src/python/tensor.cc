@@ -406,21 +406,44 @@ PyMethodDef device_methods[] = {
     {"dlpack_device_type", DeviceDLPackType, METH_NOARGS, "The DLDeviceType number."},
     {nullptr, nullptr, 0, nullptr}};
 
-/*! \brief Releases a NumPy array an imported DLPack tensor kept alive. */
-struct NumpyHolder {
+/*!
+ * \brief Keeps the Python object that owns a tensor's memory alive for as long as the imported
+ * tensor lives. The import copies shape and strides, so only the data must stay valid: holding
+ * the owner is what a framework's own DLPack export does (it too references the same tensor).
+ */
+struct PyOwnerHolder {
   DLManagedTensorVersioned managed;
-  PyObject* array;
-  int64_t strides[16];
+  PyObject* owner;
   static void Delete(DLManagedTensorVersioned* self) {
-    auto* h = static_cast<NumpyHolder*>(self->manager_ctx);
+    auto* h = static_cast<PyOwnerHolder*>(self->manager_ctx);
     if (Py_IsInitialized()) {
       PyGILState_STATE g = PyGILState_Ensure();
-      Py_DECREF(h->array);
+      Py_DECREF(h->owner);
       PyGILState_Release(g);
     }
     delete h;
   }
 };
+
+/*! \brief Imports a borrowed view of `owner`'s memory as an owning Tensor object. */
+TVMFFIObject* ImportView(PyObject* owner, const DLTensor& view, int32_t require_alignment,
+                         bool require_contiguous) {
+  auto* h = new PyOwnerHolder();
+  h->owner = owner;
+  Py_INCREF(owner);
+  h->managed.version = {DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION};
+  h->managed.manager_ctx = h;
+  h->managed.deleter = PyOwnerHolder::Delete;
+  h->managed.flags = 0;
+  h->managed.dl_tensor = view;
+  TVMFFIObjectHandle out = nullptr;
+  // On refusal the runtime has already run the deleter.
+  if (TVMFFITensorFromDLPackVersioned(&h->managed, require_alignment, require_contiguous, &out) !=
+      0) {
+    return RaiseFromFFI(-1), nullptr;
+  }
+  return static_cast<TVMFFIObject*>(out);
+}
 
 /*! \brief Calls obj.__dlpack__, preferring the versioned protocol. */
 PyObject* CallDLPack(PyObject* obj) {
@@ -497,7 +520,16 @@ bool NumpyArrayView(PyObject* obj, DLTensor* out, int64_t* strides_buf, int32_t 
 TVMFFIObject* TensorFromDLPackProducer(PyObject* obj, int32_t require_alignment,
                                        bool require_contiguous) {
   TVMFFIObjectHandle out = nullptr;
+  DLTensor view;
   if (const DLPackExchangeAPI* api = ExchangeAPIOf(Py_TYPE(obj))) {
+    if (api->dltensor_from_py_object_no_sync != nullptr) {
+      // A borrowed view plus a reference to the framework tensor: no export object to build.
+      if (api->dltensor_from_py_object_no_sync(obj, &view) != 0) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_BufferError, "DLPack view failed");
+        return nullptr;
+      }
+      return ImportView(obj, view, require_alignment, require_contiguous);
+    }
     DLManagedTensorVersioned* m = nullptr;
     if (api->managed_tensor_from_py_object_no_sync(obj, &m) != 0) {
       if (!PyErr_Occurred()) PyErr_SetString(PyExc_BufferError, "DLPack export failed");
@@ -508,25 +540,9 @@ TVMFFIObject* TensorFromDLPackProducer(PyObject* obj, int32_t require_alignment,
     }
     return static_cast<TVMFFIObject*>(out);
   }
-  DLTensor view;
   int64_t strides[16];
   if (NumpyArrayView(obj, &view, strides, 16)) {
-    auto* h = new NumpyHolder();
-    h->array = obj;
-    Py_INCREF(obj);
-    // Shape points into the array (kept alive); strides, when any, were converted to elements.
-    if (view.strides != nullptr) std::copy(strides, strides + view.ndim, h->strides);
-    h->managed.version = {DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION};
-    h->managed.manager_ctx = h;
-    h->managed.deleter = NumpyHolder::Delete;
-    h->managed.flags = 0;
-    h->managed.dl_tensor = view;
-    h->managed.dl_tensor.strides = view.strides ? h->strides : nullptr;
-    if (TVMFFITensorFromDLPackVersioned(&h->managed, require_alignment, require_contiguous, &out) !=
-        0) {
-      return RaiseFromFFI(-1), nullptr;
-    }
-    return static_cast<TVMFFIObject*>(out);
+    return ImportView(obj, view, require_alignment, require_contiguous);
   }
   if (PyErr_Occurred()) return nullptr;
   PyObject* cap = CallDLPack(obj);

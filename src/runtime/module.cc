@@ -38,27 +38,20 @@ class LibraryModuleObj : public ModuleObj {
 
   const std::string& path() const { return path_; }
 
+  // Not cached here: a cached function would hold the module and the module the function.
   Optional<Function> GetFunction(const std::string& name) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto it = cache_.find(name);
-    if (it != cache_.end()) return it->second;
     std::string symbol = "__tvm_ffi_" + name;
     auto safe_call = reinterpret_cast<TVMFFISafeCallType>(dlsym(handle_, symbol.c_str()));
     if (safe_call == nullptr) return std::nullopt;
     // The function keeps the module alive; the callback ignores its resource handle.
     TVMFFIObject* self = detail::ObjectUnsafe::Header(this);
     detail::ObjectUnsafe::IncRef(self);
-    Function f =
-        Function::FromExternC(self, safe_call, [](void* m) { detail::ObjectUnsafe::DecRef(m); });
-    cache_.emplace(name, f);
-    return f;
+    return Function::FromExternC(self, safe_call, [](void* m) { detail::ObjectUnsafe::DecRef(m); });
   }
 
  private:
   std::string path_;
   void* handle_;
-  std::mutex mutex_;
-  std::unordered_map<std::string, Function> cache_;
 };
 
 Module LoadLibraryModule(const std::string& path) {

@@ -68,9 +68,13 @@ class TypeTable {
       }
     }
     int32_t index = static_index;
+    // A type inside its parent's reserved range takes its own reserved range there too.
+    bool in_parent_slots = false;
     if (index < 0) {
-      if (parent != nullptr && parent->used_child_slots < parent->num_child_slots) {
-        index = parent->info.type_index + 1 + parent->used_child_slots++;
+      int32_t needed = 1 + num_child_slots;
+      if (parent != nullptr && parent->used_child_slots + needed <= parent->num_child_slots) {
+        index = parent->info.type_index + 1 + parent->used_child_slots;
+        in_parent_slots = true;
       } else if (parent == nullptr || parent->child_slots_can_overflow) {
         index = next_dynamic_index_;
       } else {
@@ -83,6 +87,7 @@ class TypeTable {
       FFI_THROW(ValueError) << "Cannot register type `" << key << "` at index " << index
                             << ": taken by `" << slots_[index].load()->key << "`";
     }
+    if (in_parent_slots) parent->used_child_slots += 1 + num_child_slots;
     if (index >= next_dynamic_index_) next_dynamic_index_ = index + 1 + num_child_slots;
 
     auto entry = std::make_unique<TypeEntry>();

@@ -1,0 +1,13 @@
+// The kernel library the call benchmarks load (built with ffi's headers only; the same binary is
+// loaded by ffi and by the reference package, which the ABI's compatibility allows).
+#include <ffi/ffi.h>
+
+namespace {
+void Nop() {}
+int64_t Add3(int64_t a, int64_t b, int64_t c) { return a + b + c; }
+void Tensors3(ffi::TensorView, ffi::TensorView, ffi::TensorView) {}
+}  // namespace
+
+FFI_DLL_EXPORT_TYPED_FUNC(nop, Nop);
+FFI_DLL_EXPORT_TYPED_FUNC(add3, Add3);
+FFI_DLL_EXPORT_TYPED_FUNC(tensors3, Tensors3);

@@ -1,0 +1,11 @@
+// The floor: plain nanobind functions doing the same (nothing) with the same arguments.
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+
+namespace nb = nanobind;
+
+NB_MODULE(nb_baseline, m) {
+  m.def("nop", []() {});
+  m.def("add3", [](int64_t a, int64_t b, int64_t c) { return a + b + c; });
+  m.def("tensors3", [](nb::ndarray<>, nb::ndarray<>, nb::ndarray<>) {});
+}

@@ -1,0 +1,300 @@
+// String and Bytes: construction, contents, comparisons and how they travel in an Any.
+#include <ffi/ffi.h>
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstring>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <string_view>
+
+namespace {
+
+using ffi::Any;
+using ffi::AnyView;
+using ffi::Bytes;
+using ffi::String;
+
+TEST(String, Constructors) {
+  const char* cstr = "from a C string";
+  std::string stds = "from std::string";
+  std::string_view sv = "from a view, not NUL-terminated!!";
+  sv.remove_suffix(2);
+  String a(cstr);
+  String b(stds);
+  String c(sv);
+  String d("abcdef", 3);
+  EXPECT_EQ(a.view(), "from a C string");
+  EXPECT_EQ(b.view(), "from std::string");
+  EXPECT_EQ(c.view(), "from a view, not NUL-terminated");
+  EXPECT_EQ(d.view(), "abc");
+  // Each holds its own copy.
+  EXPECT_NE(a.data(), cstr);
+  EXPECT_NE(b.data(), stds.data());
+  stds[0] = 'X';
+  EXPECT_EQ(b.view(), "from std::string");
+  String implicit = "implicit";
+  EXPECT_EQ(implicit.size(), 8u);
+}
+
+TEST(String, SizeDataAndNulTermination) {
+  String s("hello");
+  EXPECT_EQ(s.size(), 5u);
+  EXPECT_EQ(s.length(), 5u);
+  EXPECT_FALSE(s.empty());
+  EXPECT_EQ(s.c_str(), s.data());
+  EXPECT_EQ(s.c_str()[5], '\0');
+  EXPECT_STREQ(s.c_str(), "hello");
+  // A view-constructed string is NUL-terminated even though its source was not.
+  std::string_view sv("abcdef", 3);
+  String from_view(sv);
+  EXPECT_EQ(from_view.c_str()[3], '\0');
+  EXPECT_STREQ(from_view.c_str(), "abc");
+  // The bytes follow the object in the same allocation.
+  EXPECT_EQ(s.data(), reinterpret_cast<const char*>(s.get()) + sizeof(ffi::StringObj));
+  EXPECT_EQ(s.get()->size, 5u);
+  EXPECT_EQ(s->type_index(), kTVMFFIStr);
+}
+
+TEST(String, EmptyString) {
+  String def;
+  String empty("");
+  String from_std{std::string()};
+  for (const String* s : {&def, &empty, &from_std}) {
+    EXPECT_TRUE(s->empty());
+    EXPECT_EQ(s->size(), 0u);
+    ASSERT_NE(s->c_str(), nullptr);
+    EXPECT_EQ(s->c_str()[0], '\0');
+    EXPECT_TRUE(s->defined());  // never null
+  }
+  EXPECT_TRUE(def == empty);
+  EXPECT_TRUE(def == "");
+  EXPECT_FALSE(def == "x");
+  EXPECT_EQ(std::string(def), "");
+  Any a = def;
+  EXPECT_EQ(a.type_index(), kTVMFFISmallStr);
+  EXPECT_EQ(a.raw()->small_str_len, 0u);
+  EXPECT_TRUE(a.cast<String>().empty());
+}
+
+TEST(String, EmbeddedNulInString) {
+  String s(std::string("ab\0cd", 5));
+  EXPECT_EQ(s.size(), 5u);
+  EXPECT_EQ(s.view(), std::string_view("ab\0cd", 5));
+  EXPECT_FALSE(s == "ab");  // compared by bytes, not as a C string
+  EXPECT_TRUE(s == std::string("ab\0cd", 5));
+  EXPECT_EQ(std::string(s), std::string("ab\0cd", 5));
+}
+
+TEST(String, ComparisonsWithEveryStringKind) {
+  String s("apple");
+  String same("apple");
+  String other("apricot");
+  std::string stds = "apple";
+  std::string_view sv = "apple";
+  const char* cstr = "apple";
+
+  EXPECT_TRUE(s == same);
+  EXPECT_FALSE(s.same_as(same));  // equal bytes, different objects
+  EXPECT_TRUE(s == stds);
+  EXPECT_TRUE(s == sv);
+  EXPECT_TRUE(s == cstr);
+  EXPECT_TRUE(s == "apple");
+  EXPECT_FALSE(s != same);
+  EXPECT_FALSE(s != stds);
+  EXPECT_FALSE(s != sv);
+  EXPECT_FALSE(s != cstr);
+
+  EXPECT_FALSE(s == other);
+  EXPECT_TRUE(s != other);
+  EXPECT_TRUE(s != std::string("apples"));
+  EXPECT_TRUE(s != std::string_view("appl"));
+  EXPECT_TRUE(s != "Apple");
+
+  EXPECT_TRUE(s < other);
+  EXPECT_FALSE(other < s);
+  EXPECT_FALSE(s < same);
+  EXPECT_TRUE(String("app") < s);  // a prefix sorts first
+  EXPECT_TRUE(String(std::string("a\0", 2)) < String("a\x01"));
+}
+
+TEST(String, Concatenation) {
+  String a("foo");
+  String b("bar");
+  String ab = a + b;
+  EXPECT_EQ(ab, "foobar");
+  EXPECT_EQ(a + "baz", "foobaz");
+  EXPECT_EQ(a + std::string("qux"), "fooqux");
+  EXPECT_EQ(a + std::string_view("_view"), "foo_view");
+  EXPECT_EQ(a + "", "foo");
+  EXPECT_EQ(String() + a, "foo");
+  // Operands are unchanged, and the result is a new object.
+  EXPECT_EQ(a, "foo");
+  EXPECT_EQ(b, "bar");
+  EXPECT_FALSE(ab.same_as(a));
+  String big = String(std::string(100, 'x')) + String(std::string(100, 'y'));
+  EXPECT_EQ(big.size(), 200u);
+  EXPECT_EQ(big.c_str()[200], '\0');
+  EXPECT_EQ(big.view().substr(98, 4), "xxyy");
+}
+
+TEST(String, Streaming) {
+  std::ostringstream os;
+  os << String("left") << '|' << String(std::string("a\0b", 3)) << '|' << String();
+  EXPECT_EQ(os.str(), std::string("left|a\0b|", 9));
+}
+
+TEST(String, SharedByCopies) {
+  String a("shared string payload");
+  String b = a;
+  EXPECT_TRUE(a.same_as(b));
+  EXPECT_EQ(a.use_count(), 2u);
+  EXPECT_EQ(a.data(), b.data());
+}
+
+TEST(Bytes, ConstructorsAndEmbeddedNul) {
+  const char raw[] = {'x', '\0', 'y', '\0', 'z'};
+  Bytes b(raw, sizeof(raw));
+  EXPECT_EQ(b.size(), 5u);
+  EXPECT_EQ(std::memcmp(b.data(), raw, 5), 0);
+  EXPECT_EQ(b.data()[5], '\0');  // terminated after the bytes, too
+  EXPECT_EQ(b.view(), std::string_view(raw, 5));
+  EXPECT_EQ(std::string(b), std::string(raw, 5));
+  EXPECT_EQ(b->type_index(), kTVMFFIBytes);
+
+  Bytes from_std(std::string("p\0q", 3));
+  EXPECT_EQ(from_std.size(), 3u);
+  Bytes from_view(std::string_view("view"));
+  EXPECT_EQ(from_view.view(), "view");
+  Bytes empty;
+  EXPECT_TRUE(empty.empty());
+  EXPECT_TRUE(empty.defined());
+
+  EXPECT_TRUE(b == Bytes(raw, 5));
+  EXPECT_TRUE(b != Bytes(raw, 4));
+  EXPECT_TRUE(b != Bytes(std::string("x\0y\0w", 5)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Through Any
+// ---------------------------------------------------------------------------------------------
+
+TEST(StringAny, SmallUpToSevenBytesLargeAsObject) {
+  for (size_t n = 0; n <= 16; ++n) {
+    std::string text(n, 'k');
+    if (n > 0) text[0] = 'A';
+    Any a = String(text);
+    if (n <= 7) {
+      EXPECT_EQ(a.type_index(), kTVMFFISmallStr) << n;
+      EXPECT_EQ(a.raw()->small_str_len, n);
+      EXPECT_EQ(std::string(a.raw()->v_bytes, n), text);
+    } else {
+      EXPECT_EQ(a.type_index(), kTVMFFIStr) << n;
+      EXPECT_EQ(TVMFFIObjectGetTypeIndex(a.raw()->v_obj), kTVMFFIStr);
+      EXPECT_EQ(TVMFFIBytesGetByteArrayPtr(a.raw()->v_obj)->size, n);
+    }
+    String back = a.cast<String>();
+    EXPECT_EQ(back, text) << n;
+    EXPECT_EQ(back.c_str()[n], '\0');
+    // The C API makes the same choice.
+    TVMFFIByteArray arr{text.data(), text.size()};
+    TVMFFIAny out{};
+    ASSERT_EQ(TVMFFIStringFromByteArray(&arr, &out), 0);
+    EXPECT_EQ(out.type_index, a.type_index()) << n;
+    EXPECT_EQ(Any::FromRaw(out).cast<std::string>(), text);
+  }
+}
+
+TEST(StringAny, SmallAndLargeBytes) {
+  for (size_t n : {size_t{0}, size_t{3}, size_t{7}, size_t{8}, size_t{30}}) {
+    std::string data(n, '\0');
+    for (size_t i = 0; i < n; ++i) data[i] = static_cast<char>(i % 3);  // includes NULs
+    Any a = Bytes(data);
+    EXPECT_EQ(a.type_index(), n <= 7 ? kTVMFFISmallBytes : kTVMFFIBytes) << n;
+    Bytes back = a.cast<Bytes>();
+    EXPECT_EQ(back.size(), n);
+    EXPECT_EQ(back.view(), std::string_view(data));
+    TVMFFIByteArray arr{data.data(), data.size()};
+    TVMFFIAny out{};
+    ASSERT_EQ(TVMFFIBytesFromByteArray(&arr, &out), 0);
+    EXPECT_EQ(out.type_index, a.type_index()) << n;
+    EXPECT_TRUE(Any::FromRaw(out).cast<Bytes>() == back);
+  }
+}
+
+TEST(StringAny, LargeStringSharesItsObject) {
+  String s("this string is too long to be small");
+  Any a = s;
+  EXPECT_EQ(s.use_count(), 2u);
+  String back = a.cast<String>();
+  EXPECT_TRUE(back.same_as(s));
+  EXPECT_EQ(s.use_count(), 3u);
+}
+
+TEST(StringAny, StdStringFromEveryStringForm) {
+  const std::string large = "eight or more bytes";
+  // Small inline value.
+  EXPECT_EQ(Any(String("tiny")).cast<std::string>(), "tiny");
+  // String object.
+  EXPECT_EQ(Any(String(large)).cast<std::string>(), large);
+  // View of a String object holding a short string.
+  String small_obj("sm");
+  EXPECT_EQ(AnyView(small_obj).cast<std::string>(), "sm");
+  // Borrowed C string.
+  const char* cstr = large.c_str();
+  EXPECT_EQ(AnyView(cstr).cast<std::string>(), large);
+  // View of a std::string.
+  EXPECT_EQ(AnyView(large).cast<std::string>(), large);
+  // Owned from std::string.
+  EXPECT_EQ(Any(large).cast<std::string>(), large);
+  // Embedded NUL survives (it is not read as a C string).
+  std::string with_nul("x\0y and more", 12);
+  EXPECT_EQ(Any(String(with_nul)).cast<std::string>(), with_nul);
+  EXPECT_EQ(Any(String(with_nul)).cast<std::string>().size(), 12u);
+  // The implicit conversion of String.
+  std::string converted = String(large);
+  EXPECT_EQ(converted, large);
+}
+
+TEST(StringAny, BytesAreNotStrings) {
+  Any small = Bytes(std::string("abc"));
+  Any large = Bytes(std::string("abcdefghijk"));
+  EXPECT_EQ(small.try_cast<String>(), std::nullopt);
+  EXPECT_EQ(large.try_cast<String>(), std::nullopt);
+  EXPECT_EQ(small.try_cast<std::string>(), std::nullopt);
+  EXPECT_FALSE(large.as<String>().has_value());
+  try {
+    large.cast<String>();
+    FAIL() << "Bytes converted to String";
+  } catch (const ffi::Error& e) {
+    EXPECT_EQ(e.kind(), "TypeError");
+    EXPECT_EQ(e.message(), "Cannot convert from type `bytes` to `str`");
+  }
+  // And strings are not bytes.
+  EXPECT_FALSE(Any(String("abc")).try_cast<Bytes>().has_value());
+  EXPECT_FALSE(Any(String("abcdefghijk")).try_cast<Bytes>().has_value());
+  const char* cstr = "raw";
+  EXPECT_FALSE(AnyView(cstr).try_cast<Bytes>().has_value());
+}
+
+TEST(StringAny, NonStringsAreNotStrings) {
+  EXPECT_FALSE(Any(42).try_cast<String>().has_value());
+  EXPECT_FALSE(Any().try_cast<String>().has_value());  // String is never null
+  EXPECT_FALSE(Any(2.0).try_cast<std::string>().has_value());
+  EXPECT_EQ(ffi::TypeTraits<String>::TypeStr(), "str");
+  EXPECT_EQ(ffi::TypeTraits<Bytes>::TypeStr(), "bytes");
+  EXPECT_EQ(ffi::TypeTraits<std::string>::TypeStr(), "str");
+}
+
+TEST(StringAny, OwnedCopyOfRawStringIsIndependent) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof(buffer), "%s", "buffer contents > 7");
+  const char* p = buffer;
+  Any owned = AnyView(p);
+  EXPECT_EQ(owned.type_index(), kTVMFFIStr);
+  std::memset(buffer, '#', sizeof(buffer) - 1);
+  EXPECT_EQ(owned.cast<std::string>(), "buffer contents > 7");
+}
+
+}  // namespace

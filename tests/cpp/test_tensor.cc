@@ -1,0 +1,720 @@
+// Tensor and TensorView: allocation through user allocators, every accessor of the tensor contract
+// (ndim dtype shape strides size stride numel byte_offset data_ptr device IsContiguous), views of
+// DLTensors whose producer left strides null, zero-size and 0-d tensors, GetDataSize, and how
+// tensors travel through Any/AnyView and typed functions (owning converts to view, never back).
+#include <ffi/ffi.h>
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace {
+
+using ffi::Any;
+using ffi::AnyView;
+using ffi::Tensor;
+using ffi::TensorView;
+
+constexpr DLDataType kF32{kDLFloat, 32, 1};
+constexpr DLDevice kCPU{kDLCPU, 0};
+
+/*! \brief The extents (or strides) as a vector, for comparisons that print nicely. */
+std::vector<int64_t> Vec(ffi::ShapeView s) { return std::vector<int64_t>(s.begin(), s.end()); }
+
+/*! \brief Runs `fn`, expecting an ffi::Error; returns it (kind "" when nothing was thrown). */
+template <typename F>
+ffi::Error CatchError(F fn) {
+  try {
+    fn();
+  } catch (const ffi::Error& e) {
+    return e;
+  }
+  return ffi::Error("", "nothing thrown");
+}
+
+/*! \brief What a CountingAlloc saw. */
+struct Counters {
+  int alloc = 0;
+  int free = 0;
+  void* last_data = nullptr;
+  size_t last_bytes = 0;
+  void* freed_data = nullptr;
+};
+
+/*!
+ * \brief A CPU allocator for FromNDAlloc that counts its calls. `bytes` overrides the size (for
+ * strided layouts that need more than GetDataSize); `byte_offset` is written into the tensor.
+ */
+struct CountingAlloc {
+  Counters* c;
+  size_t bytes = 0;
+  uint64_t byte_offset = 0;
+  bool clear_strides = false;
+
+  void AllocData(DLTensor* t) {
+    ++c->alloc;
+    size_t n = (bytes != 0 ? bytes : ffi::GetDataSize(*t)) + byte_offset;
+    t->data = std::malloc(n == 0 ? 1 : n);
+    t->byte_offset = byte_offset;
+    if (clear_strides) t->strides = nullptr;
+    c->last_data = t->data;
+    c->last_bytes = n;
+  }
+  /*! \brief The variant FromNDAlloc uses when given extra arguments. */
+  void AllocData(DLTensor* t, int fill, size_t* seen_bytes) {
+    AllocData(t);
+    std::memset(t->data, fill, c->last_bytes);
+    *seen_bytes = c->last_bytes;
+  }
+  void FreeData(DLTensor* t) {
+    ++c->free;
+    c->freed_data = t->data;
+    std::free(t->data);
+    t->data = nullptr;
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+// Allocation with a user allocator
+// ---------------------------------------------------------------------------------------------
+
+TEST(TensorAlloc, FromNDAllocCallsAllocAndFreeExactlyOnce) {
+  Counters c;
+  {
+    Tensor t = Tensor::FromNDAlloc(CountingAlloc{&c}, {2, 3}, kF32, kCPU);
+    EXPECT_EQ(c.alloc, 1);
+    EXPECT_EQ(c.free, 0);
+    EXPECT_EQ(c.last_bytes, 24u);
+    EXPECT_EQ(t.data_ptr(), c.last_data);
+    EXPECT_EQ(t.use_count(), 1u);
+    EXPECT_EQ(t->type_index(), kTVMFFITensor);
+    {
+      Tensor copy = t;
+      EXPECT_EQ(t.use_count(), 2u);
+    }
+    EXPECT_EQ(c.free, 0);  // a copy dying does not free
+    Tensor moved = std::move(t);
+    EXPECT_EQ(moved.use_count(), 1u);
+    EXPECT_EQ(c.free, 0);
+  }
+  // The last reference is gone: FreeData ran exactly once, on the data AllocData produced.
+  EXPECT_EQ(c.alloc, 1);
+  EXPECT_EQ(c.free, 1);
+  EXPECT_EQ(c.freed_data, c.last_data);
+}
+
+/*! \brief An allocator whose AllocData fails. */
+struct ThrowingAlloc {
+  Counters* c;
+  void AllocData(DLTensor*) {
+    ++c->alloc;
+    FFI_THROW(RuntimeError) << "device out of memory";
+  }
+  void FreeData(DLTensor*) { ++c->free; }
+};
+
+TEST(TensorAlloc, FailedAllocDataPropagatesAndNeverFrees) {
+  Counters c;
+  ffi::Error e = CatchError([&] { Tensor::FromNDAlloc(ThrowingAlloc{&c}, {2, 3}, kF32, kCPU); });
+  EXPECT_EQ(e.kind(), "RuntimeError");
+  EXPECT_EQ(e.message(), "device out of memory");
+  EXPECT_EQ(c.alloc, 1);
+  EXPECT_EQ(c.free, 0);  // nothing was allocated, so nothing is freed
+}
+
+TEST(TensorAlloc, FromNDAllocForwardsExtraArguments) {
+  Counters c;
+  size_t seen = 0;
+  Tensor t =
+      Tensor::FromNDAlloc(CountingAlloc{&c}, {4}, DLDataType{kDLUInt, 8, 1}, kCPU, 0x5A, &seen);
+  EXPECT_EQ(seen, 4u);
+  const auto* bytes = static_cast<const uint8_t*>(t.data_ptr());
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(bytes[i], 0x5A) << i;
+  t = Tensor();
+  EXPECT_EQ(c.free, 1);
+}
+
+TEST(TensorAlloc, DataIsWritableAndSharedByCopies) {
+  Counters c;
+  Tensor t = Tensor::FromNDAlloc(CountingAlloc{&c}, {3, 4}, kF32, kCPU);
+  auto* p = static_cast<float*>(t.data_ptr());
+  for (int i = 0; i < 12; ++i) p[i] = static_cast<float>(i);
+  Tensor u = t;
+  EXPECT_TRUE(u.same_as(t));
+  EXPECT_EQ(static_cast<float*>(u.data_ptr())[11], 11.0f);
+}
+
+TEST(TensorAlloc, FromNDAllocStridedHonoursStrides) {
+  Counters c;
+  // A transposed (column-major) 3x4 layout.
+  Tensor t = Tensor::FromNDAllocStrided(CountingAlloc{&c}, {3, 4}, {1, 3}, kF32, kCPU);
+  EXPECT_EQ(c.alloc, 1);
+  EXPECT_EQ(Vec(t.shape()), (std::vector<int64_t>{3, 4}));
+  EXPECT_EQ(Vec(t.strides()), (std::vector<int64_t>{1, 3}));
+  EXPECT_EQ(t.stride(0), 1);
+  EXPECT_EQ(t.stride(1), 3);
+  EXPECT_EQ(t.stride(-2), 1);
+  EXPECT_FALSE(t.IsContiguous());
+  EXPECT_EQ(t.numel(), 12);
+
+  // Row-major strides given explicitly are contiguous.
+  Tensor r = Tensor::FromNDAllocStrided(CountingAlloc{&c}, {3, 4}, {4, 1}, kF32, kCPU);
+  EXPECT_TRUE(r.IsContiguous());
+  // A dimension of extent 1 may carry any stride.
+  Tensor o = Tensor::FromNDAllocStrided(CountingAlloc{&c}, {2, 1, 3}, {3, 99, 1}, kF32, kCPU);
+  EXPECT_TRUE(o.IsContiguous());
+  EXPECT_EQ(o.stride(1), 99);
+  // Gaps between rows (a padded layout) are not contiguous.
+  Tensor padded =
+      Tensor::FromNDAllocStrided(CountingAlloc{&c, 2 * 8 * 4}, {2, 3}, {8, 1}, kF32, kCPU);
+  EXPECT_FALSE(padded.IsContiguous());
+  EXPECT_EQ(c.alloc, 4);
+}
+
+TEST(TensorAlloc, FromNDAllocStridedRejectsMismatchedStrides) {
+  Counters c;
+  ffi::Error e = CatchError([&] {
+    Tensor::FromNDAllocStrided(CountingAlloc{&c}, {2, 3}, {1}, kF32, kCPU);
+  });
+  EXPECT_EQ(e.kind(), "ValueError");
+  EXPECT_NE(e.message().find("1 strides for 2 dims"), std::string::npos) << e.message();
+  e = CatchError([&] {
+    Tensor::FromNDAllocStrided(CountingAlloc{&c}, {2, 3}, {3, 1, 1}, kF32, kCPU);
+  });
+  EXPECT_EQ(e.kind(), "ValueError");
+  // Nothing was allocated for a refused request.
+  EXPECT_EQ(c.alloc, 0);
+  EXPECT_EQ(c.free, 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Accessors (seed 004's table)
+// ---------------------------------------------------------------------------------------------
+
+/*! \brief Checks every accessor on a 2x3x4 float32 CPU tensor `t` laid out row-major. */
+template <typename T>
+void CheckAccessors234(const T& t, void* data, uint64_t byte_offset) {
+  EXPECT_EQ(t.ndim(), 3);
+  EXPECT_EQ(t.dtype(), kF32);
+  EXPECT_EQ(Vec(t.shape()), (std::vector<int64_t>{2, 3, 4}));
+  EXPECT_EQ(Vec(t.strides()), (std::vector<int64_t>{12, 4, 1}));
+  EXPECT_EQ(t.size(0), 2);
+  EXPECT_EQ(t.size(1), 3);
+  EXPECT_EQ(t.size(2), 4);
+  EXPECT_EQ(t.size(-1), 4);
+  EXPECT_EQ(t.size(-2), 3);
+  EXPECT_EQ(t.size(-3), 2);
+  EXPECT_EQ(t.stride(0), 12);
+  EXPECT_EQ(t.stride(-1), 1);
+  EXPECT_EQ(t.stride(-3), 12);
+  EXPECT_EQ(t.numel(), 24);
+  EXPECT_EQ(t.byte_offset(), byte_offset);
+  EXPECT_EQ(t.data_ptr(), data);
+  EXPECT_EQ(t.device(), kCPU);
+  EXPECT_TRUE(t.IsContiguous());
+  for (int64_t bad : {3, 4, 100, -4, -5}) {
+    ffi::Error e = CatchError([&] { t.size(bad); });
+    EXPECT_EQ(e.kind(), "IndexError") << bad;
+    EXPECT_NE(e.message().find(std::to_string(bad)), std::string::npos) << e.message();
+    EXPECT_EQ(CatchError([&] { t.stride(bad); }).kind(), "IndexError") << bad;
+  }
+}
+
+TEST(TensorAccessors, OwningTensor) {
+  Counters c;
+  Tensor t = Tensor::FromNDAlloc(CountingAlloc{&c, 0, 16}, {2, 3, 4}, kF32, kCPU);
+  CheckAccessors234(t, c.last_data, 16);
+  EXPECT_EQ(t.GetDLTensorPtr(), static_cast<const DLTensor*>(t.get()));
+}
+
+TEST(TensorAccessors, ViewOfDLTensor) {
+  alignas(64) float buf[32] = {};
+  int64_t shape[] = {2, 3, 4};
+  DLTensor dl{buf, kCPU, 3, kF32, shape, nullptr, 8};
+  TensorView v(&dl);
+  CheckAccessors234(v, buf, 8);
+}
+
+TEST(TensorAccessors, ViewOfTensor) {
+  Counters c;
+  Tensor t = Tensor::FromNDAlloc(CountingAlloc{&c}, {2, 3, 4}, kF32, kCPU);
+  TensorView v(t);
+  CheckAccessors234(v, t.data_ptr(), 0);
+  EXPECT_EQ(t.use_count(), 1u);  // a view takes no reference
+}
+
+TEST(TensorAccessors, DeviceDtypeAndVectorLanes) {
+  Counters c;
+  DLDataType f16x2{kDLFloat, 16, 2};
+  Tensor t = Tensor::FromNDAlloc(CountingAlloc{&c}, {5}, f16x2, DLDevice{kDLCUDAHost, 3});
+  EXPECT_EQ(t.dtype(), f16x2);
+  EXPECT_NE(t.dtype(), (DLDataType{kDLFloat, 16, 1}));
+  EXPECT_EQ(t.device(), (DLDevice{kDLCUDAHost, 3}));
+  EXPECT_EQ(c.last_bytes, 20u);  // 5 elements x 2 lanes x 2 bytes
+}
+
+TEST(TensorAccessors, StridesFilledForObjectWithNullStrides) {
+  // An object whose producer left strides NULL (legal in DLPack) still reports compact strides.
+  Counters c;
+  CountingAlloc alloc{&c};
+  alloc.clear_strides = true;
+  Tensor t = Tensor::FromNDAlloc(alloc, {2, 3, 4}, kF32, kCPU);
+  ASSERT_EQ(t.get()->strides, nullptr);
+  EXPECT_EQ(Vec(t.strides()), (std::vector<int64_t>{12, 4, 1}));
+  EXPECT_EQ(t.stride(-2), 4);
+  EXPECT_TRUE(t.IsContiguous());
+  TensorView v(t);
+  EXPECT_EQ(Vec(v.strides()), (std::vector<int64_t>{12, 4, 1}));
+}
+
+TEST(TensorAccessors, IsAligned) {
+  alignas(64) unsigned char buf[128] = {};
+  int64_t shape[] = {4};
+  DLTensor dl{buf, kCPU, 1, DLDataType{kDLUInt, 8, 1}, shape, nullptr, 0};
+  EXPECT_TRUE(TensorView(&dl).IsAligned(64));
+  dl.byte_offset = 1;
+  EXPECT_FALSE(TensorView(&dl).IsAligned(64));
+  EXPECT_FALSE(TensorView(&dl).IsAligned(2));
+  EXPECT_TRUE(TensorView(&dl).IsAligned(1));
+  dl.byte_offset = 32;
+  EXPECT_TRUE(TensorView(&dl).IsAligned(32));
+  EXPECT_FALSE(TensorView(&dl).IsAligned(64));
+}
+
+// ---------------------------------------------------------------------------------------------
+// TensorView of DLTensors: strides filled in, storage owned by the view
+// ---------------------------------------------------------------------------------------------
+
+TEST(TensorView, NullStridesGetCompactStridesWithoutTouchingProducer) {
+  float buf[6] = {};
+  int64_t shape[] = {2, 3};
+  DLTensor dl{buf, kCPU, 2, kF32, shape, nullptr, 0};
+  TensorView v(&dl);
+  EXPECT_EQ(dl.strides, nullptr);  // the producer's description is untouched
+  ASSERT_NE(v.dl_tensor()->strides, nullptr);
+  EXPECT_EQ(Vec(v.strides()), (std::vector<int64_t>{3, 1}));
+  EXPECT_EQ(v.dl_tensor()->shape, shape);  // extents are borrowed, not copied
+  EXPECT_TRUE(v.IsContiguous());
+}
+
+TEST(TensorView, ProducerStridesAreBorrowed) {
+  float buf[6] = {};
+  int64_t shape[] = {2, 3};
+  int64_t strides[] = {1, 2};
+  DLTensor dl{buf, kCPU, 2, kF32, shape, strides, 0};
+  TensorView v(&dl);
+  EXPECT_EQ(v.strides().data(), strides);
+  EXPECT_EQ(Vec(v.strides()), (std::vector<int64_t>{1, 2}));
+  EXPECT_FALSE(v.IsContiguous());
+  TensorView copy(v);
+  EXPECT_EQ(copy.strides().data(), strides);
+}
+
+/*! \brief Compact strides of `shape` computed independently of the headers. */
+std::vector<int64_t> CompactStrides(const std::vector<int64_t>& shape) {
+  std::vector<int64_t> s(shape.size());
+  int64_t acc = 1;
+  for (size_t i = shape.size(); i-- > 0;) {
+    s[i] = acc;
+    acc *= shape[i];
+  }
+  return s;
+}
+
+class TensorViewRank : public ::testing::TestWithParam<std::vector<int64_t>> {};
+
+TEST_P(TensorViewRank, CopiesOwnTheirComputedStrides) {
+  std::vector<int64_t> shape = GetParam();
+  std::vector<int64_t> expected = CompactStrides(shape);
+  std::vector<float> buf(static_cast<size_t>(ffi::ShapeView(shape).Product()));
+  DLTensor dl{buf.data(), kCPU, static_cast<int32_t>(shape.size()), kF32, shape.data(), nullptr, 0};
+  auto source = std::make_unique<TensorView>(&dl);
+  EXPECT_EQ(Vec(source->strides()), expected);
+
+  TensorView copied(*source);
+  int64_t other_shape[] = {7};
+  DLTensor other{buf.data(), kCPU, 1, kF32, other_shape, nullptr, 0};
+  TensorView assigned(&other);
+  assigned = *source;
+  // The copies do not point at the source's storage ...
+  EXPECT_NE(copied.strides().data(), source->strides().data());
+  EXPECT_NE(assigned.strides().data(), source->strides().data());
+  EXPECT_NE(assigned.strides().data(), copied.strides().data());
+  // ... so they stay valid once the source view is gone.
+  source.reset();
+  EXPECT_EQ(copied.ndim(), static_cast<int32_t>(shape.size()));
+  EXPECT_EQ(Vec(copied.strides()), expected);
+  EXPECT_EQ(Vec(assigned.strides()), expected);
+  EXPECT_EQ(assigned.numel(), ffi::ShapeView(shape).Product());
+  EXPECT_EQ(copied.stride(-1), 1);
+  EXPECT_EQ(assigned.stride(0), expected[0]);
+
+  // A copy of a copy, after the first copy is gone.
+  auto second = std::make_unique<TensorView>(copied);
+  TensorView third(*second);
+  second.reset();
+  EXPECT_EQ(Vec(third.strides()), expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(InlineAndHeap, TensorViewRank,
+                         ::testing::Values(std::vector<int64_t>{5}, std::vector<int64_t>{2, 3, 4},
+                                           std::vector<int64_t>{2, 1, 3, 1, 2, 2},     // 6: inline
+                                           std::vector<int64_t>{2, 1, 3, 1, 2, 2, 1},  // 7: heap
+                                           std::vector<int64_t>{2, 1, 3, 1, 2, 2, 1, 3}));
+
+TEST(TensorView, AssignBetweenHeapAndInlineViews) {
+  std::vector<int64_t> big = {2, 2, 2, 2, 2, 2, 2, 2};
+  int64_t small[] = {4, 5};
+  float buf[256] = {};
+  DLTensor dl_big{buf, kCPU, 8, kF32, big.data(), nullptr, 0};
+  DLTensor dl_small{buf, kCPU, 2, kF32, small, nullptr, 0};
+  TensorView v(&dl_big);
+  v = TensorView(&dl_small);
+  EXPECT_EQ(Vec(v.strides()), (std::vector<int64_t>{5, 1}));
+  v = TensorView(&dl_big);
+  EXPECT_EQ(Vec(v.strides()), CompactStrides(big));
+}
+
+TEST(TensorView, SelfAssignmentKeepsStrides) {
+  std::vector<int64_t> shape = {2, 3, 1, 2, 2, 1, 3, 2};  // heap-stored strides
+  std::vector<float> buf(144);
+  DLTensor dl{buf.data(), kCPU, 8, kF32, shape.data(), nullptr, 0};
+  TensorView v(&dl);
+  TensorView& alias = v;
+  v = alias;
+  EXPECT_EQ(Vec(v.strides()), CompactStrides(shape));
+}
+
+TEST(TensorView, FromTensorSeesTheSameData) {
+  Counters c;
+  Tensor t = Tensor::FromNDAlloc(CountingAlloc{&c}, {2, 2}, kF32, kCPU);
+  TensorView v = t;
+  EXPECT_EQ(v.data_ptr(), t.data_ptr());
+  EXPECT_EQ(v.dl_tensor()->shape, t.get()->shape);
+  static_cast<float*>(v.data_ptr())[3] = 4.5f;
+  EXPECT_EQ(static_cast<float*>(t.data_ptr())[3], 4.5f);
+  EXPECT_EQ(t.use_count(), 1u);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Zero-size tensors and 0-d scalars
+// ---------------------------------------------------------------------------------------------
+
+TEST(TensorEdge, ZeroSizeLeadingExtent) {
+  Counters c;
+  Tensor t = Tensor::FromNDAlloc(CountingAlloc{&c}, {0, 3}, kF32, kCPU);
+  EXPECT_EQ(t.numel(), 0);
+  EXPECT_EQ(ffi::GetDataSize(*t.get()), 0u);
+  EXPECT_EQ(t.size(0), 0);
+  EXPECT_EQ(t.size(-1), 3);
+  EXPECT_EQ(Vec(t.strides()), (std::vector<int64_t>{3, 1}));
+  EXPECT_TRUE(t.IsContiguous());
+  t = Tensor();
+  EXPECT_EQ(c.alloc, 1);
+  EXPECT_EQ(c.free, 1);
+}
+
+TEST(TensorEdge, ZeroSizeInnerExtentIsContiguous) {
+  // A tensor with no elements is compact whatever its layout; in particular the compact strides
+  // the library computes itself must count as contiguous.
+  Counters c;
+  Tensor t = Tensor::FromNDAlloc(CountingAlloc{&c}, {2, 0, 3}, kF32, kCPU);
+  EXPECT_EQ(t.numel(), 0);
+  EXPECT_EQ(t.ndim(), 3);
+  EXPECT_EQ(t.size(1), 0);
+  EXPECT_TRUE(t.IsContiguous()) << "strides " << t.strides();
+
+  float dummy = 0;
+  int64_t shape[] = {2, 0, 3};
+  DLTensor dl{&dummy, kCPU, 3, kF32, shape, nullptr, 0};
+  TensorView v(&dl);
+  EXPECT_EQ(v.numel(), 0);
+  EXPECT_TRUE(v.IsContiguous()) << "strides " << v.strides();
+}
+
+TEST(TensorEdge, ZeroDimScalar) {
+  Counters c;
+  Tensor t =
+      Tensor::FromNDAlloc(CountingAlloc{&c}, ffi::ShapeView(), DLDataType{kDLInt, 64, 1}, kCPU);
+  EXPECT_EQ(t.ndim(), 0);
+  EXPECT_EQ(t.numel(), 1);
+  EXPECT_EQ(c.last_bytes, 8u);
+  EXPECT_TRUE(t.shape().empty());
+  EXPECT_TRUE(t.strides().empty());
+  EXPECT_TRUE(t.IsContiguous());
+  *static_cast<int64_t*>(t.data_ptr()) = 42;
+  EXPECT_EQ(CatchError([&] { t.size(0); }).kind(), "IndexError");
+  EXPECT_EQ(CatchError([&] { t.size(-1); }).kind(), "IndexError");
+  EXPECT_EQ(CatchError([&] { t.stride(0); }).kind(), "IndexError");
+
+  int64_t value = 7;
+  DLTensor dl{&value, kCPU, 0, DLDataType{kDLInt, 64, 1}, nullptr, nullptr, 0};
+  TensorView v(&dl);
+  EXPECT_EQ(v.ndim(), 0);
+  EXPECT_EQ(v.numel(), 1);
+  EXPECT_TRUE(v.strides().empty());
+  EXPECT_TRUE(v.IsContiguous());
+  EXPECT_EQ(*static_cast<int64_t*>(v.data_ptr()), 7);
+  TensorView copy = v;
+  EXPECT_EQ(copy.numel(), 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// GetDataSize
+// ---------------------------------------------------------------------------------------------
+
+TEST(TensorDataSize, WholeAndSubByteAndVectorTypes) {
+  int64_t shape3[] = {3};
+  DLTensor t{nullptr, kCPU, 1, DLDataType{kDLFloat4_e2m1fn, 4, 1}, shape3, nullptr, 0};
+  EXPECT_EQ(ffi::GetDataSize(t), 2u);  // 3 x 4 bits = 12 bits -> 2 bytes
+  t.dtype = DLDataType{kDLFloat6_e2m3fn, 6, 1};
+  EXPECT_EQ(ffi::GetDataSize(t), 3u);  // 18 bits -> 3 bytes
+  t.dtype = DLDataType{kDLBool, 8, 1};
+  EXPECT_EQ(ffi::GetDataSize(t), 3u);
+  t.dtype = DLDataType{kDLFloat, 32, 4};
+  EXPECT_EQ(ffi::GetDataSize(t), 48u);  // float32x4
+  t.dtype = DLDataType{kDLInt, 4, 2};
+  EXPECT_EQ(ffi::GetDataSize(t), 3u);  // 3 x 2 lanes x 4 bits = 24 bits
+
+  int64_t shape23[] = {2, 3};
+  DLTensor m{nullptr, kCPU, 2, DLDataType{kDLFloat, 64, 1}, shape23, nullptr, 0};
+  EXPECT_EQ(ffi::GetDataSize(m), 48u);
+  int64_t shape0[] = {4, 0};
+  m.shape = shape0;
+  EXPECT_EQ(ffi::GetDataSize(m), 0u);
+  DLTensor scalar{nullptr, kCPU, 0, DLDataType{kDLFloat, 16, 1}, nullptr, nullptr, 0};
+  EXPECT_EQ(ffi::GetDataSize(scalar), 2u);
+
+  EXPECT_EQ(ffi::GetDataSize(1, DLDataType{kDLFloat4_e2m1fn, 4, 1}), 1u);
+  EXPECT_EQ(ffi::GetDataSize(4, DLDataType{kDLFloat4_e2m1fn, 4, 1}), 2u);
+  EXPECT_EQ(ffi::GetDataSize(5, DLDataType{kDLFloat4_e2m1fn, 4, 1}), 3u);
+  EXPECT_EQ(ffi::GetDataSize(1000, DLDataType{kDLBfloat, 16, 1}), 2000u);
+  EXPECT_EQ(ffi::GetDataSize(3, DLDataType{kDLFloat, 16, 8}), 48u);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Any / AnyView (seed 000): owning -> view allowed, view -> owning refused
+// ---------------------------------------------------------------------------------------------
+
+TEST(TensorAny, DLTensorPointerConvertsToViewOnly) {
+  float buf[6] = {1, 2, 3, 4, 5, 6};
+  int64_t shape[] = {2, 3};
+  DLTensor dl{buf, kCPU, 2, kF32, shape, nullptr, 0};
+  AnyView v(&dl);
+  EXPECT_EQ(v.type_index(), kTVMFFIDLTensorPtr);
+  EXPECT_EQ(v.raw()->v_ptr, &dl);
+
+  std::optional<TensorView> as_view = v.as<TensorView>();
+  ASSERT_TRUE(as_view.has_value());
+  EXPECT_EQ(as_view->data_ptr(), buf);
+  EXPECT_EQ(Vec(as_view->shape()), (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(Vec(as_view->strides()), (std::vector<int64_t>{3, 1}));
+  EXPECT_EQ(v.cast<TensorView>().numel(), 6);
+  EXPECT_EQ(v.cast<DLTensor*>(), &dl);
+
+  EXPECT_FALSE(v.as<Tensor>().has_value());
+  EXPECT_FALSE(v.try_cast<Tensor>().has_value());
+  ffi::Error e = CatchError([&] { AnyView(&dl).cast<Tensor>(); });
+  EXPECT_EQ(e.kind(), "TypeError");
+  EXPECT_EQ(e.message(), "Cannot convert from type `DLTensor*` to `Tensor`");
+  // Optional<Tensor> does not accept a view either; None does.
+  EXPECT_FALSE(v.try_cast<ffi::Optional<Tensor>>().has_value());
+  EXPECT_FALSE(AnyView().cast<ffi::Optional<Tensor>>().has_value());
+
+  // A borrowed DLTensor* cannot become an owned Any.
+  EXPECT_EQ(CatchError([&] { Any owned(v); }).kind(), "TypeError");
+}
+
+TEST(TensorAny, TensorObjectConvertsToViewAndTensor) {
+  Counters c;
+  Tensor t = Tensor::FromNDAlloc(CountingAlloc{&c}, {2, 3}, kF32, kCPU);
+  AnyView v(t);
+  EXPECT_EQ(v.type_index(), kTVMFFITensor);
+  EXPECT_EQ(v.GetTypeName(), "Tensor");
+  EXPECT_EQ(t.use_count(), 1u);  // a view takes no reference
+
+  std::optional<TensorView> view = v.as<TensorView>();
+  ASSERT_TRUE(view.has_value());
+  EXPECT_EQ(view->data_ptr(), t.data_ptr());
+  EXPECT_EQ(Vec(view->shape()), (std::vector<int64_t>{2, 3}));
+  // Through the ABI the DLTensor is read right after the 24-byte header.
+  EXPECT_EQ(
+      v.cast<DLTensor*>(),
+      reinterpret_cast<DLTensor*>(reinterpret_cast<char*>(v.raw()->v_obj) + sizeof(TVMFFIObject)));
+
+  {
+    Tensor back = v.cast<Tensor>();
+    EXPECT_TRUE(back.same_as(t));
+    EXPECT_EQ(t.use_count(), 2u);
+    std::optional<Tensor> strict = v.as<Tensor>();
+    ASSERT_TRUE(strict.has_value());
+    EXPECT_EQ(t.use_count(), 3u);
+  }
+  EXPECT_EQ(t.use_count(), 1u);
+
+  {
+    Any owned = t;
+    EXPECT_EQ(owned.type_index(), kTVMFFITensor);
+    EXPECT_EQ(t.use_count(), 2u);
+    Any copy = owned;
+    EXPECT_EQ(t.use_count(), 3u);
+    EXPECT_TRUE(copy.cast<TensorView>().data_ptr() == t.data_ptr());
+    owned.reset();
+    EXPECT_EQ(t.use_count(), 2u);
+  }
+  EXPECT_EQ(t.use_count(), 1u);
+
+  // An owned Any keeps the tensor alive on its own.
+  Any holder = std::move(t);
+  EXPECT_EQ(c.free, 0);
+  holder = Any();
+  EXPECT_EQ(c.free, 1);
+}
+
+TEST(TensorAny, TensorViewPassesAsBorrowedPointer) {
+  Counters c;
+  Tensor t = Tensor::FromNDAlloc(CountingAlloc{&c}, {3}, kF32, kCPU);
+  TensorView view(t);
+  AnyView v(view);
+  EXPECT_EQ(v.type_index(), kTVMFFIDLTensorPtr);
+  EXPECT_EQ(v.raw()->v_ptr, view.GetDLTensorPtr());
+  EXPECT_EQ(v.cast<TensorView>().data_ptr(), t.data_ptr());
+  // A view of an owning tensor is still only a view.
+  EXPECT_FALSE(v.try_cast<Tensor>().has_value());
+  EXPECT_EQ(t.use_count(), 1u);
+}
+
+TEST(TensorAny, NullTensorIsNone) {
+  Tensor null;
+  EXPECT_FALSE(null.defined());
+  AnyView v(null);
+  EXPECT_TRUE(v.is_none());
+  EXPECT_FALSE(v.try_cast<TensorView>().has_value());
+  // Tensor is nullable: None converts to a null Tensor.
+  std::optional<Tensor> back = v.try_cast<Tensor>();
+  ASSERT_TRUE(back.has_value());
+  EXPECT_FALSE(back->defined());
+}
+
+TEST(TensorAny, OtherValuesAreNotTensors) {
+  EXPECT_FALSE(AnyView(1).try_cast<TensorView>().has_value());
+  EXPECT_FALSE(AnyView(1).try_cast<Tensor>().has_value());
+  ffi::Shape s{1, 2};
+  EXPECT_FALSE(AnyView(s).try_cast<TensorView>().has_value());
+  EXPECT_FALSE(AnyView(s).try_cast<Tensor>().has_value());
+  ffi::Error e = CatchError([&] { AnyView(s).cast<TensorView>(); });
+  EXPECT_EQ(e.kind(), "TypeError");
+  EXPECT_EQ(e.message(), "Cannot convert from type `Shape` to `Tensor`");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Typed functions
+// ---------------------------------------------------------------------------------------------
+
+TEST(TensorFunction, ViewAndOptionalTensorArguments) {
+  void* seen_data = nullptr;
+  bool seen_optional = false;
+  void* seen_optional_data = nullptr;
+  ffi::Function f = ffi::Function::FromTyped(
+      [&](TensorView x, ffi::Optional<Tensor> y) -> int64_t {
+        seen_data = x.data_ptr();
+        seen_optional = y.has_value();
+        seen_optional_data = y.has_value() ? y->data_ptr() : nullptr;
+        return x.numel();
+      },
+      "kernel");
+
+  float buf[6] = {};
+  int64_t shape[] = {2, 3};
+  DLTensor dl{buf, kCPU, 2, kF32, shape, nullptr, 0};
+  EXPECT_EQ(f(&dl, nullptr).cast<int64_t>(), 6);
+  EXPECT_EQ(seen_data, buf);
+  EXPECT_FALSE(seen_optional);
+
+  Counters c;
+  Tensor a = Tensor::FromNDAlloc(CountingAlloc{&c}, {4}, kF32, kCPU);
+  Tensor b = Tensor::FromNDAlloc(CountingAlloc{&c}, {5}, kF32, kCPU);
+  EXPECT_EQ(f(a, b).cast<int64_t>(), 4);
+  EXPECT_EQ(seen_data, a.data_ptr());
+  EXPECT_TRUE(seen_optional);
+  EXPECT_EQ(seen_optional_data, b.data_ptr());
+  // The call took no lasting reference.
+  EXPECT_EQ(a.use_count(), 1u);
+  EXPECT_EQ(b.use_count(), 1u);
+
+  // A TensorView argument and a Tensor in the optional slot.
+  TensorView va(a);
+  EXPECT_EQ(f(va, b).cast<int64_t>(), 4);
+  EXPECT_EQ(seen_data, a.data_ptr());
+  EXPECT_EQ(c.free, 0);
+}
+
+TEST(TensorFunction, MismatchedArgumentMessages) {
+  ffi::Function f = ffi::Function::FromTyped(
+      [](TensorView x, ffi::Optional<Tensor>) -> int64_t { return x.numel(); }, "kernel");
+  ffi::Error e = CatchError([&] { f(1, nullptr); });
+  EXPECT_EQ(e.kind(), "TypeError");
+  EXPECT_EQ(e.message(),
+            "Mismatched type on argument #0 when calling: `kernel(0: Tensor, 1: Optional<Tensor>) "
+            "-> int`. Expected `Tensor` but got `int`");
+
+  // A borrowed DLTensor* is not an owning tensor, so it cannot fill Optional<Tensor>.
+  float buf[2] = {};
+  int64_t shape[] = {2};
+  DLTensor dl{buf, kCPU, 1, kF32, shape, nullptr, 0};
+  e = CatchError([&] { f(&dl, &dl); });
+  EXPECT_EQ(e.kind(), "TypeError");
+  EXPECT_EQ(e.message(),
+            "Mismatched type on argument #1 when calling: `kernel(0: Tensor, 1: Optional<Tensor>) "
+            "-> int`. Expected `Optional<Tensor>` but got `DLTensor*`");
+
+  auto add_one = ffi::Function::FromTyped([](TensorView, TensorView) {}, "add_one");
+  e = CatchError([&] { add_one(&dl, 3); });
+  EXPECT_EQ(e.message(),
+            "Mismatched type on argument #1 when calling: `add_one(0: Tensor, 1: Tensor) -> void`. "
+            "Expected `Tensor` but got `int`");
+  e = CatchError([&] { add_one(&dl); });
+  EXPECT_EQ(e.kind(), "TypeError");
+  EXPECT_NE(e.message().find("Expected 2 but got 1"), std::string::npos) << e.message();
+}
+
+TEST(TensorFunction, ReturnedTensorKeepsDataAlive) {
+  Counters c;
+  ffi::Function make = ffi::Function::FromTyped(
+      [&c](int64_t n) { return Tensor::FromNDAlloc(CountingAlloc{&c}, {n}, kF32, kCPU); }, "make");
+  Any result = make(8);
+  EXPECT_EQ(result.type_index(), kTVMFFITensor);
+  EXPECT_EQ(c.alloc, 1);
+  EXPECT_EQ(c.free, 0);  // the function's own reference is gone, the result's remains
+  Tensor t = result.cast<Tensor>();
+  EXPECT_EQ(t.use_count(), 2u);
+  result.reset();
+  EXPECT_EQ(t.use_count(), 1u);
+  EXPECT_EQ(c.free, 0);
+  auto* p = static_cast<float*>(t.data_ptr());
+  for (int i = 0; i < 8; ++i) p[i] = 1.0f;  // still valid memory
+  EXPECT_EQ(t.size(0), 8);
+  t = Tensor();
+  EXPECT_EQ(c.free, 1);
+
+  // Passing a tensor through a function that returns it: one extra reference, then none.
+  ffi::Function identity = ffi::Function::FromTyped([](Tensor x) { return x; }, "identity");
+  Tensor u = Tensor::FromNDAlloc(CountingAlloc{&c}, {2}, kF32, kCPU);
+  {
+    Any r = identity(u);
+    EXPECT_EQ(u.use_count(), 2u);
+    EXPECT_TRUE(r.cast<Tensor>().same_as(u));
+  }
+  EXPECT_EQ(u.use_count(), 1u);
+  // Returning a view-derived value as a tensor is impossible: the function gets a DLTensor*.
+  float buf[2] = {};
+  int64_t shape[] = {2};
+  DLTensor dl{buf, kCPU, 1, kF32, shape, nullptr, 0};
+  EXPECT_EQ(CatchError([&] { identity(&dl); }).kind(), "TypeError");
+}
+
+}  // namespace

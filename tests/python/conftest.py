@@ -1,0 +1,36 @@
+"""Shared fixtures: the kernel library the Python tests call, built once per session with nothing
+but ``python -m ffi.config --cflags``."""
+
+import os
+import shlex
+import subprocess
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def build_kernel(src: str, out_dir: str) -> str:
+    lib = os.path.join(out_dir, os.path.splitext(os.path.basename(src))[0] + ".so")
+    cflags = shlex.split(
+        subprocess.check_output([sys.executable, "-m", "ffi.config", "--cflags"], text=True)
+    )
+    cmd = ["g++", "-std=c++17", "-O1", "-shared", "-fPIC", *cflags, src, "-o", lib]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    return lib
+
+
+@pytest.fixture(scope="session")
+def kernels_path(tmp_path_factory):
+    return build_kernel(
+        os.path.join(HERE, "kernels", "py_kernels.cc"), str(tmp_path_factory.mktemp("kernels"))
+    )
+
+
+@pytest.fixture(scope="session")
+def mod(kernels_path):
+    import ffi
+
+    return ffi.load_module(kernels_path)

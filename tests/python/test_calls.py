@@ -1,0 +1,144 @@
+"""Calling C++ functions from Python: values in and out, modules, globals, bad calls."""
+
+import ctypes
+
+import pytest
+
+import ffi
+
+
+def test_plain_values_round_trip(mod):
+    for value in [
+        None,
+        True,
+        False,
+        0,
+        -5,
+        2**62,
+        1.5,
+        "",
+        "short",
+        "a longer string here",
+        b"",
+        b"\x00bytes\xff with more",
+    ]:
+        out = mod.echo(value)
+        assert out == value and type(out) is type(value)
+
+
+def test_dtype_device_and_pointer_round_trip(mod):
+    assert mod.echo(ffi.float32) == ffi.float32
+    assert mod.echo(ffi.dtype("float32x4")) == "float32x4"
+    assert mod.echo(ffi.Device("cuda:1")) == ffi.device("cuda", 1)
+    p = mod.echo(ctypes.c_void_p(1234))
+    assert isinstance(p, ctypes.c_void_p) and p.value == 1234
+    assert mod.echo(ctypes.c_void_p(None)) is None
+
+
+def test_type_names_seen_by_cpp(mod):
+    assert mod.type_of(1) == "int"
+    assert mod.type_of(True) == "bool"
+    assert mod.type_of(2.0) == "float"
+    assert mod.type_of("x") == "str"
+    assert mod.type_of(b"x") == "bytes"
+    assert mod.type_of(None) == "None"
+    assert mod.type_of(ffi.int8) == "dtype"
+    assert mod.type_of(ffi.Device("cpu")) == "Device"
+    assert mod.type_of(lambda: 0) == "Function"
+
+
+def test_int_subclasses_and_overflow(mod):
+    import enum
+
+    class Color(enum.IntEnum):
+        RED = 3
+
+    assert mod.add_int(Color.RED, 1) == 4
+    with pytest.raises(TypeError, match=r"argument #0 .* does not fit in 64 bits"):
+        mod.add_int(2**70, 1)
+
+
+def test_function_objects_and_repr(mod):
+    f = mod.add_int
+    assert isinstance(f, ffi.Function)
+    assert f.__name__ == "add_int"
+    assert "add_int" in repr(f)
+    assert mod.add_int is f  # cached on the module after the first lookup
+    assert mod["add_int"](2, 3) == 5
+    assert mod.get_function("nope", allow_missing=True) is None
+
+
+def test_missing_function_is_attribute_error(mod):
+    with pytest.raises(AttributeError, match="has no function `does_not_exist`"):
+        mod.does_not_exist  # noqa: B018
+
+
+def test_wrong_argument_type_names_function_argument_and_types(mod):
+    with pytest.raises(TypeError) as info:
+        mod.add_int(1, "two")
+    assert str(info.value) == (
+        "Mismatched type on argument #1 when calling: `add_int(0: int, 1: int) -> int`. "
+        "Expected `int` but got `str`"
+    )
+
+
+def test_wrong_argument_count(mod):
+    with pytest.raises(TypeError, match=r"Expected 2 but got 3 arguments"):
+        mod.add_int(1, 2, 3)
+
+
+def test_unconvertible_argument_names_function_and_python_type(mod):
+    with pytest.raises(TypeError, match=r"argument #1 of type `object` when calling `add_int`"):
+        mod.add_int(1, object())
+
+
+def test_keyword_arguments_are_refused(mod):
+    with pytest.raises(TypeError, match="positional arguments only"):
+        mod.add_int(a=1, b=2)
+
+
+def test_load_module_errors(tmp_path):
+    with pytest.raises(RuntimeError, match="does not exist"):
+        ffi.load_module(tmp_path / "missing.so")
+    bad = tmp_path / "bad.so"
+    bad.write_text("not a library")
+    with pytest.raises(RuntimeError, match="Cannot load module"):
+        ffi.load_module(bad)
+
+
+def test_module_path_and_repr(mod, kernels_path):
+    assert mod.path == kernels_path
+    assert kernels_path in repr(mod)
+    assert mod.type_key == "ffi.Module"
+
+
+def test_global_functions_register_get_list_remove():
+    @ffi.register_global_func("testing.py.mul")
+    def mul(a, b):
+        return a * b
+
+    f = ffi.get_global_func("testing.py.mul")
+    assert f(6, 7) == 42
+    assert "testing.py.mul" in ffi.list_global_func_names()
+    with pytest.raises(ValueError, match="already registered"):
+        ffi.register_global_func("testing.py.mul", mul)
+    ffi.register_global_func("testing.py.mul", lambda a, b: a + b, override=True)
+    assert ffi.get_global_func("testing.py.mul")(6, 7) == 13
+    assert ffi.remove_global_func("testing.py.mul") is True
+    assert ffi.remove_global_func("testing.py.mul") is False
+    assert ffi.get_global_func("testing.py.mul", allow_missing=True) is None
+    with pytest.raises(ValueError, match="not registered"):
+        ffi.get_global_func("testing.py.mul")
+
+
+def test_convert_makes_functions_from_callables():
+    f = ffi.convert(lambda x: x + 1)
+    assert isinstance(f, ffi.Function)
+    assert f(1) == 2
+    assert ffi.convert(3) == 3
+    assert ffi.convert("s") == "s"
+
+
+def test_objects_cannot_be_constructed_directly():
+    with pytest.raises(TypeError, match="made by FFI calls"):
+        ffi.Function()

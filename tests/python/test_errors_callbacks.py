@@ -1,0 +1,100 @@
+"""Errors in both directions and Python callbacks crossing C++."""
+
+import traceback
+
+import pytest
+
+import ffi
+
+
+@pytest.mark.parametrize(
+    "kind, exc",
+    [
+        ("ValueError", ValueError),
+        ("TypeError", TypeError),
+        ("KeyError", KeyError),
+        ("IndexError", IndexError),
+        ("AttributeError", AttributeError),
+        ("RuntimeError", RuntimeError),
+        ("NotImplementedError", NotImplementedError),
+        ("InternalError", RuntimeError),
+        ("SomethingUnknown", RuntimeError),
+    ],
+)
+def test_cpp_error_kinds_map_to_python_exceptions(mod, kind, exc):
+    with pytest.raises(exc) as info:
+        mod.fail(kind, "the message")
+    message = info.value.args[0]
+    assert message == "the message"
+
+
+def test_cpp_frames_are_shown(mod):
+    with pytest.raises(ValueError) as info:
+        mod.fail("ValueError", "boom")
+    notes = "".join(getattr(info.value, "__notes__", []))
+    assert notes.startswith("C++ traceback (most recent call last):")
+    assert "py_kernels.cc" in notes
+    text = "".join(traceback.format_exception(info.value))
+    assert "ValueError: boom" in text
+
+
+def test_registered_error_kind():
+    @ffi.register_error
+    class MyKernelError(Exception):
+        pass
+
+    f = ffi.get_global_func("ffi.ModuleLoadFromFile")  # any function raising through the ABI
+    assert f is not None
+
+    class Other(Exception):
+        pass
+
+    ffi.register_error("OtherKind", Other)
+
+
+def test_registered_error_kind_arrives(mod):
+    class MyError(Exception):
+        pass
+
+    ffi.register_error("MyError", MyError)
+    with pytest.raises(MyError, match="custom"):
+        mod.fail("MyError", "custom")
+
+
+def test_python_callback_called_from_cpp(mod):
+    assert mod.call_with(lambda x: x * 3, 5) == 15
+    assert mod.call_with(lambda s: s.upper(), "abc") == "ABC"
+
+
+def test_python_exception_crosses_cpp_unchanged(mod):
+    class Special(Exception):
+        pass
+
+    err = Special("from python")
+
+    def raiser(_):
+        raise err
+
+    with pytest.raises(Special) as info:
+        mod.call_with(raiser, 1)
+    assert info.value is err
+
+
+def test_python_exception_in_global_callback_called_by_cpp(mod):
+    def bad(x):
+        return 1 / x
+
+    with pytest.raises(ZeroDivisionError):
+        mod.call_with(bad, 0)
+
+
+def test_callback_returning_unconvertible_value(mod):
+    with pytest.raises(TypeError, match="cannot convert a value of type `object`"):
+        mod.call_with(lambda _: object(), 1)
+
+
+def test_functions_returned_to_python_are_callable(mod):
+    f = ffi.convert(lambda a: a + 1)
+    g = mod.echo(f)
+    assert isinstance(g, ffi.Function)
+    assert g(1) == 2
