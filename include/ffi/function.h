@@ -81,6 +81,9 @@ struct FunctionInfo<R(Args...)> {
     ((s += (i ? ", " : "") + std::to_string(i) + ": " + TypeName<std::decay_t<Args>>(), ++i), ...);
     return s + ") -> " + TypeName<std::decay_t<R>>();
   }
+  /*! \brief The plain function pointer type with this signature. */
+  template <typename = void>
+  using Pointer = R (*)(Args...);
   template <typename T>
   static std::string TypeName() {
     if constexpr (std::is_void_v<T>) {
@@ -262,18 +265,56 @@ class GlobalDef {
 #define FFI_STATIC_INIT_BLOCK() \
   FFI_STATIC_INIT_BLOCK_IMPL_(FFI_STR_CONCAT(_ffi_static_init_, __COUNTER__))
 
+namespace detail {
+/*! \brief JSON string literal of `s`. */
+inline std::string JSONQuote(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+/*!
+ * \brief What `__tvm_ffi__metadata_<name>` returns for a typed export: JSON with the signature,
+ * the argument types and the return type, in TypeStr's vocabulary.
+ */
+template <typename Info, typename R, typename... Args>
+std::string SignatureMetadata(const std::string& name, R (*)(Args...)) {
+  std::string args;
+  ((args += (args.empty() ? "" : ", ") + JSONQuote(Info::template TypeName<std::decay_t<Args>>())),
+   ...);
+  return "{\"signature\": " + JSONQuote(Info::Signature(name)) + ", \"arg_types\": [" + args +
+         "], \"return_type\": " + JSONQuote(Info::template TypeName<std::decay_t<R>>()) + "}";
+}
+}  // namespace detail
+
 /*!
  * \brief Exports typed callable `Function` from a shared library as the C symbol
  * `__tvm_ffi_<ExportName>` following the safe-call convention, so any host of the ABI can load it
- * by name. Argument errors name `ExportName` and the signature.
+ * by name. Argument errors name `ExportName` and the signature. Also exports
+ * `__tvm_ffi__metadata_<ExportName>`, returning the signature as JSON for hosts to show.
  */
-#define FFI_DLL_EXPORT_TYPED_FUNC(ExportName, Function)                                           \
-  extern "C" TVM_FFI_DLL_EXPORT int __tvm_ffi_##ExportName(void*, const TVMFFIAny* args,          \
-                                                           int32_t num_args, TVMFFIAny* result) { \
-    FFI_SAFE_CALL_BEGIN();                                                                        \
-    ::ffi::detail::CallTyped(Function, #ExportName, args, num_args, result);                      \
-    FFI_SAFE_CALL_END();                                                                          \
-  }                                                                                               \
+#define FFI_DLL_EXPORT_TYPED_FUNC(ExportName, Function)                                            \
+  namespace {                                                                                      \
+  const auto _ffi_export_##ExportName = Function;                                                  \
+  }                                                                                                \
+  extern "C" TVM_FFI_DLL_EXPORT int __tvm_ffi_##ExportName(void*, const TVMFFIAny* args,           \
+                                                           int32_t num_args, TVMFFIAny* result) {  \
+    FFI_SAFE_CALL_BEGIN();                                                                         \
+    ::ffi::detail::CallTyped(_ffi_export_##ExportName, #ExportName, args, num_args, result);       \
+    FFI_SAFE_CALL_END();                                                                           \
+  }                                                                                                \
+  extern "C" TVM_FFI_DLL_EXPORT int __tvm_ffi__metadata_##ExportName(void*, const TVMFFIAny*,      \
+                                                                     int32_t, TVMFFIAny* result) { \
+    FFI_SAFE_CALL_BEGIN();                                                                         \
+    using Info = ::ffi::detail::FunctionInfo<std::decay_t<decltype(_ffi_export_##ExportName)>>;    \
+    using Signature = typename Info::template Pointer<>;                                           \
+    *result = ::ffi::Any(::ffi::String(::ffi::detail::SignatureMetadata<Info>(                     \
+                             #ExportName, static_cast<Signature>(nullptr))))                       \
+                  .release();                                                                      \
+    FFI_SAFE_CALL_END();                                                                           \
+  }                                                                                                \
   static_assert(true, "")
 
 }  // namespace ffi

@@ -34,9 +34,7 @@ class Module(Object):
     def __getattr__(self, name: str) -> Function:
         if name.startswith("__"):
             raise AttributeError(name)
-        func = _core.module_get_function(self, name)
-        if func is None:
-            raise AttributeError(f"Module {self.path!r} has no function `{name}`")
+        func = self.get_function(name)
         self.__dict__[name] = func
         return func
 
@@ -46,8 +44,16 @@ class Module(Object):
     def get_function(self, name: str, allow_missing: bool = False) -> Function | None:
         """Return the function `name`, or None when it is missing and `allow_missing` is set."""
         func = _core.module_get_function(self, name)
-        if func is None and not allow_missing:
+        if func is None:
+            if allow_missing:
+                return None
             raise AttributeError(f"Module {self.path!r} has no function `{name}`")
+        # Typed exports carry their signature as `__tvm_ffi__metadata_<name>`.
+        meta = _core.module_get_function(self, "_metadata_" + name)
+        if meta is not None:
+            import json
+
+            func._ffi_metadata = json.loads(meta())
         return func
 
     @property
@@ -57,6 +63,17 @@ class Module(Object):
 
     def __repr__(self) -> str:
         return f"<ffi.Module {self.path!r}>"
+
+
+def _signature_from_metadata(meta: dict):
+    """The inspect.Signature of a typed export, from its metadata (called by Function)."""
+    import inspect
+
+    params = [
+        inspect.Parameter(f"arg{i}", inspect.Parameter.POSITIONAL_ONLY, annotation=t)
+        for i, t in enumerate(meta.get("arg_types", []))
+    ]
+    return inspect.Signature(params, return_annotation=meta.get("return_type", "Any"))
 
 
 _core._register_class(_core.type_key_to_index("ffi.Module"), Module)

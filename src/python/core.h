@@ -25,6 +25,7 @@ struct PyFunc {
   PyObj base;
   vectorcallfunc vectorcall;
   PyObject* name;  // str or NULL
+  PyObject* dict;  // attributes, e.g. the signature metadata a module provides
 };
 
 /*! \brief Layout of ffi.dtype: a DLDataType. */

@@ -24,12 +24,9 @@ void ObjectDealloc(PyObject* self) {
   PyTypeObject* type = Py_TYPE(self);
   if (type->tp_flags & Py_TPFLAGS_HAVE_GC) PyObject_GC_UnTrack(self);
   if (o->weakrefs != nullptr) PyObject_ClearWeakRefs(self);
-  if (type->tp_dictoffset != 0) {
-    PyObject** dict = _PyObject_GetDictPtr(self);
-    if (dict != nullptr) Py_CLEAR(*dict);
-  }
   if (type == FunctionType || PyType_IsSubtype(type, FunctionType)) {
     Py_CLEAR(reinterpret_cast<PyFunc*>(self)->name);
+    Py_CLEAR(reinterpret_cast<PyFunc*>(self)->dict);
   }
   TVMFFIObject* h = o->handle;
   o->handle = nullptr;
@@ -109,8 +106,16 @@ PyObject* FunctionVectorcall(PyObject* self, PyObject* const* args, size_t nargs
   return CallFunction(f->base.handle, f->name, args, PyVectorcall_NARGS(nargsf));
 }
 
+/*! \brief The signature text from the function's metadata, or NULL (borrowed). */
+PyObject* SignatureText(PyFunc* f) {
+  if (f->dict == nullptr) return nullptr;
+  PyObject* meta = PyDict_GetItemString(f->dict, "_ffi_metadata");
+  return meta && PyDict_Check(meta) ? PyDict_GetItemString(meta, "signature") : nullptr;
+}
+
 PyObject* FunctionRepr(PyObject* self) {
   auto* f = reinterpret_cast<PyFunc*>(self);
+  if (PyObject* sig = SignatureText(f)) return PyUnicode_FromFormat("<ffi.Function %S>", sig);
   if (f->name != nullptr) return PyUnicode_FromFormat("<ffi.Function %S>", f->name);
   return PyUnicode_FromFormat("<ffi.Function at %p>", f->base.handle);
 }
@@ -122,12 +127,38 @@ PyObject* FunctionGetName(PyObject* self, void*) {
   return name;
 }
 
+PyObject* FunctionGetSignature(PyObject* self, void*) {
+  auto* f = reinterpret_cast<PyFunc*>(self);
+  PyObject* meta = f->dict ? PyDict_GetItemString(f->dict, "_ffi_metadata") : nullptr;
+  if (meta == nullptr) {
+    PyErr_SetString(PyExc_AttributeError, "the function carries no signature metadata");
+    return nullptr;
+  }
+  PyObject* api = PyImport_ImportModule("ffi.api");
+  if (api == nullptr) return nullptr;
+  PyObject* sig = PyObject_CallMethod(api, "_signature_from_metadata", "O", meta);
+  Py_DECREF(api);
+  return sig;
+}
+
+PyObject* FunctionGetDoc(PyObject* self, void*) {
+  if (PyObject* sig = SignatureText(reinterpret_cast<PyFunc*>(self))) {
+    Py_INCREF(sig);
+    return sig;
+  }
+  return PyUnicode_FromString("A callable FFI function: ffi.Function(*args) calls it.");
+}
+
 PyGetSetDef function_getset[] = {
     {"__name__", FunctionGetName, nullptr, "The name the function was looked up by.", nullptr},
+    {"__signature__", FunctionGetSignature, nullptr, "inspect.Signature from the metadata.",
+     nullptr},
+    {"__doc__", FunctionGetDoc, nullptr, "The signature text when known.", nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
 PyMemberDef function_members[] = {
     {"__vectorcalloffset__", T_PYSSIZET, offsetof(PyFunc, vectorcall), READONLY, nullptr},
+    {"__dictoffset__", T_PYSSIZET, offsetof(PyFunc, dict), READONLY, nullptr},
     {nullptr, 0, 0, 0, nullptr}};
 
 /*! \brief The safe call of a Function made from a Python callable (`self` is the callable). */
@@ -236,7 +267,7 @@ bool InitObjectTypes(PyObject* module) {
       {Py_tp_repr, reinterpret_cast<void*>(FunctionRepr)},
       {Py_tp_getset, function_getset},
       {Py_tp_members, function_members},
-      {Py_tp_doc, const_cast<char*>("A callable FFI function: ffi.Function(*args) calls it.")},
+      // No Py_tp_doc: it would replace the __doc__ getset that shows each signature.
       {0, nullptr}};
   PyType_Spec function_spec = {
       "ffi.Function", sizeof(PyFunc), 0,

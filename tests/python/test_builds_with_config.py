@@ -128,3 +128,42 @@ def test_our_kernel_runs_in_the_reference_runtime(our_kernel):
     out = _run([sys.executable, "-c", code])
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+def test_reference_built_kernel_called_from_python(build_dir):
+    import numpy as np
+    import torch
+
+    import ffi
+
+    lib = str(build_dir / "reference_kernels_py.so")
+    src = os.path.join(ROOT, "tests", "cpp", "kernels", "reference_kernels.cc")
+    _build(
+        [
+            "g++",
+            "-std=c++17",
+            "-O1",
+            "-shared",
+            "-fPIC",
+            f"-I{_reference_include_dir()}",
+            src,
+            "-o",
+            lib,
+        ]
+    )
+    mod = ffi.load_module(lib)
+    assert mod.add(40, 2) == 42
+    assert mod.concat("a fairly long string, ", "from Python") == (
+        "a fairly long string, from Python"
+    )
+    assert mod.call_back(lambda x: x * 10, 4) == 41
+    x = torch.arange(3.0)
+    y = torch.zeros(3)
+    mod.add_one(x, y)
+    assert y.tolist() == [1.0, 2.0, 3.0]
+    a = np.arange(3, dtype=np.float32)
+    b = np.zeros(3, dtype=np.float32)
+    mod.add_one(a, b)
+    assert b.tolist() == [1.0, 2.0, 3.0]
+    with pytest.raises(ValueError, match="reference kernel failed: why"):
+        mod.fail("why")

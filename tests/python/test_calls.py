@@ -142,3 +142,28 @@ def test_convert_makes_functions_from_callables():
 def test_objects_cannot_be_constructed_directly():
     with pytest.raises(TypeError, match="made by FFI calls"):
         ffi.Function()
+
+
+def test_typed_exports_show_their_signature(mod):
+    import inspect
+
+    f = mod.scale_add
+    assert repr(f) == (
+        "<ffi.Function scale_add(0: Tensor, 1: Optional<Tensor>, 2: Tensor, 3: Tensor) -> void>"
+    )
+    sig = inspect.signature(f)
+    assert [p.annotation for p in sig.parameters.values()] == [
+        "Tensor",
+        "Optional<Tensor>",
+        "Tensor",
+        "Tensor",
+    ]
+    assert sig.return_annotation == "void"
+    assert "scale_add(0: Tensor" in f.__doc__
+    # Functions from Python callables have no metadata.
+    g = ffi.convert(lambda: None)
+    assert "ffi.Function" in repr(g)
+    try:
+        inspect.signature(g)
+    except ValueError:
+        pass
