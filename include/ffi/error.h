@@ -124,23 +124,38 @@ inline std::string BacktraceHere(const char* file, int line, const char* func) {
   return bt ? std::string(bt->data, bt->size) : std::string();
 }
 
-/*! \brief Collects an error message with `<<`; throws the Error when the statement ends. */
+/*! \brief Collects an error's kind, backtrace and streamed message for ErrorThrower. */
 class ErrorBuilder {
  public:
   ErrorBuilder(const char* kind, std::string backtrace)
-      : kind_(kind), backtrace_(std::move(backtrace)), uncaught_(std::uncaught_exceptions()) {}
-  std::ostringstream& stream() { return stream_; }
-  ~ErrorBuilder() noexcept(false) {
-    // When streaming an operand threw, that exception is already in flight: let it go on.
-    if (std::uncaught_exceptions() > uncaught_) return;
-    throw Error(kind_, stream_.str(), std::move(backtrace_));
+      : kind_(kind), backtrace_(std::move(backtrace)) {}
+  /*! \brief Appends to the message. */
+  template <typename T>
+  ErrorBuilder& operator<<(const T& value) {
+    stream_ << value;
+    return *this;
   }
+  /*! \brief Applies a stream manipulator (std::hex, ...). */
+  ErrorBuilder& operator<<(std::ostream& (*manipulator)(std::ostream&)) {
+    stream_ << manipulator;
+    return *this;
+  }
+  /*! \brief The Error to throw. */
+  Error Build() { return Error(kind_, stream_.str(), std::move(backtrace_)); }
 
  private:
   const char* kind_;
   std::string backtrace_;
-  int uncaught_;
   std::ostringstream stream_;
+};
+
+/*!
+ * \brief Throws what an ErrorBuilder collected: `ErrorThrower() & builder << a << b`. `&` binds
+ * more loosely than `<<`, so the whole message is streamed first; if streaming an operand throws,
+ * that exception propagates instead. The operator never returns, which compilers see.
+ */
+struct ErrorThrower {
+  [[noreturn]] friend void operator&(ErrorThrower, ErrorBuilder& builder) { throw builder.Build(); }
 };
 
 /*! \brief Throws the thread's raised error after a failed ABI call returning `code`. */
@@ -203,10 +218,10 @@ FFI_DEFINE_CHECK_OP_(GE, >=)
  * \brief Throws an ffi::Error of the given kind with a streamed message and a backtrace:
  * `FFI_THROW(ValueError) << "expected " << n << " dims";`
  */
-#define FFI_THROW(ErrorKind)                                                                   \
-  ::ffi::detail::ErrorBuilder(#ErrorKind,                                                      \
-                              ::ffi::detail::BacktraceHere(__FILE__, __LINE__, FFI_FUNC_NAME)) \
-      .stream()
+#define FFI_THROW(ErrorKind)                  \
+  ::ffi::detail::ErrorThrower() &             \
+      ::ffi::detail::ErrorBuilder(#ErrorKind, \
+                                  ::ffi::detail::BacktraceHere(__FILE__, __LINE__, FFI_FUNC_NAME))
 
 /*! \brief Throws InternalError unless `cond` holds: `FFI_ICHECK(p != nullptr) << "why";` */
 #define FFI_ICHECK(cond)  \

@@ -113,7 +113,8 @@ T ConvertArg(const TVMFFIAny* args, int32_t i, const char* name) {
 }
 
 template <typename Info, typename F, size_t... I>
-void CallTypedImpl(const F& f, const char* name, const TVMFFIAny* args, TVMFFIAny* result,
+void CallTypedImpl(const F& f, [[maybe_unused]] const char* name,
+                   [[maybe_unused]] const TVMFFIAny* args, [[maybe_unused]] TVMFFIAny* result,
                    std::index_sequence<I...>) {
   using Args = typename Info::ArgTypes;
   using R = typename Info::RetType;

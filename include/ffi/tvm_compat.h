@@ -29,8 +29,8 @@ namespace detail {
 template <typename T>
 T CompatCheckNotNull(T&& value, const char* text, const char* file, int line, const char* func) {
   if (value == nullptr) {
-    ErrorBuilder("InternalError", BacktraceHere(file, line, func)).stream()
-        << "Check not null: " << text;
+    ErrorThrower() & ErrorBuilder("InternalError", BacktraceHere(file, line, func))
+                         << "Check not null: " << text;
   }
   return std::forward<T>(value);
 }
