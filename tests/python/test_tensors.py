@@ -166,10 +166,19 @@ def test_streams_default_and_raw(mod):
     assert mod.stream_of(2, 0) is None
 
 
+def test_cpu_tensor_calls_leave_streams_alone(mod):
+    assert mod.stream_of_tensor(torch.zeros(2)) is None
+
+
 @pytest.mark.gpu
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="needs an NVIDIA GPU")
 def test_torch_cuda_stream_is_current_inside_calls(mod):
     x = torch.zeros(4, device="cuda")
     s = torch.cuda.Stream()
     with torch.cuda.stream(s):
-        assert mod.echo(x) is not None
+        assert mod.stream_of_tensor(x).value == s.cuda_stream
+    # An explicitly set stream wins over PyTorch's.
+    with ffi.use_raw_stream(ffi.device("cuda", x.device.index), 0x10):
+        assert mod.stream_of_tensor(x).value == 0x10
+    with ffi.use_torch_stream(s):
+        assert ffi.get_raw_stream(ffi.device("cuda", x.device.index)) == s.cuda_stream

@@ -85,6 +85,11 @@ void* StreamOf(int32_t device_type, int32_t device_id) {
   return TVMFFIEnvGetStream(device_type, device_id);
 }
 
+// The current stream the environment gives for a tensor's device.
+void* StreamOfTensor(ffi::TensorView x) {
+  return TVMFFIEnvGetStream(x.device().device_type, x.device().device_id);
+}
+
 int64_t AddInt(int64_t a, int64_t b) { return a + b; }
 
 }  // namespace
@@ -100,4 +105,5 @@ FFI_DLL_EXPORT_TYPED_FUNC(type_of, TypeOf);
 FFI_DLL_EXPORT_TYPED_FUNC(shape_of, ShapeOf);
 FFI_DLL_EXPORT_TYPED_FUNC(describe, Describe);
 FFI_DLL_EXPORT_TYPED_FUNC(stream_of, StreamOf);
+FFI_DLL_EXPORT_TYPED_FUNC(stream_of_tensor, StreamOfTensor);
 FFI_DLL_EXPORT_TYPED_FUNC(add_int, AddInt);
