@@ -12,7 +12,7 @@ import os
 from typing import Any, Callable
 
 from . import _core
-from ._core import Device, Function, Object, dtype
+from ._core import Device, Function, dtype
 
 
 class Shape(tuple):
@@ -24,22 +24,21 @@ class Shape(tuple):
         return f"ffi.Shape({tuple.__repr__(self)})"
 
 
-class Module(Object):
+class Module(_core.ModuleBase):
     """A loaded library. Its functions are attributes: ``mod.add_one(x, y)``.
 
     Looking a function up the first time asks the library for the symbol ``__tvm_ffi_<name>``;
     later lookups are plain attribute reads.
     """
 
-    def __getattr__(self, name: str) -> Function:
-        if name.startswith("__"):
-            raise AttributeError(name)
+    def _load_function(self, name: str) -> Function:
+        # Called by ModuleBase for a name not found otherwise; the function is then cached.
         func = self.get_function(name)
         self.__dict__[name] = func
         return func
 
     def __getitem__(self, name: str) -> Function:
-        return self.__getattr__(name)
+        return getattr(self, name)
 
     def get_function(self, name: str, allow_missing: bool = False) -> Function | None:
         """Return the function `name`, or None when it is missing and `allow_missing` is set."""
