@@ -12,7 +12,7 @@ import os
 from typing import Any, Callable
 
 from . import _core
-from ._core import Device, Function, dtype
+from ._core import Device, Function, Object, dtype
 
 
 class Shape(tuple):
@@ -24,21 +24,22 @@ class Shape(tuple):
         return f"ffi.Shape({tuple.__repr__(self)})"
 
 
-class Module(_core.ModuleBase):
+class Module(Object):
     """A loaded library. Its functions are attributes: ``mod.add_one(x, y)``.
 
-    Looking a function up the first time asks the library for the symbol ``__tvm_ffi_<name>``;
-    later lookups are plain attribute reads.
+    Every function the library exports (symbols ``__tvm_ffi_<name>``) is an attribute from the
+    moment the module is loaded, so calling one costs a plain attribute read; ``dir(mod)`` lists
+    them.
     """
 
-    def _load_function(self, name: str) -> Function:
-        # Called by ModuleBase for a name not found otherwise; the function is then cached.
-        func = self.get_function(name)
-        self.__dict__[name] = func
-        return func
+    def _populate(self) -> None:
+        # Called when the module arrives in Python.
+        names = _core.get_global_func("ffi.ModuleListFunctionNames")(self).split()
+        for name in names:
+            self.__dict__[name] = self.get_function(name)
 
     def __getitem__(self, name: str) -> Function:
-        return getattr(self, name)
+        return self.__dict__.get(name) or self.get_function(name)
 
     def get_function(self, name: str, allow_missing: bool = False) -> Function | None:
         """Return the function `name`, or None when it is missing and `allow_missing` is set."""

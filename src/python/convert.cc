@@ -520,6 +520,15 @@ PyObject* ToPython(TVMFFIAny* v) {
       TVMFFIObjectDecRef(obj);
       return h;
     }
+    case kTVMFFIModule: {
+      // A module's functions become attributes up front, so lookups are plain attribute reads.
+      PyObject* mod = WrapObject(ClassForTypeIndex(kTVMFFIModule), obj);
+      if (mod == nullptr || !PyObject_HasAttrString(mod, "_populate")) return mod;
+      PyObject* r = PyObject_CallMethod(mod, "_populate", nullptr);
+      if (r == nullptr) Py_CLEAR(mod);
+      Py_XDECREF(r);
+      return mod;
+    }
     default:
       return WrapObject(ClassForTypeIndex(v->type_index), obj);
   }

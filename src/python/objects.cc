@@ -195,25 +195,7 @@ void PythonCallbackDeleter(void* self) {
   PyGILState_Release(gil);
 }
 
-/*!
- * \brief Attribute lookup of modules: ordinary lookup first (functions already looked up sit in
- * the instance dict), then `_load_function(name)` for a name seen the first time. In C because a
- * Python __getattr__ would slow every lookup down, cached or not.
- */
-PyObject* ModuleGetAttr(PyObject* self, PyObject* name) {
-  PyObject* r = PyObject_GenericGetAttr(self, name);
-  if (r != nullptr || !PyErr_ExceptionMatches(PyExc_AttributeError)) return r;
-  if (PyUnicode_Check(name) && PyUnicode_GET_LENGTH(name) > 1 &&
-      PyUnicode_READ_CHAR(name, 0) == '_' && PyUnicode_READ_CHAR(name, 1) == '_') {
-    return nullptr;  // dunder names are never functions
-  }
-  PyErr_Clear();
-  return PyObject_CallMethod(self, "_load_function", "O", name);
-}
-
 }  // namespace
-
-PyTypeObject* ModuleBaseType = nullptr;
 
 bool AddType(PyObject* module, const char* name, PyTypeObject* type) {
   Py_INCREF(type);
@@ -295,18 +277,7 @@ bool InitObjectTypes(PyObject* module) {
   Py_DECREF(bases);
   if (FunctionType == nullptr) return false;
   RegisterClass(kTVMFFIFunction, FunctionType);
-  PyType_Slot module_slots[] = {
-      {Py_tp_getattro, reinterpret_cast<void*>(ModuleGetAttr)},
-      {Py_tp_doc, const_cast<char*>("Base of ffi.Module: functions resolve as attributes.")},
-      {0, nullptr}};
-  PyType_Spec module_spec = {"ffi.ModuleBase", sizeof(PyObj), 0,
-                             Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, module_slots};
-  bases = PyTuple_Pack(1, ObjectType);
-  ModuleBaseType = reinterpret_cast<PyTypeObject*>(PyType_FromSpecWithBases(&module_spec, bases));
-  Py_DECREF(bases);
-  if (ModuleBaseType == nullptr) return false;
-  return AddType(module, "Object", ObjectType) && AddType(module, "Function", FunctionType) &&
-         AddType(module, "ModuleBase", ModuleBaseType);
+  return AddType(module, "Object", ObjectType) && AddType(module, "Function", FunctionType);
 }
 
 }  // namespace python

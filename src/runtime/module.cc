@@ -1,11 +1,16 @@
 // Loading shared libraries as modules and the global functions hosts use to reach them.
+#include "ffi/module.h"
+
 #include <dlfcn.h>
-#include <ffi/module.h>
+#include <elf.h>
+#include <link.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace ffi {
 namespace runtime {
@@ -23,6 +28,50 @@ struct ContextSymbols {
 };
 
 /*!
+ * \brief Calls `fn(name)` for every function symbol the loaded library defines, read from its
+ * dynamic symbol table (the number of symbols comes from DT_HASH or DT_GNU_HASH).
+ */
+template <typename F>
+void ForEachDefinedFunction(void* handle, F fn) {
+  struct link_map* map = nullptr;
+  if (dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || map == nullptr) return;
+  auto addr = [&](ElfW(Addr) p) -> const char* {
+    // glibc relocates these entries in place on most targets; add the base when it did not.
+    return reinterpret_cast<const char*>(p < map->l_addr ? p + map->l_addr : p);
+  };
+  const ElfW(Sym)* symtab = nullptr;
+  const char* strtab = nullptr;
+  const uint32_t* hash = nullptr;
+  const uint32_t* gnu_hash = nullptr;
+  for (const ElfW(Dyn)* d = map->l_ld; d->d_tag != DT_NULL; ++d) {
+    if (d->d_tag == DT_SYMTAB) symtab = reinterpret_cast<const ElfW(Sym)*>(addr(d->d_un.d_ptr));
+    if (d->d_tag == DT_STRTAB) strtab = addr(d->d_un.d_ptr);
+    if (d->d_tag == DT_HASH) hash = reinterpret_cast<const uint32_t*>(addr(d->d_un.d_ptr));
+    if (d->d_tag == DT_GNU_HASH) gnu_hash = reinterpret_cast<const uint32_t*>(addr(d->d_un.d_ptr));
+  }
+  if (symtab == nullptr || strtab == nullptr) return;
+  size_t count = 0;
+  if (hash != nullptr) {
+    count = hash[1];  // nchain
+  } else if (gnu_hash != nullptr) {
+    uint32_t nbuckets = gnu_hash[0], symoffset = gnu_hash[1], bloom_size = gnu_hash[2];
+    const uint32_t* buckets = gnu_hash + 4 + bloom_size * (sizeof(ElfW(Addr)) / sizeof(uint32_t));
+    const uint32_t* chains = buckets + nbuckets;
+    uint32_t last = 0;
+    for (uint32_t b = 0; b < nbuckets; ++b) last = std::max(last, buckets[b]);
+    if (last >= symoffset) {
+      while ((chains[last - symoffset] & 1) == 0) ++last;  // the chain ends at an odd hash
+      count = last + 1;
+    }
+  }
+  for (size_t i = 0; i < count; ++i) {
+    const ElfW(Sym)& sym = symtab[i];
+    if (sym.st_shndx != SHN_UNDEF && ELF64_ST_TYPE(sym.st_info) == STT_FUNC)
+      fn(strtab + sym.st_name);
+  }
+}
+
+/*!
  * \brief A module backed by a dlopen-ed library. The library is never dlclose-d: objects and
  * functions it made (whose deleters live in its code) may outlive the module.
  */
@@ -37,6 +86,22 @@ class LibraryModuleObj : public ModuleObj {
   }
 
   const std::string& path() const { return path_; }
+
+  /*! \brief Names of the functions the library exports (`__tvm_ffi_<name>`), sorted. */
+  std::vector<std::string> FunctionNames() const {
+    std::vector<std::string> names;
+    ForEachDefinedFunction(handle_, [&](const char* symbol) {
+      std::string_view s(symbol);
+      constexpr std::string_view kPrefix = "__tvm_ffi_";
+      // `__tvm_ffi__<x>` are companions (metadata, docs), not functions.
+      if (s.rfind(kPrefix, 0) == 0 && s.size() > kPrefix.size() && s[kPrefix.size()] != '_') {
+        names.emplace_back(s.substr(kPrefix.size()));
+      }
+    });
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    return names;
+  }
 
   // Not cached here: a cached function would hold the module and the module the function.
   Optional<Function> GetFunction(const std::string& name) {
@@ -106,7 +171,13 @@ FFI_STATIC_INIT_BLOCK() {
            [](Module mod, const std::string& name, bool /*query_imports*/) {
              return AsLibraryModule(mod)->GetFunction(name);
            })
-      .def("ffi.ModuleGetPath", [](Module mod) { return AsLibraryModule(mod)->path(); });
+      .def("ffi.ModuleGetPath", [](Module mod) { return AsLibraryModule(mod)->path(); })
+      .def("ffi.ModuleListFunctionNames", [](Module mod) {
+        // One string, names separated by newlines: the ABI subset has no array type yet.
+        std::string joined;
+        for (const std::string& n : AsLibraryModule(mod)->FunctionNames()) joined += n + "\n";
+        return joined;
+      });
 }
 
 }  // namespace

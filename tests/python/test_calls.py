@@ -69,8 +69,16 @@ def test_function_objects_and_repr(mod):
 
 
 def test_missing_function_is_attribute_error(mod):
-    with pytest.raises(AttributeError, match="has no function `does_not_exist`"):
+    with pytest.raises(AttributeError, match="does_not_exist"):
         mod.does_not_exist  # noqa: B018
+    with pytest.raises(AttributeError, match="has no function `does_not_exist`"):
+        mod["does_not_exist"]
+
+
+def test_module_functions_are_listed(mod):
+    names = set(dir(mod))
+    assert {"add_int", "scale_add", "echo", "make_output"} <= names
+    assert not any(n.startswith("_metadata_") for n in names)
 
 
 def test_wrong_argument_type_names_function_argument_and_types(mod):
