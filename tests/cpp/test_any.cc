@@ -9,7 +9,11 @@
 #include <optional>
 #include <string>
 
+#include "testing.h"
+
 namespace {
+
+using namespace ffi_testing;  // NOLINT(*)
 
 using ffi::Any;
 using ffi::AnyView;
@@ -34,17 +38,6 @@ class OtherObj : public ffi::Object {
  public:
   FFI_DECLARE_OBJECT_INFO("test.any.Other", OtherObj, ffi::Object);
 };
-
-/*! \brief Runs `fn`, expecting an ffi::Error; returns it (kind "" when nothing was thrown). */
-template <typename F>
-ffi::Error CatchError(F fn) {
-  try {
-    fn();
-  } catch (const ffi::Error& e) {
-    return e;
-  }
-  return ffi::Error("", "nothing thrown");
-}
 
 const char* const kLong = "a string clearly longer than seven bytes";
 

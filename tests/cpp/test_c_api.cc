@@ -5,9 +5,13 @@
 #include <cstring>
 #include <string>
 
+#include "testing.h"
+
 extern "C" int ffi_test_c_any_roundtrip(void);
 
 namespace {
+
+using namespace ffi_testing;  // NOLINT(*)
 
 static_assert(sizeof(TVMFFIAny) == 16);
 static_assert(offsetof(TVMFFIAny, v_int64) == 8);
@@ -36,16 +40,6 @@ static_assert(kDLFloat == 2 && kDLBfloat == 4 && kDLBool == 6 && kDLFloat4_e2m1f
 // The C++ objects put the ABI cells right after the 24-byte header.
 static_assert(sizeof(ffi::Object) == 24);
 static_assert(sizeof(ffi::Any) == 16 && sizeof(ffi::AnyView) == 16);
-
-std::string RaisedKindAndClear() {
-  TVMFFIObjectHandle err = nullptr;
-  TVMFFIErrorMoveFromRaised(&err);
-  if (err == nullptr) return "";
-  TVMFFIErrorCell* cell = TVMFFIErrorGetCellPtr(err);
-  std::string kind(cell->kind.data, cell->kind.size);
-  TVMFFIObjectDecRef(err);
-  return kind;
-}
 
 TEST(CApi, CHeaderCompilesAsC99) { EXPECT_EQ(ffi_test_c_any_roundtrip(), 42); }
 

@@ -6,9 +6,10 @@
 #include <ffi/ffi.h>
 #include <gtest/gtest.h>
 
-#include <functional>
 #include <string>
 #include <vector>
+
+#include "testing.h"
 
 #ifdef FFI_CUDA_KERNELS
 #include <cuda_runtime.h>
@@ -17,46 +18,28 @@
 
 namespace {
 
+using namespace ffi_testing;  // NOLINT(*)
+
 #ifndef FFI_CUDA_KERNELS
 
 TEST(CUDA, BuiltWithoutCUDA) { GTEST_SKIP() << "CMake found no CUDA compiler"; }
 
 #else
 
-ffi::Error CatchError(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const ffi::Error& e) {
-    return e;
-  }
-  ADD_FAILURE() << "expected an ffi::Error";
-  return ffi::Error("None", "");
-}
-
 ffi::Module Kernels() { return ffi::Module::LoadFromFile(FFI_CUDA_KERNELS); }
 
-// Whether a CUDA device can be used; `why` gets the CUDA error otherwise.
-bool HasGPU(cudaError_t* why = nullptr) {
-  int n = 0;
-  cudaError_t err = cudaGetDeviceCount(&n);
-  (void)cudaGetLastError();
-  if (why) *why = err;
-  return err == cudaSuccess && n > 0;
-}
-
-constexpr DLDataType kF32{kDLFloat, 32, 1};
 constexpr DLDevice kGPU0{kDLCUDA, 0};
 
 cudaError_t Fails() { return cudaErrorInvalidValue; }
 
 TEST(CUDA, CheckMacroNamesTheCallAndTheError) {
-  ffi::Error e = CatchError([] { FFI_CUDA_CHECK(Fails()); });
+  ffi::Error e = ExpectError([] { FFI_CUDA_CHECK(Fails()); });
   EXPECT_EQ(e.kind(), "RuntimeError");
   EXPECT_EQ(e.message(), std::string("CUDA call `Fails()` failed: cudaErrorInvalidValue: ") +
                              cudaGetErrorString(cudaErrorInvalidValue));
   EXPECT_NE(e.backtrace().find("test_cuda.cc"), std::string::npos) << e.backtrace();
   // More context can be streamed; success throws nothing.
-  e = CatchError([] { FFI_CUDA_CHECK(Fails()) << " (while testing)"; });
+  e = ExpectError([] { FFI_CUDA_CHECK(Fails()) << " (while testing)"; });
   EXPECT_NE(e.message().find("invalid argument (while testing)"), std::string::npos) << e.message();
   FFI_CUDA_CHECK(cudaSuccess);
 }
@@ -76,7 +59,7 @@ TEST(CUDA, CurrentStreamComesFromTheEnvironment) {
 }
 
 TEST(CUDA, AllocatorRefusesOtherDevices) {
-  ffi::Error e = CatchError([] {
+  ffi::Error e = ExpectError([] {
     ffi::Tensor::FromNDAlloc(ffi::CUDANDAlloc(), {4}, kF32, DLDevice{kDLCPU, 0});
   });
   EXPECT_EQ(e.kind(), "ValueError");
@@ -89,15 +72,15 @@ TEST(CUDA, AddOneValidatesItsArguments) {
   int64_t shape[1] = {4};
   DLTensor cpu{data.data(), DLDevice{kDLCPU, 0}, 1, kF32, shape, nullptr, 0};
   DLTensor gpu{data.data(), kGPU0, 1, kF32, shape, nullptr, 0};
-  ffi::Error e = CatchError([&] { add_one(&cpu, &gpu); });
+  ffi::Error e = ExpectError([&] { add_one(&cpu, &gpu); });
   EXPECT_EQ(e.kind(), "ValueError");
   EXPECT_EQ(e.message(), "add_one_cuda expects CUDA tensors, but x is on cpu");
   DLTensor ints = gpu;
   ints.dtype = DLDataType{kDLInt, 32, 1};
-  e = CatchError([&] { add_one(&gpu, &ints); });
+  e = ExpectError([&] { add_one(&gpu, &ints); });
   EXPECT_EQ(e.kind(), "TypeError");
   EXPECT_EQ(e.message(), "add_one_cuda expects float32 tensors, but y is int32");
-  e = CatchError([&] { add_one(&gpu, 1.5); });
+  e = ExpectError([&] { add_one(&gpu, 1.5); });
   EXPECT_EQ(e.kind(), "TypeError");
   EXPECT_NE(e.message().find("add_one_cuda(0: Tensor, 1: Tensor) -> void"), std::string::npos)
       << e.message();
@@ -109,20 +92,20 @@ TEST(CUDA, WithoutAGPUCallsRaiseAClearError) {
   ffi::Module mod = Kernels();
   EXPECT_EQ(mod->GetFunction("device_count").value()().cast<int64_t>(), 0);
   // FFI_CUDA_CHECK in the kernel library: RuntimeError naming the call and the CUDA error.
-  ffi::Error e = CatchError([&] { mod->GetFunction("malloc_free").value()(64); });
+  ffi::Error e = ExpectError([&] { mod->GetFunction("malloc_free").value()(64); });
   EXPECT_EQ(e.kind(), "RuntimeError");
   EXPECT_EQ(e.message(), std::string("CUDA call `cudaMalloc(&ptr, n)` failed: ") +
                              cudaGetErrorName(why) + ": " + cudaGetErrorString(why));
   EXPECT_NE(e.backtrace().find("cuda_kernels.cu"), std::string::npos) << e.backtrace();
   // Allocating a tensor with CUDANDAlloc fails the same way, from whichever call fails first.
-  e = CatchError([&] { mod->GetFunction("alloc_cuda").value()(16); });
+  e = ExpectError([&] { mod->GetFunction("alloc_cuda").value()(16); });
   EXPECT_EQ(e.kind(), "RuntimeError");
   EXPECT_EQ(e.message().rfind("CUDA call `cuda", 0), 0u) << e.message();
   EXPECT_NE(e.message().find(std::string(cudaGetErrorName(why)) + ": " + cudaGetErrorString(why)),
             std::string::npos)
       << e.message();
   // So does the device guard, here in the host's own code.
-  e = CatchError([] { ffi::CUDADeviceGuard guard(0); });
+  e = ExpectError([] { ffi::CUDADeviceGuard guard(0); });
   EXPECT_EQ(e.kind(), "RuntimeError");
   EXPECT_EQ(e.message().rfind("CUDA call `cudaGetDevice(&previous_)` failed: ", 0), 0u)
       << e.message();
@@ -174,7 +157,7 @@ TEST(CUDA, DeviceGuardRestoresTheDevice) {
   FFI_CUDA_CHECK(cudaGetDevice(&current));
   EXPECT_EQ(current, 0);
   // An invalid device: the guard's constructor throws and nothing changes.
-  ffi::Error e = CatchError([&] { in_guard(count + 100); });
+  ffi::Error e = ExpectError([&] { in_guard(count + 100); });
   EXPECT_EQ(e.kind(), "RuntimeError");
   EXPECT_NE(e.message().find("CUDA call `cudaSetDevice(device_id)` failed: cudaErrorInvalidDevice"),
             std::string::npos)

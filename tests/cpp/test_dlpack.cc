@@ -5,50 +5,17 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include "testing.h"
+
 namespace {
 
+using namespace ffi_testing;  // NOLINT(*)
+
 using ffi::Tensor;
-
-constexpr DLDataType kF32{kDLFloat, 32, 1};
-constexpr DLDevice kCPU{kDLCPU, 0};
-
-std::vector<int64_t> Vec(ffi::ShapeView s) { return std::vector<int64_t>(s.begin(), s.end()); }
-
-template <typename F>
-ffi::Error CatchError(F fn) {
-  try {
-    fn();
-  } catch (const ffi::Error& e) {
-    return e;
-  }
-  return ffi::Error("", "nothing thrown");
-}
-
-/*! \brief Moves the thread's raised error out; kind "" when none was raised. */
-ffi::Error TakeRaised() {
-  TVMFFIObjectHandle err = nullptr;
-  TVMFFIErrorMoveFromRaised(&err);
-  if (err == nullptr) return ffi::Error("", "nothing raised");
-  return ffi::Error(ffi::ObjectPtr<ffi::Object>::Steal(ffi::detail::ObjectUnsafe::FromHeader(err)));
-}
-
-/*! \brief A CPU allocator for Tensor::FromNDAlloc. */
-struct MallocAlloc {
-  int* freed;
-  void AllocData(DLTensor* t) {
-    size_t n = ffi::GetDataSize(*t);
-    t->data = std::malloc(n == 0 ? 1 : n);
-  }
-  void FreeData(DLTensor* t) {
-    std::free(t->data);
-    if (freed) ++*freed;
-  }
-};
 
 /*!
  * \brief A DLPack producer living on the test's stack: 64-byte aligned storage, its own shape and
@@ -110,7 +77,7 @@ void ExpectSameTensor(const DLTensor& a, const DLTensor& b) {
 
 TEST(DLPackRoundTrip, LegacySharesEverything) {
   int freed = 0;
-  Tensor t = Tensor::FromNDAlloc(MallocAlloc{&freed}, {2, 3, 4}, kF32, DLDevice{kDLCPU, 0});
+  Tensor t = Tensor::FromNDAlloc(CountingCPUAlloc{&freed}, {2, 3, 4}, kF32, DLDevice{kDLCPU, 0});
   static_cast<float*>(t.data_ptr())[5] = 3.25f;
   DLManagedTensor* m = t.ToDLPack();
   ASSERT_NE(m, nullptr);
@@ -134,7 +101,7 @@ TEST(DLPackRoundTrip, LegacySharesEverything) {
 
 TEST(DLPackRoundTrip, VersionedSharesEverythingAndReportsVersion) {
   int freed = 0;
-  Tensor t = Tensor::FromNDAlloc(MallocAlloc{&freed}, {4, 5}, DLDataType{kDLBfloat, 16, 1},
+  Tensor t = Tensor::FromNDAlloc(CountingCPUAlloc{&freed}, {4, 5}, DLDataType{kDLBfloat, 16, 1},
                                  DLDevice{kDLCPU, 0});
   DLManagedTensorVersioned* m = t.ToDLPackVersioned();
   ASSERT_NE(m, nullptr);
@@ -207,7 +174,7 @@ TEST(DLPackRoundTrip, StridedTensorKeepsStrides) {
 
 TEST(DLPackRoundTrip, ZeroSizeTensor) {
   int freed = 0;
-  Tensor t = Tensor::FromNDAlloc(MallocAlloc{&freed}, {2, 0, 3}, kF32, kCPU);
+  Tensor t = Tensor::FromNDAlloc(CountingCPUAlloc{&freed}, {2, 0, 3}, kF32, kCPU);
   Tensor u = Tensor::FromDLPackVersioned(t.ToDLPackVersioned());
   EXPECT_EQ(u.numel(), 0);
   EXPECT_EQ(Vec(u.shape()), (std::vector<int64_t>{2, 0, 3}));
@@ -232,7 +199,7 @@ TEST(DLPackRoundTrip, ZeroSizeCompactTensorPassesRequireContiguous) {
   // The export of a compact zero-size tensor made here must be accepted where contiguity is
   // required: a tensor with no elements is trivially compact.
   int freed = 0;
-  Tensor t = Tensor::FromNDAlloc(MallocAlloc{&freed}, {2, 0, 3}, kF32, kCPU);
+  Tensor t = Tensor::FromNDAlloc(CountingCPUAlloc{&freed}, {2, 0, 3}, kF32, kCPU);
   ffi::Error e = CatchError([&] { Tensor::FromDLPackVersioned(t.ToDLPackVersioned(), 0, true); });
   EXPECT_EQ(e.kind(), "") << e.message();
   t = Tensor();
@@ -453,7 +420,7 @@ TEST(DLPackDeleter, NullDeleterProducersAreAccepted) {
 
 TEST(DLPackExport, DeleterDropsExactlyItsReference) {
   int freed = 0;
-  Tensor t = Tensor::FromNDAlloc(MallocAlloc{&freed}, {8}, kF32, kCPU);
+  Tensor t = Tensor::FromNDAlloc(CountingCPUAlloc{&freed}, {8}, kF32, kCPU);
   EXPECT_EQ(t.use_count(), 1u);
   DLManagedTensor* a = t.ToDLPack();
   DLManagedTensorVersioned* b = t.ToDLPackVersioned();

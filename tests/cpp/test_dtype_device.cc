@@ -7,30 +7,17 @@
 #include <string>
 #include <vector>
 
+#include "testing.h"
+
 namespace {
 
-template <typename F>
-ffi::Error CatchError(F fn) {
-  try {
-    fn();
-  } catch (const ffi::Error& e) {
-    return e;
-  }
-  return ffi::Error("", "nothing thrown");
-}
+using namespace ffi_testing;  // NOLINT(*)
 
 template <typename T>
 std::string Print(const T& v) {
   std::ostringstream os;
   os << v;
   return os.str();
-}
-
-ffi::Error TakeRaised() {
-  TVMFFIObjectHandle err = nullptr;
-  TVMFFIErrorMoveFromRaised(&err);
-  if (err == nullptr) return ffi::Error("", "nothing raised");
-  return ffi::Error(ffi::ObjectPtr<ffi::Object>::Steal(ffi::detail::ObjectUnsafe::FromHeader(err)));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -13,31 +13,13 @@
 #include <thread>
 #include <vector>
 
+#include "testing.h"
+
 namespace {
 
+using namespace ffi_testing;  // NOLINT(*)
+
 using ffi::Tensor;
-
-constexpr DLDataType kF32{kDLFloat, 32, 1};
-constexpr DLDevice kCPU{kDLCPU, 0};
-
-std::vector<int64_t> Vec(ffi::ShapeView s) { return std::vector<int64_t>(s.begin(), s.end()); }
-
-template <typename F>
-ffi::Error CatchError(F fn) {
-  try {
-    fn();
-  } catch (const ffi::Error& e) {
-    return e;
-  }
-  return ffi::Error("", "nothing thrown");
-}
-
-ffi::Error TakeRaised() {
-  TVMFFIObjectHandle err = nullptr;
-  TVMFFIErrorMoveFromRaised(&err);
-  if (err == nullptr) return ffi::Error("", "nothing raised");
-  return ffi::Error(ffi::ObjectPtr<ffi::Object>::Steal(ffi::detail::ObjectUnsafe::FromHeader(err)));
-}
 
 TVMFFIStreamHandle FakeStream(uintptr_t n) { return reinterpret_cast<TVMFFIStreamHandle>(n); }
 

@@ -13,6 +13,8 @@
 #include <thread>
 #include <vector>
 
+#include "testing.h"
+
 // Functions with external linkage (the test executable exports its symbols), so that backtraces can
 // name them. noinline and work after the call keep each one a real frame.
 namespace ffi_error_test {
@@ -36,16 +38,7 @@ __attribute__((noinline)) int OuterCaller(int x) {
 
 namespace {
 
-/*! \brief Runs `fn`, returning the ffi::Error it throws (kind "" when it throws none). */
-template <typename F>
-ffi::Error Catch(F fn) {
-  try {
-    fn();
-  } catch (const ffi::Error& e) {
-    return e;
-  }
-  return ffi::Error("", "nothing thrown");
-}
+using namespace ffi_testing;  // NOLINT(*)
 
 std::string FirstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
 
@@ -59,15 +52,6 @@ std::vector<std::string> Lines(const std::string& s) {
     start = end + 1;
   }
   return out;
-}
-
-/*! \brief The thread's raised error, moved out (null Error-less Optional when none). */
-ffi::Optional<ffi::Error> TakeRaised() {
-  TVMFFIObjectHandle handle = nullptr;
-  TVMFFIErrorMoveFromRaised(&handle);
-  if (handle == nullptr) return std::nullopt;
-  return ffi::Error(
-      ffi::ObjectPtr<ffi::Object>::Steal(ffi::detail::ObjectUnsafe::FromHeader(handle)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -174,7 +158,7 @@ TEST(Error, CauseAndExtraContext) {
 
 TEST(Throw, KindMessageAndThrowSite) {
   int line = 0;
-  ffi::Error e = Catch([&] {
+  ffi::Error e = CatchError([&] {
     line = __LINE__ + 1;
     FFI_THROW(ValueError) << "expected " << 3 << " dims, got " << 2.5;
   });
@@ -235,7 +219,7 @@ TEST(Throw, ExceptionWhileStreamingTheMessagePropagates) {
 }
 
 TEST(Throw, BacktraceNamesNestedFunctions) {
-  ffi::Error e = Catch([] { ffi_error_test::OuterCaller(1); });
+  ffi::Error e = CatchError([] { ffi_error_test::OuterCaller(1); });
   EXPECT_EQ(e.kind(), "RuntimeError");
   EXPECT_EQ(e.message(), "thrown deep inside, x=3");
   std::string bt = e.backtrace();
@@ -278,14 +262,14 @@ TEST(Throw, CApiBacktraceFirstLine) {
 
 TEST(ICheck, FailingCheckMessage) {
   int x = 3;
-  ffi::Error e = Catch([&] { FFI_ICHECK(x == 2) << "extra"; });
+  ffi::Error e = CatchError([&] { FFI_ICHECK(x == 2) << "extra"; });
   EXPECT_EQ(e.kind(), "InternalError");
   EXPECT_NE(e.message().find("Check failed: (x == 2) is false: extra"), std::string::npos)
       << e.message();
   EXPECT_EQ(FirstLine(e.backtrace()).rfind("  File \"", 0), 0u);
   EXPECT_NO_THROW(FFI_ICHECK(x == 3) << "never built");
   int* null = nullptr;
-  e = Catch([&] { FFI_ICHECK_NOTNULL(null); });
+  e = CatchError([&] { FFI_ICHECK_NOTNULL(null); });
   EXPECT_EQ(e.kind(), "InternalError");
   EXPECT_NE(e.message().find("null"), std::string::npos) << e.message();
   EXPECT_NO_THROW(FFI_ICHECK_NOTNULL(&x));
@@ -293,17 +277,17 @@ TEST(ICheck, FailingCheckMessage) {
 
 TEST(ICheck, BinaryChecksPrintOperands) {
   int a = 1, b = 2;
-  EXPECT_EQ(Catch([&] { FFI_ICHECK_EQ(a, b); }).message(), "Check failed: a == b (1 vs. 2): ");
-  EXPECT_EQ(Catch([&] { FFI_ICHECK_NE(a, a); }).message(), "Check failed: a != a (1 vs. 1): ");
-  EXPECT_EQ(Catch([&] { FFI_ICHECK_LT(b, a); }).message(), "Check failed: b < a (2 vs. 1): ");
-  EXPECT_EQ(Catch([&] { FFI_ICHECK_LE(b, a); }).message(), "Check failed: b <= a (2 vs. 1): ");
-  EXPECT_EQ(Catch([&] { FFI_ICHECK_GT(a, b); }).message(), "Check failed: a > b (1 vs. 2): ");
-  EXPECT_EQ(Catch([&] { FFI_ICHECK_GE(a, b); }).message(), "Check failed: a >= b (1 vs. 2): ");
-  ffi::Error e = Catch([&] { FFI_ICHECK_LT(a + 5, b) << "context " << 7; });
+  EXPECT_EQ(CatchError([&] { FFI_ICHECK_EQ(a, b); }).message(), "Check failed: a == b (1 vs. 2): ");
+  EXPECT_EQ(CatchError([&] { FFI_ICHECK_NE(a, a); }).message(), "Check failed: a != a (1 vs. 1): ");
+  EXPECT_EQ(CatchError([&] { FFI_ICHECK_LT(b, a); }).message(), "Check failed: b < a (2 vs. 1): ");
+  EXPECT_EQ(CatchError([&] { FFI_ICHECK_LE(b, a); }).message(), "Check failed: b <= a (2 vs. 1): ");
+  EXPECT_EQ(CatchError([&] { FFI_ICHECK_GT(a, b); }).message(), "Check failed: a > b (1 vs. 2): ");
+  EXPECT_EQ(CatchError([&] { FFI_ICHECK_GE(a, b); }).message(), "Check failed: a >= b (1 vs. 2): ");
+  ffi::Error e = CatchError([&] { FFI_ICHECK_LT(a + 5, b) << "context " << 7; });
   EXPECT_EQ(e.kind(), "InternalError");
   EXPECT_EQ(e.message(), "Check failed: a + 5 < b (6 vs. 2): context 7");
   std::string s = "left";
-  EXPECT_EQ(Catch([&] { FFI_ICHECK_EQ(s, std::string("right")); }).message(),
+  EXPECT_EQ(CatchError([&] { FFI_ICHECK_EQ(s, std::string("right")); }).message(),
             "Check failed: s == std::string(\"right\") (left vs. right): ");
 }
 
@@ -327,15 +311,15 @@ TEST(ICheck, OperandsAreEvaluatedOnce) {
   EXPECT_EQ(calls, 1);
   FFI_ICHECK(next() == 2);
   EXPECT_EQ(calls, 2);
-  ffi::Error e = Catch([&] { FFI_ICHECK_EQ(next(), 100) << "after " << calls; });
+  ffi::Error e = CatchError([&] { FFI_ICHECK_EQ(next(), 100) << "after " << calls; });
   EXPECT_EQ(calls, 3);
   EXPECT_EQ(e.message(), "Check failed: next() == 100 (3 vs. 100): after 3");
-  e = Catch([&] { FFI_ICHECK(next() == 100); });
+  e = CatchError([&] { FFI_ICHECK(next() == 100); });
   EXPECT_EQ(calls, 4);
   int side = 0;
   FFI_ICHECK_LT(side++, 10);
   EXPECT_EQ(side, 1);
-  e = Catch([&] { FFI_ICHECK_GE(side++, 10); });
+  e = CatchError([&] { FFI_ICHECK_GE(side++, 10); });
   EXPECT_EQ(side, 2);
   EXPECT_EQ(e.message(), "Check failed: side++ >= 10 (1 vs. 10): ");
 }
@@ -349,7 +333,7 @@ TEST(ICheck, MessageIsOnlyBuiltOnFailure) {
   FFI_ICHECK(true) << expensive();
   FFI_ICHECK_EQ(1, 1) << expensive();
   EXPECT_EQ(built, 0);
-  Catch([&] { FFI_ICHECK_EQ(1, 2) << expensive(); });
+  CatchError([&] { FFI_ICHECK_EQ(1, 2) << expensive(); });
   EXPECT_EQ(built, 1);
 }
 
@@ -413,7 +397,7 @@ TEST(SafeCall, SuccessReturnsZero) {
   ffi::Any result;
   EXPECT_EQ(CallTest(ThrowWhat::kNothing, &result), 0);
   EXPECT_EQ(result.cast<int>(), 7);
-  EXPECT_FALSE(TakeRaised().has_value());
+  EXPECT_FALSE(TryTakeRaised().has_value());
 }
 
 TEST(SafeCall, ExceptionsBecomeRaisedErrors) {
@@ -436,13 +420,13 @@ TEST(SafeCall, ExceptionsBecomeRaisedErrors) {
     ffi::Any result;
     EXPECT_EQ(CallTest(c.what, &result), -1);
     EXPECT_TRUE(result.is_none());
-    ffi::Optional<ffi::Error> raised = TakeRaised();
+    ffi::Optional<ffi::Error> raised = TryTakeRaised();
     ASSERT_TRUE(raised.has_value());
     EXPECT_EQ(raised->kind(), c.kind);
     if (c.message != nullptr) EXPECT_EQ(raised->message(), c.message);
     EXPECT_FALSE(raised->message().empty());
     // Moving it out cleared it.
-    EXPECT_FALSE(TakeRaised().has_value());
+    EXPECT_FALSE(TryTakeRaised().has_value());
   }
 }
 
@@ -454,7 +438,7 @@ TEST(SafeCall, ThrownFfiErrorIsRaisedAsTheSameObject) {
     FFI_SAFE_CALL_END();
   };
   EXPECT_EQ(fn(original), -1);
-  ffi::Optional<ffi::Error> raised = TakeRaised();
+  ffi::Optional<ffi::Error> raised = TryTakeRaised();
   ASSERT_TRUE(raised.has_value());
   EXPECT_TRUE(raised->same_as(original));
   EXPECT_EQ(raised->backtrace(), "  here\n");
@@ -462,7 +446,7 @@ TEST(SafeCall, ThrownFfiErrorIsRaisedAsTheSameObject) {
 
 TEST(SafeCall, EnvErrorAlreadySetReturnsMinusTwo) {
   EXPECT_EQ(CallTest(ThrowWhat::kEnvErrorAlreadySet), -2);
-  EXPECT_FALSE(TakeRaised().has_value());  // the error lives in the host, not here
+  EXPECT_FALSE(TryTakeRaised().has_value());  // the error lives in the host, not here
 }
 
 TEST(SafeCall, CheckSafeCallRethrows) {
@@ -476,10 +460,10 @@ TEST(SafeCall, CheckSafeCallRethrows) {
     EXPECT_EQ(e.message(), "index 9 out of range");
     EXPECT_EQ(e.use_count(), 1u);  // the raised slot gave up its reference
   }
-  EXPECT_FALSE(TakeRaised().has_value());
+  EXPECT_FALSE(TryTakeRaised().has_value());
 
   // An ffi::Error crosses the boundary intact: same kind, message and backtrace.
-  ffi::Error thrown = Catch([] {
+  ffi::Error thrown = CatchError([] {
     ffi::Any a = static_cast<int64_t>(ThrowWhat::kFfiError);
     TVMFFIAny o{};
     FFI_CHECK_SAFE_CALL(TestSafeCall(nullptr, a.raw(), 1, &o));
@@ -506,14 +490,14 @@ TEST(SafeCall, CheckSafeCallMinusTwoThrowsEnvErrorAlreadySet) {
   // A raised error is left alone by -2.
   TVMFFIErrorSetRaisedFromCStr("ValueError", "left alone");
   EXPECT_THROW(FFI_CHECK_SAFE_CALL(-2), ffi::EnvErrorAlreadySet);
-  ffi::Optional<ffi::Error> raised = TakeRaised();
+  ffi::Optional<ffi::Error> raised = TryTakeRaised();
   ASSERT_TRUE(raised.has_value());
   EXPECT_EQ(raised->message(), "left alone");
 }
 
 TEST(SafeCall, FailureWithoutRaisedErrorIsInternalError) {
-  EXPECT_FALSE(TakeRaised().has_value());
-  ffi::Error e = Catch([] { FFI_CHECK_SAFE_CALL(-1); });
+  EXPECT_FALSE(TryTakeRaised().has_value());
+  ffi::Error e = CatchError([] { FFI_CHECK_SAFE_CALL(-1); });
   EXPECT_EQ(e.kind(), "InternalError");
   EXPECT_NE(e.message().find("-1"), std::string::npos) << e.message();
 }
@@ -524,14 +508,14 @@ TEST(SafeCall, FailureWithoutRaisedErrorIsInternalError) {
 
 TEST(Raised, SetFromCStrAndParts) {
   TVMFFIErrorSetRaisedFromCStr("KeyError", "plain message");
-  ffi::Optional<ffi::Error> e = TakeRaised();
+  ffi::Optional<ffi::Error> e = TryTakeRaised();
   ASSERT_TRUE(e.has_value());
   EXPECT_EQ(e->kind(), "KeyError");
   EXPECT_EQ(e->message(), "plain message");
 
   const char* parts[] = {"one ", "two ", nullptr, "three"};
   TVMFFIErrorSetRaisedFromCStrParts("ValueError", parts, 4);
-  e = TakeRaised();
+  e = TryTakeRaised();
   ASSERT_TRUE(e.has_value());
   EXPECT_EQ(e->kind(), "ValueError");
   EXPECT_EQ(e->message(), "one two three");
@@ -548,7 +532,7 @@ TEST(Raised, SetRaisedTakesAReferenceAndNullClears) {
   EXPECT_EQ(second.use_count(), 2u);
   TVMFFIErrorSetRaised(nullptr);
   EXPECT_EQ(second.use_count(), 1u);
-  EXPECT_FALSE(TakeRaised().has_value());
+  EXPECT_FALSE(TryTakeRaised().has_value());
 }
 
 TEST(Raised, IsThreadLocal) {
@@ -562,7 +546,7 @@ TEST(Raised, IsThreadLocal) {
     if (h != nullptr) TVMFFIObjectDecRef(h);
     // Raise one here and read it back on this thread.
     TVMFFIErrorSetRaisedFromCStr("KeyError", "raised on the other thread");
-    ffi::Optional<ffi::Error> mine = TakeRaised();
+    ffi::Optional<ffi::Error> mine = TryTakeRaised();
     other_own_kind = mine.has_value() ? mine->kind() : "";
     // Leave one raised when the thread ends: it must be released with the thread.
     TVMFFIErrorSetRaisedFromCStr("KeyError", "left behind");
@@ -570,7 +554,7 @@ TEST(Raised, IsThreadLocal) {
   t.join();
   EXPECT_FALSE(other_saw_error);
   EXPECT_EQ(other_own_kind, "KeyError");
-  ffi::Optional<ffi::Error> mine = TakeRaised();
+  ffi::Optional<ffi::Error> mine = TryTakeRaised();
   ASSERT_TRUE(mine.has_value());
   EXPECT_EQ(mine->kind(), "ValueError");
   EXPECT_EQ(mine->message(), "raised on the main thread");
@@ -586,7 +570,7 @@ TEST(Raised, ErrorsRaisedInParallelStaySeparate) {
       for (int round = 0; round < 200; ++round) {
         std::string msg = "thread " + std::to_string(i) + " round " + std::to_string(round);
         TVMFFIErrorSetRaisedFromCStr("ValueError", msg.c_str());
-        ffi::Optional<ffi::Error> e = TakeRaised();
+        ffi::Optional<ffi::Error> e = TryTakeRaised();
         if (e.has_value() && e->message() == msg) ++good;
       }
       ok[i] = good;

@@ -6,19 +6,13 @@
 #include <fstream>
 #include <string>
 
+#include "testing.h"
+
 namespace {
 
-ffi::Module Kernels() { return ffi::Module::LoadFromFile(FFI_TEST_KERNELS); }
+using namespace ffi_testing;  // NOLINT(*)
 
-ffi::Error CatchError(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const ffi::Error& e) {
-    return e;
-  }
-  ADD_FAILURE() << "expected an ffi::Error";
-  return ffi::Error("None", "");
-}
+ffi::Module Kernels() { return ffi::Module::LoadFromFile(FFI_TEST_KERNELS); }
 
 TEST(Module, LoadAndCallTypedFunctions) {
   ffi::Module mod = Kernels();
@@ -39,7 +33,7 @@ TEST(Module, MissingFunctionIsEmptyOptional) {
 
 TEST(Module, KernelErrorsArriveWithKindMessageAndBacktrace) {
   ffi::Module mod = Kernels();
-  ffi::Error e = CatchError([&] { mod->GetFunction("fail_value").value()(7); });
+  ffi::Error e = ExpectError([&] { mod->GetFunction("fail_value").value()(7); });
   EXPECT_EQ(e.kind(), "ValueError");
   EXPECT_EQ(e.message(), "bad value 7");
   EXPECT_NE(e.backtrace().find("test_kernels.cc"), std::string::npos) << e.backtrace();
@@ -47,25 +41,25 @@ TEST(Module, KernelErrorsArriveWithKindMessageAndBacktrace) {
   EXPECT_EQ(what.rfind("Traceback (most recent call last):\n", 0), 0u) << what;
   EXPECT_NE(what.find("ValueError: bad value 7"), std::string::npos) << what;
 
-  e = CatchError([&] { mod->GetFunction("fail_check").value()(12); });
+  e = ExpectError([&] { mod->GetFunction("fail_check").value()(12); });
   EXPECT_EQ(e.kind(), "InternalError");
   EXPECT_NE(e.message().find("Check failed: x < 10 (12 vs. 10): x must be small"),
             std::string::npos)
       << e.message();
 
-  e = CatchError([&] { mod->GetFunction("throw_std").value()(-1); });
+  e = ExpectError([&] { mod->GetFunction("throw_std").value()(-1); });
   EXPECT_EQ(e.kind(), "IndexError");
   EXPECT_EQ(e.message(), "negative index");
 }
 
 TEST(Module, BadArgumentsNameTheExportedFunction) {
   ffi::Module mod = Kernels();
-  ffi::Error e = CatchError([&] { mod->GetFunction("add_int").value()(1, "two"); });
+  ffi::Error e = ExpectError([&] { mod->GetFunction("add_int").value()(1, "two"); });
   EXPECT_EQ(e.kind(), "TypeError");
   EXPECT_EQ(e.message(),
             "Mismatched type on argument #1 when calling: `add_int(0: int, 1: int) -> int`. "
             "Expected `int` but got `str`");
-  e = CatchError([&] { mod->GetFunction("add_int").value()(1, 2, 3); });
+  e = ExpectError([&] { mod->GetFunction("add_int").value()(1, 2, 3); });
   EXPECT_EQ(e.kind(), "TypeError");
   EXPECT_NE(e.message().find("Expected 2 but got 3 arguments"), std::string::npos);
 }
@@ -77,7 +71,7 @@ TEST(Module, CallbacksIntoTheHost) {
   // An error thrown by the host callback travels through the kernel back to the host.
   auto failing =
       ffi::Function::FromTyped([](int64_t) -> int64_t { FFI_THROW(KeyError) << "from the host"; });
-  ffi::Error e = CatchError([&] { mod->GetFunction("apply_twice").value()(failing, 3); });
+  ffi::Error e = ExpectError([&] { mod->GetFunction("apply_twice").value()(failing, 3); });
   EXPECT_EQ(e.kind(), "KeyError");
   EXPECT_EQ(e.message(), "from the host");
 }
@@ -92,6 +86,19 @@ TEST(Module, TensorViewsThroughDLTensorPointers) {
   mod->GetFunction("add_one_float").value()(&tx, &ty);
   EXPECT_EQ(y[0], 2);
   EXPECT_EQ(y[3], 5);
+}
+
+TEST(Module, ListsItsExportedFunctions) {
+  ffi::Function list = ffi::Function::GetGlobalRequired("ffi.ModuleListFunctionNames");
+  std::string names = list(Kernels()).cast<std::string>();
+  // Sorted, one per line; companions (__tvm_ffi__metadata_*) and other symbols are not listed.
+  EXPECT_EQ(names,
+            "add_int\nadd_one_float\napply_twice\nfail_check\nfail_value\ngreet\nscale\n"
+            "throw_std\n");
+  ffi::Function meta = Kernels()->GetFunction("_metadata_add_int").value();
+  EXPECT_EQ(meta().cast<std::string>(),
+            "{\"signature\": \"add_int(0: int, 1: int) -> int\", \"arg_types\": [\"int\", "
+            "\"int\"], \"return_type\": \"int\"}");
 }
 
 TEST(Module, StaticInitRegistersGlobals) {
@@ -109,7 +116,7 @@ TEST(Module, FunctionKeepsModuleAlive) {
 }
 
 TEST(Module, MissingFileIsClearError) {
-  ffi::Error e = CatchError([] { ffi::Module::LoadFromFile("/nonexistent/dir/libnothing.so"); });
+  ffi::Error e = ExpectError([] { ffi::Module::LoadFromFile("/nonexistent/dir/libnothing.so"); });
   EXPECT_EQ(e.kind(), "RuntimeError");
   EXPECT_NE(e.message().find("/nonexistent/dir/libnothing.so"), std::string::npos);
   EXPECT_NE(e.message().find("does not exist"), std::string::npos);
@@ -118,7 +125,7 @@ TEST(Module, MissingFileIsClearError) {
 TEST(Module, UnloadableLibraryIsClearError) {
   std::string path = ::testing::TempDir() + "ffi_not_a_library.so";
   std::ofstream(path) << "this is not an ELF file";
-  ffi::Error e = CatchError([&] { ffi::Module::LoadFromFile(path); });
+  ffi::Error e = ExpectError([&] { ffi::Module::LoadFromFile(path); });
   EXPECT_EQ(e.kind(), "RuntimeError");
   EXPECT_NE(e.message().find("Cannot load module"), std::string::npos) << e.message();
   std::remove(path.c_str());
@@ -131,8 +138,8 @@ TEST(Module, LoadThroughGlobalFunctionsAsACHostDoes) {
   EXPECT_EQ(mod.type_index(), kTVMFFIModule);
   EXPECT_TRUE(get(mod, "add_int", false).as<ffi::Function>().has_value());
   EXPECT_TRUE(get(mod, "nope", false).is_none());
-  EXPECT_EQ(CatchError([&] { load(); }).kind(), "TypeError");
-  EXPECT_EQ(CatchError([&] { get(1, "add_int", false); }).kind(), "TypeError");
+  EXPECT_EQ(ExpectError([&] { load(); }).kind(), "TypeError");
+  EXPECT_EQ(ExpectError([&] { get(1, "add_int", false); }).kind(), "TypeError");
 }
 
 }  // namespace

@@ -10,7 +10,11 @@
 #include <thread>
 #include <vector>
 
+#include "testing.h"
+
 namespace {
+
+using namespace ffi_testing;  // NOLINT(*)
 
 using ffi::make_object;
 using ffi::Object;
@@ -95,18 +99,6 @@ uint64_t CombinedCount(const Object* obj) {
 }
 
 TVMFFIByteArray Bytes(const char* s) { return TVMFFIByteArray{s, std::strlen(s)}; }
-
-/*! \brief Moves the raised error out; returns "Kind: message" ("" when none) and releases it. */
-std::string TakeRaised() {
-  TVMFFIObjectHandle err = nullptr;
-  TVMFFIErrorMoveFromRaised(&err);
-  if (err == nullptr) return "";
-  TVMFFIErrorCell* cell = TVMFFIErrorGetCellPtr(err);
-  std::string out = std::string(cell->kind.data, cell->kind.size) + ": " +
-                    std::string(cell->message.data, cell->message.size);
-  TVMFFIObjectDecRef(err);
-  return out;
-}
 
 int32_t AllocChild(const char* key, int32_t parent, int32_t depth, int32_t slots = 0,
                    int32_t can_overflow = 1) {
@@ -465,7 +457,7 @@ TEST(TypeRegistry, TypeKeyToIndexKnownAndUnknown) {
   ASSERT_EQ(TVMFFITypeKeyToIndex(&key, &index), 0);
   EXPECT_EQ(index, counted);
 
-  EXPECT_EQ(TakeRaised(), "");
+  EXPECT_EQ(RaisedKindAndClear(/*with_message=*/true), "");
   index = 12345;
   key = Bytes("test.object.NeverRegistered");
   EXPECT_NE(TVMFFITypeKeyToIndex(&key, &index), 0);
@@ -545,12 +537,12 @@ TEST(TypeRegistry, QueryModeDoesNotRegister) {
   EXPECT_EQ(TVMFFITypeGetOrAllocIndex(&key, -1, 1, 0, 1, -2), -2);
   int32_t index = 0;
   EXPECT_NE(TVMFFITypeKeyToIndex(&key, &index), 0);
-  EXPECT_NE(TakeRaised().find("KeyError"), std::string::npos);
+  EXPECT_NE(RaisedKindAndClear(/*with_message=*/true).find("KeyError"), std::string::npos);
   EXPECT_EQ(TVMFFITypeGetOrAllocIndex(&key, -1, 1, 0, 1, -2), -2);
   // A known key in query mode.
   TVMFFIByteArray tensor = Bytes("ffi.Tensor");
   EXPECT_EQ(TVMFFITypeGetOrAllocIndex(&tensor, -1, 1, 0, 1, -2), kTVMFFITensor);
-  EXPECT_EQ(TakeRaised(), "");
+  EXPECT_EQ(RaisedKindAndClear(/*with_message=*/true), "");
 }
 
 TEST(TypeRegistry, ReservedChildSlotsOfCppType) {
@@ -584,7 +576,7 @@ TEST(TypeRegistry, ChildrenFillTheParentsSlotsThenOverflow) {
   ASSERT_NE(info, nullptr);
   ASSERT_EQ(info->type_depth, 2);
   EXPECT_EQ(info->type_ancestors[1]->type_index, parent);
-  EXPECT_EQ(TakeRaised(), "");
+  EXPECT_EQ(RaisedKindAndClear(/*with_message=*/true), "");
 }
 
 TEST(TypeRegistry, ExhaustedSlotsWithoutOverflowIsAnError) {
@@ -596,7 +588,7 @@ TEST(TypeRegistry, ExhaustedSlotsWithoutOverflowIsAnError) {
   EXPECT_EQ(a, parent + 1);
   EXPECT_EQ(b, parent + 2);
   EXPECT_EQ(AllocChild("test.object.SlotsNoOverflow.C", parent, 2), -1);
-  std::string err = TakeRaised();
+  std::string err = RaisedKindAndClear(/*with_message=*/true);
   EXPECT_EQ(err.rfind("ValueError: ", 0), 0u) << err;
   EXPECT_NE(err.find("test.object.SlotsNoOverflow.C"), std::string::npos) << err;
   // The failed key was not registered.
@@ -615,7 +607,7 @@ TEST(TypeRegistry, NestedReservedSlotsStayDisjoint) {
   int32_t a1 = AllocChild("test.object.Nested.A.1", a, 3, 0, 0);
   int32_t a2 = AllocChild("test.object.Nested.A.2", a, 3, 0, 0);
   int32_t c = AllocChild("test.object.Nested.C", parent, 2, 0, 0);
-  EXPECT_EQ(TakeRaised(), "");
+  EXPECT_EQ(RaisedKindAndClear(/*with_message=*/true), "");
   std::vector<int32_t> all{parent, a, b, a1, a2, c};
   for (size_t i = 0; i < all.size(); ++i) {
     EXPECT_GT(all[i], 0) << "registration " << i << " failed";
@@ -637,10 +629,10 @@ TEST(TypeRegistry, NestedReservedSlotsStayDisjoint) {
 
 TEST(TypeRegistry, BadParentOrDepthIsAnError) {
   EXPECT_EQ(AllocChild("test.object.OrphanOfMissingParent", 9999, 1), -1);
-  std::string err = TakeRaised();
+  std::string err = RaisedKindAndClear(/*with_message=*/true);
   EXPECT_EQ(err.rfind("KeyError: ", 0), 0u) << err;
   EXPECT_EQ(AllocChild("test.object.WrongDepth", kTVMFFIObject, 5), -1);
-  err = TakeRaised();
+  err = RaisedKindAndClear(/*with_message=*/true);
   EXPECT_EQ(err.rfind("ValueError: ", 0), 0u) << err;
   TVMFFIByteArray key = Bytes("test.object.WrongDepth");
   EXPECT_EQ(TVMFFITypeGetOrAllocIndex(&key, -1, 1, 0, 1, -2), -2);

@@ -4,12 +4,12 @@
 #include <ffi/tvm_compat.h>
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <functional>
 #include <sstream>
 #include <string>
 #include <type_traits>
 #include <vector>
+
+#include "testing.h"
 
 #ifdef FFI_SEED_CUDA_KERNELS
 #include <cuda_runtime.h>
@@ -17,20 +17,9 @@
 
 namespace {
 
-ffi::Error CatchError(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const ffi::Error& e) {
-    return e;
-  }
-  ADD_FAILURE() << "expected an ffi::Error";
-  return ffi::Error("None", "");
-}
+using namespace ffi_testing;  // NOLINT(*)
 
 ffi::Module Seeds() { return ffi::Module::LoadFromFile(FFI_SEED_KERNELS); }
-
-constexpr DLDataType kF32{kDLFloat, 32, 1};
-constexpr DLDevice kCPU{kDLCPU, 0};
 
 // Host memory described by a DLTensor owned by the test (a borrowed view when passed).
 struct HostTensor {
@@ -49,21 +38,12 @@ struct HostTensor {
   DLTensor dl;
 };
 
-// A CPU allocator for Tensor::FromNDAlloc that counts the live allocations.
+// Live CPU allocations made by CPUTensor (the counter its CountingCPUAlloc keeps).
 int live_allocations = 0;
-struct CPUAlloc {
-  void AllocData(DLTensor* t) {
-    t->data = std::malloc(ffi::GetDataSize(*t));
-    ++live_allocations;
-  }
-  void FreeData(DLTensor* t) {
-    std::free(t->data);
-    --live_allocations;
-  }
-};
 
 ffi::Tensor CPUTensor(const std::vector<float>& values) {
-  ffi::Tensor t = ffi::Tensor::FromNDAlloc(CPUAlloc(), {static_cast<int64_t>(values.size())},
+  ffi::Tensor t = ffi::Tensor::FromNDAlloc(CountingCPUAlloc{nullptr, &live_allocations},
+                                           {static_cast<int64_t>(values.size())},
                                            DLDataType({kDLFloat, 32, 1}), DLDevice({kDLCPU, 0}));
   std::copy(values.begin(), values.end(), static_cast<float*>(t.data_ptr()));
   return t;
@@ -103,13 +83,13 @@ TEST(Seed000, MyKernelRejectsOtherDtypes) {
   ffi::Function my_kernel = Seeds()->GetFunction("my_kernel").value();
   HostTensor out({0, 0});
   HostTensor ints({0, 0}, DLDataType{kDLInt, 32, 1});
-  ffi::Error e = CatchError([&] { my_kernel(&ints.dl, &out.dl); });
+  ffi::Error e = ExpectError([&] { my_kernel(&ints.dl, &out.dl); });
   EXPECT_EQ(e.kind(), "TypeError");
   EXPECT_EQ(e.message(), "Expect float32 input, but got int32");
   EXPECT_NE(e.backtrace().find("seed000_tensor.cc"), std::string::npos) << e.backtrace();
 
   HostTensor halves({0, 0}, DLDataType{kDLFloat, 16, 4});
-  e = CatchError([&] { my_kernel(&halves.dl, &out.dl); });
+  e = ExpectError([&] { my_kernel(&halves.dl, &out.dl); });
   EXPECT_EQ(e.message(), "Expect float32 input, but got float16x4");
 }
 
@@ -118,18 +98,18 @@ TEST(Seed000, MyKernelRejectsOtherDevices) {
   HostTensor out({0, 0});
   // Only the description is read: the kernel refuses before touching the data.
   HostTensor on_gpu({0, 0}, kF32, DLDevice{kDLCUDA, 0});
-  ffi::Error e = CatchError([&] { my_kernel(&on_gpu.dl, &out.dl); });
+  ffi::Error e = ExpectError([&] { my_kernel(&on_gpu.dl, &out.dl); });
   EXPECT_EQ(e.kind(), "ValueError");
   EXPECT_EQ(e.message(), "Expect input on CPU, but got cuda:0");
   HostTensor cpu1({0, 0}, kF32, DLDevice{kDLCPU, 1});
-  e = CatchError([&] { my_kernel(&cpu1.dl, &out.dl); });
+  e = ExpectError([&] { my_kernel(&cpu1.dl, &out.dl); });
   EXPECT_EQ(e.message(), "Expect input on CPU, but got cpu:1");
 }
 
 TEST(Seed000, MyKernelNamesTheBadArgument) {
   ffi::Function my_kernel = Seeds()->GetFunction("my_kernel").value();
   HostTensor out({0});
-  ffi::Error e = CatchError([&] { my_kernel(1, &out.dl); });
+  ffi::Error e = ExpectError([&] { my_kernel(1, &out.dl); });
   EXPECT_EQ(e.kind(), "TypeError");
   EXPECT_EQ(e.message(),
             "Mismatched type on argument #0 when calling: `my_kernel(0: Tensor, 1: Tensor) -> "
@@ -159,14 +139,14 @@ TEST(Seed000, CConversionsAcceptBothTensorForms) {
   ffi::Tensor owned = CPUTensor({1, 2, 3});
   EXPECT_EQ(ndim(&view.dl).cast<int64_t>(), 1);
   EXPECT_EQ(ndim(owned).cast<int64_t>(), 1);
-  ffi::Error e = CatchError([&] { ndim(3); });
+  ffi::Error e = ExpectError([&] { ndim(3); });
   EXPECT_EQ(e.kind(), "TypeError");
 
   // Only a tensor object can be owned; the result shares it.
   ffi::Tensor back = own(owned).cast<ffi::Tensor>();
   EXPECT_TRUE(back.same_as(owned));
   EXPECT_EQ(owned.use_count(), 2u);
-  e = CatchError([&] { own(&view.dl); });
+  e = ExpectError([&] { own(&view.dl); });
   EXPECT_EQ(e.kind(), "TypeError");
   EXPECT_EQ(e.message(), "tensor_own expects a Tensor object");
 }
@@ -212,7 +192,7 @@ TEST(Seed004, OptionalTensorNeedsAnOwningTensor) {
   // Seed 004's point about Optional<Tensor>: a borrowed DLTensor* cannot become a Tensor.
   ffi::Function func = Seeds()->GetFunction("func").value();
   HostTensor input({1}), extra({1}), output({0}), workspace({0});
-  ffi::Error e = CatchError([&] { func(&input.dl, &extra.dl, &output.dl, &workspace.dl); });
+  ffi::Error e = ExpectError([&] { func(&input.dl, &extra.dl, &output.dl, &workspace.dl); });
   EXPECT_EQ(e.kind(), "TypeError");
   EXPECT_EQ(e.message(),
             "Mismatched type on argument #1 when calling: `func(0: Tensor, 1: Optional<Tensor>, "
@@ -230,14 +210,14 @@ TEST(Seed004, FuncReadsStridesAndChecksShapes) {
   EXPECT_EQ(output.data, (std::vector<float>{2, 4, 6}));
 
   HostTensor small({0, 0});
-  ffi::Error e = CatchError([&] { func(&input.dl, nullptr, &output.dl, &small.dl); });
+  ffi::Error e = ExpectError([&] { func(&input.dl, nullptr, &output.dl, &small.dl); });
   EXPECT_EQ(e.kind(), "InternalError");
   EXPECT_NE(e.message().find("Check failed: workspace.numel() >= input.numel() (2 vs. 3): "
                              "workspace too small"),
             std::string::npos)
       << e.message();
   HostTensor ints({0, 0, 0}, DLDataType{kDLInt, 32, 1});
-  e = CatchError([&] { func(&ints.dl, nullptr, &output.dl, &workspace.dl); });
+  e = ExpectError([&] { func(&ints.dl, nullptr, &output.dl, &workspace.dl); });
   EXPECT_NE(e.message().find("(int32 vs. float32)"), std::string::npos) << e.message();
 }
 
@@ -266,7 +246,7 @@ TEST(TvmCompat, StaticInitBlockRegisters) {
 TEST(TvmCompat, SafeCallMacros) {
   EXPECT_EQ(CompatSafeCall(1), 0);
   EXPECT_EQ(CompatSafeCall(-1), -1);
-  ffi::Error e = CatchError([] { TVM_FFI_CHECK_SAFE_CALL(CompatSafeCall(-2)); });
+  ffi::Error e = ExpectError([] { TVM_FFI_CHECK_SAFE_CALL(CompatSafeCall(-2)); });
   EXPECT_EQ(e.kind(), "ValueError");
   EXPECT_EQ(e.message(), "negative: -2");
   TVM_FFI_CHECK_SAFE_CALL(CompatSafeCall(2));
@@ -278,21 +258,21 @@ TEST(TvmCompat, Checks) {
   EXPECT_EQ(TVM_FFI_ICHECK_NOTNULL(p), &value);
   EXPECT_EQ(*TVM_FFI_ICHECK_NOTNULL(p), 7);
   int* null = nullptr;
-  ffi::Error e = CatchError([&] { TVM_FFI_ICHECK_NOTNULL(null); });
+  ffi::Error e = ExpectError([&] { TVM_FFI_ICHECK_NOTNULL(null); });
   EXPECT_EQ(e.kind(), "InternalError");
   EXPECT_EQ(e.message(), "Check not null: null");
 
-  e = CatchError([] { TVM_FFI_ICHECK_EQ(1 + 1, 3) << "arithmetic"; });
+  e = ExpectError([] { TVM_FFI_ICHECK_EQ(1 + 1, 3) << "arithmetic"; });
   EXPECT_EQ(e.kind(), "InternalError");
   EXPECT_EQ(e.message(), "Check failed: 1 + 1 == 3 (2 vs. 3): arithmetic");
-  e = CatchError([] { TVM_FFI_ICHECK(false) << "never"; });
+  e = ExpectError([] { TVM_FFI_ICHECK(false) << "never"; });
   EXPECT_EQ(e.message(), "Check failed: (false) is false: never");
   TVM_FFI_ICHECK_NE(1, 2);
   TVM_FFI_ICHECK_LT(1, 2);
   TVM_FFI_ICHECK_LE(2, 2);
   TVM_FFI_ICHECK_GT(3, 2);
   TVM_FFI_ICHECK_GE(3, 3);
-  e = CatchError([] { TVM_FFI_ICHECK_GE(1, 3); });
+  e = ExpectError([] { TVM_FFI_ICHECK_GE(1, 3); });
   EXPECT_EQ(e.message(), "Check failed: 1 >= 3 (1 vs. 3): ");
 }
 
@@ -310,25 +290,16 @@ TEST(TvmCompat, SeedSpellingOfDtypesAndDevices) {
 #ifdef FFI_SEED_CUDA_KERNELS
 // ---- Seeds 000 and 003, CUDA parts (nvcc-built seed_cuda_kernels) ----
 
-bool HasGPU() {
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return false;
-  }
-  return n > 0;
-}
-
 ffi::Module SeedsCUDA() { return ffi::Module::LoadFromFile(FFI_SEED_CUDA_KERNELS); }
 
 TEST(SeedCUDA, MyKernelValidatesBeforeLaunching) {
   ffi::Function my_kernel = SeedsCUDA()->GetFunction("my_kernel_cuda").value();
   HostTensor in({1, 2}), out({0, 0});
-  ffi::Error e = CatchError([&] { my_kernel(&in.dl, &out.dl); });
+  ffi::Error e = ExpectError([&] { my_kernel(&in.dl, &out.dl); });
   EXPECT_EQ(e.kind(), "ValueError");
   EXPECT_EQ(e.message(), "Expect input on CUDA:0, but got cpu");
   HostTensor ints({1, 2}, DLDataType{kDLInt, 32, 1}, DLDevice{kDLCUDA, 0});
-  e = CatchError([&] { my_kernel(&ints.dl, &out.dl); });
+  e = ExpectError([&] { my_kernel(&ints.dl, &out.dl); });
   EXPECT_EQ(e.kind(), "TypeError");
   EXPECT_EQ(e.message(), "Expect float32 input, but got int32");
 }
@@ -350,7 +321,7 @@ TEST(SeedCUDA, CUDANDAllocAndMyKernel) {
   ffi::Function alloc = mod->GetFunction("alloc_cuda_tensor").value();
   if (!HasGPU()) {
     // The seed's allocator checks with TVM_FFI_ICHECK_EQ: an InternalError naming cudaMalloc.
-    ffi::Error e = CatchError([&] { alloc(); });
+    ffi::Error e = ExpectError([&] { alloc(); });
     EXPECT_EQ(e.kind(), "InternalError");
     EXPECT_NE(e.message().find("Check failed: err == cudaSuccess"), std::string::npos)
         << e.message();
@@ -376,7 +347,7 @@ TEST(SeedCUDA, AddOneCuda) {
   DLTensor matrix = flat.dl;
   matrix.ndim = 2;
   matrix.shape = shape2d;
-  ffi::Error e = CatchError([&] { add_one_cuda(&matrix, &out.dl); });
+  ffi::Error e = ExpectError([&] { add_one_cuda(&matrix, &out.dl); });
   EXPECT_EQ(e.kind(), "InternalError");
   EXPECT_EQ(e.message(), "Check failed: (x.ndim() == 1) is false: x must be a 1D tensor");
   if (!HasGPU()) GTEST_SKIP() << "no CUDA device: only the validation was checked";

@@ -12,29 +12,16 @@
 #include <string>
 #include <vector>
 
+#include "testing.h"
+
 namespace {
+
+using namespace ffi_testing;  // NOLINT(*)
 
 using ffi::Any;
 using ffi::AnyView;
 using ffi::Tensor;
 using ffi::TensorView;
-
-constexpr DLDataType kF32{kDLFloat, 32, 1};
-constexpr DLDevice kCPU{kDLCPU, 0};
-
-/*! \brief The extents (or strides) as a vector, for comparisons that print nicely. */
-std::vector<int64_t> Vec(ffi::ShapeView s) { return std::vector<int64_t>(s.begin(), s.end()); }
-
-/*! \brief Runs `fn`, expecting an ffi::Error; returns it (kind "" when nothing was thrown). */
-template <typename F>
-ffi::Error CatchError(F fn) {
-  try {
-    fn();
-  } catch (const ffi::Error& e) {
-    return e;
-  }
-  return ffi::Error("", "nothing thrown");
-}
 
 /*! \brief What a CountingAlloc saw. */
 struct Counters {

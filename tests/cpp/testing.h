@@ -1,0 +1,128 @@
+/*
+ * tests/cpp/testing.h - helpers shared by the C++ test suites (tests/cpp/test_*.cc): catching
+ * thrown and raised errors, common dtype/device constants, shape comparison and a CPU allocator.
+ * Test files include it as "testing.h" and use `using namespace ffi_testing;` in their own
+ * anonymous namespace.
+ */
+#ifndef FFI_TESTS_CPP_TESTING_H_
+#define FFI_TESTS_CPP_TESTING_H_
+
+#include <ffi/ffi.h>
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+// Only the CUDA test targets define these (CMake sets them where nvcc built their kernels).
+#if defined(FFI_CUDA_KERNELS) || defined(FFI_SEED_CUDA_KERNELS)
+#include <cuda_runtime.h>
+#endif
+
+namespace ffi_testing {
+
+/*! \brief float32, one lane. */
+inline constexpr DLDataType kF32{kDLFloat, 32, 1};
+/*! \brief The host CPU, device 0. */
+inline constexpr DLDevice kCPU{kDLCPU, 0};
+
+/*! \brief The extents (or strides) as a vector, for comparisons that print nicely. */
+inline std::vector<int64_t> Vec(ffi::ShapeView s) {
+  return std::vector<int64_t>(s.begin(), s.end());
+}
+
+/*! \brief Runs `fn`; returns the ffi::Error it throws, std::nullopt when it throws none. */
+template <typename F>
+ffi::Optional<ffi::Error> TryCatchError(F fn) {
+  try {
+    fn();
+  } catch (const ffi::Error& e) {
+    return e;
+  }
+  return std::nullopt;
+}
+
+/*! \brief Runs `fn`, expecting an ffi::Error; returns it (kind "" when nothing was thrown). */
+template <typename F>
+ffi::Error CatchError(F fn) {
+  ffi::Optional<ffi::Error> thrown = TryCatchError(std::move(fn));
+  if (!thrown.has_value()) return ffi::Error("", "nothing thrown");
+  return *thrown;
+}
+
+/*! \brief Like CatchError, but nothing thrown is a test failure (and gives kind "None"). */
+template <typename F>
+ffi::Error ExpectError(F fn) {
+  ffi::Optional<ffi::Error> thrown = TryCatchError(std::move(fn));
+  if (thrown.has_value()) return *thrown;
+  ADD_FAILURE() << "expected an ffi::Error";
+  return ffi::Error("None", "");
+}
+
+/*! \brief Moves the thread's raised error out; std::nullopt when none was raised. */
+inline ffi::Optional<ffi::Error> TryTakeRaised() {
+  TVMFFIObjectHandle err = nullptr;
+  TVMFFIErrorMoveFromRaised(&err);
+  if (err == nullptr) return std::nullopt;
+  return ffi::Error(ffi::ObjectPtr<ffi::Object>::Steal(ffi::detail::ObjectUnsafe::FromHeader(err)));
+}
+
+/*! \brief Moves the thread's raised error out; kind "" when none was raised. */
+inline ffi::Error TakeRaised() {
+  ffi::Optional<ffi::Error> raised = TryTakeRaised();
+  if (!raised.has_value()) return ffi::Error("", "nothing raised");
+  return *raised;
+}
+
+/*! \brief Moves the raised error out and releases it, C API only: "Kind" ("Kind: message"), or "".
+ */
+inline std::string RaisedKindAndClear(bool with_message = false) {
+  TVMFFIObjectHandle err = nullptr;
+  TVMFFIErrorMoveFromRaised(&err);
+  if (err == nullptr) return "";
+  TVMFFIErrorCell* cell = TVMFFIErrorGetCellPtr(err);
+  std::string out(cell->kind.data, cell->kind.size);
+  if (with_message) out += ": " + std::string(cell->message.data, cell->message.size);
+  TVMFFIObjectDecRef(err);
+  return out;
+}
+
+/*! \brief A malloc-backed CPU allocator for Tensor::FromNDAlloc that counts into its counters. */
+struct CountingCPUAlloc {
+  /*! \brief When set, incremented by every FreeData. */
+  int* freed = nullptr;
+  /*! \brief When set, the number of live buffers: +1 per AllocData, -1 per FreeData. */
+  int* live = nullptr;
+
+  /*! \brief Allocates the tensor's bytes (one byte for a zero-size tensor). */
+  void AllocData(DLTensor* t) {
+    size_t n = ffi::GetDataSize(*t);
+    t->data = std::malloc(n == 0 ? 1 : n);
+    if (live) ++*live;
+  }
+  /*! \brief Frees what AllocData allocated. */
+  void FreeData(DLTensor* t) {
+    std::free(t->data);
+    if (freed) ++*freed;
+    if (live) --*live;
+  }
+};
+
+#if defined(FFI_CUDA_KERNELS) || defined(FFI_SEED_CUDA_KERNELS)
+/*! \brief Whether a CUDA device can be used; `why` gets the CUDA error otherwise. */
+inline bool HasGPU(cudaError_t* why = nullptr) {
+  int n = 0;
+  cudaError_t err = cudaGetDeviceCount(&n);
+  (void)cudaGetLastError();
+  if (why) *why = err;
+  return err == cudaSuccess && n > 0;
+}
+#endif
+
+}  // namespace ffi_testing
+
+#endif  // FFI_TESTS_CPP_TESTING_H_
