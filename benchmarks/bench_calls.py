@@ -134,7 +134,9 @@ def main() -> None:
         best[impl]["import (with PyTorch installed)"] = import_time(module)
 
     def fmt(v: float | None) -> str:
-        return "n/a" if v is None else f"{v:,.0f}"
+        if v is None:
+            return "n/a"
+        return f"{v / 1e6:,.1f} ms" if v >= 1e6 else f"{v:,.0f}"
 
     print("| case | ffi (ns) | reference (ns) | nanobind (ns) | ffi ÷ reference | ffi ÷ nanobind |")
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
