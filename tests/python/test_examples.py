@@ -1,8 +1,12 @@
 """Every example runs and prints what it promises."""
 
 import os
+import re
+import shutil
 import subprocess
 import sys
+
+import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -26,3 +30,71 @@ def test_stable_c_abi(tmp_path):
         ["bash", script, str(tmp_path)], capture_output=True, text=True, check=True
     )
     assert out.stdout.split() == ["2", "3", "4", "5", "6"]
+
+
+def _run_example(args, env=None):
+    """Runs an example and returns its stdout lines; on failure the assertion shows its output."""
+    proc = subprocess.run(args, capture_output=True, text=True, timeout=300, env=env)
+    assert proc.returncode == 0, f"{args} failed:\n{proc.stdout}\n{proc.stderr}"
+    return proc.stdout.splitlines()
+
+
+def test_kernel_library(tmp_path):
+    script = os.path.join(ROOT, "examples", "kernel_library", "run.py")
+    out = _run_example([sys.executable, script, str(tmp_path)])
+    assert out == [
+        "<ffi.Function scale_add(0: Tensor, 1: Optional<Tensor>, 2: Tensor, 3: Tensor) -> void>",
+        "torch, no bias: [0.0, 2.0, 4.0, 6.0]",
+        "torch, bias: [0.5, 2.5, 4.5, 6.5]",
+        "numpy: [[3.0, 3.0, 3.0], [3.0, 3.0, 3.0]]",
+        "TypeError: input must be float32, got float64",
+        "ValueError: output shape [3] must equal input shape [4]",
+        "returned: ffi.Tensor(shape=[4], dtype=float32, device=cpu)",
+        "returned to torch: [0.0, 2.0, 4.0, 6.0]",
+        "returned to numpy: float32 (2, 3) [[2.0, 2.0, 2.0], [2.0, 2.0, 2.0]]",
+        "host scale_add: 2 4 6 8",
+        "host scale_add with bias: 2.5 4.5 6.5 8.5",
+        "host scale_add_alloc shape [2, 2], values: 2.5 4.5 6.5 8.5",
+        "host error: ValueError: output shape [3] must equal input shape [2, 2]",
+    ]
+    assert os.path.exists(tmp_path / "kernels.so") and os.path.exists(tmp_path / "host")
+
+
+def _have_nvcc():
+    candidates = [os.environ.get("NVCC"), "nvcc", "/usr/local/cuda/bin/nvcc"]
+    return any(shutil.which(c) for c in candidates if c)
+
+
+@pytest.mark.skipif(not _have_nvcc(), reason="nvcc is not installed")
+def test_cuda_example(tmp_path):
+    script = os.path.join(ROOT, "examples", "cuda", "run.py")
+    out = _run_example([sys.executable, script, str(tmp_path)])
+    assert out[0] == "<ffi.Function add_one(0: Tensor, 1: Tensor) -> void>"
+    assert out[1] == "ValueError: x and y must be on the same CUDA device, got cpu and cpu"
+    lib = tmp_path / "add_one_cuda.so"
+    assert lib.exists()
+    if out[2].startswith("cuda:"):  # a GPU and a CUDA build of PyTorch
+        assert out[2] == "cuda: [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]"
+        assert re.fullmatch(r"devices: [1-9][0-9]*", out[3]), out
+    elif out[2].startswith("no GPU:"):
+        assert out[2].startswith(
+            f"no GPU: built {lib}; calling raises: RuntimeError: "
+            "CUDA call `cudaGetDeviceCount(&count)` failed: cudaError"
+        ), out[2]
+    else:  # a GPU, but PyTorch without CUDA
+        pattern = r"[1-9][0-9]* GPU\(s\) but PyTorch has no CUDA: built " + re.escape(str(lib))
+        assert re.match(pattern + "; ", out[2]), out[2]
+
+
+def test_packaging_example(tmp_path):
+    script = os.path.join(ROOT, "examples", "packaging", "run.sh")
+    out = _run_example(["bash", script, str(tmp_path)], env=dict(os.environ, PYTHON=sys.executable))
+    assert re.fullmatch(r"wheel: my_kernels-0\.1\.0-py3-none-[A-Za-z0-9_.]+\.whl", out[0]), out
+    assert out[1:] == [
+        "contents: my_kernels/__init__.py my_kernels/libmy_kernels.so",
+        "links libpython: no",
+        "installed in the venv: True",
+        "axpy numpy: [1.0, 3.0, 5.0]",
+        "norm torch: 5.0",
+        "ValueError: x and y must have the same shape, got [2] and [3]",
+    ]
