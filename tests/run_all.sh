@@ -12,7 +12,7 @@ section() {
 
 section "Python dependencies"
 python -m pip install torch==2.13.0
-python -m pip install numpy pytest ruff apache-tvm-ffi==0.1.15.post2
+python -m pip install numpy pytest ruff mypy==2.4.1 apache-tvm-ffi==0.1.15.post2
 
 section "Install the package (pip install .)"
 python -m pip install .

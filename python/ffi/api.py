@@ -9,7 +9,8 @@ from __future__ import annotations
 import contextlib
 import enum
 import os
-from typing import Any, Callable
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, Callable, TypeVar, overload
 
 from . import _core
 from ._core import Device, Function, Object, dtype
@@ -38,8 +39,18 @@ class Module(Object):
         for name in names:
             self.__dict__[name] = self.get_function(name)
 
+    if TYPE_CHECKING:
+        # Exported functions are instance attributes, set when the module is loaded.
+        def __getattr__(self, name: str) -> Function: ...
+
     def __getitem__(self, name: str) -> Function:
-        return self.__dict__.get(name) or self.get_function(name)
+        func = self.__dict__.get(name)
+        return func if isinstance(func, Function) else self._require_function(name)
+
+    def _require_function(self, name: str) -> Function:
+        func = self.get_function(name)
+        assert func is not None  # get_function raises when it is missing
+        return func
 
     def get_function(self, name: str, allow_missing: bool = False) -> Function | None:
         """Return the function `name`, or None when it is missing and `allow_missing` is set."""
@@ -126,7 +137,19 @@ float64 = dtype("float64")
 bfloat16 = dtype("bfloat16")
 
 
-def register_error(kind: str | type | None = None, cls: type | None = None):
+_E = TypeVar("_E", bound=type[BaseException])
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+@overload
+def register_error(kind: _E, cls: None = None) -> _E: ...
+@overload
+def register_error(kind: str, cls: _E) -> _E: ...
+@overload
+def register_error(kind: str | None = None, cls: None = None) -> Callable[[_E], _E]: ...
+
+
+def register_error(kind: str | type | None = None, cls: type | None = None) -> Any:
     """Map an FFI error kind to a Python exception class.
 
     ``register_error("MyError", MyError)``, or as a decorator: ``@register_error("MyError")`` or
@@ -137,17 +160,29 @@ def register_error(kind: str | type | None = None, cls: type | None = None):
         _core.register_error(kind.__name__, kind)
         return kind
     if cls is not None:
+        if kind is None:
+            raise TypeError("register_error(kind, cls) needs the kind's name")
         _core.register_error(kind, cls)
         return cls
 
+    name = kind if isinstance(kind, str) else None
+
     def decorate(c: type) -> type:
-        _core.register_error(kind or c.__name__, c)
+        _core.register_error(name if name is not None else c.__name__, c)
         return c
 
     return decorate
 
 
-def register_global_func(name: str, func: Callable | None = None, override: bool = False):
+@overload
+def register_global_func(
+    name: str, func: None = None, override: bool = False
+) -> Callable[[_F], _F]: ...
+@overload
+def register_global_func(name: str, func: _F, override: bool = False) -> _F: ...
+
+
+def register_global_func(name: str, func: Callable | None = None, override: bool = False) -> Any:
     """Register a Python callable as a global FFI function, visible to C++ by `name`.
 
     Use directly, ``register_global_func("my.add", add)``, or as a decorator.
@@ -179,7 +214,7 @@ def get_raw_stream(dev: Any) -> int:
 
 
 @contextlib.contextmanager
-def use_raw_stream(dev: Any, stream: int):
+def use_raw_stream(dev: Any, stream: int) -> Iterator[None]:
     """Within the block, FFI calls on this thread see `stream` (an int handle) for `dev`."""
     d = _as_device(dev)
     previous = _core.env_set_stream(d.dlpack_device_type(), d.index, int(stream))
@@ -190,7 +225,7 @@ def use_raw_stream(dev: Any, stream: int):
 
 
 @contextlib.contextmanager
-def use_torch_stream(stream: Any = None):
+def use_torch_stream(stream: Any = None) -> Iterator[None]:
     """Within the block, FFI calls see PyTorch's stream: `stream` (a ``torch.cuda.Stream``, made
     current for PyTorch too) or PyTorch's current stream of the current CUDA device."""
     import torch

@@ -14,9 +14,13 @@ import sys
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from .. import libinfo
 from .._version import __version__
+
+if TYPE_CHECKING:
+    from ..api import Module
 
 _LOCK_TIMEOUT_S = float(os.environ.get("FFI_CPP_LOCK_TIMEOUT", "600"))
 
@@ -319,7 +323,7 @@ def load_inline(
     extra_include_paths: Sequence[str] | None = None,
     build_directory: str | os.PathLike | None = None,
     verbose: bool | None = None,
-):
+) -> Module:
     """build_inline, then load the library: an ffi.Module whose attributes are `functions`."""
     from .. import load_module
 

@@ -1,0 +1,222 @@
+"""Native core of the ffi package: FFI objects, functions, tensors and conversions.
+
+Type stubs for the extension module ``ffi._core`` (sources in ``src/python/``). The classes are
+re-exported by the package as ``ffi.Object``, ``ffi.Function``, ``ffi.Tensor``, ``ffi.dtype`` and
+``ffi.Device``.
+"""
+
+import inspect
+from collections.abc import Callable
+from typing import Any, Literal, Protocol, final, overload
+
+from typing_extensions import CapsuleType, disjoint_base
+
+from .api import Module, Shape
+
+class _SupportsDLPack(Protocol):
+    """Anything that exports DLPack: PyTorch, NumPy, JAX, CuPy arrays, ffi.Tensor, ..."""
+
+    def __dlpack__(self) -> Any: ...
+
+@disjoint_base
+class Object:
+    """Base of every FFI object: holds one reference to it. Made by FFI calls, never directly."""
+
+    @property
+    def type_key(self) -> str:
+        """The registered type key, e.g. ``"ffi.Tensor"``."""
+
+    @property
+    def type_index(self) -> int:
+        """The runtime type index."""
+
+    @property
+    def _handle(self) -> int:
+        """Address of the underlying TVMFFIObject."""
+
+    def same_as(self, other: object, /) -> bool:
+        """Whether both refer to the same FFI object."""
+
+    def _use_count(self) -> int:
+        """The object's strong reference count."""
+
+@disjoint_base
+class Function(Object):
+    """A callable FFI function: ``f(*args)`` calls it with positional arguments only."""
+
+    _ffi_metadata: dict[str, Any]
+    """The metadata of a typed module export (set by ffi.Module when the library provides it)."""
+
+    def __call__(self, *args: Any) -> Any:
+        """Call the function; arguments and result are converted without copies."""
+
+    @property
+    def __name__(self) -> str | None:
+        """The name the function was looked up by (None for anonymous functions)."""
+
+    @property
+    def __signature__(self) -> inspect.Signature:
+        """``inspect.Signature`` from the export's metadata; AttributeError when it has none."""
+
+class Tensor(Object):
+    """An n-dimensional array shared through DLPack (zero-copy)."""
+
+    @property
+    def shape(self) -> Shape:
+        """Extents (an ffi.Shape, a tuple of ints)."""
+
+    @property
+    def strides(self) -> tuple[int, ...]:
+        """Strides in elements (filled in for compact tensors)."""
+
+    @property
+    def dtype(self) -> dtype:
+        """Element type."""
+
+    @property
+    def device(self) -> Device:
+        """Where the data lives."""
+
+    @property
+    def ndim(self) -> int:
+        """Number of dimensions."""
+
+    @property
+    def byte_offset(self) -> int:
+        """Offset in bytes of the first element from ``data_ptr()``."""
+
+    def data_ptr(self) -> int:
+        """The data pointer as an int."""
+
+    def is_contiguous(self) -> bool:
+        """Whether the layout is compact row-major."""
+
+    def numel(self) -> int:
+        """Number of elements."""
+
+    def __dlpack__(
+        self,
+        *,
+        stream: int | None = None,
+        max_version: tuple[int, int] | None = None,
+        dl_device: tuple[int, int] | None = None,
+        copy: bool | None = None,
+    ) -> CapsuleType:
+        """A DLPack capsule sharing this tensor's memory (versioned when max_version >= (1, 0)).
+
+        Never copies: ``copy=True`` or a ``dl_device`` other than the tensor's raises BufferError.
+        """
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        """``(device_type, device_id)`` as DLPack numbers."""
+
+@final
+class dtype:
+    """An element type: ``ffi.dtype("float32")``, also from NumPy and PyTorch dtypes."""
+
+    def __new__(cls, dtype: str | Any) -> dtype:
+        """Parse a dtype: an ffi.dtype, a string like ``"float32"``, a NumPy or PyTorch dtype."""
+
+    @property
+    def type_code(self) -> int:
+        """The DLDataTypeCode (0 int, 1 uint, 2 float, ...)."""
+
+    @property
+    def bits(self) -> int:
+        """Bits per lane."""
+
+    @property
+    def lanes(self) -> int:
+        """Vector lanes."""
+
+    @property
+    def itemsize(self) -> int:
+        """Bytes per element (rounded up)."""
+
+    def __eq__(self, other: object, /) -> bool:
+        """Equal to the same dtype or to its string form (``ffi.float32 == "float32"``)."""
+
+    def __ne__(self, other: object, /) -> bool:
+        """The negation of ``==``."""
+
+    def __hash__(self) -> int:
+        """Hash of (code, bits, lanes)."""
+
+@final
+class Device:
+    """A device: ``ffi.Device("cuda:1")``, ``ffi.Device("cuda", 1)``, also from torch.device."""
+
+    def __new__(cls, type: str | int | Device | Any, index: int | None = None) -> Device:
+        """Make a device from a name (``"cuda:1"``), a DLDeviceType number or a torch.device;
+        `index` overrides the ordinal."""
+
+    @property
+    def type(self) -> str:
+        """Device type name, e.g. ``"cuda"``."""
+
+    @property
+    def index(self) -> int:
+        """Device ordinal."""
+
+    def dlpack_device_type(self) -> int:
+        """The DLDeviceType number."""
+
+    def __eq__(self, other: object, /) -> bool:
+        """Same device type and ordinal."""
+
+    def __ne__(self, other: object, /) -> bool:
+        """The negation of ``==``."""
+
+    def __hash__(self) -> int:
+        """Hash of (device type, ordinal)."""
+
+def from_dlpack(
+    obj: _SupportsDLPack, /, require_alignment: int = 0, require_contiguous: bool = False
+) -> Tensor:
+    """An ffi.Tensor sharing the memory of any DLPack producer (PyTorch, NumPy, JAX, ...).
+
+    ``require_alignment`` (bytes) and ``require_contiguous`` refuse tensors that do not meet them
+    with a ValueError.
+    """
+
+def load_module(path: str) -> Module:
+    """Load a shared library of ``__tvm_ffi_<name>`` functions as a Module."""
+
+def module_get_function(module: Object, name: str) -> Function | None:
+    """The module's function `name` (symbol ``__tvm_ffi_<name>``), or None."""
+
+@overload
+def get_global_func(name: str, allow_missing: Literal[False] = False) -> Function:
+    """The global function `name`; ValueError when it is not registered."""
+
+@overload
+def get_global_func(name: str, allow_missing: bool) -> Function | None:
+    """The global function `name`; None when missing and `allow_missing`, else ValueError."""
+
+def register_global_func(name: str, func: Callable[..., Any], override: bool = False) -> None:
+    """Register a callable (or ffi.Function) as the global function `name`."""
+
+def remove_global_func(name: str) -> bool:
+    """Remove the global function `name`; return whether it existed."""
+
+def list_global_func_names() -> list[str]:
+    """Names of all global functions."""
+
+def convert(value: Any) -> Any:
+    """Convert a Python value to its FFI form: callables become ffi.Function, DLPack producers
+    ffi.Tensor; plain values round-trip."""
+
+def register_error(kind: str, cls: type[BaseException]) -> None:
+    """Map the FFI error kind `kind` to the exception class `cls`."""
+
+def _register_class(type_index: int, cls: type, /) -> None:
+    """Set the Python class used for FFI objects of a type index."""
+
+def type_key_to_index(key: str, /) -> int:
+    """The type index registered for a type key."""
+
+def env_set_stream(device_type: int, device_id: int, stream: int, /) -> int:
+    """Set this thread's current stream for a device; return the previous one."""
+
+def env_get_stream(device_type: int, device_id: int, /) -> int:
+    """This thread's current stream for a device (0: the default stream)."""
