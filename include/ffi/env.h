@@ -29,6 +29,14 @@ class StreamGuard {
   TVMFFIStreamHandle previous_ = nullptr;
 };
 
+/*!
+ * \brief Lets the host handle pending signals; when it asks the call to stop (Ctrl-C in Python),
+ * throws EnvErrorAlreadySet so the host's own error reaches its caller. Call it in long loops.
+ */
+inline void EnvCheckSignals() {
+  if (TVMFFIEnvCheckSignals() != 0) throw EnvErrorAlreadySet();
+}
+
 /*! \brief This thread's current stream for `device` (nullptr: the default stream). */
 inline TVMFFIStreamHandle GetCurrentStream(DLDevice device) {
   return TVMFFIEnvGetStream(device.device_type, device.device_id);

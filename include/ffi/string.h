@@ -132,6 +132,7 @@ class Bytes : public detail::BytesRefBase<BytesObj> {
  public:
   Bytes() : BytesRefBase(std::string_view()) {}
   Bytes(const char* data, size_t n) : BytesRefBase(std::string_view(data, n)) {}
+  Bytes(const char* s) : BytesRefBase(std::string_view(s)) {}         // NOLINT(*)
   Bytes(const std::string& s) : BytesRefBase(std::string_view(s)) {}  // NOLINT(*)
   Bytes(std::string_view s) : BytesRefBase(s) {}                      // NOLINT(*)
   /*! \brief Wraps an existing bytes object. */

@@ -140,6 +140,8 @@ class NDAllocTensorObj : public TensorObj {
 class Tensor : public ObjectRef, public detail::TensorMethods<Tensor> {
  public:
   FFI_DEFINE_OBJECT_REF_METHODS(Tensor, ObjectRef, TensorObj);
+  /*! \brief None does not convert to Tensor (its methods need a tensor); use Optional<Tensor>. */
+  static constexpr bool _type_is_nullable = false;
 
   /*! \brief Strides in elements (computed for a foreign object that left them null). */
   ShapeView strides() const {

@@ -37,6 +37,22 @@ def _load_runtime() -> _ctypes.CDLL:
 
 _LIB = _load_runtime()
 
+
+class _RefuseReferenceRuntime:
+    """Import hook: once ffi is loaded, importing tvm_ffi would bind its C symbols to ffi's
+    runtime and abort; refuse it with a clear error instead."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name == "tvm_ffi":
+            raise ImportError(
+                "tvm_ffi cannot be imported into a process that has imported ffi: both "
+                "implement the same C ABI symbols. Use one of them per process."
+            )
+        return None
+
+
+_sys.meta_path.insert(0, _RefuseReferenceRuntime())
+
 from ._core import (  # noqa: E402
     Device,
     Function,

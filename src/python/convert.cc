@@ -87,9 +87,8 @@ class CallArgs {
     for (int i = 0; i < num_borrowed_; ++i) ReleaseBorrowedTensor(borrowed_[i], borrowed_owner_[i]);
     for (int i = 0; i < num_owned_; ++i) TVMFFIObjectDecRef(owned(i));
     if (allocator_set_) TVMFFIEnvSetDLPackManagedTensorAllocator(saved_allocator_, 0, nullptr);
-    for (int i = 0; i < num_streams_; ++i) {
-      TVMFFIEnvSetStream(streams_[i].device_type, streams_[i].device_id, nullptr, nullptr);
-    }
+    for (const DLDevice& d : streams_)
+      TVMFFIEnvSetStream(d.device_type, d.device_id, nullptr, nullptr);
   }
   TVMFFIAny* values() { return heap_values_ ? heap_values_.get() : inline_values_; }
 
@@ -213,39 +212,49 @@ class CallArgs {
 
   bool SetExchangeTensor(Py_ssize_t i, PyObject* arg, const DLPackExchangeAPI* api) {
     TVMFFIAny* out = &values()[i];
-    if (api->dltensor_from_py_object_no_sync == nullptr || num_borrowed_ >= kInline) {
+    const DLTensor* dl;
+    if (api->dltensor_from_py_object_no_sync != nullptr && num_borrowed_ < kInline) {
+      BorrowedTensor* t = Borrow(arg);
+      if (api->dltensor_from_py_object_no_sync(arg, &t->dl) != 0) {
+        Unborrow();
+        if (!PyErr_Occurred())
+          PyErr_SetString(PyExc_TypeError, "cannot view the tensor via DLPack");
+        return false;
+      }
+      SetBorrowed(out, t);
+      dl = &t->dl;
+    } else {
+      // Past the pooled slots (or without a view function): an imported Tensor object.
       TVMFFIObject* obj = TensorFromDLPackProducer(arg, 0, false);
       if (obj == nullptr) return false;
       Own(obj);
       out->type_index = kTVMFFITensor;
       out->v_obj = obj;
-      return true;
+      dl = TVMFFITensorGetDLTensorPtr(obj);
     }
-    BorrowedTensor* t = Borrow(arg);
-    if (api->dltensor_from_py_object_no_sync(arg, &t->dl) != 0) {
-      Unborrow();
-      if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "cannot view the tensor via DLPack");
-      return false;
-    }
-    SetBorrowed(out, t);
-    DLTensor* dl = &t->dl;
-    // Allocations inside the call go to the framework's allocator.
+    UseFrameworkEnvironment(api, dl->device);
+    return true;
+  }
+
+  /*!
+   * \brief Inside the call, allocations go to the framework's allocator, and kernels on a device
+   * see the framework's current stream for it (unless a stream was set explicitly).
+   */
+  void UseFrameworkEnvironment(const DLPackExchangeAPI* api, DLDevice device) {
     if (!allocator_set_ && api->managed_tensor_allocator != nullptr) {
       TVMFFIEnvSetDLPackManagedTensorAllocator(api->managed_tensor_allocator, 0, &saved_allocator_);
       allocator_set_ = true;
     }
-    // Kernels on a device run on the framework's current stream unless one was set explicitly.
-    if (dl->device.device_type != kDLCPU && api->current_work_stream != nullptr &&
-        num_streams_ < kInline &&
-        TVMFFIEnvGetStream(dl->device.device_type, dl->device.device_id) == nullptr) {
-      void* stream = nullptr;
-      if (api->current_work_stream(dl->device.device_type, dl->device.device_id, &stream) == 0 &&
-          stream != nullptr) {
-        TVMFFIEnvSetStream(dl->device.device_type, dl->device.device_id, stream, nullptr);
-        streams_[num_streams_++] = dl->device;
-      }
+    if (device.device_type == kDLCPU || api->current_work_stream == nullptr ||
+        TVMFFIEnvGetStream(device.device_type, device.device_id) != nullptr) {
+      return;
     }
-    return true;
+    void* stream = nullptr;
+    if (api->current_work_stream(device.device_type, device.device_id, &stream) == 0 &&
+        stream != nullptr) {
+      TVMFFIEnvSetStream(device.device_type, device.device_id, stream, nullptr);
+      streams_.push_back(device);
+    }
   }
 
   /*! \brief Slow path: any other convertible value, owned for the duration of the call. */
@@ -288,8 +297,7 @@ class CallArgs {
   int num_owned_ = 0;
   bool allocator_set_ = false;
   DLPackManagedTensorAllocator saved_allocator_ = nullptr;
-  DLDevice streams_[kInline];
-  int num_streams_ = 0;
+  std::vector<DLDevice> streams_;  // devices whose stream this call set (empty on the CPU)
 };
 
 /*! \brief Exception classes by error kind; builtins by name, plus registered ones. */
@@ -631,6 +639,30 @@ bool ToOwnedAny(PyObject* value, TVMFFIAny* out) {
     if (PyErr_Occurred()) return false;
     out->type_index = p ? kTVMFFIOpaquePtr : kTVMFFINone;
     out->v_ptr = p;
+    return true;
+  }
+  if (PyTuple_Check(value) && Py_TYPE(value) == ClassForTypeIndex(kTVMFFIShape)) {
+    std::vector<int64_t> dims(static_cast<size_t>(PyTuple_GET_SIZE(value)));
+    for (size_t i = 0; i < dims.size(); ++i) {
+      dims[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(value, static_cast<Py_ssize_t>(i)));
+      if (dims[i] == -1 && PyErr_Occurred()) return false;
+    }
+    *out = Any(Shape(dims)).release();
+    return true;
+  }
+  // Other numbers (NumPy scalars, ...) through the number protocols.
+  if (PyIndex_Check(value)) {
+    PyObject* index = PyNumber_Index(value);
+    if (index == nullptr) return false;
+    bool ok = ToOwnedAny(index, out);
+    Py_DECREF(index);
+    return ok;
+  }
+  if (Py_TYPE(value)->tp_as_number != nullptr && Py_TYPE(value)->tp_as_number->nb_float) {
+    double v = PyFloat_AsDouble(value);
+    if (v == -1.0 && PyErr_Occurred()) return false;
+    out->type_index = kTVMFFIFloat;
+    out->v_float64 = v;
     return true;
   }
   if (PyCallable_Check(value)) {

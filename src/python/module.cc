@@ -92,12 +92,26 @@ PyMethodDef fast_functions[] = {
 
 using namespace ffi::python;  // NOLINT(*)
 
+namespace {
+/*!
+ * \brief The signal check kernels reach through TVMFFIEnvCheckSignals: runs Python's signal
+ * handlers; -1 (a KeyboardInterrupt, say, now pending in Python) tells the kernel to stop.
+ */
+int CheckPythonSignals() {
+  PyGILState_STATE gil = PyGILState_Ensure();
+  int rc = PyErr_CheckSignals();
+  PyGILState_Release(gil);
+  return rc;
+}
+}  // namespace
+
 NB_MODULE(_core, m) {
   m.doc() = "Native core of the ffi package: FFI objects, functions, tensors and conversions.";
   if (!InitObjectTypes(m.ptr()) || !InitTensorTypes(m.ptr()) ||
       PyModule_AddFunctions(m.ptr(), fast_functions) != 0) {
     throw nb::python_error();
   }
+  TVMFFIEnvRegisterCAPI("TVMFFIPyErrCheckSignals", reinterpret_cast<void*>(CheckPythonSignals));
 
   m.def(
       "load_module",
@@ -179,7 +193,7 @@ NB_MODULE(_core, m) {
         if (!ToOwnedAny(value.ptr(), &owned)) throw nb::python_error();
         return Check(ToPython(&owned));
       },
-      nb::arg("value"),
+      nb::arg("value").none(),
       "Converts a Python value to its FFI form: callables become ffi.Function, DLPack producers "
       "ffi.Tensor; plain values round-trip.");
 

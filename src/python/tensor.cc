@@ -55,7 +55,10 @@ struct NumpyArrayFields {
   Py_ssize_t* strides;
   PyObject* base;
   PyObject* descr;
+  int flags;
 };
+/*! \brief NumPy's NPY_ARRAY_WRITEABLE flag. */
+constexpr int kNumpyWriteable = 0x0400;
 struct NumpyDescrFields {
   PyObject_HEAD PyTypeObject* typeobj;
   char kind;
@@ -273,8 +276,9 @@ PyObject* DTypeNew(PyTypeObject*, PyObject* args, PyObject* kwargs) {
     Py_INCREF(spec);
     return spec;
   }
-  // str, numpy.dtype ("float32") or torch.dtype ("torch.float32").
-  PyObject* text = PyObject_Str(spec);
+  // str, numpy.dtype ("float32"), torch.dtype ("torch.float32") or a scalar type (np.float32).
+  PyObject* text =
+      PyType_Check(spec) ? PyObject_GetAttrString(spec, "__name__") : PyObject_Str(spec);
   if (text == nullptr) return nullptr;
   Py_ssize_t n = 0;
   const char* s = Utf8(text, &n);
@@ -427,14 +431,14 @@ struct PyOwnerHolder {
 
 /*! \brief Imports a borrowed view of `owner`'s memory as an owning Tensor object. */
 TVMFFIObject* ImportView(PyObject* owner, const DLTensor& view, int32_t require_alignment,
-                         bool require_contiguous) {
+                         bool require_contiguous, uint64_t flags = 0) {
   auto* h = new PyOwnerHolder();
   h->owner = owner;
   Py_INCREF(owner);
   h->managed.version = {DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION};
   h->managed.manager_ctx = h;
   h->managed.deleter = PyOwnerHolder::Delete;
-  h->managed.flags = 0;
+  h->managed.flags = flags;
   h->managed.dl_tensor = view;
   TVMFFIObjectHandle out = nullptr;
   // On refusal the runtime has already run the deleter.
@@ -542,7 +546,9 @@ TVMFFIObject* TensorFromDLPackProducer(PyObject* obj, int32_t require_alignment,
   }
   int64_t strides[16];
   if (NumpyArrayView(obj, &view, strides, 16)) {
-    return ImportView(obj, view, require_alignment, require_contiguous);
+    bool writeable = reinterpret_cast<NumpyArrayFields*>(obj)->flags & kNumpyWriteable;
+    return ImportView(obj, view, require_alignment, require_contiguous,
+                      writeable ? 0 : DLPACK_FLAG_BITMASK_READ_ONLY);
   }
   if (PyErr_Occurred()) return nullptr;
   PyObject* cap = CallDLPack(obj);

@@ -124,7 +124,9 @@ Module LoadLibraryModule(const std::string& path) {
   if (::stat(path.c_str(), &st) != 0) {
     FFI_THROW(RuntimeError) << "Cannot load module: file `" << path << "` does not exist";
   }
-  void* handle = dlopen(path.c_str(), RTLD_LAZY | RTLD_LOCAL);
+  // A bare file name would make dlopen search the library path; the caller means this file.
+  std::string file = path.find('/') == std::string::npos ? "./" + path : path;
+  void* handle = dlopen(file.c_str(), RTLD_LAZY | RTLD_LOCAL);
   if (handle == nullptr) {
     const char* why = dlerror();
     FFI_THROW(RuntimeError) << "Cannot load module `" << path

@@ -581,10 +581,11 @@ TEST(TensorAny, NullTensorIsNone) {
   AnyView v(null);
   EXPECT_TRUE(v.is_none());
   EXPECT_FALSE(v.try_cast<TensorView>().has_value());
-  // Tensor is nullable: None converts to a null Tensor.
-  std::optional<Tensor> back = v.try_cast<Tensor>();
-  ASSERT_TRUE(back.has_value());
-  EXPECT_FALSE(back->defined());
+  // None is not a Tensor (a kernel taking Tensor could not use it); Optional<Tensor> takes None.
+  EXPECT_FALSE(v.try_cast<Tensor>().has_value());
+  std::optional<ffi::Optional<Tensor>> opt = v.try_cast<ffi::Optional<Tensor>>();
+  ASSERT_TRUE(opt.has_value());
+  EXPECT_FALSE(opt->has_value());
 }
 
 TEST(TensorAny, OtherValuesAreNotTensors) {

@@ -1,7 +1,7 @@
 """Builds that use nothing but `python -m ffi.config`: kernels from the headers alone, C and C++
 hosts linked to the runtime, and binary interop with the reference package both ways."""
 
-import importlib.util
+import importlib.metadata
 import os
 import shlex
 import subprocess
@@ -78,16 +78,18 @@ def test_cpp_host_reports_missing_library(cpp_host, build_dir):
     assert out.stdout.startswith("RuntimeError: Cannot load module: file")
 
 
-def _reference_spec():
-    # Located, never imported: the reference runtime must not share a process with ours.
-    spec = importlib.util.find_spec("tvm_ffi")
-    if spec is None:
+def _reference_package_dir():
+    # Located through its installed files, never imported: the reference runtime must not share
+    # a process with ours (ffi refuses the import).
+    try:
+        dist = importlib.metadata.distribution("apache-tvm-ffi")
+    except importlib.metadata.PackageNotFoundError:
         pytest.skip("apache-tvm-ffi is not installed")
-    return spec
+    return str(dist.locate_file("tvm_ffi"))
 
 
 def _reference_include_dir():
-    return os.path.join(os.path.dirname(_reference_spec().origin), "include")
+    return os.path.join(_reference_package_dir(), "include")
 
 
 def test_reference_built_kernel_runs_in_our_runtime(cpp_host, build_dir):
@@ -102,7 +104,7 @@ def test_reference_built_kernel_runs_in_our_runtime(cpp_host, build_dir):
 
 
 def test_our_kernel_runs_in_the_reference_runtime(our_kernel):
-    _reference_spec()
+    _reference_package_dir()
     code = textwrap.dedent(
         f"""
         import tvm_ffi

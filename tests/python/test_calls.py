@@ -175,3 +175,39 @@ def test_typed_exports_show_their_signature(mod):
         inspect.signature(g)
     except ValueError:
         pass
+
+
+def test_relative_library_path_is_a_file(kernels_path, tmp_path, monkeypatch):
+    import shutil
+
+    shutil.copy(kernels_path, tmp_path / "local_kernels.so")
+    monkeypatch.chdir(tmp_path)
+    assert ffi.load_module("local_kernels.so").add_int(1, 2) == 3
+
+
+def test_convert_none_shapes_and_number_protocols(mod):
+    import numpy as np
+
+    assert ffi.convert(None) is None
+    shape = ffi.Shape((2, 3))
+    back = mod.echo(shape)
+    assert back == (2, 3) and isinstance(back, ffi.Shape)
+    assert mod.add_int(np.int32(4), np.int64(5)) == 9
+    assert mod.echo(np.float32(0.5)) == 0.5
+    assert ffi.dtype(np.float32) == "float32"
+
+
+def test_tensor_arguments_are_never_none(mod):
+    with pytest.raises(TypeError, match="Expected `Tensor` but got `None`"):
+        mod.shape_of(None)
+
+
+def test_reference_runtime_cannot_join_the_process():
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-c", "import ffi, tvm_ffi"], capture_output=True, text=True
+    )
+    assert out.returncode == 1
+    assert "tvm_ffi cannot be imported into a process that has imported ffi" in out.stderr

@@ -1,7 +1,7 @@
 """The installed package's layout: runtime loading, file locations and `python -m ffi.config`."""
 
 import ctypes
-import importlib.util
+import importlib.metadata
 import os
 import subprocess
 import sys
@@ -62,7 +62,9 @@ def test_config_without_flags_is_usage_error():
 
 
 def test_import_refuses_a_process_with_the_reference_runtime():
-    if importlib.util.find_spec("tvm_ffi") is None:
+    try:
+        importlib.metadata.distribution("apache-tvm-ffi")
+    except importlib.metadata.PackageNotFoundError:
         pytest.skip("apache-tvm-ffi is not installed")
     code = "import tvm_ffi, ffi"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

@@ -182,3 +182,12 @@ def test_torch_cuda_stream_is_current_inside_calls(mod):
         assert mod.stream_of_tensor(x).value == 0x10
     with ffi.use_torch_stream(s):
         assert ffi.get_raw_stream(ffi.device("cuda", x.device.index)) == s.cuda_stream
+
+
+def test_read_only_numpy_arrays_stay_read_only():
+    a = np.arange(4, dtype=np.float32)
+    a.setflags(write=False)
+    back = np.from_dlpack(ffi.from_dlpack(a))
+    assert not back.flags.writeable
+    w = np.from_dlpack(ffi.from_dlpack(np.zeros(2)))
+    assert w.flags.writeable
