@@ -6,7 +6,8 @@
  * cells that follow that header for the built-in object kinds, the safe-call convention, and the
  * functions the runtime library exports. Names, enum values, layouts and signatures are those of
  * the TVM-FFI 0.1.x ABI, so libraries built for that convention and for this one interoperate. The
- * header is C99; C++ additionally gets a few inline accessors at the end.
+ * header is C99 plus anonymous unions (standard since C11; the layout needs them, and C99 compilers
+ * accept them); C++ additionally gets a few inline accessors at the end.
  */
 #ifndef FFI_C_API_H_
 #define FFI_C_API_H_
