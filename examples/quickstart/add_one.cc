@@ -1,9 +1,12 @@
 // The quickstart kernel: y = x + 1 for float32 tensors of any shape, on the CPU.
+// The C++ function carries the exported name so that run.py can also pass this file's body
+// (without the include and export lines) to ffi.cpp.load_inline(functions=["add_one"]), which
+// writes them itself: one source, built by CMake (CMakeLists.txt) and inline.
 #include <ffi/ffi.h>
 
 namespace {
 
-void AddOne(ffi::TensorView x, ffi::TensorView y) {
+void add_one(ffi::TensorView x, ffi::TensorView y) {
   if (x.dtype() != DLDataType{kDLFloat, 32, 1}) {
     FFI_THROW(TypeError) << "x must be float32, got " << x.dtype();
   }
@@ -18,4 +21,4 @@ void AddOne(ffi::TensorView x, ffi::TensorView y) {
 
 }  // namespace
 
-FFI_DLL_EXPORT_TYPED_FUNC(add_one, AddOne);
+FFI_DLL_EXPORT_TYPED_FUNC(add_one, add_one);

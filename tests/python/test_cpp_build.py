@@ -174,3 +174,18 @@ def test_cuda_sources_compile_with_nvcc():
     else:
         with pytest.raises(RuntimeError, match=r"CUDA call `cudaGetDeviceCount\(&n\)` failed"):
             mod.device_count()
+
+
+def test_ninja_when_present_and_the_compiler_directly_otherwise(capfd, monkeypatch):
+    if _build._ninja() is not None:
+        ffi.cpp.build_inline(
+            name="with_ninja", cpp_sources=ADD_ONE, functions=["add_one"], verbose=True
+        )
+        err = capfd.readouterr().err
+        assert "ninja -C" in err and "-std=c++17" in err
+    monkeypatch.setattr(_build, "_ninja", lambda: None)
+    ffi.cpp.build_inline(
+        name="without_ninja", cpp_sources=ADD_ONE, functions=["add_one"], verbose=True
+    )
+    err = capfd.readouterr().err
+    assert "ninja -C" not in err and "-std=c++17" in err

@@ -12,16 +12,26 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 
 def test_quickstart(tmp_path):
-    out = subprocess.run(
-        [sys.executable, os.path.join(ROOT, "examples", "quickstart", "run.py"), str(tmp_path)],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.splitlines()
+    script = os.path.join(ROOT, "examples", "quickstart", "run.py")
+    cache = tmp_path / "ffi_cache"  # load_inline builds afresh here, not in ~/.cache/ffi
+    build = tmp_path / "build"
+    out = _run_example(
+        [sys.executable, script, str(build)], env=dict(os.environ, FFI_CACHE_DIR=str(cache))
+    )
     assert out[0] == "<ffi.Function add_one(0: Tensor, 1: Tensor) -> void>"
     assert out[1] == "torch: [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]"
     assert out[2].startswith("numpy: [1.0, 1.33")
     assert out[3] == "error: x must be float32, got float64"
+    assert out[4:] == [
+        "load_inline torch: [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]",
+        "C++ host: 1 2 3 4 5 6",
+        "C++ host error: TypeError: x must be float32, got float64",
+        "C host: 1 2 3 4 5 6",
+        "C host error: TypeError: x must be float32, got float64",
+    ]
+    for built in ("add_one.so", "host", "host_c"):  # the CMake project's three targets
+        assert (build / built).exists(), built
+    assert list(cache.glob("add_one_inline_*/add_one_inline.so")), list(cache.rglob("*"))
 
 
 def test_stable_c_abi(tmp_path):

@@ -8,6 +8,7 @@ import functools
 import glob
 import hashlib
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -148,6 +149,49 @@ def _run(cmd: list[str], verbose: bool) -> None:
         print(proc.stdout + proc.stderr, file=sys.stderr, flush=True)
 
 
+def _ninja() -> str | None:
+    """The ninja executable, when one is installed (PATH or the `ninja` Python package)."""
+    path = shutil.which("ninja")
+    if path is None:
+        try:
+            import ninja  # type: ignore[import-not-found]
+
+            candidate = os.path.join(ninja.BIN_DIR, "ninja")
+            path = candidate if os.path.exists(candidate) else None
+        except ImportError:
+            path = None
+    return path
+
+
+def _run_all(compiles: list[list[str]], link: list[str], work: str, verbose: bool) -> None:
+    """Runs the compiles (in parallel through ninja when present) and then the link."""
+    ninja = _ninja()
+    if ninja is None:
+        for cmd in compiles:
+            _run(cmd, verbose)
+        _run(link, verbose)
+        return
+    lines = ["rule run", "  command = $cmd", ""]
+    objects = []
+    for cmd in compiles:
+        obj = cmd[cmd.index("-o") + 1]
+        objects.append(obj)
+        lines += [f"build {_ninja_path(obj)}: run", f"  cmd = {shlex.join(cmd)}", ""]
+    lib = link[link.index("-o") + 1]
+    lines += [
+        f"build {_ninja_path(lib)}: run {' '.join(map(_ninja_path, objects))}",
+        f"  cmd = {shlex.join(link)}",
+        "",
+    ]
+    with open(os.path.join(work, "build.ninja"), "w") as f:
+        f.write("\n".join(lines))
+    _run([ninja, "-C", work] + (["-v"] if verbose else []), verbose)
+
+
+def _ninja_path(path: str) -> str:
+    return path.replace("$", "$$").replace(" ", "$ ").replace(":", "$:")
+
+
 class _FileLock:
     """An exclusive lock on a file, waiting at most `timeout` seconds (never forever)."""
 
@@ -236,9 +280,7 @@ def _build_files(
             compiles, link, built = _commands(
                 name, cpp_files, cuda_files, cflags, cuda_cflags, ldflags, include_paths, work
             )
-            for cmd in compiles:
-                _run(cmd, verbose)
-            _run(link, verbose)
+            _run_all(compiles, link, work, verbose)
             os.replace(built, lib)  # atomic: loaders see the old file or the new one
         with open(stamp + ".tmp", "w") as f:
             f.write(digest)
