@@ -3,6 +3,7 @@
 #include <memory>
 #include <mutex>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "core.h"
@@ -42,12 +43,19 @@ struct BorrowedTensor {
 };
 static_assert(offsetof(BorrowedTensor, dl) == sizeof(TVMFFIObject));
 
-thread_local BorrowedTensor* tensor_pool = nullptr;
+/*! \brief The pooled objects not in use by a call on this thread; freed when the thread ends. */
+struct TensorPool {
+  BorrowedTensor* head = nullptr;
+  ~TensorPool() {
+    while (head != nullptr) delete std::exchange(head, head->next);
+  }
+};
+thread_local TensorPool tensor_pool;
 
 BorrowedTensor* AcquireBorrowedTensor() {
-  BorrowedTensor* t = tensor_pool;
+  BorrowedTensor* t = tensor_pool.head;
   if (t != nullptr) {
-    tensor_pool = t->next;
+    tensor_pool.head = t->next;
   } else {
     t = new BorrowedTensor();
   }
@@ -63,8 +71,8 @@ BorrowedTensor* AcquireBorrowedTensor() {
 void ReleaseBorrowedTensor(BorrowedTensor* t, PyObject* owner) {
   if (__atomic_load_n(&t->header.combined_ref_count, __ATOMIC_ACQUIRE) ==
       BorrowedTensor::kOneOfEach) {
-    t->next = tensor_pool;
-    tensor_pool = t;
+    t->next = tensor_pool.head;
+    tensor_pool.head = t;
     return;
   }
   Py_INCREF(owner);
@@ -171,8 +179,8 @@ class CallArgs {
   }
   void Unborrow() {
     BorrowedTensor* t = borrowed_[--num_borrowed_];
-    t->next = tensor_pool;
-    tensor_pool = t;
+    t->next = tensor_pool.head;
+    tensor_pool.head = t;
   }
   bool SetBorrowed(TVMFFIAny* out, BorrowedTensor* t) {
     out->type_index = kTVMFFITensor;
