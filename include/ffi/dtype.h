@@ -10,6 +10,7 @@
 #define FFI_DTYPE_H_
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <ostream>
 #include <string>
@@ -55,43 +56,47 @@ inline int64_t ParseDecimal(std::string_view s) {
 
 /*! \brief The dtype's string, e.g. "float32", "bfloat16", "int8x4", "float8_e4m3fn". */
 inline std::string DLDataTypeToString(DLDataType t) {
-  std::string s;
-  if (t.code == kDLBool && t.bits == 8) {
-    s = "bool";
-  } else if (t.code == kDLOpaqueHandle && t.bits == 0 && t.lanes == 0) {
-    return "void";
-  } else {
-    switch (t.code) {
-      case kDLInt:
-        s = "int" + std::to_string(t.bits);
-        break;
-      case kDLUInt:
-        s = "uint" + std::to_string(t.bits);
-        break;
-      case kDLFloat:
-        s = "float" + std::to_string(t.bits);
-        break;
-      case kDLBfloat:
-        s = "bfloat" + std::to_string(t.bits);
-        break;
-      case kDLComplex:
-        s = "complex" + std::to_string(t.bits);
-        break;
-      case kDLOpaqueHandle:
-        s = t.bits == 64 ? "handle" : "handle" + std::to_string(t.bits);
-        break;
-      case kDLBool:
-        s = "bool" + std::to_string(t.bits);
-        break;
-      default:
-        for (const auto& n : detail::kNarrowFloats) {
-          if (n.code == t.code) s = n.name;
-        }
-        if (s.empty()) s = "unknown_code" + std::to_string(t.code) + "_" + std::to_string(t.bits);
-    }
+  if (t.code == kDLOpaqueHandle && t.bits == 0 && t.lanes == 0) return "void";
+  // One snprintf keeps this small: it is inlined into every kernel that prints a dtype.
+  const char* family = nullptr;
+  bool with_bits = true;
+  switch (t.code) {
+    case kDLInt:
+      family = "int";
+      break;
+    case kDLUInt:
+      family = "uint";
+      break;
+    case kDLFloat:
+      family = "float";
+      break;
+    case kDLBfloat:
+      family = "bfloat";
+      break;
+    case kDLComplex:
+      family = "complex";
+      break;
+    case kDLOpaqueHandle:
+      family = "handle", with_bits = t.bits != 64;
+      break;
+    case kDLBool:
+      family = "bool", with_bits = t.bits != 8;
+      break;
+    default:
+      for (const auto& n : detail::kNarrowFloats) {
+        if (n.code == t.code) family = n.name, with_bits = false;
+      }
   }
-  if (t.lanes != 1) s += "x" + std::to_string(t.lanes);
-  return s;
+  char buf[48];
+  int n = family ? std::snprintf(buf, sizeof(buf), with_bits ? "%s%u" : "%s", family,
+                                 static_cast<unsigned>(t.bits))
+                 : std::snprintf(buf, sizeof(buf), "unknown_code%u_%u",
+                                 static_cast<unsigned>(t.code), static_cast<unsigned>(t.bits));
+  if (t.lanes != 1) {
+    n += std::snprintf(buf + n, sizeof(buf) - static_cast<size_t>(n), "x%u",
+                       static_cast<unsigned>(t.lanes));
+  }
+  return std::string(buf, static_cast<size_t>(n));
 }
 
 /*! \brief Parses a dtype string; throws ValueError naming the string when it is not one. */

@@ -12,8 +12,9 @@
 #include <exception>
 #include <memory>
 #include <new>
-#include <sstream>
+#include <ostream>
 #include <stdexcept>
+#include <streambuf>
 #include <string>
 #include <utility>
 
@@ -124,6 +125,29 @@ inline std::string BacktraceHere(const char* file, int line, const char* func) {
   return bt ? std::string(bt->data, bt->size) : std::string();
 }
 
+/*!
+ * \brief An output stream appending to a std::string: what std::ostringstream offers, without
+ * <sstream>, which would add noticeably to the compile time of every kernel.
+ */
+class StringStream : private std::streambuf, public std::ostream {
+ public:
+  StringStream() : std::ostream(static_cast<std::streambuf*>(this)) {}
+  /*! \brief What was written so far. */
+  std::string& str() { return buffer_; }
+
+ private:
+  using Traits = std::streambuf::traits_type;
+  std::streambuf::int_type overflow(std::streambuf::int_type c) override {
+    if (!Traits::eq_int_type(c, Traits::eof())) buffer_.push_back(static_cast<char>(c));
+    return Traits::not_eof(c);
+  }
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    buffer_.append(s, static_cast<size_t>(n));
+    return n;
+  }
+  std::string buffer_;
+};
+
 /*! \brief Collects an error's kind, backtrace and streamed message for ErrorThrower. */
 class ErrorBuilder {
  public:
@@ -146,7 +170,7 @@ class ErrorBuilder {
  private:
   const char* kind_;
   std::string backtrace_;
-  std::ostringstream stream_;
+  StringStream stream_;
 };
 
 /*!
@@ -195,7 +219,7 @@ inline int SetRaisedFromException(std::exception_ptr ex) noexcept {
 /*! \brief Formats the operands of a failed binary check. */
 template <typename X, typename Y>
 std::unique_ptr<std::string> CheckFailure(const X& x, const Y& y) {
-  std::ostringstream os;
+  StringStream os;
   os << " (" << x << " vs. " << y << ")";
   return std::make_unique<std::string>(os.str());
 }

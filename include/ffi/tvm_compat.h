@@ -13,6 +13,9 @@
 #ifndef FFI_TVM_COMPAT_H_
 #define FFI_TVM_COMPAT_H_
 
+// Code written for TVM-FFI's headers may rely on <sstream> arriving with them; ffi.h leaves it out
+// to keep kernel compiles fast, so the compatibility layer brings it.
+#include <sstream>
 #include <utility>
 
 #include "c_api.h"

@@ -2,6 +2,7 @@
 // TensorView inputs, Optional<Tensor>, pre-allocated output and workspace, dtype/shape checks.
 #include <ffi/ffi.h>
 
+#include <sstream>
 #include <string>
 
 namespace {
