@@ -1,5 +1,6 @@
 // ffi.Tensor, ffi.dtype, ffi.Device, and tensors from any DLPack producer.
 #include <cstring>
+#include <sstream>
 #include <string>
 #include <unordered_map>
 
