@@ -420,11 +420,7 @@ int SetFFIErrorFromPython() {
   std::string kind = reinterpret_cast<PyTypeObject*>(type)->tp_name;
   if (size_t dot = kind.rfind('.'); dot != std::string::npos) kind = kind.substr(dot + 1);
   std::string message;
-  if (PyObject* s = PyObject_Str(value)) {
-    Py_ssize_t n = 0;
-    if (const char* u = PyUnicode_AsUTF8AndSize(s, &n)) message.assign(u, static_cast<size_t>(n));
-    Py_DECREF(s);
-  }
+  TakeText(PyObject_Str(value), &message);
   PyErr_Clear();
   // The exception rides along as an opaque object so the Python caller gets it back unchanged.
   TVMFFIObjectHandle carried = nullptr;

@@ -103,6 +103,19 @@ TVMFFIObject* TensorFromDLPackProducer(PyObject* obj, int32_t require_alignment,
 /*! \brief Borrowed Python string as UTF-8 (cached by Python) or NULL with an error. */
 inline const char* Utf8(PyObject* s, Py_ssize_t* size) { return PyUnicode_AsUTF8AndSize(s, size); }
 
+/*!
+ * \brief Copies the text of `text` (a new reference to a str, or NULL after a failed call, which
+ * this consumes) into `out`; false with a Python error when there is no text.
+ */
+inline bool TakeText(PyObject* text, std::string* out) {
+  if (text == nullptr) return false;
+  Py_ssize_t n = 0;
+  const char* s = Utf8(text, &n);
+  if (s != nullptr) out->assign(s, static_cast<size_t>(n));
+  Py_DECREF(text);
+  return s != nullptr;
+}
+
 }  // namespace python
 }  // namespace ffi
 

@@ -278,14 +278,11 @@ PyObject* DTypeNew(PyTypeObject*, PyObject* args, PyObject* kwargs) {
     return spec;
   }
   // str, numpy.dtype ("float32"), torch.dtype ("torch.float32") or a scalar type (np.float32).
-  PyObject* text =
-      PyType_Check(spec) ? PyObject_GetAttrString(spec, "__name__") : PyObject_Str(spec);
-  if (text == nullptr) return nullptr;
-  Py_ssize_t n = 0;
-  const char* s = Utf8(text, &n);
-  std::string str = s ? std::string(s, static_cast<size_t>(n)) : std::string();
-  Py_DECREF(text);
-  if (s == nullptr) return nullptr;
+  std::string str;
+  if (!TakeText(PyType_Check(spec) ? PyObject_GetAttrString(spec, "__name__") : PyObject_Str(spec),
+                &str)) {
+    return nullptr;
+  }
   if (str.rfind("torch.", 0) == 0) str = str.substr(6);
   try {
     return NewDType(DLDataTypeFromString(str));
@@ -355,13 +352,8 @@ PyObject* DeviceNew(PyTypeObject*, PyObject* args, PyObject* kwargs) {
     if (PyLong_Check(type)) {
       d.device_type = static_cast<DLDeviceType>(PyLong_AsLong(type));
     } else {
-      PyObject* text = PyObject_Str(type);  // also torch.device("cuda:1")
-      if (text == nullptr) return nullptr;
-      Py_ssize_t n = 0;
-      const char* s = Utf8(text, &n);
-      std::string str = s ? std::string(s, static_cast<size_t>(n)) : std::string();
-      Py_DECREF(text);
-      if (s == nullptr) return nullptr;
+      std::string str;
+      if (!TakeText(PyObject_Str(type), &str)) return nullptr;  // also torch.device("cuda:1")
       d = DLDeviceFromString(str);
     }
   } catch (const Error& e) {
