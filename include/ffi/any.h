@@ -29,7 +29,7 @@ struct TypeTraits<Any> {
   static constexpr bool enabled = true;
   static bool CheckAnyStrict(const TVMFFIAny*) { return true; }
   static std::optional<Any> TryCastFromAnyView(const TVMFFIAny* src);
-  static std::string TypeStr() { return "Any"; }
+  static constexpr auto TypeStr() { return ConstString("Any"); }
 };
 
 /*! \brief AnyView converts from every value (a borrowed view). */
@@ -38,7 +38,7 @@ struct TypeTraits<AnyView> {
   static constexpr bool enabled = true;
   static bool CheckAnyStrict(const TVMFFIAny*) { return true; }
   static std::optional<AnyView> TryCastFromAnyView(const TVMFFIAny* src);
-  static std::string TypeStr() { return "AnyView"; }
+  static constexpr auto TypeStr() { return ConstString("AnyView"); }
 };
 
 namespace detail {

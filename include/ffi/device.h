@@ -4,7 +4,6 @@
 #ifndef FFI_DEVICE_H_
 #define FFI_DEVICE_H_
 
-#include <ostream>
 #include <string>
 #include <string_view>
 
@@ -81,9 +80,21 @@ inline bool operator==(const DLDevice& a, const DLDevice& b) {
   return a.device_type == b.device_type && a.device_id == b.device_id;
 }
 inline bool operator!=(const DLDevice& a, const DLDevice& b) { return !(a == b); }
-/*! \brief Prints a device as "cpu" or "cuda:1". */
-inline std::ostream& operator<<(std::ostream& os, const DLDevice& d) {
+/*! \brief Prints a device as "cpu" or "cuda:1" (a template for the reason given in dtype.h). */
+template <typename Traits>
+std::basic_ostream<char, Traits>& operator<<(std::basic_ostream<char, Traits>& os,
+                                             const DLDevice& d) {
   return os << ffi::DLDeviceToString(d);
 }
+
+namespace ffi {
+namespace detail {
+/*! \brief Error messages write a device as "cpu" or "cuda:1". */
+template <>
+struct TextFormatter<DLDevice> {
+  static void Append(std::string* out, const DLDevice& d) { out->append(DLDeviceToString(d)); }
+};
+}  // namespace detail
+}  // namespace ffi
 
 #endif  // FFI_DEVICE_H_

@@ -12,7 +12,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <ostream>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -142,9 +141,24 @@ inline bool operator==(const DLDataType& a, const DLDataType& b) {
   return a.code == b.code && a.bits == b.bits && a.lanes == b.lanes;
 }
 inline bool operator!=(const DLDataType& a, const DLDataType& b) { return !(a == b); }
-/*! \brief Prints a dtype as its string (found by argument lookup for the global DLDataType). */
-inline std::ostream& operator<<(std::ostream& os, const DLDataType& t) {
+/*!
+ * \brief Prints a dtype as its string (found by argument lookup for the global DLDataType). A
+ * template, so that these headers need no <ostream>: the stream's own header declares what it uses.
+ */
+template <typename Traits>
+std::basic_ostream<char, Traits>& operator<<(std::basic_ostream<char, Traits>& os,
+                                             const DLDataType& t) {
   return os << ffi::DLDataTypeToString(t);
 }
+
+namespace ffi {
+namespace detail {
+/*! \brief Error messages write a dtype as its string. */
+template <>
+struct TextFormatter<DLDataType> {
+  static void Append(std::string* out, const DLDataType& t) { out->append(DLDataTypeToString(t)); }
+};
+}  // namespace detail
+}  // namespace ffi
 
 #endif  // FFI_DTYPE_H_

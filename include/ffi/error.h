@@ -9,48 +9,44 @@
 #ifndef FFI_ERROR_H_
 #define FFI_ERROR_H_
 
+#include <cstdio>
 #include <exception>
-#include <memory>
+#include <iosfwd>
 #include <new>
-#include <ostream>
+#include <optional>
 #include <stdexcept>
-#include <streambuf>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <utility>
 
 #include "object.h"
 
 namespace ffi {
 
-/*! \brief The object behind an Error made by these headers. */
+/*!
+ * \brief The object behind an Error: the header followed by the ABI cell. The runtime makes error
+ * objects (TVMFFIErrorCreate) and owns their code, so an error outlives the library that threw it
+ * and throwing one compiles to a call, not to an object type per library.
+ */
 class ErrorObj : public Object, public TVMFFIErrorCell {
  public:
-  ErrorObj(std::string kind, std::string message, std::string backtrace,
-           ObjectRef cause = ObjectRef(), ObjectRef extra_context = ObjectRef())
-      : kind_(std::move(kind)),
-        message_(std::move(message)),
-        backtrace_(std::move(backtrace)),
-        cause_(std::move(cause)),
-        extra_context_(std::move(extra_context)) {
-    this->kind = {kind_.data(), kind_.size()};
-    this->message = {message_.data(), message_.size()};
-    this->backtrace = {backtrace_.data(), backtrace_.size()};
-    this->update_backtrace = UpdateBacktrace;
-    this->cause_chain = detail::ObjectUnsafe::HeaderOf(cause_);
-    this->extra_context = detail::ObjectUnsafe::HeaderOf(extra_context_);
-  }
   FFI_DECLARE_STATIC_OBJECT_INFO("ffi.Error", ErrorObj, Object, kTVMFFIError);
-
- private:
-  static void UpdateBacktrace(TVMFFIObjectHandle self, const TVMFFIByteArray* text, int32_t mode) {
-    auto* obj = static_cast<ErrorObj*>(detail::ObjectUnsafe::FromHeader(self));
-    std::string add(text->data, text->size);
-    obj->backtrace_ = mode == kTVMFFIBacktraceUpdateModeAppend ? obj->backtrace_ + add : add;
-    obj->backtrace = {obj->backtrace_.data(), obj->backtrace_.size()};
-  }
-  std::string kind_, message_, backtrace_;
-  ObjectRef cause_, extra_context_;
 };
+
+namespace detail {
+/*! \brief A new error object from the runtime; throws std::bad_alloc when it cannot make one. */
+inline ObjectPtr<Object> CreateErrorObject(std::string_view kind, std::string_view message,
+                                           std::string_view backtrace) {
+  TVMFFIByteArray k{kind.data(), kind.size()}, m{message.data(), message.size()},
+      b{backtrace.data(), backtrace.size()};
+  TVMFFIObjectHandle handle = nullptr;
+  if (TVMFFIErrorCreate(&k, &m, &b, &handle) != 0 || handle == nullptr) throw std::bad_alloc();
+  return ObjectPtr<Object>::Steal(ObjectUnsafe::FromHeader(handle));
+}
+/*! \brief The bytes of an ABI byte array as a string view. */
+inline std::string_view ByteView(const TVMFFIByteArray& a) { return {a.data, a.size}; }
+}  // namespace detail
 
 /*!
  * \brief An error object as a C++ exception. Never null.
@@ -59,35 +55,30 @@ class ErrorObj : public Object, public TVMFFIErrorCell {
 class Error : public ObjectRef, public std::exception {
  public:
   /*! \brief Makes a new error; `backtrace` is most recent call first, one frame per line. */
-  Error(std::string kind, std::string message, std::string backtrace = "")
-      : ObjectRef(
-            make_object<ErrorObj>(std::move(kind), std::move(message), std::move(backtrace))) {}
+  Error(std::string_view kind, std::string_view message, std::string_view backtrace = {})
+      : ObjectRef(detail::CreateErrorObject(kind, message, backtrace)) {}
   /*! \brief Wraps an existing error object (any library's). */
   explicit Error(ObjectPtr<Object> obj) : ObjectRef(std::move(obj)) {}
 
   /*! \brief The kind, e.g. "ValueError". */
-  std::string kind() const { return ToString(cell()->kind); }
+  std::string kind() const { return std::string(detail::ByteView(cell()->kind)); }
   /*! \brief The message. */
-  std::string message() const { return ToString(cell()->message); }
+  std::string message() const { return std::string(detail::ByteView(cell()->message)); }
   /*! \brief The backtrace as stored: most recent call first, one frame per line. */
-  std::string backtrace() const { return ToString(cell()->backtrace); }
+  std::string backtrace() const { return std::string(detail::ByteView(cell()->backtrace)); }
   /*! \brief The backtrace reversed to most recent call last, as Python prints tracebacks. */
   std::string TracebackMostRecentCallLast() const {
-    std::string bt = backtrace(), out;
-    size_t end = bt.size();
-    while (end > 0) {
-      size_t start = bt.rfind('\n', end - 1);
-      start = (start == std::string::npos) ? 0 : start + 1;
-      if (end > start) out.append(bt, start, end - start).push_back('\n');
-      end = start == 0 ? 0 : start - 1;
-    }
+    std::string out;
+    AppendTraceback(&out);
     return out;
   }
   /*! \brief "Traceback (most recent call last):\n<frames>Kind: message". */
   std::string FullMessage() const {
-    std::string tb = TracebackMostRecentCallLast();
-    std::string head = tb.empty() ? "" : "Traceback (most recent call last):\n" + tb;
-    return head + kind() + ": " + message();
+    std::string out;
+    AppendTraceback(&out);
+    if (!out.empty()) out.insert(0, "Traceback (most recent call last):\n");
+    out.append(detail::ByteView(cell()->kind)).append(": ");
+    return out.append(detail::ByteView(cell()->message));
   }
   const char* what() const noexcept override {
     try {
@@ -106,7 +97,17 @@ class Error : public ObjectRef, public std::exception {
   static constexpr bool _type_is_nullable = false;
 
  private:
-  static std::string ToString(const TVMFFIByteArray& a) { return std::string(a.data, a.size); }
+  /*! \brief Appends the stored frames in reverse order, each ending in a newline. */
+  void AppendTraceback(std::string* out) const {
+    std::string_view bt = detail::ByteView(cell()->backtrace);
+    while (!bt.empty()) {
+      if (bt.back() == '\n') bt.remove_suffix(1);
+      size_t start = bt.rfind('\n');
+      start = start == std::string_view::npos ? 0 : start + 1;
+      if (start < bt.size()) out->append(bt.substr(start)).push_back('\n');
+      bt = bt.substr(0, start);
+    }
+  }
   mutable std::string what_;
 };
 
@@ -119,58 +120,127 @@ struct EnvErrorAlreadySet : public std::exception {
 };
 
 namespace detail {
+/*! \brief `T` made dependent on `D`, so a use is checked only when a template is instantiated. */
+template <typename D, typename T>
+struct DependentType {
+  using type = T;
+};
+/*! \brief Whether `T` is a complete type where this is instantiated. */
+template <typename T, typename = void>
+struct IsComplete : std::false_type {};
+template <typename T>
+struct IsComplete<T, std::void_t<decltype(sizeof(T))>> : std::true_type {};
+
+/*!
+ * \brief How a value of class type `T` is written into an error message. Specialized next to the
+ * types these headers define (DLDataType, DLDevice, ShapeView, ...); any other type is written by
+ * its `operator<<(std::ostream&, const T&)` through a std::ostringstream, which needs <sstream>.
+ * The headers themselves include no stream header: <ostream> would add a sizable share to the
+ * compile time of every kernel.
+ */
+template <typename T, typename = void>
+struct TextFormatter {
+  static void Append(std::string* out, const T& value) {
+    using Stream = typename DependentType<T, std::ostringstream>::type;
+    static_assert(IsComplete<Stream>::value,
+                  "this type is written into an error message by its operator<< on std::ostream: "
+                  "#include <sstream> before this use");
+    Stream os;
+    os << value;
+    out->append(os.str());
+  }
+};
+
+/*! \brief Appends a signed integer in decimal. */
+inline void AppendInt(std::string* out, long long v) {
+  char buf[24];
+  out->append(buf, static_cast<size_t>(std::snprintf(buf, sizeof(buf), "%lld", v)));
+}
+/*! \brief Appends an unsigned integer in decimal. */
+inline void AppendUInt(std::string* out, unsigned long long v) {
+  char buf[24];
+  out->append(buf, static_cast<size_t>(std::snprintf(buf, sizeof(buf), "%llu", v)));
+}
+/*! \brief Appends a floating-point value as printf's "%g" does (as std::ostream does). */
+inline void AppendFloat(std::string* out, double v) {
+  char buf[32];
+  int n = std::snprintf(buf, sizeof(buf), "%g", v);
+  out->append(buf, n > 0 ? static_cast<size_t>(n) : 0);
+}
+/*! \brief Appends a pointer in hexadecimal. */
+inline void AppendPointer(std::string* out, const void* p) {
+  char buf[32];
+  int n = std::snprintf(buf, sizeof(buf), "%p", p);
+  out->append(buf, n > 0 ? static_cast<size_t>(n) : 0);
+}
+
+/*!
+ * \brief Appends the text of `value` to `out`: strings as they are, `char` as a character, bool as
+ * true/false, other integers and enums in decimal, floating point as "%g", pointers in hex, class
+ * types through TextFormatter. The one way error messages format values.
+ */
+template <typename T>
+void AppendText(std::string* out, const T& value) {
+  static_assert(!std::is_function_v<T> && !std::is_function_v<std::remove_pointer_t<T>>,
+                "stream manipulators (std::hex, ...) are not supported in error messages");
+  if constexpr (std::is_convertible_v<const T&, std::string_view>) {
+    if constexpr (std::is_pointer_v<std::decay_t<T>>) {
+      if (value == nullptr) return void(out->append("(null)"));
+    }
+    out->append(std::string_view(value));
+  } else if constexpr (std::is_convertible_v<const T&, std::string>) {
+    out->append(std::string(value));
+  } else if constexpr (std::is_same_v<T, char>) {
+    out->push_back(value);
+  } else if constexpr (std::is_same_v<T, bool>) {
+    out->append(value ? "true" : "false");
+  } else if constexpr (std::is_enum_v<T>) {
+    AppendText(out, static_cast<std::underlying_type_t<T>>(value));
+  } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+    AppendInt(out, value);
+  } else if constexpr (std::is_integral_v<T>) {
+    AppendUInt(out, value);
+  } else if constexpr (std::is_floating_point_v<T>) {
+    AppendFloat(out, static_cast<double>(value));
+  } else if constexpr (std::is_null_pointer_v<T>) {
+    out->append("nullptr");
+  } else if constexpr (std::is_pointer_v<T>) {
+    AppendPointer(out, static_cast<const void*>(value));
+  } else {
+    TextFormatter<T>::Append(out, value);
+  }
+}
+
 /*! \brief The text of a backtrace taken here (most recent first). */
 inline std::string BacktraceHere(const char* file, int line, const char* func) {
   const TVMFFIByteArray* bt = TVMFFIBacktrace(file, line, func, 0);
   return bt ? std::string(bt->data, bt->size) : std::string();
 }
 
-/*!
- * \brief An output stream appending to a std::string: what std::ostringstream offers, without
- * <sstream>, which would add noticeably to the compile time of every kernel.
- */
-class StringStream : private std::streambuf, public std::ostream {
- public:
-  StringStream() : std::ostream(static_cast<std::streambuf*>(this)) {}
-  /*! \brief What was written so far. */
-  std::string& str() { return buffer_; }
-
- private:
-  using Traits = std::streambuf::traits_type;
-  std::streambuf::int_type overflow(std::streambuf::int_type c) override {
-    if (!Traits::eq_int_type(c, Traits::eof())) buffer_.push_back(static_cast<char>(c));
-    return Traits::not_eof(c);
-  }
-  std::streamsize xsputn(const char* s, std::streamsize n) override {
-    buffer_.append(s, static_cast<size_t>(n));
-    return n;
-  }
-  std::string buffer_;
-};
-
 /*! \brief Collects an error's kind, backtrace and streamed message for ErrorThrower. */
 class ErrorBuilder {
  public:
   ErrorBuilder(const char* kind, std::string backtrace)
       : kind_(kind), backtrace_(std::move(backtrace)) {}
-  /*! \brief Appends to the message. */
-  template <typename T>
+  /*! \brief Appends the text of `value` (see AppendText) to the message. */
+  template <typename T,
+            typename = std::enable_if_t<!std::is_convertible_v<const T&, std::string_view>>>
   ErrorBuilder& operator<<(const T& value) {
-    stream_ << value;
+    AppendText(&message_, value);
     return *this;
   }
-  /*! \brief Applies a stream manipulator (std::hex, ...). */
-  ErrorBuilder& operator<<(std::ostream& (*manipulator)(std::ostream&)) {
-    stream_ << manipulator;
+  /*! \brief Appends a string; string literals of every length share this overload. */
+  ErrorBuilder& operator<<(std::string_view text) {
+    message_.append(text);
     return *this;
   }
-  /*! \brief The Error to throw. */
-  Error Build() { return Error(kind_, stream_.str(), std::move(backtrace_)); }
+  /*! \brief Throws the Error collected. */
+  [[noreturn]] void Throw() { throw Error(kind_, message_, backtrace_); }
 
  private:
   const char* kind_;
   std::string backtrace_;
-  StringStream stream_;
+  std::string message_;
 };
 
 /*!
@@ -179,7 +249,7 @@ class ErrorBuilder {
  * that exception propagates instead. The operator never returns, which compilers see.
  */
 struct ErrorThrower {
-  [[noreturn]] friend void operator&(ErrorThrower, ErrorBuilder& builder) { throw builder.Build(); }
+  [[noreturn]] friend void operator&(ErrorThrower, ErrorBuilder& builder) { builder.Throw(); }
 };
 
 /*! \brief Throws the thread's raised error after a failed ABI call returning `code`. */
@@ -188,8 +258,9 @@ struct ErrorThrower {
   TVMFFIObjectHandle handle = nullptr;
   TVMFFIErrorMoveFromRaised(&handle);
   if (handle == nullptr) {
-    throw Error("InternalError",
-                "an ABI call failed with code " + std::to_string(code) + " but raised no error");
+    std::string message = "an ABI call failed with code ";
+    AppendInt(&message, code);
+    throw Error("InternalError", message.append(" but raised no error"));
   }
   throw Error(ObjectPtr<Object>::Steal(ObjectUnsafe::FromHeader(handle)));
 }
@@ -216,18 +287,21 @@ inline int SetRaisedFromException(std::exception_ptr ex) noexcept {
   return -1;
 }
 
-/*! \brief Formats the operands of a failed binary check. */
+/*! \brief " (x vs. y)": the operands of a failed binary check. */
 template <typename X, typename Y>
-std::unique_ptr<std::string> CheckFailure(const X& x, const Y& y) {
-  StringStream os;
-  os << " (" << x << " vs. " << y << ")";
-  return std::make_unique<std::string>(os.str());
+std::optional<std::string> CheckFailure(const X& x, const Y& y) {
+  std::string text = " (";
+  AppendText(&text, x);
+  text.append(" vs. ");
+  AppendText(&text, y);
+  text.push_back(')');
+  return text;
 }
-#define FFI_DEFINE_CHECK_OP_(Name, Op)                               \
-  template <typename X, typename Y>                                  \
-  std::unique_ptr<std::string> Check##Name(const X& x, const Y& y) { \
-    if (x Op y) return nullptr;                                      \
-    return CheckFailure(x, y);                                       \
+#define FFI_DEFINE_CHECK_OP_(Name, Op)                             \
+  template <typename X, typename Y>                                \
+  std::optional<std::string> Check##Name(const X& x, const Y& y) { \
+    if (x Op y) return std::nullopt;                               \
+    return CheckFailure(x, y);                                     \
   }
 FFI_DEFINE_CHECK_OP_(EQ, ==)
 FFI_DEFINE_CHECK_OP_(NE, !=)

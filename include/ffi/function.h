@@ -14,7 +14,6 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
-#include <vector>
 
 #include "any.h"
 #include "optional.h"
@@ -66,6 +65,36 @@ class PackedFunctionObj : public FunctionObj {
   F callable_;
 };
 
+/*! \brief The name of `T` in signatures: TypeStr, or "void". */
+template <typename T>
+constexpr auto SignatureTypeName() {
+  if constexpr (std::is_void_v<T>) {
+    return ConstString("void");
+  } else {
+    return TypeTraits<T>::TypeStr();
+  }
+}
+/*! \brief ", 1: Tensor": argument `I` of type `T` in a signature. */
+template <size_t I, typename T>
+constexpr auto SignatureArg() {
+  auto text = DecimalString<I>() + ": " + SignatureTypeName<T>();
+  if constexpr (I == 0) {
+    return text;
+  } else {
+    return ConstString(", ") + text;
+  }
+}
+/*! \brief ", \"Tensor\"": argument type `I` as a JSON list item. */
+template <size_t I, typename T>
+constexpr auto JSONArgType() {
+  auto text = ConstString("\"") + SignatureTypeName<T>() + "\"";
+  if constexpr (I == 0) {
+    return text;
+  } else {
+    return ConstString(", ") + text;
+  }
+}
+
 /*! \brief Return and argument types of a callable. */
 template <typename T>
 struct FunctionInfo : FunctionInfo<decltype(&T::operator())> {};
@@ -74,23 +103,29 @@ struct FunctionInfo<R(Args...)> {
   using RetType = R;
   using ArgTypes = std::tuple<std::decay_t<Args>...>;
   static constexpr int32_t kNumArgs = sizeof...(Args);
-  /*! \brief "name(0: int, 1: Tensor) -> void". */
-  static std::string Signature(const std::string& name) {
-    std::string s = name + "(";
-    int32_t i = 0;
-    ((s += (i ? ", " : "") + std::to_string(i) + ": " + TypeName<std::decay_t<Args>>(), ++i), ...);
-    return s + ") -> " + TypeName<std::decay_t<R>>();
+  /*! \brief "(0: int, 1: Tensor) -> void": the signature after the function's name. */
+  static constexpr auto Signature() { return SignatureOf(std::index_sequence_for<Args...>{}); }
+  /*!
+   * \brief What `__tvm_ffi__metadata_<name>` returns for a typed export: JSON with the signature,
+   * the argument types and the return type, in TypeStr's vocabulary. Type names are identifiers,
+   * so nothing needs escaping.
+   */
+  template <size_t N>
+  static constexpr auto Metadata(const ConstString<N>& name) {
+    return ConstString("{\"signature\": \"") + name + Signature() + "\", \"arg_types\": [" +
+           ArgTypesJSON(std::index_sequence_for<Args...>{}) + "], \"return_type\": \"" +
+           SignatureTypeName<std::decay_t<R>>() + "\"}";
   }
-  /*! \brief The plain function pointer type with this signature. */
-  template <typename = void>
-  using Pointer = R (*)(Args...);
-  template <typename T>
-  static std::string TypeName() {
-    if constexpr (std::is_void_v<T>) {
-      return "void";
-    } else {
-      return TypeTraits<T>::TypeStr();
-    }
+
+ private:
+  template <size_t... I>
+  static constexpr auto SignatureOf(std::index_sequence<I...>) {
+    return (ConstString("(") + ... + SignatureArg<I, std::decay_t<Args>>()) + ") -> " +
+           SignatureTypeName<std::decay_t<R>>();
+  }
+  template <size_t... I>
+  static constexpr auto ArgTypesJSON(std::index_sequence<I...>) {
+    return (ConstString("") + ... + JSONArgType<I, std::decay_t<Args>>());
   }
 };
 template <typename R, typename... Args>
@@ -100,30 +135,54 @@ struct FunctionInfo<R (C::*)(Args...) const> : FunctionInfo<R(Args...)> {};
 template <typename C, typename R, typename... Args>
 struct FunctionInfo<R (C::*)(Args...)> : FunctionInfo<R(Args...)> {};
 
-/*! \brief Converts argument `i` to `T` or throws a TypeError naming the call. */
-template <typename Info, typename T>
-T ConvertArg(const TVMFFIAny* args, int32_t i, const char* name) {
-  std::optional<T> v = TypeTraits<T>::TryCastFromAnyView(&args[i]);
-  if (FFI_UNLIKELY(!v.has_value())) {
-    FFI_THROW(TypeError) << "Mismatched type on argument #" << i << " when calling: `"
-                         << Info::Signature(name) << "`. Expected `" << TypeTraits<T>::TypeStr()
-                         << "` but got `" << TypeIndexToName(args[i].type_index) << "`";
-  }
-  return *std::move(v);
+/*!
+ * \brief Throws the TypeError for argument `i` of a typed call. One function for every argument
+ * type and signature, kept out of line: only the failing call pays for it.
+ */
+[[noreturn]] inline void ThrowArgumentTypeError(const char* name, std::string_view signature,
+                                                int32_t i, std::string_view expected,
+                                                int32_t got_index) {
+  FFI_THROW(TypeError) << "Mismatched type on argument #" << i << " when calling: `" << name
+                       << signature << "`. Expected `" << expected << "` but got `"
+                       << TypeIndexToName(got_index) << "`";
+}
+/*! \brief Throws the TypeError for a typed call given the wrong number of arguments. */
+[[noreturn]] inline void ThrowArgumentCountError(const char* name, std::string_view signature,
+                                                 int32_t expected, int32_t got) {
+  FFI_THROW(TypeError) << "Mismatched number of arguments when calling: `" << name << signature
+                       << "`. Expected " << expected << " but got " << got << " arguments";
 }
 
+/*! \brief Throws the TypeError for argument `i` (of type `T`) unless it `converted`. */
+template <typename Info, typename T>
+void CheckConverted(bool converted, const TVMFFIAny* args, int32_t i, const char* name) {
+  if (FFI_UNLIKELY(!converted)) {
+    static constexpr auto kSignature = Info::Signature();
+    static constexpr auto kExpected = TypeTraits<T>::TypeStr();
+    ThrowArgumentTypeError(name, kSignature, i, kExpected, args[i].type_index);
+  }
+}
+
+/*!
+ * \brief Converts every argument, reports the first that did not convert, then calls `f` with the
+ * converted values moved in: each argument is made once and moved once.
+ */
 template <typename Info, typename F, size_t... I>
 void CallTypedImpl(const F& f, [[maybe_unused]] const char* name,
                    [[maybe_unused]] const TVMFFIAny* args, [[maybe_unused]] TVMFFIAny* result,
                    std::index_sequence<I...>) {
   using Args = typename Info::ArgTypes;
   using R = typename Info::RetType;
-  // Brace initialisation converts the arguments left to right, so the first bad one is reported.
-  Args converted{ConvertArg<Info, std::tuple_element_t<I, Args>>(args, I, name)...};
+  // Brace initialisation converts left to right; the comma fold then checks in order.
+  [[maybe_unused]] std::tuple<std::optional<std::tuple_element_t<I, Args>>...> converted{
+      TypeTraits<std::tuple_element_t<I, Args>>::TryCastFromAnyView(&args[I])...};
+  (CheckConverted<Info, std::tuple_element_t<I, Args>>(std::get<I>(converted).has_value(), args, I,
+                                                       name),
+   ...);
   if constexpr (std::is_void_v<R>) {
-    f(std::get<I>(converted)...);
+    f(*std::move(std::get<I>(converted))...);
   } else {
-    *result = Any(f(std::get<I>(converted)...)).release();
+    *result = Any(f(*std::move(std::get<I>(converted))...)).release();
   }
 }
 
@@ -133,9 +192,8 @@ void CallTyped(const F& f, const char* name, const TVMFFIAny* args, int32_t num_
                TVMFFIAny* result) {
   using Info = FunctionInfo<std::decay_t<F>>;
   if (FFI_UNLIKELY(num_args != Info::kNumArgs)) {
-    FFI_THROW(TypeError) << "Mismatched number of arguments when calling: `"
-                         << Info::Signature(name) << "`. Expected " << Info::kNumArgs << " but got "
-                         << num_args << " arguments";
+    static constexpr auto kSignature = Info::Signature();
+    ThrowArgumentCountError(name, kSignature, Info::kNumArgs, num_args);
   }
   CallTypedImpl<Info>(f, name, args, result, std::make_index_sequence<Info::kNumArgs>{});
 }
@@ -226,14 +284,15 @@ class Function : public ObjectRef {
   static bool RemoveGlobal(std::string_view name) {
     return GetGlobalRequired("ffi.FunctionRemoveGlobal")(String(name)).cast<bool>();
   }
-  /*! \brief The names of all global functions. */
-  static std::vector<std::string> ListGlobalNames() {
+  /*!
+   * \brief Calls `visit(String name)` for the name of every global function, in sorted order
+   * (a visitor rather than a returned std::vector, so that kernels need not parse <vector>).
+   */
+  template <typename F>
+  static void ListGlobalNames(F&& visit) {
     Function names = GetGlobalRequired("ffi.FunctionListGlobalNamesFunctor")().cast<Function>();
     int64_t n = names(int64_t{-1}).cast<int64_t>();
-    std::vector<std::string> out;
-    out.reserve(static_cast<size_t>(n));
-    for (int64_t i = 0; i < n; ++i) out.push_back(names(i).cast<std::string>());
-    return out;
+    for (int64_t i = 0; i < n; ++i) visit(names(i).cast<String>());
   }
 };
 
@@ -266,30 +325,6 @@ class GlobalDef {
 #define FFI_STATIC_INIT_BLOCK() \
   FFI_STATIC_INIT_BLOCK_IMPL_(FFI_STR_CONCAT(_ffi_static_init_, __COUNTER__))
 
-namespace detail {
-/*! \brief JSON string literal of `s`. */
-inline std::string JSONQuote(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-/*!
- * \brief What `__tvm_ffi__metadata_<name>` returns for a typed export: JSON with the signature,
- * the argument types and the return type, in TypeStr's vocabulary.
- */
-template <typename Info, typename R, typename... Args>
-std::string SignatureMetadata(const std::string& name, R (*)(Args...)) {
-  std::string args;
-  ((args += (args.empty() ? "" : ", ") + JSONQuote(Info::template TypeName<std::decay_t<Args>>())),
-   ...);
-  return "{\"signature\": " + JSONQuote(Info::Signature(name)) + ", \"arg_types\": [" + args +
-         "], \"return_type\": " + JSONQuote(Info::template TypeName<std::decay_t<R>>()) + "}";
-}
-}  // namespace detail
-
 /*!
  * \brief Exports typed callable `Function` from a shared library as the C symbol
  * `__tvm_ffi_<ExportName>` following the safe-call convention, so any host of the ABI can load it
@@ -310,10 +345,8 @@ std::string SignatureMetadata(const std::string& name, R (*)(Args...)) {
                                                                      int32_t, TVMFFIAny* result) { \
     FFI_SAFE_CALL_BEGIN();                                                                         \
     using Info = ::ffi::detail::FunctionInfo<std::decay_t<decltype(_ffi_export_##ExportName)>>;    \
-    using Signature = typename Info::template Pointer<>;                                           \
-    *result = ::ffi::Any(::ffi::String(::ffi::detail::SignatureMetadata<Info>(                     \
-                             #ExportName, static_cast<Signature>(nullptr))))                       \
-                  .release();                                                                      \
+    static constexpr auto kMetadata = Info::Metadata(::ffi::ConstString(#ExportName));             \
+    *result = ::ffi::Any(::ffi::String(kMetadata.view())).release();                               \
     FFI_SAFE_CALL_END();                                                                           \
   }                                                                                                \
   static_assert(true, "")

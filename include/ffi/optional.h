@@ -73,7 +73,9 @@ struct TypeTraits<Optional<T>> {
     if (auto v = TypeTraits<T>::TryCastFromAnyView(src)) return Optional<T>(*std::move(v));
     return std::nullopt;
   }
-  static std::string TypeStr() { return "Optional<" + TypeTraits<T>::TypeStr() + ">"; }
+  static constexpr auto TypeStr() {
+    return ConstString("Optional<") + TypeTraits<T>::TypeStr() + ">";
+  }
 };
 
 }  // namespace ffi

@@ -8,8 +8,6 @@
 
 #include <cstring>
 #include <initializer_list>
-#include <ostream>
-#include <vector>
 
 #include "error.h"
 #include "type_traits.h"
@@ -31,7 +29,11 @@ class ShapeView {
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
-  ShapeView(const std::vector<int64_t>& dims) : data_(dims.data()), size_(dims.size()) {}  // NOLINT
+  /*! \brief Views a contiguous container of int64_t, such as std::vector<int64_t>. */
+  template <typename Container,
+            typename = std::enable_if_t<std::is_convertible_v<
+                decltype(std::declval<const Container&>().data()), const int64_t*>>>
+  ShapeView(const Container& dims) : data_(dims.data()), size_(dims.size()) {}  // NOLINT(*)
 
   /*! \brief Number of extents. */
   size_t size() const { return size_; }
@@ -66,11 +68,27 @@ class ShapeView {
   size_t size_ = 0;
 };
 
-/*! \brief Prints "[2, 3]". */
-inline std::ostream& operator<<(std::ostream& os, const ShapeView& s) {
-  os << '[';
-  for (size_t i = 0; i < s.size(); ++i) os << (i ? ", " : "") << s[i];
-  return os << ']';
+namespace detail {
+/*! \brief Error messages write a shape as "[2, 3]". */
+template <>
+struct TextFormatter<ShapeView> {
+  static void Append(std::string* out, ShapeView s) {
+    out->push_back('[');
+    for (size_t i = 0; i < s.size(); ++i) {
+      if (i) out->append(", ");
+      AppendInt(out, s[i]);
+    }
+    out->push_back(']');
+  }
+};
+}  // namespace detail
+
+/*! \brief Prints "[2, 3]" (a template, so that these headers need no <ostream>). */
+template <typename Traits>
+std::basic_ostream<char, Traits>& operator<<(std::basic_ostream<char, Traits>& os, ShapeView s) {
+  std::string text;
+  detail::TextFormatter<ShapeView>::Append(&text, s);
+  return os << text;
 }
 
 /*! \brief The object behind Shape (type index kTVMFFIShape). */
@@ -80,13 +98,19 @@ class ShapeObj : public Object, public TVMFFIShapeCell {
 };
 
 namespace detail {
+/*! \brief A Shape object of `size` extents, for the caller to fill in through `*data`. */
+inline ObjectPtr<ShapeObj> AllocShapeObj(size_t size, int64_t** data) {
+  ObjectPtr<ShapeObj> obj = make_object_with_extra<ShapeObj>(size * sizeof(int64_t));
+  *data = static_cast<int64_t*>(ExtraStorage(obj.get()));
+  obj->data = *data;
+  obj->size = size;
+  return obj;
+}
 /*! \brief A Shape object holding a copy of `dims`. */
 inline ObjectPtr<ShapeObj> MakeShapeObj(ShapeView dims) {
-  ObjectPtr<ShapeObj> obj = make_object_with_extra<ShapeObj>(dims.size() * sizeof(int64_t));
-  auto* data = static_cast<int64_t*>(ExtraStorage(obj.get()));
+  int64_t* data = nullptr;
+  ObjectPtr<ShapeObj> obj = AllocShapeObj(dims.size(), &data);
   if (!dims.empty()) std::memcpy(data, dims.data(), dims.size() * sizeof(int64_t));
-  obj->data = data;
-  obj->size = dims.size();
   return obj;
 }
 }  // namespace detail
@@ -96,7 +120,11 @@ class Shape : public ObjectRef {
  public:
   Shape() : Shape(ShapeView()) {}
   Shape(std::initializer_list<int64_t> dims) : Shape(ShapeView(dims)) {}
-  Shape(const std::vector<int64_t>& dims) : Shape(ShapeView(dims)) {}  // NOLINT(*)
+  /*! \brief A copy of a contiguous container of int64_t, such as std::vector<int64_t>. */
+  template <typename Container,
+            typename = std::enable_if_t<std::is_convertible_v<
+                decltype(std::declval<const Container&>().data()), const int64_t*>>>
+  Shape(const Container& dims) : Shape(ShapeView(dims)) {}  // NOLINT(*)
   explicit Shape(ShapeView dims) : ObjectRef(detail::MakeShapeObj(dims)) {}
   /*! \brief Wraps an existing shape object. */
   explicit Shape(ObjectPtr<Object> p) : ObjectRef(std::move(p)) {}
@@ -119,8 +147,17 @@ class Shape : public ObjectRef {
   static constexpr bool _type_is_nullable = false;
 };
 
+namespace detail {
+/*! \brief Error messages write a shape as "[2, 3]". */
+template <>
+struct TextFormatter<Shape> : TextFormatter<ShapeView> {};
+}  // namespace detail
+
 /*! \brief Prints "[2, 3]". */
-inline std::ostream& operator<<(std::ostream& os, const Shape& s) { return os << s.view(); }
+template <typename Traits>
+std::basic_ostream<char, Traits>& operator<<(std::basic_ostream<char, Traits>& os, const Shape& s) {
+  return os << s.view();
+}
 
 }  // namespace ffi
 

@@ -9,7 +9,7 @@
 #define FFI_STRING_H_
 
 #include <cstring>
-#include <ostream>
+#include <iosfwd>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -124,7 +124,11 @@ class String : public detail::BytesRefBase<StringObj> {
   friend String operator+(const String& a, const std::string& b) { return a + std::string_view(b); }
   friend String operator+(const String& a, const String& b) { return a + b.view(); }
   /*! \brief Prints the string's bytes. */
-  friend std::ostream& operator<<(std::ostream& os, const String& s) { return os << s.view(); }
+  template <typename Traits>
+  friend std::basic_ostream<char, Traits>& operator<<(std::basic_ostream<char, Traits>& os,
+                                                      const String& s) {
+    return os << s.view();
+  }
 };
 
 /*! \brief An immutable, reference-counted byte sequence. Never null; default is empty. */
@@ -190,14 +194,14 @@ struct BytesTraits {
 template <>
 struct TypeTraits<String>
     : detail::BytesTraits<String, kTVMFFISmallStr, kTVMFFIStr, kTVMFFIRawStr> {
-  static std::string TypeStr() { return "str"; }
+  static constexpr auto TypeStr() { return ConstString("str"); }
 };
 
 /*! \brief Bytes: kTVMFFISmallBytes or kTVMFFIBytes; a borrowed byte array converts. */
 template <>
 struct TypeTraits<Bytes>
     : detail::BytesTraits<Bytes, kTVMFFISmallBytes, kTVMFFIBytes, kTVMFFIByteArrayPtr> {
-  static std::string TypeStr() { return "bytes"; }
+  static constexpr auto TypeStr() { return ConstString("bytes"); }
 };
 
 /*!
@@ -222,7 +226,7 @@ struct TypeTraits<std::string> {
     }
     return std::nullopt;
   }
-  static std::string TypeStr() { return "str"; }
+  static constexpr auto TypeStr() { return ConstString("str"); }
 };
 
 }  // namespace ffi

@@ -9,9 +9,8 @@
 #ifndef FFI_TENSOR_H_
 #define FFI_TENSOR_H_
 
-#include <memory>
+#include <cstring>
 #include <utility>
-#include <vector>
 
 #include "device.h"
 #include "dtype.h"
@@ -114,9 +113,9 @@ class NDAllocTensorObj : public TensorObj {
     // Shape and strides live after the object (make_object_with_extra reserved 2 * ndim).
     int32_t nd = static_cast<int32_t>(shape.size());
     auto* dims = static_cast<int64_t*>(ExtraStorage(this));
-    std::copy(shape.begin(), shape.end(), dims);
+    if (nd > 0) std::memcpy(dims, shape.data(), nd * sizeof(int64_t));
     if (strides != nullptr) {
-      std::copy(strides, strides + nd, dims + nd);
+      if (nd > 0) std::memcpy(dims + nd, strides, nd * sizeof(int64_t));
     } else {
       FillCompactStrides(dims, nd, dims + nd);
     }
@@ -148,11 +147,11 @@ class Tensor : public ObjectRef, public detail::TensorMethods<Tensor> {
     const TensorObj* t = get();
     if (t->strides != nullptr) return ShapeView(t->strides, static_cast<size_t>(t->ndim));
     if (!compact_strides_) {
-      auto s = std::make_shared<std::vector<int64_t>>(static_cast<size_t>(t->ndim));
-      detail::FillCompactStrides(t->shape, t->ndim, s->data());
-      compact_strides_ = std::move(s);
+      int64_t* data = nullptr;
+      compact_strides_ = detail::AllocShapeObj(static_cast<size_t>(t->ndim), &data);
+      detail::FillCompactStrides(t->shape, t->ndim, data);
     }
-    return ShapeView(*compact_strides_);
+    return ShapeView(compact_strides_->data, compact_strides_->size);
   }
   /*! \brief The DLTensor (null for a null Tensor). */
   const DLTensor* dl_tensor() const { return get(); }
@@ -231,7 +230,8 @@ class Tensor : public ObjectRef, public detail::TensorMethods<Tensor> {
   }
 
  private:
-  mutable std::shared_ptr<const std::vector<int64_t>> compact_strides_;
+  /*! \brief Strides computed for a foreign object that left them null; shared by copies. */
+  mutable ObjectPtr<ShapeObj> compact_strides_;
 };
 
 /*!
@@ -241,14 +241,22 @@ class Tensor : public ObjectRef, public detail::TensorMethods<Tensor> {
 class TensorView : public detail::TensorMethods<TensorView> {
  public:
   /*! \brief Views a DLTensor (not null). */
-  TensorView(const DLTensor* t) : tensor_(*t) { FillStrides(); }  // NOLINT(*)
+  TensorView(const DLTensor* t) : tensor_(*t) {  // NOLINT(*)
+    if (tensor_.strides == nullptr && tensor_.ndim > 0) FillCompactStrides();
+  }
   /*! \brief Views an owning tensor (not null). */
   TensorView(const Tensor& t) : TensorView(t.dl_tensor()) {}  // NOLINT(*)
-  TensorView(const TensorView& o) : tensor_(o.tensor_) { FillStrides(o); }
-  TensorView& operator=(const TensorView& o) {
-    if (this == &o) return *this;
-    tensor_ = o.tensor_;
-    FillStrides(o);
+  TensorView(const TensorView& other) : tensor_(other.tensor_), heap_strides_(other.heap_strides_) {
+    RepointInlineStrides(other);
+  }
+  TensorView(TensorView&& other) noexcept
+      : tensor_(other.tensor_), heap_strides_(std::move(other.heap_strides_)) {
+    RepointInlineStrides(other);
+  }
+  TensorView& operator=(const TensorView& other) {
+    tensor_ = other.tensor_;
+    heap_strides_ = other.heap_strides_;
+    RepointInlineStrides(other);
     return *this;
   }
 
@@ -261,26 +269,26 @@ class TensorView : public detail::TensorMethods<TensorView> {
 
  private:
   static constexpr int32_t kInlineDims = 6;
-  int64_t* StridesStorage() {
-    if (tensor_.ndim <= kInlineDims) return inline_strides_;
-    heap_strides_.reset(new int64_t[tensor_.ndim]);
-    return heap_strides_.get();
+  /*! \brief Computes the strides the producer left null: inline, or in a shared Shape object. */
+  void FillCompactStrides() {
+    int64_t* out = inline_strides_;
+    if (tensor_.ndim > kInlineDims) {
+      heap_strides_ = detail::AllocShapeObj(static_cast<size_t>(tensor_.ndim), &out);
+    }
+    detail::FillCompactStrides(tensor_.shape, tensor_.ndim, out);
+    tensor_.strides = out;
   }
-  void FillStrides() {
-    if (tensor_.strides != nullptr || tensor_.ndim <= 0) return;
-    tensor_.strides = StridesStorage();
-    detail::FillCompactStrides(tensor_.shape, tensor_.ndim, tensor_.strides);
-  }
-  void FillStrides(const TensorView& o) {
-    // Re-point strides the source computed into its own storage.
-    if (o.tensor_.strides == o.inline_strides_ || o.tensor_.strides == o.heap_strides_.get()) {
-      tensor_.strides = StridesStorage();
-      std::copy(o.tensor_.strides, o.tensor_.strides + tensor_.ndim, tensor_.strides);
+  /*! \brief After copying `other`: strides it computed inline must point at this copy's array. */
+  void RepointInlineStrides(const TensorView& other) {
+    if (other.tensor_.strides == other.inline_strides_) {
+      std::memcpy(inline_strides_, other.inline_strides_, tensor_.ndim * sizeof(int64_t));
+      tensor_.strides = inline_strides_;
     }
   }
   DLTensor tensor_;
   int64_t inline_strides_[kInlineDims];
-  std::unique_ptr<int64_t[]> heap_strides_;
+  /*! \brief Strides of more than kInlineDims dimensions, computed here; shared by copies. */
+  ObjectPtr<ShapeObj> heap_strides_;
 };
 
 /*!
@@ -300,7 +308,7 @@ struct TypeTraits<TensorView> {
     if (auto p = TypeTraits<DLTensor*>::TryCastFromAnyView(src)) return TensorView(*p);
     return std::nullopt;
   }
-  static std::string TypeStr() { return "Tensor"; }
+  static constexpr auto TypeStr() { return ConstString("Tensor"); }
 };
 
 }  // namespace ffi

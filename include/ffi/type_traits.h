@@ -11,12 +11,14 @@
  *   MoveToAny(T, TVMFFIAny*)              owned value (one reference when it is an object)
  *   CheckAnyStrict(const TVMFFIAny*)      whether the value is stored exactly as a T
  *   TryCastFromAnyView(const TVMFFIAny*)  std::optional<T>, with the permitted conversions
- *   TypeStr()                             the name used in error messages and signatures
+ *   TypeStr()                             the name used in error messages and signatures, a
+ *                                         constexpr ConstString (so signatures are constants)
  */
 #ifndef FFI_TYPE_TRAITS_H_
 #define FFI_TYPE_TRAITS_H_
 
 #include <cstdint>
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -24,6 +26,78 @@
 #include "object.h"
 
 namespace ffi {
+
+/*!
+ * \brief A string of `N` characters made at compile time. Type names (TypeStr) are ConstStrings, so
+ * that the signature text of a typed function, built from them with `+`, is constant data rather
+ * than code run (and compiled) in every kernel.
+ */
+template <size_t N>
+struct ConstString {
+  /*! \brief The characters, followed by a terminating NUL. */
+  char data[N + 1] = {};
+
+  constexpr ConstString() = default;
+  /*! \brief From a string literal. */
+  constexpr ConstString(const char (&literal)[N + 1]) {  // NOLINT(*)
+    for (size_t i = 0; i < N; ++i) data[i] = literal[i];
+  }
+  /*! \brief From the `N` characters at `chars`. */
+  static constexpr ConstString FromChars(const char* chars) {
+    ConstString out;
+    for (size_t i = 0; i < N; ++i) out.data[i] = chars[i];
+    return out;
+  }
+  /*! \brief Number of characters. */
+  static constexpr size_t size() { return N; }
+  /*! \brief The characters as a C string. */
+  constexpr const char* c_str() const { return data; }
+  /*! \brief The characters as a string view. */
+  constexpr std::string_view view() const { return std::string_view(data, N); }
+  constexpr operator std::string_view() const { return view(); }  // NOLINT(*)
+  /*! \brief Concatenation. */
+  template <size_t M>
+  constexpr ConstString<N + M> operator+(const ConstString<M>& other) const {
+    ConstString<N + M> out;
+    for (size_t i = 0; i < N; ++i) out.data[i] = data[i];
+    for (size_t i = 0; i < M; ++i) out.data[N + i] = other.data[i];
+    return out;
+  }
+  /*! \brief Concatenation with a string literal. */
+  template <size_t M>
+  constexpr ConstString<N + M - 1> operator+(const char (&literal)[M]) const {
+    return *this + ConstString<M - 1>(literal);
+  }
+  friend constexpr bool operator==(const ConstString& a, std::string_view b) {
+    return a.view() == b;
+  }
+  friend constexpr bool operator!=(const ConstString& a, std::string_view b) {
+    return a.view() != b;
+  }
+};
+template <size_t M>
+ConstString(const char (&)[M]) -> ConstString<M - 1>;
+
+namespace detail {
+/*! \brief `I` in decimal. */
+template <size_t I>
+constexpr auto DecimalString() {
+  if constexpr (I < 10) {
+    ConstString<1> digit;
+    digit.data[0] = static_cast<char>('0' + I);
+    return digit;
+  } else {
+    return DecimalString<I / 10>() + DecimalString<I % 10>();
+  }
+}
+/*! \brief The type key of object type `T` with the "ffi." prefix dropped ("Tensor", "my.Box"). */
+template <typename T>
+constexpr auto ObjectTypeName() {
+  constexpr std::string_view key = T::_type_key;
+  constexpr std::string_view name = key.substr(0, 4) == "ffi." ? key.substr(4) : key;
+  return ConstString<name.size()>::FromChars(name.data());
+}
+}  // namespace detail
 
 /*! \brief Conversion of `T` to and from TVMFFIAny; specialized per type. */
 template <typename T, typename = void>
@@ -45,40 +119,56 @@ inline void SetNone(TVMFFIAny* out) {
  * Object kinds use their type key with the "ffi." prefix dropped.
  */
 inline std::string TypeIndexToName(int32_t index) {
+  std::string_view name;
   switch (index) {
     case kTVMFFINone:
-      return "None";
+      name = "None";
+      break;
     case kTVMFFIInt:
-      return "int";
+      name = "int";
+      break;
     case kTVMFFIBool:
-      return "bool";
+      name = "bool";
+      break;
     case kTVMFFIFloat:
-      return "float";
+      name = "float";
+      break;
     case kTVMFFIOpaquePtr:
-      return "void*";
+      name = "void*";
+      break;
     case kTVMFFIDataType:
-      return "dtype";
+      name = "dtype";
+      break;
     case kTVMFFIDevice:
-      return "Device";
+      name = "Device";
+      break;
     case kTVMFFIDLTensorPtr:
-      return "DLTensor*";
+      name = "DLTensor*";
+      break;
     case kTVMFFIRawStr:
     case kTVMFFISmallStr:
     case kTVMFFIStr:
-      return "str";
+      name = "str";
+      break;
     case kTVMFFIByteArrayPtr:
     case kTVMFFISmallBytes:
     case kTVMFFIBytes:
-      return "bytes";
-    case kTVMFFIObjectRValueRef:
-      return "ObjectRValueRef";
-    default:
+      name = "bytes";
       break;
+    case kTVMFFIObjectRValueRef:
+      name = "ObjectRValueRef";
+      break;
+    default:
+      if (const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(index)) {
+        name = std::string_view(info->type_key.data, info->type_key.size);
+        if (name.substr(0, 4) == "ffi.") name.remove_prefix(4);
+      } else {
+        char buf[32];
+        return std::string(
+            buf, static_cast<size_t>(std::snprintf(buf, sizeof(buf), "<type index %d>", index)));
+      }
   }
-  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(index);
-  if (info == nullptr) return "<type index " + std::to_string(index) + ">";
-  std::string key(info->type_key.data, info->type_key.size);
-  return key.rfind("ffi.", 0) == 0 ? key.substr(4) : key;
+  return std::string(name);
 }
 
 /*! \brief Traits shared by values stored in the payload with one type index. */
@@ -105,7 +195,7 @@ struct TypeTraits<T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T
     }
     return std::nullopt;
   }
-  static std::string TypeStr() { return "int"; }
+  static constexpr auto TypeStr() { return ConstString("int"); }
 };
 
 /*! \brief Floating point: kTVMFFIFloat; ints and bools convert. */
@@ -125,7 +215,7 @@ struct TypeTraits<T, std::enable_if_t<std::is_floating_point_v<T>>>
     }
     return std::nullopt;
   }
-  static std::string TypeStr() { return "float"; }
+  static constexpr auto TypeStr() { return ConstString("float"); }
 };
 
 /*! \brief bool: kTVMFFIBool; an int converts (non-zero is true). */
@@ -143,7 +233,7 @@ struct TypeTraits<bool> : detail::PODTraitsBase<bool, kTVMFFIBool> {
     }
     return std::nullopt;
   }
-  static std::string TypeStr() { return "bool"; }
+  static constexpr auto TypeStr() { return ConstString("bool"); }
 };
 
 /*! \brief void*: kTVMFFIOpaquePtr; None is nullptr. */
@@ -162,7 +252,7 @@ struct TypeTraits<void*> : detail::PODTraitsBase<void*, kTVMFFIOpaquePtr> {
     if (src->type_index == kTVMFFINone) return static_cast<void*>(nullptr);
     return std::nullopt;
   }
-  static std::string TypeStr() { return "void*"; }
+  static constexpr auto TypeStr() { return ConstString("void*"); }
 };
 
 /*! \brief nullptr: None. */
@@ -174,7 +264,7 @@ struct TypeTraits<std::nullptr_t> : detail::PODTraitsBase<std::nullptr_t, kTVMFF
     if (src->type_index == kTVMFFINone) return nullptr;
     return std::nullopt;
   }
-  static std::string TypeStr() { return "None"; }
+  static constexpr auto TypeStr() { return ConstString("None"); }
 };
 
 /*! \brief DLDevice: kTVMFFIDevice. */
@@ -191,7 +281,7 @@ struct TypeTraits<DLDevice> : detail::PODTraitsBase<DLDevice, kTVMFFIDevice> {
     if (src->type_index == kTVMFFIDevice) return src->v_device;
     return std::nullopt;
   }
-  static std::string TypeStr() { return "Device"; }
+  static constexpr auto TypeStr() { return ConstString("Device"); }
 };
 
 /*! \brief DLDataType: kTVMFFIDataType. */
@@ -208,7 +298,7 @@ struct TypeTraits<DLDataType> : detail::PODTraitsBase<DLDataType, kTVMFFIDataTyp
     if (src->type_index == kTVMFFIDataType) return src->v_dtype;
     return std::nullopt;
   }
-  static std::string TypeStr() { return "dtype"; }
+  static constexpr auto TypeStr() { return ConstString("dtype"); }
 };
 
 /*!
@@ -229,7 +319,7 @@ struct TypeTraits<DLTensor*> : detail::PODTraitsBase<DLTensor*, kTVMFFIDLTensorP
     if (src->type_index == kTVMFFITensor) return TVMFFITensorGetDLTensorPtr(src->v_obj);
     return std::nullopt;
   }
-  static std::string TypeStr() { return "DLTensor*"; }
+  static constexpr auto TypeStr() { return ConstString("DLTensor*"); }
 };
 
 /*! \brief const char*: a borrowed kTVMFFIRawStr argument (copied into a String when owned). */
@@ -243,7 +333,7 @@ struct TypeTraits<const char*> {
     out->v_int64 = 0;
     out->v_c_str = v;
   }
-  static std::string TypeStr() { return "str"; }
+  static constexpr auto TypeStr() { return ConstString("str"); }
 };
 /*! \brief String literals and char arrays behave as const char*. */
 template <size_t N>
@@ -285,10 +375,7 @@ struct TypeTraits<T, std::enable_if_t<std::is_base_of_v<ObjectRef, T>>> {
     if (src->type_index == kTVMFFINone) return T(ObjectPtr<Object>());
     return detail::ObjectUnsafe::RefFromBorrowedHeader<T>(src->v_obj);
   }
-  static std::string TypeStr() {
-    std::string key = Container::_type_key;
-    return key.rfind("ffi.", 0) == 0 ? key.substr(4) : key;
-  }
+  static constexpr auto TypeStr() { return detail::ObjectTypeName<Container>(); }
 };
 
 }  // namespace ffi

@@ -13,6 +13,35 @@ namespace ffi {
 namespace runtime {
 namespace {
 
+/*! \brief The error objects this runtime makes: the cell's byte arrays point into the strings. */
+class OwnedErrorObj : public ErrorObj {
+ public:
+  OwnedErrorObj(std::string kind, std::string message, std::string backtrace, ObjectRef cause,
+                ObjectRef extra_context)
+      : kind_(std::move(kind)),
+        message_(std::move(message)),
+        backtrace_(std::move(backtrace)),
+        cause_(std::move(cause)),
+        extra_context_(std::move(extra_context)) {
+    this->kind = {kind_.data(), kind_.size()};
+    this->message = {message_.data(), message_.size()};
+    this->backtrace = {backtrace_.data(), backtrace_.size()};
+    this->update_backtrace = UpdateBacktrace;
+    this->cause_chain = detail::ObjectUnsafe::HeaderOf(cause_);
+    this->extra_context = detail::ObjectUnsafe::HeaderOf(extra_context_);
+  }
+
+ private:
+  static void UpdateBacktrace(TVMFFIObjectHandle self, const TVMFFIByteArray* text, int32_t mode) {
+    auto* obj = static_cast<OwnedErrorObj*>(detail::ObjectUnsafe::FromHeader(self));
+    std::string add(text->data, text->size);
+    obj->backtrace_ = mode == kTVMFFIBacktraceUpdateModeAppend ? obj->backtrace_ + add : add;
+    obj->backtrace = {obj->backtrace_.data(), obj->backtrace_.size()};
+  }
+  std::string kind_, message_, backtrace_;
+  ObjectRef cause_, extra_context_;
+};
+
 /*! \brief The thread's raised error; released when the thread ends. */
 struct RaisedError {
   TVMFFIObjectHandle handle = nullptr;
@@ -173,7 +202,7 @@ int TVMFFIErrorCreateWithCauseAndExtraContext(
   FFI_SAFE_CALL_BEGIN();
   using ffi::ObjectRef;
   using ffi::detail::ObjectUnsafe;
-  auto obj = ffi::make_object<ffi::ErrorObj>(
+  auto obj = ffi::make_object<ffi::runtime::OwnedErrorObj>(
       std::string(View(kind)), std::string(View(message)), std::string(View(backtrace)),
       ObjectUnsafe::RefFromBorrowedHeader<ObjectRef>(cause_chain),
       ObjectUnsafe::RefFromBorrowedHeader<ObjectRef>(extra_context));

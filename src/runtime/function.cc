@@ -2,9 +2,11 @@
 #include <ffi/function.h>
 
 #include <map>
+#include <memory>
 #include <mutex>
 #include <shared_mutex>
 #include <string>
+#include <vector>
 
 namespace ffi {
 namespace runtime {

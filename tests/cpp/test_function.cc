@@ -2,6 +2,7 @@
 #include <ffi/ffi.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <string>
 #include <thread>
@@ -158,7 +159,9 @@ TEST(Function, GlobalRegistrySetGetListRemove) {
                            /*allow_override=*/true);
   EXPECT_EQ(ffi::Function::GetGlobalRequired(name)(2, 3).cast<int64_t>(), 6);
 
-  std::vector<std::string> names = ffi::Function::ListGlobalNames();
+  std::vector<std::string> names;
+  ffi::Function::ListGlobalNames([&](const ffi::String& n) { names.push_back(n); });
+  EXPECT_TRUE(std::is_sorted(names.begin(), names.end()));
   EXPECT_NE(std::find(names.begin(), names.end(), name), names.end());
   EXPECT_NE(std::find(names.begin(), names.end(), "ffi.ModuleGetFunction"), names.end());
 
