@@ -28,7 +28,7 @@ template <>
 struct TypeTraits<Any> {
   static constexpr bool enabled = true;
   static bool CheckAnyStrict(const TVMFFIAny*) { return true; }
-  static std::optional<Any> TryCastFromAnyView(const TVMFFIAny* src);
+  static Optional<Any> TryCastFromAnyView(const TVMFFIAny* src);
   static constexpr auto TypeStr() { return ConstString("Any"); }
 };
 
@@ -37,7 +37,7 @@ template <>
 struct TypeTraits<AnyView> {
   static constexpr bool enabled = true;
   static bool CheckAnyStrict(const TVMFFIAny*) { return true; }
-  static std::optional<AnyView> TryCastFromAnyView(const TVMFFIAny* src);
+  static Optional<AnyView> TryCastFromAnyView(const TVMFFIAny* src);
   static constexpr auto TypeStr() { return ConstString("AnyView"); }
 };
 
@@ -64,17 +64,18 @@ class AnyReader {
   template <typename T>
   std::optional<T> as() const {
     if (!TypeTraits<T>::CheckAnyStrict(raw())) return std::nullopt;
-    return TypeTraits<T>::TryCastFromAnyView(raw());
+    return try_cast<T>();
   }
   /*! \brief The value converted to `T` when permitted, else nullopt. */
   template <typename T>
   std::optional<T> try_cast() const {
-    return TypeTraits<T>::TryCastFromAnyView(raw());
+    if (Optional<T> v = TypeTraits<T>::TryCastFromAnyView(raw())) return *std::move(v);
+    return std::nullopt;
   }
   /*! \brief The value converted to `T`; throws TypeError when it cannot be. */
   template <typename T>
   T cast() const {
-    std::optional<T> v = TypeTraits<T>::TryCastFromAnyView(raw());
+    Optional<T> v = TypeTraits<T>::TryCastFromAnyView(raw());
     if (FFI_UNLIKELY(!v.has_value())) {
       FFI_THROW(TypeError) << "Cannot convert from type `" << GetTypeName() << "` to `"
                            << TypeTraits<T>::TypeStr() << "`";
@@ -212,10 +213,10 @@ inline void ViewToOwned(const TVMFFIAny& view, TVMFFIAny* out) {
 
 inline Any::Any(const AnyView& view) { detail::ViewToOwned(view.data_, &data_); }
 
-inline std::optional<Any> TypeTraits<Any>::TryCastFromAnyView(const TVMFFIAny* src) {
+inline Optional<Any> TypeTraits<Any>::TryCastFromAnyView(const TVMFFIAny* src) {
   return Any(AnyView::FromRaw(*src));
 }
-inline std::optional<AnyView> TypeTraits<AnyView>::TryCastFromAnyView(const TVMFFIAny* src) {
+inline Optional<AnyView> TypeTraits<AnyView>::TryCastFromAnyView(const TVMFFIAny* src) {
   return AnyView::FromRaw(*src);
 }
 

@@ -13,7 +13,6 @@
 #include <exception>
 #include <iosfwd>
 #include <new>
-#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -287,9 +286,9 @@ inline int SetRaisedFromException(std::exception_ptr ex) noexcept {
   return -1;
 }
 
-/*! \brief " (x vs. y)": the operands of a failed binary check. */
+/*! \brief " (x vs. y)": the operands of a failed binary check (never empty). */
 template <typename X, typename Y>
-std::optional<std::string> CheckFailure(const X& x, const Y& y) {
+std::string CheckFailure(const X& x, const Y& y) {
   std::string text = " (";
   AppendText(&text, x);
   text.append(" vs. ");
@@ -297,11 +296,11 @@ std::optional<std::string> CheckFailure(const X& x, const Y& y) {
   text.push_back(')');
   return text;
 }
-#define FFI_DEFINE_CHECK_OP_(Name, Op)                             \
-  template <typename X, typename Y>                                \
-  std::optional<std::string> Check##Name(const X& x, const Y& y) { \
-    if (x Op y) return std::nullopt;                               \
-    return CheckFailure(x, y);                                     \
+#define FFI_DEFINE_CHECK_OP_(Name, Op)              \
+  template <typename X, typename Y>                 \
+  std::string Check##Name(const X& x, const Y& y) { \
+    if (x Op y) return std::string();               \
+    return CheckFailure(x, y);                      \
   }
 FFI_DEFINE_CHECK_OP_(EQ, ==)
 FFI_DEFINE_CHECK_OP_(NE, !=)
@@ -327,10 +326,11 @@ FFI_DEFINE_CHECK_OP_(GE, >=)
   } else                  \
     FFI_THROW(InternalError) << "Check failed: (" #cond ") is false: "
 
-#define FFI_ICHECK_BINARY_OP_(Name, Op, x, y)                                            \
-  if (auto _ffi_check_failure = ::ffi::detail::Check##Name(x, y); !_ffi_check_failure) { \
-  } else                                                                                 \
-    FFI_THROW(InternalError) << "Check failed: " #x " " #Op " " #y << *_ffi_check_failure << ": "
+#define FFI_ICHECK_BINARY_OP_(Name, Op, x, y)                            \
+  if (std::string _ffi_check_failure = ::ffi::detail::Check##Name(x, y); \
+      _ffi_check_failure.empty()) {                                      \
+  } else                                                                 \
+    FFI_THROW(InternalError) << "Check failed: " #x " " #Op " " #y << _ffi_check_failure << ": "
 
 /*! \brief Throws InternalError, printing both operands, unless `x == y`. */
 #define FFI_ICHECK_EQ(x, y) FFI_ICHECK_BINARY_OP_(EQ, ==, x, y)

@@ -174,7 +174,7 @@ void CallTypedImpl(const F& f, [[maybe_unused]] const char* name,
   using Args = typename Info::ArgTypes;
   using R = typename Info::RetType;
   // Brace initialisation converts left to right; the comma fold then checks in order.
-  [[maybe_unused]] std::tuple<std::optional<std::tuple_element_t<I, Args>>...> converted{
+  [[maybe_unused]] std::tuple<Optional<std::tuple_element_t<I, Args>>...> converted{
       TypeTraits<std::tuple_element_t<I, Args>>::TryCastFromAnyView(&args[I])...};
   (CheckConverted<Info, std::tuple_element_t<I, Args>>(std::get<I>(converted).has_value(), args, I,
                                                        name),

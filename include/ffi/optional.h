@@ -1,17 +1,24 @@
 /*
  * ffi/optional.h - Optional<T>: a value or nothing; None in a TVMFFIAny means nothing.
+ *
+ * Optional is also what TypeTraits<T>::TryCastFromAnyView returns. It is written here rather than
+ * wrapping std::optional because every header's conversions instantiate it for their own types,
+ * and std::optional's layered implementation made that a sizable share of a kernel's compile time.
  */
 #ifndef FFI_OPTIONAL_H_
 #define FFI_OPTIONAL_H_
 
+#include <new>
 #include <optional>
-#include <string>
+#include <type_traits>
 #include <utility>
 
 #include "error.h"
-#include "type_traits.h"
 
 namespace ffi {
+
+template <typename T, typename = void>
+struct TypeTraits;
 
 /*!
  * \brief A `T` or nothing, like std::optional<T>, and convertible through the ABI: nothing is None.
@@ -20,62 +27,89 @@ namespace ffi {
 template <typename T>
 class Optional {
  public:
-  Optional() = default;
-  Optional(std::nullopt_t) {}                                    // NOLINT(*)
-  Optional(std::nullptr_t) {}                                    // NOLINT(*)
-  Optional(T value) : data_(std::move(value)) {}                 // NOLINT(*)
-  Optional(std::optional<T> value) : data_(std::move(value)) {}  // NOLINT(*)
+  /*! \brief Nothing. */
+  Optional() noexcept {}
+  Optional(std::nullopt_t) noexcept {}  // NOLINT(*)
+  /*! \brief Nothing, from `nullptr` (except for Optional<std::nullptr_t>, where it is a value). */
+  template <typename N,
+            typename = std::enable_if_t<std::is_null_pointer_v<N> && !std::is_null_pointer_v<T>>>
+  Optional(N) noexcept {}  // NOLINT(*)
+  /*! \brief A value. */
+  Optional(T value) { Emplace(std::move(value)); }  // NOLINT(*)
+  /*! \brief The value of a std::optional, if it has one (a template, so that other conversions
+   * do not instantiate std::optional<T>). */
+  template <typename U, typename = std::enable_if_t<std::is_same_v<U, T>>>
+  Optional(std::optional<U> value) {  // NOLINT(*)
+    if (value.has_value()) Emplace(*std::move(value));
+  }
+  Optional(const Optional& other) {
+    if (other.has_value_) Emplace(other.value_);
+  }
+  Optional(Optional&& other) noexcept(std::is_nothrow_move_constructible_v<T>) {
+    if (other.has_value_) Emplace(std::move(other.value_));
+  }
+  Optional& operator=(const Optional& other) {
+    if (this != &other) {
+      reset();
+      if (other.has_value_) Emplace(other.value_);
+    }
+    return *this;
+  }
+  Optional& operator=(Optional&& other) noexcept(std::is_nothrow_move_constructible_v<T>) {
+    if (this != &other) {
+      reset();
+      if (other.has_value_) Emplace(std::move(other.value_));
+    }
+    return *this;
+  }
+  ~Optional() { reset(); }
 
   /*! \brief Whether a value is present. */
-  bool has_value() const { return data_.has_value(); }
-  explicit operator bool() const { return data_.has_value(); }
+  bool has_value() const { return has_value_; }
+  explicit operator bool() const { return has_value_; }
   /*! \brief The value; throws ValueError when there is none. */
   const T& value() const& {
-    if (!data_.has_value())
-      FFI_THROW(ValueError) << "Optional<" << TypeTraits<T>::TypeStr() << "> has no value";
-    return *data_;
+    if (!has_value_) ThrowEmpty();
+    return value_;
   }
   T&& value() && {
-    if (!data_.has_value())
-      FFI_THROW(ValueError) << "Optional<" << TypeTraits<T>::TypeStr() << "> has no value";
-    return *std::move(data_);
+    if (!has_value_) ThrowEmpty();
+    return std::move(value_);
   }
   /*! \brief The value, or `fallback` when there is none. */
-  T value_or(T fallback) const { return data_.has_value() ? *data_ : std::move(fallback); }
-  const T& operator*() const { return *data_; }
-  const T* operator->() const { return &*data_; }
-  bool operator==(std::nullopt_t) const { return !data_.has_value(); }
-  bool operator!=(std::nullopt_t) const { return data_.has_value(); }
-  bool operator==(std::nullptr_t) const { return !data_.has_value(); }
-  bool operator!=(std::nullptr_t) const { return data_.has_value(); }
+  T value_or(T fallback) const { return has_value_ ? value_ : std::move(fallback); }
+  /*! \brief The value (unchecked). */
+  const T& operator*() const& { return value_; }
+  T& operator*() & { return value_; }
+  T&& operator*() && { return std::move(value_); }
+  const T* operator->() const { return &value_; }
+  T* operator->() { return &value_; }
+  /*! \brief Drops the value, if any. */
+  void reset() {
+    if (has_value_) {
+      value_.~T();
+      has_value_ = false;
+    }
+  }
+  bool operator==(std::nullopt_t) const { return !has_value_; }
+  bool operator!=(std::nullopt_t) const { return has_value_; }
+  bool operator==(std::nullptr_t) const { return !has_value_; }
+  bool operator!=(std::nullptr_t) const { return has_value_; }
 
  private:
-  std::optional<T> data_;
-};
+  template <typename U>
+  void Emplace(U&& value) {
+    new (&value_) T(std::forward<U>(value));
+    has_value_ = true;
+  }
+  [[noreturn]] static void ThrowEmpty() {
+    FFI_THROW(ValueError) << "Optional<" << TypeTraits<T>::TypeStr() << "> has no value";
+  }
 
-/*! \brief Optional<T>: None or whatever converts to `T`. */
-template <typename T>
-struct TypeTraits<Optional<T>> {
-  static constexpr bool enabled = true;
-  static void CopyToAnyView(const Optional<T>& v, TVMFFIAny* out) {
-    if (!v.has_value()) return detail::SetNone(out);
-    TypeTraits<T>::CopyToAnyView(*v, out);
-  }
-  static void MoveToAny(Optional<T> v, TVMFFIAny* out) {
-    if (!v.has_value()) return detail::SetNone(out);
-    TypeTraits<T>::MoveToAny(std::move(v).value(), out);
-  }
-  static bool CheckAnyStrict(const TVMFFIAny* src) {
-    return src->type_index == kTVMFFINone || TypeTraits<T>::CheckAnyStrict(src);
-  }
-  static std::optional<Optional<T>> TryCastFromAnyView(const TVMFFIAny* src) {
-    if (src->type_index == kTVMFFINone) return Optional<T>();
-    if (auto v = TypeTraits<T>::TryCastFromAnyView(src)) return Optional<T>(*std::move(v));
-    return std::nullopt;
-  }
-  static constexpr auto TypeStr() {
-    return ConstString("Optional<") + TypeTraits<T>::TypeStr() + ">";
-  }
+  union {
+    T value_;  // alive exactly when has_value_
+  };
+  bool has_value_ = false;
 };
 
 }  // namespace ffi

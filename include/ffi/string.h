@@ -148,8 +148,8 @@ class Bytes : public detail::BytesRefBase<BytesObj> {
 
 namespace detail {
 /*! \brief The bytes of a string-like or bytes-like value, if it is one of `indices`. */
-inline std::optional<std::string_view> BytesView(const TVMFFIAny* src, int32_t small,
-                                                 int32_t object, int32_t borrowed) {
+inline Optional<std::string_view> BytesView(const TVMFFIAny* src, int32_t small, int32_t object,
+                                            int32_t borrowed) {
   int32_t t = src->type_index;
   if (t == small) return std::string_view(src->v_bytes, src->small_str_len);
   if (t == object) {
@@ -182,7 +182,7 @@ struct BytesTraits {
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     return src->type_index == Small || src->type_index == Object;
   }
-  static std::optional<Ref> TryCastFromAnyView(const TVMFFIAny* src) {
+  static Optional<Ref> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == Object) return ObjectUnsafe::RefFromBorrowedHeader<Ref>(src->v_obj);
     if (auto s = BytesView(src, Small, Object, Borrowed)) return Ref(*s);
     return std::nullopt;
@@ -220,7 +220,7 @@ struct TypeTraits<std::string> {
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     return TypeTraits<String>::CheckAnyStrict(src);
   }
-  static std::optional<std::string> TryCastFromAnyView(const TVMFFIAny* src) {
+  static Optional<std::string> TryCastFromAnyView(const TVMFFIAny* src) {
     if (auto s = detail::BytesView(src, kTVMFFISmallStr, kTVMFFIStr, kTVMFFIRawStr)) {
       return std::string(*s);
     }

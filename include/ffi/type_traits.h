@@ -10,7 +10,7 @@
  *   CopyToAnyView(const T&, TVMFFIAny*)   borrowed view of the value
  *   MoveToAny(T, TVMFFIAny*)              owned value (one reference when it is an object)
  *   CheckAnyStrict(const TVMFFIAny*)      whether the value is stored exactly as a T
- *   TryCastFromAnyView(const TVMFFIAny*)  std::optional<T>, with the permitted conversions
+ *   TryCastFromAnyView(const TVMFFIAny*)  Optional<T>: the value, with the permitted conversions
  *   TypeStr()                             the name used in error messages and signatures, a
  *                                         constexpr ConstString (so signatures are constants)
  */
@@ -19,11 +19,11 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <optional>
 #include <string>
 #include <type_traits>
 
 #include "object.h"
+#include "optional.h"
 
 namespace ffi {
 
@@ -100,7 +100,7 @@ constexpr auto ObjectTypeName() {
 }  // namespace detail
 
 /*! \brief Conversion of `T` to and from TVMFFIAny; specialized per type. */
-template <typename T, typename = void>
+template <typename T, typename>
 struct TypeTraits {
   /*! \brief False for types with no conversion. */
   static constexpr bool enabled = false;
@@ -189,7 +189,7 @@ struct TypeTraits<T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T
     out->v_int64 = static_cast<int64_t>(v);
   }
   static void MoveToAny(T v, TVMFFIAny* out) { CopyToAnyView(v, out); }
-  static std::optional<T> TryCastFromAnyView(const TVMFFIAny* src) {
+  static Optional<T> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == kTVMFFIInt || src->type_index == kTVMFFIBool) {
       return static_cast<T>(src->v_int64);
     }
@@ -208,7 +208,7 @@ struct TypeTraits<T, std::enable_if_t<std::is_floating_point_v<T>>>
     out->v_float64 = static_cast<double>(v);
   }
   static void MoveToAny(T v, TVMFFIAny* out) { CopyToAnyView(v, out); }
-  static std::optional<T> TryCastFromAnyView(const TVMFFIAny* src) {
+  static Optional<T> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == kTVMFFIFloat) return static_cast<T>(src->v_float64);
     if (src->type_index == kTVMFFIInt || src->type_index == kTVMFFIBool) {
       return static_cast<T>(src->v_int64);
@@ -227,7 +227,7 @@ struct TypeTraits<bool> : detail::PODTraitsBase<bool, kTVMFFIBool> {
     out->v_int64 = v ? 1 : 0;
   }
   static void MoveToAny(bool v, TVMFFIAny* out) { CopyToAnyView(v, out); }
-  static std::optional<bool> TryCastFromAnyView(const TVMFFIAny* src) {
+  static Optional<bool> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == kTVMFFIBool || src->type_index == kTVMFFIInt) {
       return src->v_int64 != 0;
     }
@@ -247,7 +247,7 @@ struct TypeTraits<void*> : detail::PODTraitsBase<void*, kTVMFFIOpaquePtr> {
     out->v_ptr = v;
   }
   static void MoveToAny(void* v, TVMFFIAny* out) { CopyToAnyView(v, out); }
-  static std::optional<void*> TryCastFromAnyView(const TVMFFIAny* src) {
+  static Optional<void*> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == kTVMFFIOpaquePtr) return src->v_ptr;
     if (src->type_index == kTVMFFINone) return static_cast<void*>(nullptr);
     return std::nullopt;
@@ -260,7 +260,7 @@ template <>
 struct TypeTraits<std::nullptr_t> : detail::PODTraitsBase<std::nullptr_t, kTVMFFINone> {
   static void CopyToAnyView(const std::nullptr_t&, TVMFFIAny* out) { detail::SetNone(out); }
   static void MoveToAny(std::nullptr_t, TVMFFIAny* out) { detail::SetNone(out); }
-  static std::optional<std::nullptr_t> TryCastFromAnyView(const TVMFFIAny* src) {
+  static Optional<std::nullptr_t> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == kTVMFFINone) return nullptr;
     return std::nullopt;
   }
@@ -277,7 +277,7 @@ struct TypeTraits<DLDevice> : detail::PODTraitsBase<DLDevice, kTVMFFIDevice> {
     out->v_device = v;
   }
   static void MoveToAny(DLDevice v, TVMFFIAny* out) { CopyToAnyView(v, out); }
-  static std::optional<DLDevice> TryCastFromAnyView(const TVMFFIAny* src) {
+  static Optional<DLDevice> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == kTVMFFIDevice) return src->v_device;
     return std::nullopt;
   }
@@ -294,7 +294,7 @@ struct TypeTraits<DLDataType> : detail::PODTraitsBase<DLDataType, kTVMFFIDataTyp
     out->v_dtype = v;
   }
   static void MoveToAny(DLDataType v, TVMFFIAny* out) { CopyToAnyView(v, out); }
-  static std::optional<DLDataType> TryCastFromAnyView(const TVMFFIAny* src) {
+  static Optional<DLDataType> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == kTVMFFIDataType) return src->v_dtype;
     return std::nullopt;
   }
@@ -314,7 +314,7 @@ struct TypeTraits<DLTensor*> : detail::PODTraitsBase<DLTensor*, kTVMFFIDLTensorP
     out->v_int64 = 0;
     out->v_ptr = v;
   }
-  static std::optional<DLTensor*> TryCastFromAnyView(const TVMFFIAny* src) {
+  static Optional<DLTensor*> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == kTVMFFIDLTensorPtr) return static_cast<DLTensor*>(src->v_ptr);
     if (src->type_index == kTVMFFITensor) return TVMFFITensorGetDLTensorPtr(src->v_obj);
     return std::nullopt;
@@ -370,12 +370,37 @@ struct TypeTraits<T, std::enable_if_t<std::is_base_of_v<ObjectRef, T>>> {
     return src->type_index >= kTVMFFIStaticObjectBegin &&
            detail::ObjectUnsafe::FromHeader(src->v_obj)->template IsInstance<Container>();
   }
-  static std::optional<T> TryCastFromAnyView(const TVMFFIAny* src) {
+  static Optional<T> TryCastFromAnyView(const TVMFFIAny* src) {
     if (!CheckAnyStrict(src)) return std::nullopt;
     if (src->type_index == kTVMFFINone) return T(ObjectPtr<Object>());
     return detail::ObjectUnsafe::RefFromBorrowedHeader<T>(src->v_obj);
   }
   static constexpr auto TypeStr() { return detail::ObjectTypeName<Container>(); }
+};
+
+/*! \brief Optional<T>: None or whatever converts to `T`. */
+template <typename T>
+struct TypeTraits<Optional<T>> {
+  static constexpr bool enabled = true;
+  static void CopyToAnyView(const Optional<T>& v, TVMFFIAny* out) {
+    if (!v.has_value()) return detail::SetNone(out);
+    TypeTraits<T>::CopyToAnyView(*v, out);
+  }
+  static void MoveToAny(Optional<T> v, TVMFFIAny* out) {
+    if (!v.has_value()) return detail::SetNone(out);
+    TypeTraits<T>::MoveToAny(*std::move(v), out);
+  }
+  static bool CheckAnyStrict(const TVMFFIAny* src) {
+    return src->type_index == kTVMFFINone || TypeTraits<T>::CheckAnyStrict(src);
+  }
+  static Optional<Optional<T>> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (src->type_index == kTVMFFINone) return Optional<T>();
+    if (auto v = TypeTraits<T>::TryCastFromAnyView(src)) return Optional<T>(*std::move(v));
+    return std::nullopt;
+  }
+  static constexpr auto TypeStr() {
+    return ConstString("Optional<") + TypeTraits<T>::TypeStr() + ">";
+  }
 };
 
 }  // namespace ffi
