@@ -182,7 +182,9 @@ template <typename T>
 void AppendText(std::string* out, const T& value) {
   static_assert(!std::is_function_v<T> && !std::is_function_v<std::remove_pointer_t<T>>,
                 "stream manipulators (std::hex, ...) are not supported in error messages");
-  if constexpr (std::is_convertible_v<const T&, std::string_view>) {
+  if constexpr (std::is_null_pointer_v<T>) {
+    out->append("nullptr");
+  } else if constexpr (std::is_convertible_v<const T&, std::string_view>) {
     if constexpr (std::is_pointer_v<std::decay_t<T>>) {
       if (value == nullptr) return void(out->append("(null)"));
     }
@@ -201,8 +203,6 @@ void AppendText(std::string* out, const T& value) {
     AppendUInt(out, value);
   } else if constexpr (std::is_floating_point_v<T>) {
     AppendFloat(out, static_cast<double>(value));
-  } else if constexpr (std::is_null_pointer_v<T>) {
-    out->append("nullptr");
   } else if constexpr (std::is_pointer_v<T>) {
     AppendPointer(out, static_cast<const void*>(value));
   } else {
@@ -223,12 +223,18 @@ class ErrorBuilder {
       : kind_(kind), backtrace_(std::move(backtrace)) {}
   /*! \brief Appends the text of `value` (see AppendText) to the message. */
   template <typename T,
-            typename = std::enable_if_t<!std::is_convertible_v<const T&, std::string_view>>>
+            typename = std::enable_if_t<std::is_null_pointer_v<T> ||
+                                        !std::is_convertible_v<const T&, std::string_view>>>
   ErrorBuilder& operator<<(const T& value) {
     AppendText(&message_, value);
     return *this;
   }
-  /*! \brief Appends a string; string literals of every length share this overload. */
+  /*! \brief Appends a C string ("(null)" for null); string literals of every length share this. */
+  ErrorBuilder& operator<<(const char* text) {
+    AppendText(&message_, text);
+    return *this;
+  }
+  /*! \brief Appends a string. */
   ErrorBuilder& operator<<(std::string_view text) {
     message_.append(text);
     return *this;

@@ -103,7 +103,11 @@ class Optional {
     has_value_ = true;
   }
   [[noreturn]] static void ThrowEmpty() {
-    FFI_THROW(ValueError) << "Optional<" << TypeTraits<T>::TypeStr() << "> has no value";
+    if constexpr (TypeTraits<T>::enabled) {
+      FFI_THROW(ValueError) << "Optional<" << TypeTraits<T>::TypeStr() << "> has no value";
+    } else {
+      FFI_THROW(ValueError) << "Optional has no value";
+    }
   }
 
   union {
@@ -113,5 +117,9 @@ class Optional {
 };
 
 }  // namespace ffi
+
+// value()'s message names T through TypeTraits, which type_traits.h defines (that header includes
+// this one first, so either order of inclusion works).
+#include "type_traits.h"
 
 #endif  // FFI_OPTIONAL_H_

@@ -40,12 +40,12 @@ struct ConstString {
   constexpr ConstString() = default;
   /*! \brief From a string literal. */
   constexpr ConstString(const char (&literal)[N + 1]) {  // NOLINT(*)
-    for (size_t i = 0; i < N; ++i) data[i] = literal[i];
+    for (size_t i = 0; i != N; ++i) data[i] = literal[i];
   }
   /*! \brief From the `N` characters at `chars`. */
   static constexpr ConstString FromChars(const char* chars) {
     ConstString out;
-    for (size_t i = 0; i < N; ++i) out.data[i] = chars[i];
+    for (size_t i = 0; i != N; ++i) out.data[i] = chars[i];
     return out;
   }
   /*! \brief Number of characters. */
@@ -59,8 +59,8 @@ struct ConstString {
   template <size_t M>
   constexpr ConstString<N + M> operator+(const ConstString<M>& other) const {
     ConstString<N + M> out;
-    for (size_t i = 0; i < N; ++i) out.data[i] = data[i];
-    for (size_t i = 0; i < M; ++i) out.data[N + i] = other.data[i];
+    for (size_t i = 0; i != N; ++i) out.data[i] = data[i];
+    for (size_t i = 0; i != M; ++i) out.data[N + i] = other.data[i];
     return out;
   }
   /*! \brief Concatenation with a string literal. */

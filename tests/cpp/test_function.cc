@@ -67,6 +67,187 @@ TEST(Function, WrongArgumentCountIsTypeError) {
             "Expected 2 but got 1 arguments");
 }
 
+// ---------------------------------------------------------------------------------------------
+// Signatures and export metadata: compile-time constants
+// ---------------------------------------------------------------------------------------------
+
+class PointObj : public ffi::Object {
+ public:
+  int64_t x = 0;
+  FFI_DECLARE_OBJECT_INFO("test.function.Point", PointObj, ffi::Object);
+};
+
+class Point : public ffi::ObjectRef {
+ public:
+  FFI_DEFINE_OBJECT_REF_METHODS(Point, ffi::ObjectRef, PointObj);
+};
+
+using ffi::detail::FunctionInfo;
+
+// static_assert: each of these is computed by the compiler, not at run time.
+static_assert(FunctionInfo<void(int64_t, ffi::TensorView)>::Signature() ==
+              "(0: int, 1: Tensor) -> void");
+static_assert(FunctionInfo<int()>::Signature() == "() -> int");
+static_assert(FunctionInfo<void()>::Signature() == "() -> void");
+static_assert(FunctionInfo<ffi::Optional<ffi::String>(ffi::Optional<int64_t>)>::Signature() ==
+              "(0: Optional<int>) -> Optional<str>");
+static_assert(FunctionInfo<Point(const Point&, ffi::Tensor)>::Signature() ==
+              "(0: test.function.Point, 1: Tensor) -> test.function.Point");
+static_assert(
+    FunctionInfo<bool(double, float, bool, const ffi::String&, std::string)>::Signature() ==
+    "(0: float, 1: float, 2: bool, 3: str, 4: str) -> bool");
+static_assert(FunctionInfo<ffi::Shape(DLDataType, DLDevice, void*, ffi::Function, ffi::Any,
+                                      ffi::AnyView, ffi::Bytes)>::Signature() ==
+              "(0: dtype, 1: Device, 2: void*, 3: Function, 4: Any, 5: AnyView, 6: bytes) -> "
+              "Shape");
+static_assert(
+    FunctionInfo<double(int8_t, uint8_t, int32_t, uint64_t, int64_t, int64_t, int64_t, int64_t,
+                        int64_t, int64_t, ffi::String, ffi::TensorView)>::Signature() ==
+    "(0: int, 1: int, 2: int, 3: int, 4: int, 5: int, 6: int, 7: int, 8: int, 9: int, "
+    "10: str, 11: Tensor) -> float");
+static_assert(FunctionInfo<ffi::Optional<ffi::Optional<Point>>(ffi::Error)>::Signature() ==
+              "(0: Error) -> Optional<Optional<test.function.Point>>");
+// Pointers to functions, lambdas and member functions give the same text.
+static_assert(FunctionInfo<int64_t (*)(int64_t)>::Signature() == "(0: int) -> int");
+inline constexpr auto kLambda = [](int64_t, const ffi::String&) { return 1.5; };
+static_assert(FunctionInfo<decltype(kLambda)>::Signature() == "(0: int, 1: str) -> float");
+static_assert(FunctionInfo<decltype(kLambda)>::kNumArgs == 2);
+static_assert(FunctionInfo<int()>::kNumArgs == 0);
+
+static_assert(FunctionInfo<float(int)>::Metadata(ffi::ConstString("name")) ==
+              "{\"signature\": \"name(0: int) -> float\", \"arg_types\": [\"int\"], "
+              "\"return_type\": \"float\"}");
+static_assert(FunctionInfo<void()>::Metadata(ffi::ConstString("f")) ==
+              "{\"signature\": \"f() -> void\", \"arg_types\": [], \"return_type\": \"void\"}");
+
+TEST(FunctionSignature, SignatureText) {
+  constexpr auto sig = FunctionInfo<void(int64_t, ffi::TensorView)>::Signature();
+  EXPECT_EQ(sig.view(), "(0: int, 1: Tensor) -> void");
+  EXPECT_EQ(sig.size(), std::string_view("(0: int, 1: Tensor) -> void").size());
+  EXPECT_EQ(std::string(sig.c_str()), "(0: int, 1: Tensor) -> void");  // NUL-terminated
+  EXPECT_EQ(FunctionInfo<Point(Point)>::Signature().view(),
+            "(0: test.function.Point) -> test.function.Point");
+  // The "ffi." prefix goes from built-in keys only.
+  EXPECT_EQ(std::string_view(ffi::TensorObj::_type_key).substr(0, 4), "ffi.");
+  EXPECT_EQ(FunctionInfo<ffi::Tensor()>::Signature().view(), "() -> Tensor");
+}
+
+TEST(FunctionSignature, MetadataIsExactJson) {
+  constexpr auto metadata = FunctionInfo<float(int)>::Metadata(ffi::ConstString("name"));
+  EXPECT_EQ(metadata.view(),
+            "{\"signature\": \"name(0: int) -> float\", \"arg_types\": [\"int\"], "
+            "\"return_type\": \"float\"}");
+  EXPECT_EQ(std::string(metadata.c_str()), metadata.view());
+  EXPECT_EQ(
+      FunctionInfo<ffi::Optional<ffi::String>(int64_t, ffi::TensorView, const Point&)>::Metadata(
+          ffi::ConstString("my_func"))
+          .view(),
+      "{\"signature\": \"my_func(0: int, 1: Tensor, 2: test.function.Point) -> "
+      "Optional<str>\", \"arg_types\": [\"int\", \"Tensor\", \"test.function.Point\"], "
+      "\"return_type\": \"Optional<str>\"}");
+  EXPECT_EQ(FunctionInfo<void()>::Metadata(ffi::ConstString("f")).view(),
+            "{\"signature\": \"f() -> void\", \"arg_types\": [], \"return_type\": \"void\"}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Typed calls: argument errors and conversions
+// ---------------------------------------------------------------------------------------------
+
+TEST(Function, WrongArgumentTypeMessageNamesTheGotType) {
+  auto f = ffi::Function::FromTyped([](int64_t, ffi::String) {}, "f");
+  std::string msg;
+  EXPECT_EQ(ErrorKindOf([&] { f(1, 2.5); }, &msg), "TypeError");
+  EXPECT_EQ(msg,
+            "Mismatched type on argument #1 when calling: `f(0: int, 1: str) -> void`. "
+            "Expected `str` but got `float`");
+  EXPECT_EQ(ErrorKindOf([&] { f(nullptr, "s"); }, &msg), "TypeError");
+  EXPECT_EQ(msg,
+            "Mismatched type on argument #0 when calling: `f(0: int, 1: str) -> void`. "
+            "Expected `int` but got `None`");
+  auto g = ffi::Function::FromTyped([](Point, DLDevice) {}, "g");
+  EXPECT_EQ(ErrorKindOf([&] { g(ffi::Shape({1}), DLDevice{kDLCPU, 0}); }, &msg), "TypeError");
+  EXPECT_EQ(msg,
+            "Mismatched type on argument #0 when calling: `g(0: test.function.Point, 1: Device) "
+            "-> void`. Expected `test.function.Point` but got `Shape`");
+}
+
+TEST(Function, FirstBadArgumentIsReported) {
+  auto f = ffi::Function::FromTyped([](int64_t, ffi::String, double) {}, "f3");
+  std::string msg;
+  // All three wrong: argument #0.
+  EXPECT_EQ(ErrorKindOf([&] { f("a", 1, "c"); }, &msg), "TypeError");
+  EXPECT_EQ(msg,
+            "Mismatched type on argument #0 when calling: `f3(0: int, 1: str, 2: float) -> void`. "
+            "Expected `int` but got `str`");
+  // #1 and #2 wrong: argument #1.
+  EXPECT_EQ(ErrorKindOf([&] { f(1, 2.5, "c"); }, &msg), "TypeError");
+  EXPECT_EQ(msg,
+            "Mismatched type on argument #1 when calling: `f3(0: int, 1: str, 2: float) -> void`. "
+            "Expected `str` but got `float`");
+  // Only the last wrong.
+  EXPECT_EQ(ErrorKindOf([&] { f(1, "b", "c"); }, &msg), "TypeError");
+  EXPECT_EQ(msg,
+            "Mismatched type on argument #2 when calling: `f3(0: int, 1: str, 2: float) -> void`. "
+            "Expected `float` but got `str`");
+}
+
+TEST(Function, WrongArgumentCountBothWays) {
+  auto none = ffi::Function::FromTyped([]() { return 1; }, "none");
+  std::string msg;
+  EXPECT_EQ(ErrorKindOf([&] { none(1, "x"); }, &msg), "TypeError");
+  EXPECT_EQ(msg,
+            "Mismatched number of arguments when calling: `none() -> int`. Expected 0 but got 2 "
+            "arguments");
+  auto two = ffi::Function::FromTyped([](int64_t, ffi::String) {}, "two");
+  EXPECT_EQ(ErrorKindOf([&] { two(1, "a", 2.5); }, &msg), "TypeError");
+  EXPECT_EQ(msg,
+            "Mismatched number of arguments when calling: `two(0: int, 1: str) -> void`. "
+            "Expected 2 but got 3 arguments");
+  // The count is checked before the types.
+  EXPECT_EQ(ErrorKindOf([&] { two("wrong type"); }, &msg), "TypeError");
+  EXPECT_NE(msg.find("Expected 2 but got 1 arguments"), std::string::npos) << msg;
+  // Without a name, the function is "<anonymous>".
+  auto anonymous = ffi::Function::FromTyped([](int64_t x) { return x; });
+  EXPECT_EQ(ErrorKindOf([&] { anonymous(); }, &msg), "TypeError");
+  EXPECT_EQ(msg,
+            "Mismatched number of arguments when calling: `<anonymous>(0: int) -> int`. "
+            "Expected 1 but got 0 arguments");
+}
+
+TEST(Function, ArgumentsConvertedBeforeAFailureAreReleased) {
+  // Every argument is converted before the first failure is reported: the references taken for
+  // the good ones must be given back.
+  int calls = 0;
+  auto f = ffi::Function::FromTyped([&calls](ffi::String, ffi::String, int64_t) { ++calls; });
+  ffi::String a("first string, longer than seven bytes");
+  ffi::String b("second string, longer than seven bytes");
+  EXPECT_EQ(ErrorKindOf([&] { f(a, b, "not an int"); }), "TypeError");
+  EXPECT_EQ(ErrorKindOf([&] { f(a, 1, b); }), "TypeError");
+  EXPECT_EQ(calls, 0);
+  EXPECT_EQ(a.use_count(), 1u);
+  EXPECT_EQ(b.use_count(), 1u);
+  f(a, b, 3);
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(a.use_count(), 1u);
+  EXPECT_EQ(b.use_count(), 1u);
+}
+
+TEST(Function, ConvertedArgumentsAreMovedIntoTheCallable) {
+  // The caller's reference plus the argument's own: a copy left behind would make it 3.
+  uint64_t seen = 0;
+  auto f = ffi::Function::FromTyped([&seen](ffi::String s) { seen = s.use_count(); });
+  ffi::String s("a string longer than seven bytes");
+  f(s);
+  EXPECT_EQ(seen, 2u);
+  EXPECT_EQ(s.use_count(), 1u);
+  uint64_t seen_opt = 0;
+  auto g = ffi::Function::FromTyped(
+      [&seen_opt](ffi::Optional<ffi::String> o) { seen_opt = o.has_value() ? o->use_count() : 0; });
+  g(s);
+  EXPECT_EQ(seen_opt, 2u);
+  EXPECT_EQ(s.use_count(), 1u);
+}
+
 TEST(Function, ExceptionsInsideBecomeErrorsForTheCaller) {
   auto f = ffi::Function::FromTyped([](int64_t x) -> int64_t {
     if (x < 0) FFI_THROW(ValueError) << "negative: " << x;

@@ -1,0 +1,202 @@
+"""The public C++ headers on their own: each compiles alone, none pulls in the heavy standard
+headers kept out of kernels for compile time, error messages reject what they cannot format with a
+clear diagnostic, the stream operators work once the user includes a stream header, and typed
+exports carry their metadata as a compile-time constant."""
+
+import glob
+import inspect
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+INCLUDE = os.path.join(ROOT, "include")
+HEADERS = sorted(os.path.basename(p) for p in glob.glob(os.path.join(INCLUDE, "ffi", "*.h")))
+C_HEADERS = ["c_api.h", "dlpack.h"]
+# Standard headers kernels must not parse (bits/ostream_insert.h, <iosfwd> and the like are fine).
+FORBIDDEN = {
+    "ostream",
+    "sstream",
+    "istream",
+    "iostream",
+    "vector",
+    "memory",
+    "map",
+    "functional",
+    "algorithm",
+}
+# Headers outside ffi.h that may include more: cuda.h needs the CUDA runtime headers, tvm_compat.h
+# includes <sstream> for source compatibility.
+NOT_LEAN = {"cuda.h", "tvm_compat.h"}
+
+
+def _compile(tmp_path, source, *flags, compiler="g++", suffix=".cc"):
+    """Compiles `source` with `flags` against the checkout's headers; returns the finished run."""
+    src = tmp_path / f"tu{suffix}"
+    src.write_text(source)
+    cmd = [compiler, *flags, f"-I{INCLUDE}", str(src)]
+    return subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path)
+
+
+def _syntax_check(tmp_path, source, *flags):
+    return _compile(tmp_path, source, "-std=c++17", "-fsyntax-only", *flags)
+
+
+def _config(*flags):
+    out = subprocess.run(
+        [sys.executable, "-m", "ffi.config", *flags], capture_output=True, text=True, check=True
+    )
+    return shlex.split(out.stdout)
+
+
+def _cuda_include_dir():
+    """The CUDA include directory holding cuda_runtime.h, or None when there is no nvcc."""
+    nvcc = shutil.which("nvcc")
+    if nvcc is None:
+        return None
+    candidates = [
+        os.path.join(os.environ[var], "include")
+        for var in ("CUDA_HOME", "CUDA_PATH")
+        if os.environ.get(var)
+    ]
+    candidates.append(
+        os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(nvcc))), "include")
+    )
+    candidates.append("/usr/local/cuda/include")
+    for path in candidates:
+        if os.path.isfile(os.path.join(path, "cuda_runtime.h")):
+            return path
+    return None
+
+
+def test_headers_are_found():
+    """The glob sees the public headers (so the parametrized cases below are not vacuous)."""
+    assert {"ffi.h", "c_api.h", "error.h", "function.h"} <= set(HEADERS)
+
+
+@pytest.mark.parametrize("header", HEADERS)
+def test_header_compiles_alone(tmp_path, header):
+    """Each public header is self-contained: it compiles as the only #include of a C++ TU."""
+    flags = []
+    if header == "cuda.h":
+        cuda_include = _cuda_include_dir()
+        if cuda_include is None:
+            pytest.skip("cuda.h needs the CUDA runtime headers (no nvcc found)")
+        flags.append(f"-I{cuda_include}")
+    out = _syntax_check(tmp_path, f"#include <ffi/{header}>\n", *flags)
+    assert out.returncode == 0, out.stderr
+
+
+@pytest.mark.parametrize("header", C_HEADERS)
+def test_c_header_compiles_as_c(tmp_path, header):
+    """The ABI headers are plain C99."""
+    source = f"#include <ffi/{header}>\nint main(void) {{ return 0; }}\n"
+    out = _compile(
+        tmp_path, source, "-std=c99", "-fsyntax-only", "-x", "c", compiler="gcc", suffix=".c"
+    )
+    assert out.returncode == 0, out.stderr
+
+
+def test_headers_include_no_heavy_std_headers(tmp_path):
+    """ffi.h and every other lean header include no stream, container, <memory> or algorithm
+    header, directly or indirectly."""
+    lean = [h for h in HEADERS if h not in NOT_LEAN]
+    assert "ffi.h" in lean
+    source = "".join(f"#include <ffi/{h}>\n" for h in lean)
+    out = _compile(tmp_path, source, "-std=c++17", "-E", "-H", "-o", os.devnull)
+    assert out.returncode == 0, out.stderr
+    included = [m.group(1) for m in re.finditer(r"^\.+ (.+)$", out.stderr, re.MULTILINE)]
+    names = {os.path.basename(path) for path in included}
+    assert {"string", "string_view"} <= names  # the -H listing was read
+    offenders = sorted(p for p in included if os.path.basename(p) in FORBIDDEN)
+    assert not offenders, offenders
+
+
+USER_TYPE_IN_ERROR = r"""
+#include <ffi/ffi.h>
+#include <ostream>
+%s
+struct Point {
+  int x, y;
+};
+std::ostream& operator<<(std::ostream& os, const Point& p) { return os << p.x << "," << p.y; }
+void Check(Point p) { FFI_THROW(ValueError) << "bad point " << p; }
+"""
+
+
+def test_user_type_in_error_needs_sstream(tmp_path):
+    """A type written by its own operator<< needs <sstream>, and the diagnostic says so."""
+    out = _syntax_check(tmp_path, USER_TYPE_IN_ERROR % "")
+    assert out.returncode != 0
+    assert "#include <sstream>" in out.stderr, out.stderr
+    out = _syntax_check(tmp_path, USER_TYPE_IN_ERROR % "#include <sstream>")
+    assert out.returncode == 0, out.stderr
+
+
+def test_stream_manipulator_in_error_is_rejected(tmp_path):
+    """std::hex in an error message fails to compile with a diagnostic naming manipulators."""
+    source = (
+        "#include <ffi/ffi.h>\n#include <ios>\n"
+        'void Check(int n) { FFI_THROW(ValueError) << "n = " << std::hex << n; }\n'
+    )
+    out = _syntax_check(tmp_path, source)
+    assert out.returncode != 0
+    assert "manipulators" in out.stderr, out.stderr
+
+
+def test_types_print_to_std_streams(tmp_path):
+    """With <iostream> included by the user, dtypes, devices, shapes and strings print."""
+    source = r"""
+#include <ffi/ffi.h>
+#include <iostream>
+int main() {
+  std::cout << DLDataType{kDLFloat, 32, 1} << DLDevice{kDLCUDA, 1} << ffi::Shape({2, 3})
+            << ffi::String("x");
+  return 0;
+}
+"""
+    exe = tmp_path / "print_types"
+    flags = ["-std=c++17", "-o", str(exe), *_config("--ldflags", "--libs")]
+    out = _compile(tmp_path, source, *flags)
+    assert out.returncode == 0, out.stderr
+    libdir = _config("--libdir")[0]
+    env = dict(os.environ)
+    env["LD_LIBRARY_PATH"] = os.pathsep.join(filter(None, [libdir, env.get("LD_LIBRARY_PATH")]))
+    run = subprocess.run([str(exe)], capture_output=True, text=True, env=env)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == "float32cuda:1[2, 3]x"
+
+
+ADD_KERNEL = r"""
+#include <ffi/ffi.h>
+int64_t Add(int64_t a, int64_t b) { return a + b; }
+FFI_DLL_EXPORT_TYPED_FUNC(add, Add);
+"""
+ADD_METADATA = (
+    '{"signature": "add(0: int, 1: int) -> int", "arg_types": ["int", "int"], "return_type": "int"}'
+)
+
+
+def test_export_metadata_is_a_compile_time_constant(tmp_path):
+    """The metadata JSON lies verbatim in the library (not built at run time) and is exposed."""
+    import ffi
+
+    lib = tmp_path / "add.so"
+    out = _compile(tmp_path, ADD_KERNEL, "-std=c++17", "-O2", "-shared", "-fPIC", "-o", str(lib))
+    assert out.returncode == 0, out.stderr
+    assert ADD_METADATA.encode() in lib.read_bytes()
+
+    mod = ffi.load_module(lib)
+    f = mod.add
+    assert f(2, 3) == 5
+    assert f._ffi_metadata == json.loads(ADD_METADATA)
+    assert repr(f) == "<ffi.Function add(0: int, 1: int) -> int>"
+    sig = inspect.signature(f)
+    assert [p.annotation for p in sig.parameters.values()] == ["int", "int"]
+    assert sig.return_annotation == "int"
