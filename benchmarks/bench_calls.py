@@ -89,7 +89,7 @@ def worker(impl: str, kernel: str, nb_build: str) -> dict[str, float]:
 
 
 def import_time(module: str, runs: int = 15) -> float:
-    """Best wall time of `import <module>` in a fresh interpreter, minus an empty interpreter's."""
+    """Best wall time of `import <module>`, timed inside a fresh interpreter (start-up excluded)."""
 
     def best(code: str) -> float:
         prog = f"import time; t = time.perf_counter(); {code}; print(time.perf_counter() - t)"

@@ -129,16 +129,9 @@ class Any : public detail::AnyReader<Any> {
   template <typename T, typename = std::enable_if_t<detail::kHasTraits<T> &&
                                                     !std::is_same_v<std::decay_t<T>, Any> &&
                                                     !std::is_same_v<std::decay_t<T>, AnyView>>>
-  Any(T&& v) {  // NOLINT(*)
-    using U = std::decay_t<T>;
-    if constexpr (std::is_same_v<U, const char*> || std::is_same_v<U, char*> ||
-                  std::is_array_v<std::remove_reference_t<T>>) {
-      if (v == nullptr) {
-        detail::SetNone(&data_);
-      } else {
-        TypeTraits<std::string>::MoveToAny(std::string(v), &data_);
-      }
-    } else if constexpr (std::is_same_v<U, DLTensor*>) {
+  Any(T&& v) {                  // NOLINT(*)
+    using U = std::decay_t<T>;  // string literals decay to const char*
+    if constexpr (std::is_same_v<U, DLTensor*>) {
       static_assert(!sizeof(T), "a DLTensor* is a view; it cannot be stored in an owning Any");
     } else {
       TypeTraits<U>::MoveToAny(U(std::forward<T>(v)), &data_);
@@ -186,8 +179,8 @@ inline void ViewToOwned(const TVMFFIAny& view, TVMFFIAny* out) {
       BytesToAny<StringObj>(view.v_c_str, kTVMFFISmallStr, out);
       return;
     case kTVMFFIByteArrayPtr: {
-      const auto* a = static_cast<const TVMFFIByteArray*>(view.v_ptr);
-      BytesToAny<BytesObj>(std::string_view(a->data, a->size), kTVMFFISmallBytes, out);
+      BytesToAny<BytesObj>(ByteView(*static_cast<const TVMFFIByteArray*>(view.v_ptr)),
+                           kTVMFFISmallBytes, out);
       return;
     }
     case kTVMFFIObjectRValueRef: {

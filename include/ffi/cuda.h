@@ -54,7 +54,7 @@ inline std::string CUDAErrorText(const char* call, cudaError_t err) {
  * stream during a call from PyTorch. nullptr is the legacy default stream.
  */
 inline cudaStream_t GetCurrentCUDAStream(DLDevice device) {
-  return static_cast<cudaStream_t>(TVMFFIEnvGetStream(device.device_type, device.device_id));
+  return static_cast<cudaStream_t>(GetCurrentStream(device));
 }
 
 /*!

@@ -61,13 +61,8 @@ inline DLDevice DLDeviceFromString(std::string_view str) {
   for (const auto& d : detail::kDeviceNames) {
     if (type != d.name) continue;
     if (colon == std::string_view::npos) return DLDevice{d.type, 0};
-    int32_t n = 0;
-    bool ok = !id.empty() && id.size() <= 6;
-    for (char c : id) {
-      ok = ok && c >= '0' && c <= '9';
-      n = n * 10 + (c - '0');
-    }
-    if (ok) return DLDevice{d.type, n};
+    int64_t n = id.size() <= 6 ? detail::ParseDecimal(id) : -1;
+    if (n >= 0) return DLDevice{d.type, static_cast<int32_t>(n)};
     break;
   }
   FFI_THROW(ValueError) << "Cannot parse device string `" << str << "`";

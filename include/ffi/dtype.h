@@ -41,16 +41,6 @@ inline constexpr NamedCode kNarrowFloats[] = {
     {kDLFloat4_e2m1fn, 4, "float4_e2m1fn"},
 };
 
-/*! \brief Parses a decimal number filling all of `s`; -1 when it does not. */
-inline int64_t ParseDecimal(std::string_view s) {
-  if (s.empty() || s.size() > 9) return -1;
-  int64_t v = 0;
-  for (char c : s) {
-    if (c < '0' || c > '9') return -1;
-    v = v * 10 + (c - '0');
-  }
-  return v;
-}
 }  // namespace detail
 
 /*! \brief The dtype's string, e.g. "float32", "bfloat16", "int8x4", "float8_e4m3fn". */

@@ -43,8 +43,6 @@ inline ObjectPtr<Object> CreateErrorObject(std::string_view kind, std::string_vi
   if (TVMFFIErrorCreate(&k, &m, &b, &handle) != 0 || handle == nullptr) throw std::bad_alloc();
   return ObjectPtr<Object>::Steal(ObjectUnsafe::FromHeader(handle));
 }
-/*! \brief The bytes of an ABI byte array as a string view. */
-inline std::string_view ByteView(const TVMFFIByteArray& a) { return {a.data, a.size}; }
 }  // namespace detail
 
 /*!
@@ -150,6 +148,16 @@ struct TextFormatter {
   }
 };
 
+/*! \brief Parses a decimal number filling all of `s`; -1 when it does not. */
+inline int64_t ParseDecimal(std::string_view s) {
+  if (s.empty() || s.size() > 9) return -1;
+  int64_t v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return -1;
+    v = v * 10 + (c - '0');
+  }
+  return v;
+}
 /*! \brief Appends a signed integer in decimal. */
 inline void AppendInt(std::string* out, long long v) {
   char buf[24];

@@ -135,6 +135,10 @@ struct FunctionInfo<R (C::*)(Args...) const> : FunctionInfo<R(Args...)> {};
 template <typename C, typename R, typename... Args>
 struct FunctionInfo<R (C::*)(Args...)> : FunctionInfo<R(Args...)> {};
 
+/*! \brief Info::Signature() as one constant per function type, which error messages refer to. */
+template <typename Info>
+inline constexpr auto kSignature = Info::Signature();
+
 /*!
  * \brief Throws the TypeError for argument `i` of a typed call. One function for every argument
  * type and signature, kept out of line: only the failing call pays for it.
@@ -157,9 +161,8 @@ struct FunctionInfo<R (C::*)(Args...)> : FunctionInfo<R(Args...)> {};
 template <typename Info, typename T>
 void CheckConverted(bool converted, const TVMFFIAny* args, int32_t i, const char* name) {
   if (FFI_UNLIKELY(!converted)) {
-    static constexpr auto kSignature = Info::Signature();
     static constexpr auto kExpected = TypeTraits<T>::TypeStr();
-    ThrowArgumentTypeError(name, kSignature, i, kExpected, args[i].type_index);
+    ThrowArgumentTypeError(name, kSignature<Info>, i, kExpected, args[i].type_index);
   }
 }
 
@@ -192,8 +195,7 @@ void CallTyped(const F& f, const char* name, const TVMFFIAny* args, int32_t num_
                TVMFFIAny* result) {
   using Info = FunctionInfo<std::decay_t<F>>;
   if (FFI_UNLIKELY(num_args != Info::kNumArgs)) {
-    static constexpr auto kSignature = Info::Signature();
-    ThrowArgumentCountError(name, kSignature, Info::kNumArgs, num_args);
+    ThrowArgumentCountError(name, kSignature<Info>, Info::kNumArgs, num_args);
   }
   CallTypedImpl<Info>(f, name, args, result, std::make_index_sequence<Info::kNumArgs>{});
 }

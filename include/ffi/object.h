@@ -29,6 +29,8 @@ constexpr uint64_t kWeakOne = uint64_t{1} << 32;
 /*! \brief Mask of the strong count. */
 constexpr uint64_t kStrongMask = kWeakOne - 1;
 struct ObjectUnsafe;
+/*! \brief The bytes of an ABI byte array as a string view. */
+inline std::string_view ByteView(const TVMFFIByteArray& a) { return {a.data, a.size}; }
 }  // namespace detail
 
 /*!
@@ -54,7 +56,7 @@ class Object {
   /*! \brief The registered type key, e.g. "ffi.Tensor" (looked up in the runtime). */
   std::string GetTypeKey() const {
     const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(header_.type_index);
-    return info ? std::string(info->type_key.data, info->type_key.size) : "<unregistered>";
+    return info ? std::string(detail::ByteView(info->type_key)) : "<unregistered>";
   }
   /*! \brief Whether this object is a `T` or derives from it. */
   template <typename T>
@@ -399,14 +401,16 @@ void ObjectDeleter(void* self, int flags) {
 }  // namespace detail
 
 namespace detail {
+/*! \brief Bytes of a `T` rounded up to 8, where make_object_with_extra's extra storage starts. */
+template <typename T>
+inline constexpr size_t kObjectBytes = (sizeof(T) + 7) / 8 * 8;
 /*!
  * \brief The storage make_object_with_extra reserved after object `obj` of type `T` (aligned to
  * 8 bytes). Constructors may use it for their inline arrays.
  */
 template <typename T>
 void* ExtraStorage(const T* obj) {
-  constexpr size_t kHead = (sizeof(T) + 7) / 8 * 8;
-  return const_cast<char*>(reinterpret_cast<const char*>(obj)) + kHead;
+  return const_cast<char*>(reinterpret_cast<const char*>(obj)) + kObjectBytes<T>;
 }
 }  // namespace detail
 
@@ -418,7 +422,7 @@ void* ExtraStorage(const T* obj) {
 template <typename T, typename... Args>
 ObjectPtr<T> make_object_with_extra(size_t extra_bytes, Args&&... args) {
   static_assert(std::is_base_of_v<Object, T>, "make_object<T>: T must derive from ffi::Object");
-  void* mem = ::operator new((sizeof(T) + 7) / 8 * 8 + extra_bytes);
+  void* mem = ::operator new(detail::kObjectBytes<T> + extra_bytes);
   T* obj;
   try {
     obj = new (mem) T(std::forward<Args>(args)...);

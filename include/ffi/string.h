@@ -153,13 +153,11 @@ inline Optional<std::string_view> BytesView(const TVMFFIAny* src, int32_t small,
   int32_t t = src->type_index;
   if (t == small) return std::string_view(src->v_bytes, src->small_str_len);
   if (t == object) {
-    const TVMFFIByteArray* a = TVMFFIBytesGetByteArrayPtr(src->v_obj);
-    return std::string_view(a->data, a->size);
+    return ByteView(*TVMFFIBytesGetByteArrayPtr(src->v_obj));
   }
   if (t == borrowed) {
     if (t == kTVMFFIRawStr) return std::string_view(src->v_c_str);
-    const auto* a = static_cast<const TVMFFIByteArray*>(src->v_ptr);
-    return std::string_view(a->data, a->size);
+    return ByteView(*static_cast<const TVMFFIByteArray*>(src->v_ptr));
   }
   return std::nullopt;
 }
@@ -202,6 +200,34 @@ template <>
 struct TypeTraits<Bytes>
     : detail::BytesTraits<Bytes, kTVMFFISmallBytes, kTVMFFIBytes, kTVMFFIByteArrayPtr> {
   static constexpr auto TypeStr() { return ConstString("bytes"); }
+};
+
+/*!
+ * \brief const char*: viewed as a borrowed kTVMFFIRawStr, owned as a String; null is None. Write
+ * only: nothing converts back to a pointer whose memory nobody would own.
+ */
+template <>
+struct TypeTraits<const char*> {
+  static constexpr bool enabled = true;
+  static void CopyToAnyView(const char* const& v, TVMFFIAny* out) {
+    if (v == nullptr) return detail::SetNone(out);
+    out->type_index = kTVMFFIRawStr;
+    out->zero_padding = 0;
+    out->v_int64 = 0;
+    out->v_c_str = v;
+  }
+  static void MoveToAny(const char* v, TVMFFIAny* out) {
+    if (v == nullptr) return detail::SetNone(out);
+    detail::BytesToAny<StringObj>(v, kTVMFFISmallStr, out);
+  }
+  static constexpr auto TypeStr() { return ConstString("str"); }
+};
+/*! \brief String literals and char arrays behave as const char*. */
+template <size_t N>
+struct TypeTraits<char[N]> : TypeTraits<const char*> {
+  static void CopyToAnyView(const char (&v)[N], TVMFFIAny* out) {
+    TypeTraits<const char*>::CopyToAnyView(v, out);
+  }
 };
 
 /*!

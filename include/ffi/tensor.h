@@ -38,6 +38,21 @@ inline void FillCompactStrides(const int64_t* shape, int32_t ndim, int64_t* out)
   }
 }
 /*!
+ * \brief Copies `nd` extents and strides (compact ones when `strides` is null) into `storage`, 2 *
+ * nd int64s (a tensor object's extra storage), and points `t`'s shape and strides at the copies.
+ */
+inline void StoreShapeAndStrides(DLTensor* t, const int64_t* shape, const int64_t* strides,
+                                 int32_t nd, int64_t* storage) {
+  if (nd > 0) std::memcpy(storage, shape, nd * sizeof(int64_t));
+  if (strides == nullptr) {
+    FillCompactStrides(storage, nd, storage + nd);
+  } else if (nd > 0) {
+    std::memcpy(storage + nd, strides, nd * sizeof(int64_t));
+  }
+  t->shape = storage;
+  t->strides = storage + nd;
+}
+/*!
  * \brief Whether a tensor is compact row-major. Dimensions of extent 1 may have any stride, and a
  * tensor without elements is compact whatever its strides.
  */
@@ -53,6 +68,11 @@ inline bool IsContiguous(const DLTensor& t) {
     expected *= t.shape[i];
   }
   return true;
+}
+/*! \brief Whether the first element's address is a multiple of `alignment` bytes (0: any). */
+inline bool IsAligned(const DLTensor& t, size_t alignment) {
+  auto addr = reinterpret_cast<uintptr_t>(t.data) + t.byte_offset;
+  return alignment == 0 || addr % alignment == 0;
 }
 
 /*! \brief The accessors Tensor and TensorView share; `Derived` provides dl() and strides(). */
@@ -80,10 +100,7 @@ class TensorMethods {
   /*! \brief Whether the layout is compact row-major. */
   bool IsContiguous() const { return detail::IsContiguous(*dl()); }
   /*! \brief Whether the first element's address is a multiple of `alignment` bytes. */
-  bool IsAligned(size_t alignment) const {
-    auto addr = reinterpret_cast<uintptr_t>(dl()->data) + dl()->byte_offset;
-    return alignment == 0 || addr % alignment == 0;
-  }
+  bool IsAligned(size_t alignment) const { return detail::IsAligned(*dl(), alignment); }
   /*! \brief The underlying DLTensor. */
   DLTensor* GetDLTensorPtr() const { return const_cast<DLTensor*>(dl()); }
 
@@ -111,21 +128,13 @@ class NDAllocTensorObj : public TensorObj {
                    DLDevice device, Extra&&... extra)
       : alloc_(std::move(alloc)) {
     // Shape and strides live after the object (make_object_with_extra reserved 2 * ndim).
-    int32_t nd = static_cast<int32_t>(shape.size());
-    auto* dims = static_cast<int64_t*>(ExtraStorage(this));
-    if (nd > 0) std::memcpy(dims, shape.data(), nd * sizeof(int64_t));
-    if (strides != nullptr) {
-      if (nd > 0) std::memcpy(dims + nd, strides, nd * sizeof(int64_t));
-    } else {
-      FillCompactStrides(dims, nd, dims + nd);
-    }
     this->data = nullptr;
     this->device = device;
-    this->ndim = nd;
+    this->ndim = static_cast<int32_t>(shape.size());
     this->dtype = dtype;
-    this->shape = dims;
-    this->strides = dims + nd;
     this->byte_offset = 0;
+    StoreShapeAndStrides(this, shape.data(), strides, this->ndim,
+                         static_cast<int64_t*>(ExtraStorage(this)));
     alloc_.AllocData(static_cast<DLTensor*>(this), std::forward<Extra>(extra)...);
   }
   ~NDAllocTensorObj() { alloc_.FreeData(static_cast<DLTensor*>(this)); }
@@ -138,7 +147,22 @@ class NDAllocTensorObj : public TensorObj {
 /*! \brief An owning reference to a tensor object; may be null. */
 class Tensor : public ObjectRef, public detail::TensorMethods<Tensor> {
  public:
-  FFI_DEFINE_OBJECT_REF_METHODS(Tensor, ObjectRef, TensorObj);
+  Tensor() = default;
+  /*!
+   * \brief Wraps a tensor object. Strides its producer left null (legal in DLPack) are computed
+   * here, once, so that strides() only reads and a shared Tensor is safe to use from many threads.
+   */
+  explicit Tensor(ObjectPtr<Object> obj) : ObjectRef(std::move(obj)) {
+    const TensorObj* t = get();
+    if (t != nullptr && t->strides == nullptr && t->ndim > 0) {
+      int64_t* data = nullptr;
+      compact_strides_ = detail::AllocShapeObj(static_cast<size_t>(t->ndim), &data);
+      detail::FillCompactStrides(t->shape, t->ndim, data);
+    }
+  }
+  const TensorObj* operator->() const { return get(); }
+  const TensorObj* get() const { return static_cast<const TensorObj*>(data_.get()); }
+  using ContainerType = TensorObj;
   /*! \brief None does not convert to Tensor (its methods need a tensor); use Optional<Tensor>. */
   static constexpr bool _type_is_nullable = false;
 
@@ -146,11 +170,7 @@ class Tensor : public ObjectRef, public detail::TensorMethods<Tensor> {
   ShapeView strides() const {
     const TensorObj* t = get();
     if (t->strides != nullptr) return ShapeView(t->strides, static_cast<size_t>(t->ndim));
-    if (!compact_strides_) {
-      int64_t* data = nullptr;
-      compact_strides_ = detail::AllocShapeObj(static_cast<size_t>(t->ndim), &data);
-      detail::FillCompactStrides(t->shape, t->ndim, data);
-    }
+    if (!compact_strides_) return ShapeView();
     return ShapeView(compact_strides_->data, compact_strides_->size);
   }
   /*! \brief The DLTensor (null for a null Tensor). */
@@ -231,7 +251,7 @@ class Tensor : public ObjectRef, public detail::TensorMethods<Tensor> {
 
  private:
   /*! \brief Strides computed for a foreign object that left them null; shared by copies. */
-  mutable ObjectPtr<ShapeObj> compact_strides_;
+  ObjectPtr<ShapeObj> compact_strides_;
 };
 
 /*!

@@ -3,7 +3,7 @@
  *
  * TypeTraits<T> is the single place that knows how a type is stored in the ABI value. This header
  * defines the primary template, the traits of plain values (numbers, bool, pointers, DLDevice,
- * DLDataType, DLTensor*) and of object references; String, Optional, Function and Tensor add
+ * DLDataType, DLTensor*), of object references and of Optional; strings, Function and Tensor add
  * theirs next to their definitions. Any, AnyView and typed functions use nothing else.
  *
  * A specialization provides:
@@ -160,7 +160,7 @@ inline std::string TypeIndexToName(int32_t index) {
       break;
     default:
       if (const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(index)) {
-        name = std::string_view(info->type_key.data, info->type_key.size);
+        name = ByteView(info->type_key);
         if (name.substr(0, 4) == "ffi.") name.remove_prefix(4);
       } else {
         char buf[32];
@@ -320,27 +320,6 @@ struct TypeTraits<DLTensor*> : detail::PODTraitsBase<DLTensor*, kTVMFFIDLTensorP
     return std::nullopt;
   }
   static constexpr auto TypeStr() { return ConstString("DLTensor*"); }
-};
-
-/*! \brief const char*: a borrowed kTVMFFIRawStr argument (copied into a String when owned). */
-template <>
-struct TypeTraits<const char*> {
-  static constexpr bool enabled = true;
-  static void CopyToAnyView(const char* const& v, TVMFFIAny* out) {
-    if (v == nullptr) return detail::SetNone(out);
-    out->type_index = kTVMFFIRawStr;
-    out->zero_padding = 0;
-    out->v_int64 = 0;
-    out->v_c_str = v;
-  }
-  static constexpr auto TypeStr() { return ConstString("str"); }
-};
-/*! \brief String literals and char arrays behave as const char*. */
-template <size_t N>
-struct TypeTraits<char[N]> : TypeTraits<const char*> {
-  static void CopyToAnyView(const char (&v)[N], TVMFFIAny* out) {
-    TypeTraits<const char*>::CopyToAnyView(v, out);
-  }
 };
 
 /*!

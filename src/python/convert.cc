@@ -88,7 +88,7 @@ void ReleaseBorrowedTensor(BorrowedTensor* t, PyObject* owner) {
  */
 class CallArgs {
  public:
-  explicit CallArgs(Py_ssize_t n) : n_(n) {
+  explicit CallArgs(Py_ssize_t n) {
     if (n > kInline) heap_values_.reset(new TVMFFIAny[n]);
   }
   ~CallArgs() {
@@ -135,13 +135,6 @@ class CallArgs {
       return true;
     }
     if (type == &PyUnicode_Type) return SetString(out, arg);
-    if (const DLPackExchangeAPI* api = ExchangeAPIOf(type)) return SetExchangeTensor(i, arg, api);
-    if (num_borrowed_ < kInline) {
-      BorrowedTensor* t = Borrow(arg);
-      if (NumpyArrayView(arg, &t->dl, t->strides, 16)) return SetBorrowed(out, t);
-      Unborrow();
-      if (PyErr_Occurred()) return false;
-    }
     if (type == DTypeType) {
       out->type_index = kTVMFFIDataType;
       out->v_dtype = reinterpret_cast<PyDType*>(arg)->dtype;
@@ -151,6 +144,12 @@ class CallArgs {
       out->type_index = kTVMFFIDevice;
       out->v_device = reinterpret_cast<PyDevice*>(arg)->device;
       return true;
+    }
+    if (const DLPackExchangeAPI* api = ExchangeAPIOf(type)) return SetExchangeTensor(i, arg, api);
+    if (num_borrowed_ < kInline) {
+      BorrowedTensor* t = Borrow(arg);
+      if (NumpyArrayView(arg, &t->dl, t->strides, 16)) return SetBorrowed(out, t);
+      Unborrow();
     }
     if (PyLong_Check(arg) || PyFloat_Check(arg) || PyUnicode_Check(arg)) {
       // Subclasses of int/float/str (enums and the like): convert as their base.
@@ -280,21 +279,12 @@ class CallArgs {
   }
 
   bool Fail(Py_ssize_t i, PyObject* arg, PyObject* func_name, const char* why) {
-    PyObject* name = func_name ? func_name : Py_None;
-    if (why) {
-      PyErr_Format(PyExc_TypeError,
-                   "Cannot convert argument #%zd of type `%s` when calling `%S`: %s", i,
-                   Py_TYPE(arg)->tp_name, name, why);
-    } else {
-      PyErr_Format(PyExc_TypeError,
-                   "Cannot convert argument #%zd of type `%s` when calling `%S`: no conversion to "
-                   "an FFI value",
-                   i, Py_TYPE(arg)->tp_name, name);
-    }
+    PyErr_Format(PyExc_TypeError, "Cannot convert argument #%zd of type `%s` when calling `%S`: %s",
+                 i, Py_TYPE(arg)->tp_name, func_name ? func_name : Py_None,
+                 why ? why : "no conversion to an FFI value");
     return false;
   }
 
-  Py_ssize_t n_;
   TVMFFIAny inline_values_[kInline];
   std::unique_ptr<TVMFFIAny[]> heap_values_;
   BorrowedTensor* borrowed_[kInline];
@@ -333,23 +323,6 @@ PyObject* CarriedPythonException(const TVMFFIErrorCell* cell) {
   return PyExceptionInstance_Check(exc) ? exc : nullptr;
 }
 
-std::string ByteArray(const TVMFFIByteArray& a) { return std::string(a.data, a.size); }
-
-/*! \brief Reverses "most recent first" frame lines. */
-std::string ReverseLines(const std::string& bt) {
-  std::vector<std::string> lines;
-  size_t start = 0;
-  while (start < bt.size()) {
-    size_t end = bt.find('\n', start);
-    if (end == std::string::npos) end = bt.size();
-    if (end > start) lines.emplace_back(bt, start, end - start);
-    start = end + 1;
-  }
-  std::string out;
-  for (auto it = lines.rbegin(); it != lines.rend(); ++it) out += *it + "\n";
-  return out;
-}
-
 /*! \brief Adds a note to an exception (shown under its traceback). */
 void AddNote(PyObject* exc, const std::string& note) {
   PyObject* text = PyUnicode_FromStringAndSize(note.data(), static_cast<Py_ssize_t>(note.size()));
@@ -386,20 +359,15 @@ PyObject* RaiseFromFFI(int rc) {
     PyErr_Format(PyExc_RuntimeError, "an FFI call failed with code %d but raised no error", rc);
     return nullptr;
   }
-  const TVMFFIErrorCell* cell = TVMFFIErrorGetCellPtr(err);
-  if (PyObject* exc = CarriedPythonException(cell)) {
+  ffi::Error error(ffi::ObjectPtr<ffi::Object>::Steal(ffi::detail::ObjectUnsafe::FromHeader(err)));
+  if (PyObject* exc = CarriedPythonException(error.cell())) {
     // A Python exception that crossed C++: raise the very same object.
-    Py_INCREF(exc);
-    TVMFFIObjectDecRef(err);
     PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(exc)), exc);
-    Py_DECREF(exc);
     return nullptr;
   }
-  std::string kind = ByteArray(cell->kind);
-  std::string message = ByteArray(cell->message);
-  std::string frames = ReverseLines(ByteArray(cell->backtrace));
-  TVMFFIObjectDecRef(err);
-  PyObject* cls = ErrorClasses::Get()->Find(kind);
+  std::string message = error.message();
+  std::string frames = error.TracebackMostRecentCallLast();
+  PyObject* cls = ErrorClasses::Get()->Find(error.kind());
   PyObject* msg =
       PyUnicode_DecodeUTF8(message.data(), static_cast<Py_ssize_t>(message.size()), "replace");
   if (msg == nullptr) return nullptr;
@@ -514,16 +482,8 @@ PyObject* ToPython(TVMFFIAny* v) {
     }
     case kTVMFFIShape: {
       const TVMFFIShapeCell* cell = TVMFFIShapeGetCellPtr(obj);
-      PyObject* tuple = PyTuple_New(static_cast<Py_ssize_t>(cell->size));
-      for (size_t i = 0; tuple && i < cell->size; ++i) {
-        PyTuple_SET_ITEM(tuple, i, PyLong_FromLongLong(cell->data[i]));
-      }
+      PyObject* shape = NewShape(cell->data, cell->size);
       TVMFFIObjectDecRef(obj);
-      if (tuple == nullptr) return nullptr;
-      PyTypeObject* cls = ClassForTypeIndex(kTVMFFIShape);
-      if (cls == ObjectType) return tuple;
-      PyObject* shape = PyObject_CallOneArg(reinterpret_cast<PyObject*>(cls), tuple);
-      Py_DECREF(tuple);
       return shape;
     }
     case kTVMFFIOpaquePyObject: {

@@ -89,6 +89,8 @@ bool InitTensorTypes(PyObject* module);
 PyObject* NewDType(DLDataType dtype);
 /*! \brief A new ffi.Device. */
 PyObject* NewDevice(DLDevice device);
+/*! \brief A new ffi.Shape (a plain tuple before ffi.api registers the class) of `n` extents. */
+PyObject* NewShape(const int64_t* dims, size_t n);
 
 /*! \brief The DLPack exchange API of `type` (cached per type), or NULL when it has none. */
 const DLPackExchangeAPI* ExchangeAPIOf(PyTypeObject* type);

@@ -1,10 +1,10 @@
 // The extension module ffi._core: registers the types and the module-level functions.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
-#include <nanobind/stl/vector.h>
 
+#include <initializer_list>
 #include <string>
-#include <vector>
+#include <string_view>
 
 #include "core.h"
 
@@ -20,14 +20,19 @@ nb::object Check(PyObject* result) {
   return nb::steal(result);
 }
 
-/*! \brief Calls the global function `name` with Python arguments. */
-nb::object CallGlobal(const char* name, std::vector<PyObject*> args) {
-  TVMFFIByteArray key{name, std::strlen(name)};
+/*! \brief The global function `name` (a new reference), or NULL when none is registered. */
+TVMFFIObject* LookupGlobal(std::string_view name) {
+  TVMFFIByteArray key{name.data(), name.size()};
   TVMFFIObjectHandle f = nullptr;
   if (TVMFFIFunctionGetGlobal(&key, &f) != 0) Check(RaiseFromFFI(-1));
+  return static_cast<TVMFFIObject*>(f);
+}
+
+/*! \brief Calls the global function `name` with Python arguments. */
+nb::object CallGlobal(const char* name, std::initializer_list<PyObject*> args) {
+  TVMFFIObject* f = LookupGlobal(name);
   if (f == nullptr) throw nb::value_error((std::string("missing global function ") + name).c_str());
-  PyObject* r = CallFunction(static_cast<TVMFFIObject*>(f), nullptr, args.data(),
-                             static_cast<Py_ssize_t>(args.size()));
+  PyObject* r = CallFunction(f, nullptr, args.begin(), static_cast<Py_ssize_t>(args.size()));
   TVMFFIObjectDecRef(f);
   return Check(r);
 }
@@ -134,16 +139,14 @@ NB_MODULE(_core, m) {
       [](nb::str name, bool allow_missing) -> nb::object {
         Py_ssize_t n = 0;
         const char* s = Utf8(name.ptr(), &n);
-        TVMFFIByteArray key{s, static_cast<size_t>(n)};
-        TVMFFIObjectHandle f = nullptr;
-        if (TVMFFIFunctionGetGlobal(&key, &f) != 0) Check(RaiseFromFFI(-1));
+        TVMFFIObject* f = LookupGlobal(std::string_view(s, static_cast<size_t>(n)));
         if (f == nullptr) {
           if (allow_missing) return nb::none();
           throw nb::value_error(
               ("Global function `" + std::string(s, static_cast<size_t>(n)) + "` is not registered")
                   .c_str());
         }
-        return WrapFunction(static_cast<TVMFFIObject*>(f), name);
+        return WrapFunction(f, name);
       },
       nb::arg("name"), nb::arg("allow_missing") = false,
       "The global function `name`; None when missing and allow_missing, else ValueError.");

@@ -60,8 +60,8 @@ PyObject* ObjectHandle(PyObject* self, void*) {
 PyObject* ObjectRepr(PyObject* self) {
   PyObject* key = ObjectTypeKey(self, nullptr);
   if (key == nullptr) return nullptr;
-  PyObject* r = PyUnicode_FromFormat("<%s object at %p>", PyUnicode_AsUTF8(key),
-                                     reinterpret_cast<PyObj*>(self)->handle);
+  PyObject* r =
+      PyUnicode_FromFormat("<%S object at %p>", key, reinterpret_cast<PyObj*>(self)->handle);
   Py_DECREF(key);
   return r;
 }
@@ -106,10 +106,14 @@ PyObject* FunctionVectorcall(PyObject* self, PyObject* const* args, size_t nargs
   return CallFunction(f->base.handle, f->name, args, PyVectorcall_NARGS(nargsf));
 }
 
+/*! \brief The function's `_ffi_metadata` (from its export), or NULL (borrowed). */
+PyObject* Metadata(PyFunc* f) {
+  return f->dict ? PyDict_GetItemString(f->dict, "_ffi_metadata") : nullptr;
+}
+
 /*! \brief The signature text from the function's metadata, or NULL (borrowed). */
 PyObject* SignatureText(PyFunc* f) {
-  if (f->dict == nullptr) return nullptr;
-  PyObject* meta = PyDict_GetItemString(f->dict, "_ffi_metadata");
+  PyObject* meta = Metadata(f);
   return meta && PyDict_Check(meta) ? PyDict_GetItemString(meta, "signature") : nullptr;
 }
 
@@ -129,7 +133,7 @@ PyObject* FunctionGetName(PyObject* self, void*) {
 
 PyObject* FunctionGetSignature(PyObject* self, void*) {
   auto* f = reinterpret_cast<PyFunc*>(self);
-  PyObject* meta = f->dict ? PyDict_GetItemString(f->dict, "_ffi_metadata") : nullptr;
+  PyObject* meta = Metadata(f);
   if (meta == nullptr) {
     PyErr_SetString(PyExc_AttributeError, "the function carries no signature metadata");
     return nullptr;

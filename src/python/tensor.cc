@@ -135,14 +135,22 @@ PyObject* IntTuple(const int64_t* v, int32_t n) {
   return t;
 }
 
-PyObject* TensorShape(PyObject* self, void*) {
-  DLTensor* t = DL(self);
-  PyObject* tuple = IntTuple(t->shape, t->ndim);
+}  // namespace
+
+PyObject* NewShape(const int64_t* dims, size_t n) {
+  PyObject* tuple = IntTuple(dims, static_cast<int32_t>(n));
   PyTypeObject* cls = ClassForTypeIndex(kTVMFFIShape);
   if (tuple == nullptr || cls == ObjectType) return tuple;
   PyObject* shape = PyObject_CallOneArg(reinterpret_cast<PyObject*>(cls), tuple);
   Py_DECREF(tuple);
   return shape;
+}
+
+namespace {
+
+PyObject* TensorShape(PyObject* self, void*) {
+  DLTensor* t = DL(self);
+  return NewShape(t->shape, static_cast<size_t>(t->ndim));
 }
 
 PyObject* TensorStrides(PyObject* self, void*) {
@@ -544,7 +552,6 @@ TVMFFIObject* TensorFromDLPackProducer(PyObject* obj, int32_t require_alignment,
     return ImportView(obj, view, require_alignment, require_contiguous,
                       writeable ? 0 : DLPACK_FLAG_BITMASK_READ_ONLY);
   }
-  if (PyErr_Occurred()) return nullptr;
   PyObject* cap = CallDLPack(obj);
   if (cap == nullptr) return nullptr;
   int rc;

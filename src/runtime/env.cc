@@ -4,9 +4,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace ffi {
@@ -28,67 +26,22 @@ std::atomic<DLPackManagedTensorAllocator> global_allocator{nullptr};
 /*! \brief Alignment of the built-in CPU allocator (enough for any SIMD width in use). */
 constexpr size_t kCPUAlignment = 64;
 
-/*! \brief The built-in allocator: aligned host memory, CPU only. */
-int CPUAllocator(DLTensor* prototype, DLManagedTensorVersioned** out, void* error_ctx,
-                 void (*set_error)(void*, const char*, const char*)) {
-  if (prototype->device.device_type != kDLCPU) {
-    std::string msg = "No tensor allocator is installed for device " +
-                      DLDeviceToString(prototype->device) +
-                      "; the built-in one allocates CPU memory only";
-    set_error(error_ctx, "RuntimeError", msg.c_str());
-    return -1;
+/*! \brief The built-in allocator's memory (for Tensor::FromNDAlloc): aligned host memory. */
+struct AlignedCPUAlloc {
+  void AllocData(DLTensor* t) {
+    size_t bytes = GetDataSize(*t);
+    size_t rounded = (bytes + kCPUAlignment - 1) / kCPUAlignment * kCPUAlignment;
+    t->data = std::aligned_alloc(kCPUAlignment, rounded == 0 ? kCPUAlignment : rounded);
+    if (t->data == nullptr) FFI_THROW(MemoryError) << "out of memory allocating a tensor";
   }
-  struct Holder {
-    DLManagedTensorVersioned managed;
-    std::vector<int64_t> dims;
-  };
-  auto* h = new (std::nothrow) Holder();
-  if (h == nullptr) {
-    set_error(error_ctx, "MemoryError", "out of memory allocating a tensor");
-    return -1;
-  }
-  int32_t nd = prototype->ndim;
-  h->dims.assign(prototype->shape, prototype->shape + nd);
-  size_t bytes = GetDataSize(*prototype);
-  size_t rounded = (bytes + kCPUAlignment - 1) / kCPUAlignment * kCPUAlignment;
-  void* data = std::aligned_alloc(kCPUAlignment, rounded == 0 ? kCPUAlignment : rounded);
-  if (data == nullptr) {
-    delete h;
-    set_error(error_ctx, "MemoryError", "out of memory allocating a tensor");
-    return -1;
-  }
-  DLManagedTensorVersioned& m = h->managed;
-  m.version = {DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION};
-  m.manager_ctx = h;
-  m.flags = 0;
-  m.deleter = [](DLManagedTensorVersioned* self) {
-    auto* holder = static_cast<Holder*>(self->manager_ctx);
-    std::free(holder->managed.dl_tensor.data);
-    delete holder;
-  };
-  m.dl_tensor = *prototype;
-  m.dl_tensor.data = data;
-  m.dl_tensor.shape = h->dims.data();
-  m.dl_tensor.strides = nullptr;
-  m.dl_tensor.byte_offset = 0;
-  *out = &m;
-  return 0;
-}
-
-/*! \brief Host C functions registered by name (TVMFFIEnvRegisterCAPI). */
-struct CAPITable {
-  std::mutex mutex;
-  std::unordered_map<std::string, void*> table;
-  static CAPITable* Get() {
-    static CAPITable* t = new CAPITable();
-    return t;
-  }
-  void* Find(const std::string& name) {
-    std::lock_guard<std::mutex> lock(mutex);
-    auto it = table.find(name);
-    return it == table.end() ? nullptr : it->second;
-  }
+  void FreeData(DLTensor* t) { std::free(t->data); }
 };
+
+/*!
+ * \brief The host's signal check (TVMFFIEnvRegisterCAPI "TVMFFIPyErrCheckSignals"), the one host
+ * function the runtime calls. Kernels poll it in long loops, so reading it is a single load.
+ */
+std::atomic<int (*)()> signal_check{nullptr};
 
 void SetErrorFromAllocator(void*, const char* kind, const char* message) {
   TVMFFIErrorSetRaisedFromCStr(kind, message);
@@ -154,7 +107,18 @@ int TVMFFIEnvTensorAlloc(DLTensor* prototype, TVMFFIObjectHandle* out) {
     }
   }
   DLPackManagedTensorAllocator alloc = TVMFFIEnvGetDLPackManagedTensorAllocator();
-  if (alloc == nullptr) alloc = CPUAllocator;
+  if (alloc == nullptr) {
+    if (prototype->device.device_type != kDLCPU) {
+      FFI_THROW(RuntimeError) << "No tensor allocator is installed for device " << prototype->device
+                              << "; the built-in one allocates CPU memory only";
+    }
+    ffi::Tensor t = ffi::Tensor::FromNDAlloc(
+        ffi::runtime::AlignedCPUAlloc{},
+        ffi::ShapeView(prototype->shape, static_cast<size_t>(prototype->ndim)), prototype->dtype,
+        prototype->device);
+    *out = ffi::detail::ObjectUnsafe::MoveToHeader(std::move(t));
+    return 0;
+  }
   DLManagedTensorVersioned* managed = nullptr;
   if (alloc(prototype, &managed, nullptr, SetErrorFromAllocator) != 0) return -1;
   if (managed == nullptr) FFI_THROW(RuntimeError) << "The tensor allocator returned no tensor";
@@ -164,16 +128,17 @@ int TVMFFIEnvTensorAlloc(DLTensor* prototype, TVMFFIObjectHandle* out) {
 
 int TVMFFIEnvCheckSignals(void) {
   // A host (Python) registers its signal check; without one there is nothing to check.
-  auto check = reinterpret_cast<int (*)()>(CAPITable::Get()->Find("TVMFFIPyErrCheckSignals"));
+  int (*check)() = signal_check.load(std::memory_order_acquire);
   return check != nullptr ? check() : 0;
 }
 
 int TVMFFIEnvRegisterCAPI(const char* name, void* symbol) {
   FFI_SAFE_CALL_BEGIN();
   if (name == nullptr) FFI_THROW(ValueError) << "TVMFFIEnvRegisterCAPI: name is NULL";
-  CAPITable* t = CAPITable::Get();
-  std::lock_guard<std::mutex> lock(t->mutex);
-  t->table[name] = symbol;
+  // Other names are accepted and unused: nothing in the runtime calls them.
+  if (std::strcmp(name, "TVMFFIPyErrCheckSignals") == 0) {
+    signal_check.store(reinterpret_cast<int (*)()>(symbol), std::memory_order_release);
+  }
   FFI_SAFE_CALL_END();
 }
 

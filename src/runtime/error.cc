@@ -144,7 +144,7 @@ thread_local std::string backtrace_buffer;
 thread_local TVMFFIByteArray backtrace_array;
 
 std::string_view View(const TVMFFIByteArray* a) {
-  return a == nullptr ? std::string_view() : std::string_view(a->data, a->size);
+  return a == nullptr ? std::string_view() : detail::ByteView(*a);
 }
 
 void SetRaisedObject(TVMFFIObjectHandle error) {

@@ -96,8 +96,6 @@ FFI_STATIC_INIT_BLOCK() {
       });
 }
 
-std::string_view View(const TVMFFIByteArray* a) { return std::string_view(a->data, a->size); }
-
 }  // namespace
 }  // namespace runtime
 }  // namespace ffi
@@ -132,10 +130,10 @@ int TVMFFIFunctionCall(TVMFFIObjectHandle func, TVMFFIAny* args, int32_t num_arg
 int TVMFFIFunctionSetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle f, int allow_override) {
   FFI_SAFE_CALL_BEGIN();
   if (f == nullptr || static_cast<TVMFFIObject*>(f)->type_index != kTVMFFIFunction) {
-    FFI_THROW(TypeError) << "TVMFFIFunctionSetGlobal: `" << ffi::runtime::View(name)
+    FFI_THROW(TypeError) << "TVMFFIFunctionSetGlobal: `" << ffi::detail::ByteView(*name)
                          << "` must be given a Function object";
   }
-  GlobalRegistry::Get()->Set(std::string(ffi::runtime::View(name)),
+  GlobalRegistry::Get()->Set(std::string(ffi::detail::ByteView(*name)),
                              ObjectUnsafe::RefFromBorrowedHeader<ffi::Function>(f),
                              allow_override != 0);
   FFI_SAFE_CALL_END();
@@ -143,7 +141,7 @@ int TVMFFIFunctionSetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle f, i
 
 int TVMFFIFunctionGetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle* out) {
   FFI_SAFE_CALL_BEGIN();
-  ffi::Optional<ffi::Function> f = GlobalRegistry::Get()->Find(ffi::runtime::View(name));
+  ffi::Optional<ffi::Function> f = GlobalRegistry::Get()->Find(ffi::detail::ByteView(*name));
   *out = f.has_value() ? ObjectUnsafe::MoveToHeader(std::move(f).value()) : nullptr;
   FFI_SAFE_CALL_END();
 }
@@ -156,13 +154,13 @@ int TVMFFIAnyViewToOwnedAny(const TVMFFIAny* any_view, TVMFFIAny* out) {
 
 int TVMFFIStringFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out) {
   FFI_SAFE_CALL_BEGIN();
-  ffi::detail::BytesToAny<ffi::StringObj>(ffi::runtime::View(input), kTVMFFISmallStr, out);
+  ffi::detail::BytesToAny<ffi::StringObj>(ffi::detail::ByteView(*input), kTVMFFISmallStr, out);
   FFI_SAFE_CALL_END();
 }
 
 int TVMFFIBytesFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out) {
   FFI_SAFE_CALL_BEGIN();
-  ffi::detail::BytesToAny<ffi::BytesObj>(ffi::runtime::View(input), kTVMFFISmallBytes, out);
+  ffi::detail::BytesToAny<ffi::BytesObj>(ffi::detail::ByteView(*input), kTVMFFISmallBytes, out);
   FFI_SAFE_CALL_END();
 }
 

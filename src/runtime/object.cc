@@ -209,8 +209,8 @@ int32_t TVMFFITypeGetOrAllocIndex(const TVMFFIByteArray* type_key, int32_t stati
                                   int32_t type_depth, int32_t num_child_slots,
                                   int32_t child_slots_can_overflow, int32_t parent_type_index) {
   try {
-    return TypeTable::Global()->GetOrAlloc(std::string_view(type_key->data, type_key->size),
-                                           static_type_index, type_depth, num_child_slots,
+    return TypeTable::Global()->GetOrAlloc(ffi::detail::ByteView(*type_key), static_type_index,
+                                           type_depth, num_child_slots,
                                            child_slots_can_overflow != 0, parent_type_index);
   } catch (...) {
     // No error channel in this signature: raise the error and return -1.

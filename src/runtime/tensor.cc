@@ -2,9 +2,7 @@
 #include <ffi/string.h>
 #include <ffi/tensor.h>
 
-#include <cstring>
 #include <string>
-#include <vector>
 
 namespace ffi {
 namespace runtime {
@@ -21,16 +19,8 @@ class DLPackTensorObj : public TensorObj {
   DLPackTensorObj(Managed* managed, uint64_t flags) : managed_(managed), flags_(flags) {
     const DLTensor& src = managed->dl_tensor;
     static_cast<DLTensor&>(*this) = src;
-    int32_t nd = src.ndim;
-    auto* dims = static_cast<int64_t*>(detail::ExtraStorage(this));
-    if (nd > 0) std::copy(src.shape, src.shape + nd, dims);
-    if (src.strides != nullptr) {
-      std::copy(src.strides, src.strides + nd, dims + nd);
-    } else {
-      detail::FillCompactStrides(dims, nd, dims + nd);
-    }
-    this->shape = dims;
-    this->strides = dims + nd;
+    detail::StoreShapeAndStrides(this, src.shape, src.strides, src.ndim,
+                                 static_cast<int64_t*>(detail::ExtraStorage(this)));
   }
   ~DLPackTensorObj() {
     if (managed_->deleter != nullptr) managed_->deleter(managed_);
@@ -71,12 +61,9 @@ TVMFFIObjectHandle Import(Managed* managed, uint64_t flags, int32_t require_alig
     Refuse(managed, "dtype has zero lanes");
   }
   if (require_alignment < 0) Refuse(managed, "negative require_alignment");
-  if (require_alignment > 0) {
-    auto addr = reinterpret_cast<uintptr_t>(t.data) + t.byte_offset;
-    if (addr % static_cast<uintptr_t>(require_alignment) != 0) {
-      Refuse(managed,
-             "data address is not aligned to " + std::to_string(require_alignment) + " bytes");
-    }
+  if (!detail::IsAligned(t, static_cast<size_t>(require_alignment))) {
+    Refuse(managed,
+           "data address is not aligned to " + std::to_string(require_alignment) + " bytes");
   }
   if (require_contiguous && !detail::IsContiguous(t)) {
     Refuse(managed, "the tensor is not contiguous and contiguity is required");
@@ -112,8 +99,6 @@ Managed* MakeExport(TVMFFIObjectHandle from) {
   ctx->managed.deleter = Export<Managed>::Delete;
   return &ctx->managed;
 }
-
-std::string_view View(const TVMFFIByteArray* a) { return std::string_view(a->data, a->size); }
 
 }  // namespace
 }  // namespace runtime
@@ -163,7 +148,7 @@ int TVMFFITensorToDLPackVersioned(TVMFFIObjectHandle from, DLManagedTensorVersio
 
 int TVMFFIDataTypeFromString(const TVMFFIByteArray* str, DLDataType* out) {
   FFI_SAFE_CALL_BEGIN();
-  *out = ffi::DLDataTypeFromString(View(str));
+  *out = ffi::DLDataTypeFromString(ffi::detail::ByteView(*str));
   FFI_SAFE_CALL_END();
 }
 

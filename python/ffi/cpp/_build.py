@@ -99,41 +99,26 @@ def _cuda_lib_dir(nvcc: str) -> str:
 
 
 def _commands(name, cpp_files, cuda_files, cflags, cuda_cflags, ldflags, include_paths, out_dir):
-    """(compile commands, link command, output path) for the library."""
+    """([(object path, compile command)], (library path, link command)) for the library."""
     include = [f"-I{libinfo.get_include_dir()}"] + [f"-I{p}" for p in include_paths]
-    objects, compiles = [], []
     cxx = _tool("c++")
-    for i, src in enumerate(cpp_files):
-        obj = os.path.join(out_dir, f"{i}_{os.path.basename(src)}.o")
-        compiles.append(
-            [cxx, "-std=c++17", "-O2", "-fPIC", *include, *cflags, "-c", src, "-o", obj]
-        )
-        objects.append(obj)
+    # (compiler, position-independent-code flags, the user's flags, sources)
+    toolchains = [(cxx, ["-fPIC"], cflags, cpp_files)]
     link_extra = []
     if cuda_files:
         nvcc = _tool("nvcc")
-        for i, src in enumerate(cuda_files):
+        toolchains.append((nvcc, ["-Xcompiler", "-fPIC"], cuda_cflags, cuda_files))
+        cuda_lib = _cuda_lib_dir(nvcc)
+        link_extra = [f"-L{cuda_lib}", f"-Wl,-rpath,{cuda_lib}", "-lcudart"]
+    compiles = []
+    for compiler, pic, flags, files in toolchains:
+        for i, src in enumerate(files):
             obj = os.path.join(out_dir, f"{i}_{os.path.basename(src)}.o")
-            compiles.append(
-                [
-                    nvcc,
-                    "-std=c++17",
-                    "-O2",
-                    "-Xcompiler",
-                    "-fPIC",
-                    *include,
-                    *cuda_cflags,
-                    "-c",
-                    src,
-                    "-o",
-                    obj,
-                ]
-            )
-            objects.append(obj)
-        link_extra = [f"-L{_cuda_lib_dir(nvcc)}", f"-Wl,-rpath,{_cuda_lib_dir(nvcc)}", "-lcudart"]
+            cmd = [compiler, "-std=c++17", "-O2", *pic, *include, *flags, "-c", src, "-o", obj]
+            compiles.append((obj, cmd))
     lib = os.path.join(out_dir, f"{name}.so")
-    link = [cxx, "-shared", *objects, "-o", lib, *link_extra, *ldflags]
-    return compiles, link, lib
+    objects = [obj for obj, _ in compiles]
+    return compiles, (lib, [cxx, "-shared", *objects, "-o", lib, *link_extra, *ldflags])
 
 
 def _run(cmd: list[str], verbose: bool) -> None:
@@ -163,26 +148,22 @@ def _ninja() -> str | None:
     return path
 
 
-def _run_all(compiles: list[list[str]], link: list[str], work: str, verbose: bool) -> None:
+def _run_all(
+    compiles: list[tuple[str, list[str]]], link: tuple[str, list[str]], work: str, verbose: bool
+) -> None:
     """Runs the compiles (in parallel through ninja when present) and then the link."""
     ninja = _ninja()
     if ninja is None:
-        for cmd in compiles:
+        for _, cmd in compiles:
             _run(cmd, verbose)
-        _run(link, verbose)
+        _run(link[1], verbose)
         return
     lines = ["rule run", "  command = $cmd", ""]
-    objects = []
-    for cmd in compiles:
-        obj = cmd[cmd.index("-o") + 1]
-        objects.append(obj)
+    for obj, cmd in compiles:
         lines += [f"build {_ninja_path(obj)}: run", f"  cmd = {shlex.join(cmd)}", ""]
-    lib = link[link.index("-o") + 1]
-    lines += [
-        f"build {_ninja_path(lib)}: run {' '.join(map(_ninja_path, objects))}",
-        f"  cmd = {shlex.join(link)}",
-        "",
-    ]
+    lib, link_cmd = link
+    objects = " ".join(_ninja_path(obj) for obj, _ in compiles)
+    lines += [f"build {_ninja_path(lib)}: run {objects}", f"  cmd = {shlex.join(link_cmd)}", ""]
     with open(os.path.join(work, "build.ninja"), "w") as f:
         f.write("\n".join(lines))
     _run([ninja, "-C", work] + (["-v"] if verbose else []), verbose)
@@ -277,11 +258,11 @@ def _build_files(
             return lib
         verbose = _verbose(verbose)
         with tempfile.TemporaryDirectory(dir=out_dir, prefix=".build_") as work:
-            compiles, link, built = _commands(
+            compiles, link = _commands(
                 name, cpp_files, cuda_files, cflags, cuda_cflags, ldflags, include_paths, work
             )
             _run_all(compiles, link, work, verbose)
-            os.replace(built, lib)  # atomic: loaders see the old file or the new one
+            os.replace(link[0], lib)  # atomic: loaders see the old file or the new one
         with open(stamp + ".tmp", "w") as f:
             f.write(digest)
         os.replace(stamp + ".tmp", stamp)
@@ -372,15 +353,15 @@ def load_inline(
     return load_module(
         build_inline(
             name,
-            cpp_sources,
-            cuda_sources,
-            functions,
-            extra_cflags,
-            extra_cuda_cflags,
-            extra_ldflags,
-            extra_include_paths,
-            build_directory,
-            verbose,
+            cpp_sources=cpp_sources,
+            cuda_sources=cuda_sources,
+            functions=functions,
+            extra_cflags=extra_cflags,
+            extra_cuda_cflags=extra_cuda_cflags,
+            extra_ldflags=extra_ldflags,
+            extra_include_paths=extra_include_paths,
+            build_directory=build_directory,
+            verbose=verbose,
         )
     )
 
