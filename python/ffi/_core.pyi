@@ -58,6 +58,9 @@ class Function(Object):
     def __signature__(self) -> inspect.Signature:
         """``inspect.Signature`` from the export's metadata; AttributeError when it has none."""
 
+    keep_gil: bool
+    """Opt-in fast path: when True, calls keep holding the GIL (default False: released)."""
+
 class Tensor(Object):
     """An n-dimensional array shared through DLPack (zero-copy)."""
 
@@ -214,6 +217,12 @@ def _register_class(type_index: int, cls: type, /) -> None:
 
 def type_key_to_index(key: str, /) -> int:
     """The type index registered for a type key."""
+
+def _set_hooks(
+    module_loaded: Callable[[Module], None],
+    signature_from_metadata: Callable[[dict[str, Any]], inspect.Signature],
+) -> None:
+    """Register the package's Python-level behaviour (called once by ``ffi.api``)."""
 
 def env_set_stream(device_type: int, device_id: int, stream: int, /) -> int:
     """Set this thread's current stream for a device; return the previous one."""

@@ -34,7 +34,7 @@ class Module(Object):
     """
 
     def _populate(self) -> None:
-        # Called when the module arrives in Python.
+        # Called (through the hook registered below) when a module arrives in Python.
         names = _core.get_global_func("ffi.ModuleListFunctionNames")(self).split()
         for name in names:
             self.__dict__[name] = self.get_function(name)
@@ -88,6 +88,7 @@ def _signature_from_metadata(meta: dict):
 
 
 _core._register_class(_core.type_key_to_index("ffi.Module"), Module)
+_core._set_hooks(Module._populate, _signature_from_metadata)
 _core._register_class(_core.type_key_to_index("ffi.Shape"), Shape)
 
 

@@ -1,8 +1,18 @@
-// Shared declarations of the Python extension `ffi._core`.
+// Shared declarations of the Python extension `ffi._core`, one section per source file.
 //
 // The types on the call path (Object, Function, Tensor, dtype, Device) are plain CPython types so
 // that a call is one vectorcall with no binding layer in between; nanobind builds the module and
-// binds the rest. Values cross between Python and the ABI only through convert.cc.
+// binds the rest. Each file holds one concern:
+//   classify.cc       what a Python value is, decided once for every conversion path
+//   call.cc           Python -> C++ calls: argument packing, the borrowed-tensor pool, the GIL
+//   callback.cc       C++ -> Python calls: Python callables as FFI functions
+//   convert.cc        Python <-> TVMFFIAny values (owned and viewed)
+//   errors.cc         FFI errors <-> Python exceptions
+//   dlpack_import.cc  tensors from NumPy, the DLPack exchange API and any __dlpack__ producer
+//   objects.cc        ffi.Object and ffi.Function, and the class registry
+//   tensor.cc         ffi.Tensor and its DLPack export
+//   dtype_device.cc   ffi.dtype and ffi.Device
+//   module.cc         the module, its functions, and the hooks the package registers
 #ifndef FFI_PYTHON_CORE_H_
 #define FFI_PYTHON_CORE_H_
 
@@ -26,6 +36,13 @@ struct PyFunc {
   vectorcallfunc vectorcall;
   PyObject* name;  // str or NULL
   PyObject* dict;  // attributes, e.g. the signature metadata a module provides
+  bool keep_gil;   // opt-in: call without releasing the GIL (see Function.keep_gil)
+};
+
+/*! \brief Layout of ffi.Tensor: an object plus what Python knows of its memory. */
+struct PyTensor {
+  PyObj base;
+  bool read_only;  // imported from a read-only producer: refused as a kernel argument
 };
 
 /*! \brief Layout of ffi.dtype: a DLDataType. */
@@ -44,63 +61,171 @@ extern PyTypeObject* TensorType;
 extern PyTypeObject* DTypeType;
 extern PyTypeObject* DeviceType;
 
-// ---- objects.cc ----------------------------------------------------------------------------
-/*! \brief Creates the Object and Function types; false with a Python error on failure. */
-bool InitObjectTypes(PyObject* module);
-/*! \brief Adds `type` to `module` as `name`. */
-bool AddType(PyObject* module, const char* name, PyTypeObject* type);
-/*! \brief A new Python object of `type` owning `handle` (steals the reference). */
-PyObject* WrapObject(PyTypeObject* type, TVMFFIObject* handle);
-/*! \brief The Python class for objects of `type_index` (registered, or ffi.Object). */
-PyTypeObject* ClassForTypeIndex(int32_t type_index);
-/*! \brief Registers the Python class used for objects of `type_index`. */
-void RegisterClass(int32_t type_index, PyTypeObject* cls);
-/*! \brief A Function object calling the Python callable `fn` (new reference). */
-TVMFFIObject* FunctionFromCallable(PyObject* fn);
-/*! \brief Sets the name ffi.Function shows in errors and repr. */
-void SetFunctionName(PyObject* func, PyObject* name);
+// ---- the interpreter's state, for code that may run on any thread or at exit -----------------
 
-// ---- convert.cc ----------------------------------------------------------------------------
 /*!
- * \brief Converts an owned ABI value to Python, consuming it. Returns NULL with a Python error
- * when the value cannot be represented.
+ * \brief Whether Python objects may still be touched: false once finalization has begun, when
+ * deleters run from C++ statics or thread exits must leak what they hold instead.
  */
-PyObject* ToPython(TVMFFIAny* owned);
-/*! \brief Converts a borrowed ABI value (a callback argument) to Python. */
-PyObject* ViewToPython(const TVMFFIAny* view);
+inline bool PythonAlive() {
+#if PY_VERSION_HEX >= 0x030D0000
+  return Py_IsInitialized() && !Py_IsFinalizing();
+#else
+  return Py_IsInitialized() && !_Py_IsFinalizing();
+#endif
+}
+
+/*! \brief Drops a reference from any thread (taking the GIL), or leaks it once Python is gone. */
+inline void DecRefFromAnyThread(PyObject* obj) {
+  if (obj == nullptr || !PythonAlive()) return;
+  PyGILState_STATE gil = PyGILState_Ensure();
+  Py_DECREF(obj);
+  PyGILState_Release(gil);
+}
+
+// ---- classify.cc -----------------------------------------------------------------------------
+
+/*! \brief What a Python value converts to. One classification serves every conversion path. */
+enum class PyKind : uint8_t {
+  kNone,
+  kBool,
+  kInt,          // int and its subclasses (IntEnum, ...)
+  kFloat,        // float and its subclasses
+  kStr,          // str and its subclasses
+  kBytes,        // bytes or bytearray
+  kObject,       // an ffi.Object (Function, Tensor, Module, ...)
+  kDType,        // ffi.dtype
+  kDevice,       // ffi.Device
+  kExchange,     // a type with __dlpack_c_exchange_api__ (torch.Tensor)
+  kNumpy,        // exactly numpy.ndarray
+  kDLPack,       // any other object with __dlpack__
+  kVoidPtr,      // ctypes.c_void_p
+  kShape,        // ffi.Shape
+  kIndex,        // other integers through __index__ (NumPy integer scalars, ...)
+  kFloatLike,    // other numbers through __float__ (NumPy float scalars, ...)
+  kCallable,     // any other callable: becomes an ffi.Function
+  kUnsupported,  // nothing converts it
+};
+
+/*! \brief A classified value: its kind and, for kExchange, the type's exchange API. */
+struct Classified {
+  PyKind kind;
+  const DLPackExchangeAPI* api = nullptr;
+};
+
+/*! \brief Classifies `obj` by its real type (never by its type's name). */
+Classified Classify(PyObject* obj);
+/*! \brief The DLPack exchange API of `type`, or NULL when it has none. */
+const DLPackExchangeAPI* ExchangeAPIOf(PyTypeObject* type);
+/*! \brief Whether `type` is numpy.ndarray itself (NumPy need not be imported). */
+bool IsNumpyArrayType(PyTypeObject* type);
+
+// ---- call.cc ---------------------------------------------------------------------------------
+
+/*!
+ * \brief Calls a Function object with Python arguments, releasing the GIL around the call
+ * unless `keep_gil`; `name` (or NULL) names the function in errors.
+ */
+PyObject* CallFunction(TVMFFIObject* func, PyObject* name, PyObject* const* args, Py_ssize_t n,
+                       bool keep_gil = false);
+
+// ---- callback.cc -----------------------------------------------------------------------------
+
+/*! \brief A Function object calling the Python callable `fn` (new reference), or NULL. */
+TVMFFIObject* FunctionFromCallable(PyObject* fn);
+
+// ---- convert.cc ------------------------------------------------------------------------------
+
 /*!
  * \brief Converts a Python value to an owned ABI value (for results of Python callbacks and
  * values stored by C++). False with a Python error when it cannot be converted.
  */
 bool ToOwnedAny(PyObject* value, TVMFFIAny* out);
+/*! \brief ToOwnedAny for a value already classified as `c`. */
+bool ToOwnedAny(PyObject* value, Classified c, TVMFFIAny* out);
+/*!
+ * \brief Converts an owned ABI value to Python, consuming it (also on failure). Returns NULL
+ * with a Python error when the value cannot be represented.
+ */
+PyObject* ToPython(TVMFFIAny* owned);
+/*! \brief Releases an owned ABI value that will not be converted. */
+inline void ReleaseAny(TVMFFIAny* owned) {
+  if (owned->type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(owned->v_obj);
+  owned->type_index = kTVMFFINone;
+}
+
+// ---- errors.cc -------------------------------------------------------------------------------
+
 /*! \brief Raises the Python exception for a failed ABI call returning `rc`; returns NULL. */
 PyObject* RaiseFromFFI(int rc);
 /*! \brief Turns the pending Python exception into the thread's raised ABI error; returns -1. */
 int SetFFIErrorFromPython();
-/*! \brief Calls a Function object with Python arguments. */
-PyObject* CallFunction(TVMFFIObject* func, PyObject* name, PyObject* const* args, Py_ssize_t n);
-/*! \brief Registers the exception class for an error kind. */
+/*! \brief Registers the exception class for an error kind (replacing any earlier one). */
 void RegisterErrorClass(const std::string& kind, PyObject* cls);
 
-// ---- tensor.cc -----------------------------------------------------------------------------
-/*! \brief Creates the Tensor, dtype and Device types. */
-bool InitTensorTypes(PyObject* module);
+// ---- dlpack_import.cc ------------------------------------------------------------------------
+
+/*!
+ * \brief Fills `out` with a view of the NumPy array `obj` (the caller checked its type). Shape
+ * and strides are copied into `dims` (which must hold `cap` entries). False when the array has
+ * no DLPack form (dtype, byte order, byte strides) or more than `cap` dimensions.
+ */
+bool NumpyArrayView(PyObject* obj, DLTensor* out, int64_t* dims, int32_t cap);
+/*! \brief Whether the NumPy array `obj` is writeable. */
+bool NumpyArrayWriteable(PyObject* obj);
+/*!
+ * \brief An owned Tensor object for any DLPack producer, with `read_only` set when the producer
+ * marked it so; NULL with a Python error on failure.
+ */
+TVMFFIObject* TensorFromDLPackProducer(PyObject* obj, Classified c, int32_t require_alignment,
+                                       bool require_contiguous, bool* read_only);
+/*! \brief from_dlpack(obj, require_alignment=0, require_contiguous=False) (METH_FASTCALL). */
+PyObject* FromDLPack(PyObject*, PyObject* const* args, Py_ssize_t nargsf, PyObject* kwnames);
+
+// ---- objects.cc ------------------------------------------------------------------------------
+
+/*! \brief Creates the Object and Function types; false with a Python error on failure. */
+bool InitObjectTypes(PyObject* module);
+/*! \brief Adds `type` to `module` as `name`. */
+bool AddType(PyObject* module, const char* name, PyTypeObject* type);
+/*! \brief A new Python object of `type` owning `handle` (steals the reference, also on failure). */
+PyObject* WrapObject(PyTypeObject* type, TVMFFIObject* handle);
+/*! \brief The Python class for objects of `type_index` (registered, or ffi.Object). */
+PyTypeObject* ClassForTypeIndex(int32_t type_index);
+/*! \brief Registers the Python class used for objects of `type_index`. */
+void RegisterClass(int32_t type_index, PyTypeObject* cls);
+/*! \brief Sets the name ffi.Function shows in errors and repr. */
+void SetFunctionName(PyObject* func, PyObject* name);
+
+// ---- tensor.cc -------------------------------------------------------------------------------
+
+/*! \brief Creates the Tensor type. */
+bool InitTensorType(PyObject* module);
+/*! \brief A new ffi.Tensor owning `handle` (steals it, also on failure). */
+PyObject* WrapTensor(TVMFFIObject* handle, bool read_only);
+/*! \brief A new ffi.Shape (a plain tuple before the package registers the class). */
+PyObject* NewShape(const int64_t* dims, size_t n);
+
+// ---- dtype_device.cc -------------------------------------------------------------------------
+
+/*! \brief Creates the dtype and Device types. */
+bool InitDTypeDeviceTypes(PyObject* module);
 /*! \brief A new ffi.dtype. */
 PyObject* NewDType(DLDataType dtype);
 /*! \brief A new ffi.Device. */
 PyObject* NewDevice(DLDevice device);
-/*! \brief A new ffi.Shape (a plain tuple before ffi.api registers the class) of `n` extents. */
-PyObject* NewShape(const int64_t* dims, size_t n);
 
-/*! \brief The DLPack exchange API of `type` (cached per type), or NULL when it has none. */
-const DLPackExchangeAPI* ExchangeAPIOf(PyTypeObject* type);
-/*! \brief Whether `obj` is a NumPy array the fast path can describe; fills `out` (strides into
- * `strides_buf`, which must hold `out->ndim` entries) and returns false otherwise. */
-bool NumpyArrayView(PyObject* obj, DLTensor* out, int64_t* strides_buf, int32_t strides_cap);
-/*! \brief An owned Tensor object for any DLPack producer (`obj.__dlpack__`); NULL with a Python
- * error on failure. */
-TVMFFIObject* TensorFromDLPackProducer(PyObject* obj, int32_t require_alignment,
-                                       bool require_contiguous);
+// ---- module.cc: hooks the Python package registers (borrowed; NULL until registered) ----------
+
+/*! \brief Python-level behaviour the package provides, set by `_core._set_hooks`. */
+struct Hooks {
+  PyObject* module_loaded = nullptr;            // f(module): called when a Module arrives
+  PyObject* signature_from_metadata = nullptr;  // f(metadata dict) -> inspect.Signature
+};
+/*! \brief The registered hooks. */
+Hooks& GetHooks();
+
+// ---- small helpers -----------------------------------------------------------------------------
 
 /*! \brief Borrowed Python string as UTF-8 (cached by Python) or NULL with an error. */
 inline const char* Utf8(PyObject* s, Py_ssize_t* size) { return PyUnicode_AsUTF8AndSize(s, size); }
@@ -117,6 +242,12 @@ inline bool TakeText(PyObject* text, std::string* out) {
   Py_DECREF(text);
   return s != nullptr;
 }
+
+/*!
+ * \brief Reads an int that must fit in [lo, hi]; false with OverflowError (out of range) or
+ * TypeError (not an int) naming `what`.
+ */
+bool IntInRange(PyObject* value, long long lo, long long hi, const char* what, long long* out);
 
 }  // namespace python
 }  // namespace ffi

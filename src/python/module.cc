@@ -1,6 +1,8 @@
 // The extension module ffi._core: registers the types and the module-level functions.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <initializer_list>
 #include <string>
@@ -20,6 +22,14 @@ nb::object Check(PyObject* result) {
   return nb::steal(result);
 }
 
+/*! \brief The UTF-8 text of a Python str; raises (UnicodeEncodeError) when it has none. */
+std::string_view Text(nb::handle s) {
+  Py_ssize_t n = 0;
+  const char* p = Utf8(s.ptr(), &n);
+  if (p == nullptr) throw nb::python_error();
+  return std::string_view(p, static_cast<size_t>(n));
+}
+
 /*! \brief The global function `name` (a new reference), or NULL when none is registered. */
 TVMFFIObject* LookupGlobal(std::string_view name) {
   TVMFFIByteArray key{name.data(), name.size()};
@@ -37,50 +47,19 @@ nb::object CallGlobal(const char* name, std::initializer_list<PyObject*> args) {
   return Check(r);
 }
 
+}  // namespace
+
+Hooks& GetHooks() {
+  static Hooks hooks;  // references held until exit, like the module's own attributes
+  return hooks;
+}
+
+namespace {
+
 nb::object WrapFunction(TVMFFIObject* f, nb::handle name) {
   nb::object fn = Check(WrapObject(FunctionType, f));
   SetFunctionName(fn.ptr(), name.ptr());
   return fn;
-}
-
-/*!
- * \brief from_dlpack(obj, require_alignment=0, require_contiguous=False), as a FASTCALL function:
- * it is on the hot path of framework interop, so it skips the binding layer.
- */
-PyObject* FromDLPack(PyObject*, PyObject* const* args, Py_ssize_t nargsf, PyObject* kwnames) {
-  static const char* kUsage =
-      "from_dlpack(obj, require_alignment=0, require_contiguous=False) takes one object and two "
-      "optional settings";
-  Py_ssize_t n = PyVectorcall_NARGS(nargsf);
-  PyObject* values[3] = {nullptr, nullptr, nullptr};
-  if (n < 1 || n > 3) return PyErr_SetString(PyExc_TypeError, kUsage), nullptr;
-  for (Py_ssize_t i = 0; i < n; ++i) values[i] = args[i];
-  Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-  for (Py_ssize_t i = 0; i < nkw; ++i) {
-    PyObject* key = PyTuple_GET_ITEM(kwnames, i);
-    int slot = PyUnicode_CompareWithASCIIString(key, "require_alignment") == 0    ? 1
-               : PyUnicode_CompareWithASCIIString(key, "require_contiguous") == 0 ? 2
-                                                                                  : -1;
-    if (slot < 0 || values[slot] != nullptr) {
-      return PyErr_Format(PyExc_TypeError, "from_dlpack() got an unexpected keyword `%S`", key),
-             nullptr;
-    }
-    values[slot] = args[n + i];
-  }
-  long alignment = 0;
-  if (values[1] != nullptr) {
-    alignment = PyLong_AsLong(values[1]);
-    if (alignment == -1 && PyErr_Occurred()) return nullptr;
-  }
-  int contiguous = values[2] != nullptr ? PyObject_IsTrue(values[2]) : 0;
-  if (contiguous < 0) return nullptr;
-  PyObject* obj = values[0];
-  if (Py_TYPE(obj) == TensorType && alignment == 0 && !contiguous) {
-    Py_INCREF(obj);
-    return obj;
-  }
-  TVMFFIObject* t = TensorFromDLPackProducer(obj, static_cast<int32_t>(alignment), contiguous != 0);
-  return t ? WrapObject(TensorType, t) : nullptr;
 }
 
 PyMethodDef fast_functions[] = {
@@ -98,11 +77,20 @@ PyMethodDef fast_functions[] = {
 using namespace ffi::python;  // NOLINT(*)
 
 namespace {
+/*! \brief Whether this is the process's main thread, the one Python runs signal handlers on. */
+bool OnMainThread() {
+  static thread_local const bool main = syscall(SYS_gettid) == getpid();
+  return main;
+}
+
 /*!
  * \brief The signal check kernels reach through TVMFFIEnvCheckSignals: runs Python's signal
  * handlers; -1 (a KeyboardInterrupt, say, now pending in Python) tells the kernel to stop.
+ * Python handles signals on the main thread only, so other threads return at once, without
+ * taking the GIL (a caller may hold it while it waits for them).
  */
 int CheckPythonSignals() {
+  if (!OnMainThread() || !PythonAlive()) return 0;
   PyGILState_STATE gil = PyGILState_Ensure();
   int rc = PyErr_CheckSignals();
   PyGILState_Release(gil);
@@ -112,7 +100,7 @@ int CheckPythonSignals() {
 
 NB_MODULE(_core, m) {
   m.doc() = "Native core of the ffi package: FFI objects, functions, tensors and conversions.";
-  if (!InitObjectTypes(m.ptr()) || !InitTensorTypes(m.ptr()) ||
+  if (!InitObjectTypes(m.ptr()) || !InitTensorType(m.ptr()) || !InitDTypeDeviceTypes(m.ptr()) ||
       PyModule_AddFunctions(m.ptr(), fast_functions) != 0) {
     throw nb::python_error();
   }
@@ -120,7 +108,7 @@ NB_MODULE(_core, m) {
 
   m.def(
       "load_module",
-      [](nb::str path) { return CallGlobal("ffi.ModuleLoadFromFile", {path.ptr()}); },
+      [](nb::str path) { return CallGlobal("ffi.Module.load_from_file.so", {path.ptr()}); },
       nb::arg("path"), "Loads a shared library of `__tvm_ffi_<name>` functions as a Module.");
 
   m.def(
@@ -137,14 +125,12 @@ NB_MODULE(_core, m) {
   m.def(
       "get_global_func",
       [](nb::str name, bool allow_missing) -> nb::object {
-        Py_ssize_t n = 0;
-        const char* s = Utf8(name.ptr(), &n);
-        TVMFFIObject* f = LookupGlobal(std::string_view(s, static_cast<size_t>(n)));
+        std::string_view text = Text(name);
+        TVMFFIObject* f = LookupGlobal(text);
         if (f == nullptr) {
           if (allow_missing) return nb::none();
           throw nb::value_error(
-              ("Global function `" + std::string(s, static_cast<size_t>(n)) + "` is not registered")
-                  .c_str());
+              ("Global function `" + std::string(text) + "` is not registered").c_str());
         }
         return WrapFunction(f, name);
       },
@@ -154,15 +140,14 @@ NB_MODULE(_core, m) {
   m.def(
       "register_global_func",
       [](nb::str name, nb::handle func, bool override) {
+        std::string_view text = Text(name);
         TVMFFIAny value;
         if (!ToOwnedAny(func.ptr(), &value)) throw nb::python_error();
         if (value.type_index != kTVMFFIFunction) {
-          if (value.type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(value.v_obj);
+          ReleaseAny(&value);
           throw nb::type_error("register_global_func needs a callable or an ffi.Function");
         }
-        Py_ssize_t n = 0;
-        const char* s = Utf8(name.ptr(), &n);
-        TVMFFIByteArray key{s, static_cast<size_t>(n)};
+        TVMFFIByteArray key{text.data(), text.size()};
         int rc = TVMFFIFunctionSetGlobal(&key, value.v_obj, override ? 1 : 0);
         TVMFFIObjectDecRef(value.v_obj);
         if (rc != 0) Check(RaiseFromFFI(rc));
@@ -202,7 +187,12 @@ NB_MODULE(_core, m) {
 
   m.def(
       "register_error",
-      [](std::string kind, nb::handle cls) { RegisterErrorClass(kind, cls.ptr()); },
+      [](std::string kind, nb::handle cls) {
+        if (!PyExceptionClass_Check(cls.ptr())) {
+          throw nb::type_error("register_error needs an exception class");
+        }
+        RegisterErrorClass(kind, cls.ptr());
+      },
       nb::arg("kind"), nb::arg("cls"), "Maps the FFI error kind `kind` to exception class `cls`.");
 
   m.def(
@@ -222,6 +212,18 @@ NB_MODULE(_core, m) {
         return index;
       },
       "The type index registered for a type key.");
+
+  m.def(
+      "_set_hooks",
+      [](nb::handle module_loaded, nb::handle signature_from_metadata) {
+        Hooks& hooks = GetHooks();
+        Py_XSETREF(hooks.module_loaded, nb::borrow(module_loaded).release().ptr());
+        Py_XSETREF(hooks.signature_from_metadata,
+                   nb::borrow(signature_from_metadata).release().ptr());
+      },
+      nb::arg("module_loaded"), nb::arg("signature_from_metadata"),
+      "Registers the package's Python-level behaviour: `module_loaded(module)` runs when a Module "
+      "arrives in Python, `signature_from_metadata(dict)` builds a Function's __signature__.");
 
   m.def(
       "env_set_stream",

@@ -1,4 +1,4 @@
-// ffi.Object and ffi.Function, and Python callables as FFI functions.
+// ffi.Object and ffi.Function, and the registry of Python classes for FFI type indices.
 #include <Python.h>  // before any other Python header
 #include <structmember.h>
 
@@ -103,7 +103,7 @@ PyObject* FunctionVectorcall(PyObject* self, PyObject* const* args, size_t nargs
                  f->name ? f->name : Py_None);
     return nullptr;
   }
-  return CallFunction(f->base.handle, f->name, args, PyVectorcall_NARGS(nargsf));
+  return CallFunction(f->base.handle, f->name, args, PyVectorcall_NARGS(nargsf), f->keep_gil);
 }
 
 /*! \brief The function's `_ffi_metadata` (from its export), or NULL (borrowed). */
@@ -138,11 +138,12 @@ PyObject* FunctionGetSignature(PyObject* self, void*) {
     PyErr_SetString(PyExc_AttributeError, "the function carries no signature metadata");
     return nullptr;
   }
-  PyObject* api = PyImport_ImportModule("ffi.api");
-  if (api == nullptr) return nullptr;
-  PyObject* sig = PyObject_CallMethod(api, "_signature_from_metadata", "O", meta);
-  Py_DECREF(api);
-  return sig;
+  PyObject* hook = GetHooks().signature_from_metadata;
+  if (hook == nullptr) {
+    PyErr_SetString(PyExc_AttributeError, "the ffi package has not registered its hooks");
+    return nullptr;
+  }
+  return PyObject_CallOneArg(hook, meta);
 }
 
 PyObject* FunctionGetDoc(PyObject* self, void*) {
@@ -153,51 +154,50 @@ PyObject* FunctionGetDoc(PyObject* self, void*) {
   return PyUnicode_FromString("A callable FFI function: ffi.Function(*args) calls it.");
 }
 
+PyObject* FunctionGetKeepGil(PyObject* self, void*) {
+  return PyBool_FromLong(reinterpret_cast<PyFunc*>(self)->keep_gil);
+}
+
+int FunctionSetKeepGil(PyObject* self, PyObject* value, void*) {
+  if (value == nullptr || !PyBool_Check(value)) {
+    PyErr_SetString(PyExc_TypeError, "keep_gil must be True or False");
+    return -1;
+  }
+  reinterpret_cast<PyFunc*>(self)->keep_gil = value == Py_True;
+  return 0;
+}
+
+int FunctionTraverse(PyObject* self, visitproc visit, void* arg) {
+  auto* f = reinterpret_cast<PyFunc*>(self);
+  Py_VISIT(f->dict);
+  Py_VISIT(f->name);
+  Py_VISIT(Py_TYPE(self));
+  return 0;
+}
+
+int FunctionClear(PyObject* self) {
+  auto* f = reinterpret_cast<PyFunc*>(self);
+  Py_CLEAR(f->dict);
+  Py_CLEAR(f->name);
+  return 0;
+}
+
 PyGetSetDef function_getset[] = {
     {"__name__", FunctionGetName, nullptr, "The name the function was looked up by.", nullptr},
     {"__signature__", FunctionGetSignature, nullptr, "inspect.Signature from the metadata.",
      nullptr},
     {"__doc__", FunctionGetDoc, nullptr, "The signature text when known.", nullptr},
+    {"keep_gil", FunctionGetKeepGil, FunctionSetKeepGil,
+     "Opt-in fast path: when True, calls keep holding the GIL (no other Python thread runs "
+     "during the call, and a kernel whose worker threads call back into Python deadlocks). "
+     "Default False: the GIL is released around every call.",
+     nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
 PyMemberDef function_members[] = {
     {"__vectorcalloffset__", T_PYSSIZET, offsetof(PyFunc, vectorcall), READONLY, nullptr},
     {"__dictoffset__", T_PYSSIZET, offsetof(PyFunc, dict), READONLY, nullptr},
     {nullptr, 0, 0, 0, nullptr}};
-
-/*! \brief The safe call of a Function made from a Python callable (`self` is the callable). */
-int PythonCallback(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
-  PyGILState_STATE gil = PyGILState_Ensure();
-  int rc = 0;
-  PyObject* stack[8];
-  PyObject** py_args = num_args <= 8 ? stack : new PyObject*[num_args];
-  int32_t converted = 0;
-  for (; converted < num_args; ++converted) {
-    py_args[converted] = ViewToPython(&args[converted]);
-    if (py_args[converted] == nullptr) break;
-  }
-  if (converted < num_args) {
-    rc = SetFFIErrorFromPython();
-  } else {
-    PyObject* r = PyObject_Vectorcall(static_cast<PyObject*>(self), py_args,
-                                      static_cast<size_t>(num_args), nullptr);
-    if (r == nullptr || !ToOwnedAny(r, result)) {
-      rc = SetFFIErrorFromPython();
-    }
-    Py_XDECREF(r);
-  }
-  for (int32_t i = 0; i < converted; ++i) Py_DECREF(py_args[i]);
-  if (py_args != stack) delete[] py_args;
-  PyGILState_Release(gil);
-  return rc;
-}
-
-void PythonCallbackDeleter(void* self) {
-  if (!Py_IsInitialized()) return;  // interpreter gone at exit: nothing safe to do
-  PyGILState_STATE gil = PyGILState_Ensure();
-  Py_DECREF(static_cast<PyObject*>(self));
-  PyGILState_Release(gil);
-}
 
 }  // namespace
 
@@ -231,18 +231,8 @@ PyTypeObject* ClassForTypeIndex(int32_t type_index) {
 
 void RegisterClass(int32_t type_index, PyTypeObject* cls) {
   Py_INCREF(cls);
-  Classes()[type_index] = cls;
-}
-
-TVMFFIObject* FunctionFromCallable(PyObject* fn) {
-  TVMFFIObjectHandle out = nullptr;
-  Py_INCREF(fn);
-  if (TVMFFIFunctionCreate(fn, PythonCallback, PythonCallbackDeleter, &out) != 0) {
-    Py_DECREF(fn);
-    RaiseFromFFI(-1);
-    return nullptr;
-  }
-  return static_cast<TVMFFIObject*>(out);
+  PyTypeObject*& slot = Classes()[type_index];
+  Py_XSETREF(slot, cls);  // a class registered again replaces (and releases) the earlier one
 }
 
 void SetFunctionName(PyObject* func, PyObject* name) {
@@ -271,11 +261,15 @@ bool InitObjectTypes(PyObject* module) {
       {Py_tp_repr, reinterpret_cast<void*>(FunctionRepr)},
       {Py_tp_getset, function_getset},
       {Py_tp_members, function_members},
+      {Py_tp_traverse, reinterpret_cast<void*>(FunctionTraverse)},
+      {Py_tp_clear, reinterpret_cast<void*>(FunctionClear)},
+      {Py_tp_free, reinterpret_cast<void*>(PyObject_GC_Del)},
       // No Py_tp_doc: it would replace the __doc__ getset that shows each signature.
       {0, nullptr}};
   PyType_Spec function_spec = {
       "ffi.Function", sizeof(PyFunc), 0,
-      Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_VECTORCALL, function_slots};
+      Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_HAVE_GC,
+      function_slots};
   PyObject* bases = PyTuple_Pack(1, ObjectType);
   FunctionType = reinterpret_cast<PyTypeObject*>(PyType_FromSpecWithBases(&function_spec, bases));
   Py_DECREF(bases);

@@ -1,0 +1,364 @@
+// Python -> C++ calls: packs arguments without copies, releases the GIL around the call, and
+// converts the result.
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "core.h"
+
+namespace ffi {
+namespace python {
+namespace {
+
+/*!
+ * \brief A Tensor object describing a framework tensor passed as an argument, without copying
+ * its data or allocating. It has the ABI's tensor layout ({TVMFFIObject, DLTensor}), so a callee
+ * can take it as TensorView, as Tensor, or keep it. Shape and strides are copied into the object,
+ * so what a callee sees never changes when Python reshapes the array during or after the call.
+ * Objects come from a per-thread pool: after the call, an object nobody else references goes back
+ * to the pool; one the callee kept is handed over to its holders together with a reference to the
+ * Python object that owns the memory.
+ */
+struct BorrowedTensor {
+  /*! \brief Tensors with more dimensions are imported as ordinary Tensor objects instead. */
+  static constexpr int32_t kMaxDims = 16;
+  /*! \brief One strong and one weak reference: the pool's, and nobody else's. */
+  static constexpr uint64_t kPoolOnly = detail::kStrongOne | detail::kWeakOne;
+
+  TVMFFIObject header;
+  DLTensor dl;
+  PyObject* owner;       // set when handed over
+  BorrowedTensor* next;  // pool link
+  int64_t shape[kMaxDims];
+  int64_t strides[kMaxDims];
+
+  /*! \brief Points `dl` at this object's own copies of `src`'s shape and strides. */
+  bool OwnMetadata(const DLTensor& src) {
+    if (src.ndim < 0 || src.ndim > kMaxDims || (src.ndim > 0 && src.shape == nullptr)) {
+      return false;
+    }
+    dl = src;
+    for (int32_t i = 0; i < src.ndim; ++i) shape[i] = src.shape[i];
+    dl.shape = shape;
+    if (src.strides != nullptr) {
+      for (int32_t i = 0; i < src.ndim; ++i) strides[i] = src.strides[i];
+      dl.strides = strides;
+    }
+    return true;
+  }
+
+  static void HandedOverDeleter(void* self, int flags) {
+    auto* t = static_cast<BorrowedTensor*>(self);
+    if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) {
+      DecRefFromAnyThread(t->owner);
+      t->owner = nullptr;
+    }
+    if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) delete t;
+  }
+  static void PooledDeleter(void*, int) {
+    // Unreachable: the pool's reference keeps pooled objects alive.
+  }
+};
+static_assert(offsetof(BorrowedTensor, dl) == sizeof(TVMFFIObject));
+
+/*! \brief The pooled objects not in use by a call on this thread; freed when the thread ends. */
+struct TensorPool {
+  BorrowedTensor* head = nullptr;
+  ~TensorPool() {
+    while (head != nullptr) delete std::exchange(head, head->next);
+  }
+};
+thread_local TensorPool tensor_pool;
+
+BorrowedTensor* AcquireBorrowedTensor() {
+  BorrowedTensor* t = tensor_pool.head;
+  if (t != nullptr) {
+    tensor_pool.head = t->next;
+  } else {
+    t = new BorrowedTensor();
+  }
+  t->header.combined_ref_count = BorrowedTensor::kPoolOnly;
+  t->header.type_index = kTVMFFITensor;
+  t->header.__padding = 0;
+  t->header.deleter = BorrowedTensor::PooledDeleter;
+  t->owner = nullptr;
+  return t;
+}
+
+void PoolBorrowedTensor(BorrowedTensor* t) {
+  t->next = tensor_pool.head;
+  tensor_pool.head = t;
+}
+
+/*! \brief Returns `t` to the pool, or hands it over to whoever kept it after the call. */
+void ReleaseBorrowedTensor(BorrowedTensor* t, PyObject* owner) {
+  if (__atomic_load_n(&t->header.combined_ref_count, __ATOMIC_ACQUIRE) ==
+      BorrowedTensor::kPoolOnly) {
+    return PoolBorrowedTensor(t);
+  }
+  Py_INCREF(owner);
+  t->owner = owner;
+  t->header.deleter = BorrowedTensor::HandedOverDeleter;
+  TVMFFIObjectDecRef(&t->header);
+}
+
+/*!
+ * \brief Arguments of one call and the temporaries they borrow from: DLTensor descriptions of
+ * framework tensors, objects created for the call, and the environment changes to undo.
+ * Small calls use inline storage only.
+ */
+class CallArgs {
+ public:
+  explicit CallArgs(Py_ssize_t n) {
+    if (n > kInline) heap_values_.reset(new TVMFFIAny[n]);
+  }
+  ~CallArgs() {
+    for (int i = 0; i < num_borrowed_; ++i) ReleaseBorrowedTensor(borrowed_[i], borrowed_owner_[i]);
+    for (int i = 0; i < num_owned_; ++i) TVMFFIObjectDecRef(owned(i));
+    if (allocator_set_) TVMFFIEnvSetDLPackManagedTensorAllocator(saved_allocator_, 0, nullptr);
+    for (const DLDevice& d : streams_)
+      TVMFFIEnvSetStream(d.device_type, d.device_id, nullptr, nullptr);
+  }
+  TVMFFIAny* values() { return heap_values_ ? heap_values_.get() : inline_values_; }
+
+  /*! \brief Converts argument `i`; false with a Python error naming it. */
+  bool Set(Py_ssize_t i, PyObject* arg, PyObject* func_name) {
+    TVMFFIAny* out = &values()[i];
+    out->zero_padding = 0;
+    out->v_int64 = 0;
+    Classified c = Classify(arg);
+    switch (c.kind) {
+      case PyKind::kInt: {
+        int overflow = 0;
+        long long v = PyLong_AsLongLongAndOverflow(arg, &overflow);
+        if (overflow != 0) return Fail(i, arg, func_name, "the integer does not fit in 64 bits");
+        if (v == -1 && PyErr_Occurred()) return false;
+        out->type_index = kTVMFFIInt;
+        out->v_int64 = v;
+        return true;
+      }
+      case PyKind::kFloat:
+        out->type_index = kTVMFFIFloat;
+        out->v_float64 = PyFloat_AS_DOUBLE(arg);
+        return true;
+      case PyKind::kNone:
+        out->type_index = kTVMFFINone;
+        return true;
+      case PyKind::kBool:
+        out->type_index = kTVMFFIBool;
+        out->v_int64 = arg == Py_True;
+        return true;
+      case PyKind::kStr:
+        return SetString(out, arg);
+      case PyKind::kObject: {
+        if (Py_TYPE(arg) == TensorType && reinterpret_cast<PyTensor*>(arg)->read_only) {
+          return ReadOnly(i, arg, func_name);
+        }
+        TVMFFIObject* h = reinterpret_cast<PyObj*>(arg)->handle;
+        out->type_index = h->type_index;
+        out->v_obj = h;
+        return true;
+      }
+      case PyKind::kDType:
+        out->type_index = kTVMFFIDataType;
+        out->v_dtype = reinterpret_cast<PyDType*>(arg)->dtype;
+        return true;
+      case PyKind::kDevice:
+        out->type_index = kTVMFFIDevice;
+        out->v_device = reinterpret_cast<PyDevice*>(arg)->device;
+        return true;
+      case PyKind::kNumpy:
+        if (!NumpyArrayWriteable(arg)) return ReadOnly(i, arg, func_name);
+        if (num_borrowed_ < kInline) {
+          DLTensor view;
+          int64_t dims[2 * BorrowedTensor::kMaxDims];
+          if (NumpyArrayView(arg, &view, dims, 2 * BorrowedTensor::kMaxDims)) {
+            return Borrow(out, arg, view);
+          }
+        }
+        return SetImported(i, arg, c, func_name);
+      case PyKind::kExchange:
+        return SetExchangeTensor(i, arg, c, func_name);
+      case PyKind::kDLPack:
+        return SetImported(i, arg, c, func_name);
+      case PyKind::kUnsupported:
+        return Fail(i, arg, func_name, nullptr);
+      default:
+        return SetOwned(i, arg, c, func_name);
+    }
+  }
+
+ private:
+  static constexpr Py_ssize_t kInline = 8;
+
+  /*! \brief Passes a pooled tensor object describing `view` (metadata copied) of `owner`. */
+  bool Borrow(TVMFFIAny* out, PyObject* owner, const DLTensor& view) {
+    BorrowedTensor* t = AcquireBorrowedTensor();
+    if (!t->OwnMetadata(view)) {
+      PoolBorrowedTensor(t);
+      PyErr_SetString(PyExc_BufferError, "the tensor's DLPack description is malformed");
+      return false;
+    }
+    borrowed_[num_borrowed_] = t;
+    borrowed_owner_[num_borrowed_++] = owner;
+    out->type_index = kTVMFFITensor;
+    out->v_obj = &t->header;
+    return true;
+  }
+
+  TVMFFIObject* owned(int i) { return i < kInline ? inline_owned_[i] : heap_owned_[i - kInline]; }
+  void Own(TVMFFIObject* obj) {
+    if (num_owned_ < kInline) {
+      inline_owned_[num_owned_++] = obj;
+    } else {
+      heap_owned_.push_back(obj);
+      ++num_owned_;
+    }
+  }
+
+  bool SetString(TVMFFIAny* out, PyObject* arg) {
+    Py_ssize_t size = 0;
+    const char* s = Utf8(arg, &size);
+    if (s == nullptr) return false;
+    std::string_view text(s, static_cast<size_t>(size));
+    if (text.size() <= 7 || text.find('\0') != std::string_view::npos) {
+      detail::BytesToAny<StringObj>(text, kTVMFFISmallStr, out);
+      if (out->type_index >= kTVMFFIStaticObjectBegin) Own(out->v_obj);
+      return true;
+    }
+    out->type_index = kTVMFFIRawStr;
+    out->v_c_str = s;  // the str object caches its UTF-8 form for its lifetime
+    return true;
+  }
+
+  bool SetExchangeTensor(Py_ssize_t i, PyObject* arg, Classified c, PyObject* func_name) {
+    const DLPackExchangeAPI* api = c.api;
+    TVMFFIAny* out = &values()[i];
+    DLTensor view;
+    if (api->dltensor_from_py_object_no_sync != nullptr && num_borrowed_ < kInline) {
+      if (api->dltensor_from_py_object_no_sync(arg, &view) != 0) {
+        if (!PyErr_Occurred()) {
+          PyErr_SetString(PyExc_BufferError, "the tensor has no DLPack view");
+        }
+        return false;
+      }
+      if (view.ndim <= BorrowedTensor::kMaxDims) {
+        if (!Borrow(out, arg, view)) return false;
+        UseFrameworkEnvironment(api, view.device);
+        return true;
+      }
+    }
+    // Past the pooled slots, past kMaxDims, or without a view function: an imported Tensor.
+    if (!SetImported(i, arg, c, func_name)) return false;
+    UseFrameworkEnvironment(api, TVMFFITensorGetDLTensorPtr(out->v_obj)->device);
+    return true;
+  }
+
+  /*! \brief Passes an imported Tensor object owned for the call; read-only ones are refused. */
+  bool SetImported(Py_ssize_t i, PyObject* arg, Classified c, PyObject* func_name) {
+    TVMFFIAny* out = &values()[i];
+    bool read_only = false;
+    TVMFFIObject* t = TensorFromDLPackProducer(arg, c, 0, false, &read_only);
+    if (t == nullptr) return false;
+    Own(t);
+    if (read_only) return ReadOnly(i, arg, func_name);
+    out->type_index = kTVMFFITensor;
+    out->v_obj = t;
+    return true;
+  }
+
+  /*!
+   * \brief Inside the call, allocations go to the framework's allocator, and kernels on a device
+   * see the framework's current stream for it (unless a stream was set explicitly).
+   */
+  void UseFrameworkEnvironment(const DLPackExchangeAPI* api, DLDevice device) {
+    if (!allocator_set_ && api->managed_tensor_allocator != nullptr) {
+      TVMFFIEnvSetDLPackManagedTensorAllocator(api->managed_tensor_allocator, 0, &saved_allocator_);
+      allocator_set_ = true;
+    }
+    if (device.device_type == kDLCPU || api->current_work_stream == nullptr ||
+        TVMFFIEnvGetStream(device.device_type, device.device_id) != nullptr) {
+      return;
+    }
+    void* stream = nullptr;
+    if (api->current_work_stream(device.device_type, device.device_id, &stream) == 0 &&
+        stream != nullptr) {
+      TVMFFIEnvSetStream(device.device_type, device.device_id, stream, nullptr);
+      streams_.push_back(device);
+    }
+  }
+
+  /*! \brief Any other convertible value, owned for the duration of the call. */
+  bool SetOwned(Py_ssize_t i, PyObject* arg, Classified c, PyObject* func_name) {
+    TVMFFIAny* out = &values()[i];
+    if (!ToOwnedAny(arg, c, out)) {
+      if (PyErr_ExceptionMatches(PyExc_TypeError)) {
+        PyErr_Clear();
+        return Fail(i, arg, func_name, nullptr);
+      }
+      return false;
+    }
+    if (out->type_index >= kTVMFFIStaticObjectBegin) Own(out->v_obj);
+    return true;
+  }
+
+  bool Fail(Py_ssize_t i, PyObject* arg, PyObject* func_name, const char* why) {
+    PyErr_Format(PyExc_TypeError, "Cannot convert argument #%zd of type `%s` when calling `%S`: %s",
+                 i, Py_TYPE(arg)->tp_name, func_name ? func_name : Py_None,
+                 why ? why : "no conversion to an FFI value");
+    return false;
+  }
+
+  bool ReadOnly(Py_ssize_t i, PyObject* arg, PyObject* func_name) {
+    PyErr_Format(PyExc_BufferError,
+                 "Argument #%zd of type `%s` when calling `%S` is read-only; kernels receive "
+                 "writable tensors (pass a writable copy)",
+                 i, Py_TYPE(arg)->tp_name, func_name ? func_name : Py_None);
+    return false;
+  }
+
+  TVMFFIAny inline_values_[kInline];
+  std::unique_ptr<TVMFFIAny[]> heap_values_;
+  BorrowedTensor* borrowed_[kInline];
+  PyObject* borrowed_owner_[kInline];
+  int num_borrowed_ = 0;
+  TVMFFIObject* inline_owned_[kInline];
+  std::vector<TVMFFIObject*> heap_owned_;
+  int num_owned_ = 0;
+  bool allocator_set_ = false;
+  DLPackManagedTensorAllocator saved_allocator_ = nullptr;
+  std::vector<DLDevice> streams_;  // devices whose stream this call set (empty on the CPU)
+};
+
+}  // namespace
+
+PyObject* CallFunction(TVMFFIObject* func, PyObject* name, PyObject* const* args, Py_ssize_t n,
+                       bool keep_gil) {
+  if (n > INT32_MAX) return PyErr_SetString(PyExc_OverflowError, "too many arguments"), nullptr;
+  CallArgs packed(n);
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    if (!packed.Set(i, args[i], name)) return nullptr;
+  }
+  TVMFFIAny result;
+  result.type_index = kTVMFFINone;
+  result.zero_padding = 0;
+  result.v_int64 = 0;
+  TVMFFISafeCallType call = TVMFFIFunctionGetCellPtr(func)->safe_call;
+  int rc;
+  if (keep_gil) {
+    rc = call(func, packed.values(), static_cast<int32_t>(n), &result);
+  } else {
+    // Other Python threads run during the call; callbacks and signal checks take the GIL back.
+    PyThreadState* ts = PyEval_SaveThread();
+    rc = call(func, packed.values(), static_cast<int32_t>(n), &result);
+    PyEval_RestoreThread(ts);
+  }
+  if (rc != 0) {
+    ReleaseAny(&result);
+    return RaiseFromFFI(rc);
+  }
+  return ToPython(&result);
+}
+
+}  // namespace python
+}  // namespace ffi

@@ -1,0 +1,141 @@
+// C++ -> Python calls: a Python callable wrapped as an FFI function. The callback may run on any
+// thread (a kernel's worker, say): it takes the GIL itself, and refuses cleanly once Python is
+// finalizing.
+#include <memory>
+
+#include "core.h"
+
+namespace ffi {
+namespace python {
+namespace {
+
+/*!
+ * \brief The Tensor object a callback receives for a borrowed `DLTensor*` argument. The memory
+ * belongs to the caller and is valid only during the call, so the object is detached when the
+ * callback returns: if anyone kept it, they are left holding an empty tensor (shape (0,), no
+ * data) instead of a pointer into memory the caller may free.
+ */
+struct CallbackTensorView {
+  TVMFFIObject header;
+  DLTensor dl;
+  std::unique_ptr<int64_t[]> dims;  // shape then strides, at least one entry
+
+  static void Deleter(void* self, int flags) {
+    if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) delete static_cast<CallbackTensorView*>(self);
+  }
+
+  /*! \brief A new view of `src` (one strong reference), or NULL when `src` is malformed. */
+  static CallbackTensorView* Make(const DLTensor* src) {
+    if (src == nullptr || src->ndim < 0 || (src->ndim > 0 && src->shape == nullptr)) {
+      return nullptr;
+    }
+    auto* v = new CallbackTensorView();
+    v->header.combined_ref_count = detail::kStrongOne | detail::kWeakOne;
+    v->header.type_index = kTVMFFITensor;
+    v->header.__padding = 0;
+    v->header.deleter = Deleter;
+    v->dl = *src;
+    size_t n = static_cast<size_t>(src->ndim);
+    v->dims.reset(new int64_t[2 * n + 1]);
+    for (size_t i = 0; i < n; ++i) v->dims[i] = src->shape[i];
+    v->dl.shape = v->dims.get();
+    if (src->strides != nullptr) {
+      for (size_t i = 0; i < n; ++i) v->dims[n + i] = src->strides[i];
+      v->dl.strides = v->dims.get() + n;
+    }
+    return v;
+  }
+
+  /*! \brief Makes the object describe no memory: an empty 1-d tensor. */
+  void Detach() {
+    dims[0] = 0;
+    dl.data = nullptr;
+    dl.ndim = 1;
+    dl.shape = dims.get();
+    dl.strides = nullptr;
+    dl.byte_offset = 0;
+  }
+};
+static_assert(offsetof(CallbackTensorView, dl) == sizeof(TVMFFIObject));
+
+/*! \brief Converts callback argument `view` to Python; `*detach` receives a tensor view. */
+PyObject* ArgToPython(const TVMFFIAny* view, CallbackTensorView** detach) {
+  TVMFFIAny owned;
+  if (view->type_index == kTVMFFIDLTensorPtr) {
+    CallbackTensorView* t = CallbackTensorView::Make(static_cast<const DLTensor*>(view->v_ptr));
+    if (t == nullptr) {
+      PyErr_SetString(PyExc_ValueError, "a callback received a malformed DLTensor*");
+      return nullptr;
+    }
+    TVMFFIObjectIncRef(&t->header);  // ours, until the callback returns
+    *detach = t;
+    return WrapTensor(&t->header, false);
+  }
+  if (TVMFFIAnyViewToOwnedAny(view, &owned) != 0) return RaiseFromFFI(-1);
+  return ToPython(&owned);
+}
+
+/*! \brief The safe call of a Function made from a Python callable (`self` is the callable). */
+int PythonCallback(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
+  if (!PythonAlive()) {
+    TVMFFIErrorSetRaisedFromCStr("RuntimeError",
+                                 "a Python callback was called while Python is shutting down");
+    return -1;
+  }
+  PyGILState_STATE gil = PyGILState_Ensure();
+  int rc = 0;
+  PyObject* stack[8];
+  CallbackTensorView* views_stack[8] = {};
+  std::unique_ptr<PyObject*[]> heap;
+  std::unique_ptr<CallbackTensorView*[]> heap_views;
+  PyObject** py_args = stack;
+  CallbackTensorView** views = views_stack;
+  if (num_args > 8) {
+    heap.reset(new PyObject*[num_args]);
+    heap_views.reset(new CallbackTensorView*[num_args]());
+    py_args = heap.get();
+    views = heap_views.get();
+  }
+  int32_t converted = 0;
+  for (; converted < num_args; ++converted) {
+    py_args[converted] = ArgToPython(&args[converted], &views[converted]);
+    if (py_args[converted] == nullptr) break;
+  }
+  if (converted < num_args) {
+    rc = SetFFIErrorFromPython();
+    if (views[converted] != nullptr) TVMFFIObjectDecRef(&views[converted]->header);
+  } else {
+    PyObject* r = PyObject_Vectorcall(static_cast<PyObject*>(self), py_args,
+                                      static_cast<size_t>(num_args), nullptr);
+    if (r == nullptr || !ToOwnedAny(r, result)) rc = SetFFIErrorFromPython();
+    Py_XDECREF(r);
+  }
+  for (int32_t i = 0; i < converted; ++i) {
+    Py_DECREF(py_args[i]);
+    if (CallbackTensorView* v = views[i]) {
+      uint64_t refs = __atomic_load_n(&v->header.combined_ref_count, __ATOMIC_ACQUIRE);
+      if (refs != (detail::kStrongOne | detail::kWeakOne)) v->Detach();  // someone kept it
+      TVMFFIObjectDecRef(&v->header);
+    }
+  }
+  PyGILState_Release(gil);
+  return rc;
+}
+
+void PythonCallbackDeleter(void* self) { DecRefFromAnyThread(static_cast<PyObject*>(self)); }
+
+}  // namespace
+
+TVMFFIObject* FunctionFromCallable(PyObject* fn) {
+  TVMFFIObjectHandle out = nullptr;
+  Py_INCREF(fn);
+  if (TVMFFIFunctionCreate(fn, PythonCallback, PythonCallbackDeleter, &out) != 0) {
+    Py_DECREF(fn);
+    RaiseFromFFI(-1);
+    return nullptr;
+  }
+  return static_cast<TVMFFIObject*>(out);
+}
+
+}  // namespace python
+}  // namespace ffi

@@ -1,0 +1,165 @@
+// What a Python value is: one classification, by real type, for every conversion path.
+#include <cstring>
+#include <unordered_map>
+
+#include "core.h"
+
+namespace ffi {
+namespace python {
+namespace {
+
+/*! \brief An attribute found on `type` or its bases (borrowed), through CPython's type cache. */
+PyObject* TypeAttribute(PyTypeObject* type, const char* name) {
+  // Interned once; _PyType_Lookup is the cached MRO lookup attribute access itself uses, and it
+  // holds no reference to the type, so classes created and dropped at run time are not kept.
+  static PyObject* dlpack = PyUnicode_InternFromString("__dlpack__");
+  static PyObject* exchange = PyUnicode_InternFromString("__dlpack_c_exchange_api__");
+  PyObject* key = std::strcmp(name, "__dlpack__") == 0 ? dlpack : exchange;
+  return key == nullptr ? nullptr : _PyType_Lookup(type, key);
+}
+
+/*!
+ * \brief Types that have an exchange API, with a reference to each (there are a handful in a
+ * process: one per array framework). Types without one are never recorded.
+ */
+struct ExchangeAPICache {
+  PyTypeObject* last_type = nullptr;
+  const DLPackExchangeAPI* last_api = nullptr;
+  std::unordered_map<PyTypeObject*, const DLPackExchangeAPI*> by_type;
+};
+ExchangeAPICache& APICache() {
+  static auto* cache = new ExchangeAPICache();  // leaked: used until the last call at exit
+  return *cache;
+}
+
+/*! \brief The exchange API in a `__dlpack_c_exchange_api__` capsule, if its layout is known. */
+const DLPackExchangeAPI* APIFromCapsule(PyObject* cap) {
+  if (cap == nullptr || !PyCapsule_IsValid(cap, "dlpack_exchange_api")) return nullptr;
+  auto* api =
+      static_cast<const DLPackExchangeAPI*>(PyCapsule_GetPointer(cap, "dlpack_exchange_api"));
+  if (api == nullptr || api->header.version.major != DLPACK_MAJOR_VERSION) return nullptr;
+  return api;
+}
+
+/*!
+ * \brief A type from an already imported module, by module and attribute name (new reference,
+ * or NULL without an error). Looking at sys.modules imports nothing.
+ */
+PyTypeObject* ImportedType(const char* module, const char* attr) {
+  PyObject* name = PyUnicode_FromString(module);
+  PyObject* mod = name != nullptr ? PyImport_GetModule(name) : nullptr;
+  Py_XDECREF(name);
+  PyObject* t = mod != nullptr ? PyObject_GetAttrString(mod, attr) : nullptr;
+  Py_XDECREF(mod);
+  if (t == nullptr || !PyType_Check(t)) {
+    PyErr_Clear();
+    Py_XDECREF(t);
+    return nullptr;
+  }
+  return reinterpret_cast<PyTypeObject*>(t);
+}
+
+/*!
+ * \brief A library type known by name and identified by identity: the name is only a cheap
+ * filter, the type object found in sys.modules decides. A user class that calls itself
+ * `numpy.ndarray` is not NumPy's array.
+ */
+struct KnownType {
+  const char* module;
+  const char* attr;
+  const char* tp_name;
+  PyTypeObject* type = nullptr;  // resolved once its module is imported (owned, never released)
+
+  /*! \brief Whether the type is resolved, resolving it when `t` or a base carries its name. */
+  bool Resolve(PyTypeObject* t) {
+    if (type != nullptr) return true;
+    for (PyTypeObject* base = t; base != nullptr; base = base->tp_base) {
+      if (std::strcmp(base->tp_name, tp_name) == 0) {
+        type = ImportedType(module, attr);
+        return type != nullptr;
+      }
+    }
+    return false;
+  }
+  bool Is(PyTypeObject* t) {
+    if (type == nullptr && std::strcmp(t->tp_name, tp_name) != 0) return false;
+    return Resolve(t) && t == type;
+  }
+  bool IsSubtype(PyTypeObject* t) { return Resolve(t) && PyType_IsSubtype(t, type); }
+};
+
+KnownType numpy_ndarray{"numpy", "ndarray", "numpy.ndarray"};
+KnownType ctypes_void_p{"ctypes", "c_void_p", "c_void_p"};
+
+}  // namespace
+
+const DLPackExchangeAPI* ExchangeAPIOf(PyTypeObject* type) {
+  ExchangeAPICache& c = APICache();
+  if (type == c.last_type) return c.last_api;
+  auto it = c.by_type.find(type);
+  const DLPackExchangeAPI* api = nullptr;
+  if (it != c.by_type.end()) {
+    api = it->second;
+  } else {
+    api = APIFromCapsule(TypeAttribute(type, "__dlpack_c_exchange_api__"));
+    if (api == nullptr) return nullptr;
+    Py_INCREF(type);  // a framework's tensor type: its address must stay this type's
+    c.by_type.emplace(type, api);
+  }
+  c.last_type = type;
+  c.last_api = api;
+  return api;
+}
+
+bool IsNumpyArrayType(PyTypeObject* type) { return numpy_ndarray.Is(type); }
+
+Classified Classify(PyObject* obj) {
+  PyTypeObject* type = Py_TYPE(obj);
+  // The common exact types first: a call with ints, floats and strings pays one compare each.
+  if (type == &PyLong_Type) return {PyKind::kInt};
+  if (type == &PyFloat_Type) return {PyKind::kFloat};
+  if (obj == Py_None) return {PyKind::kNone};
+  if (type == &PyBool_Type) return {PyKind::kBool};
+  if (type == &PyUnicode_Type) return {PyKind::kStr};
+  if (PyObject_TypeCheck(obj, ObjectType)) return {PyKind::kObject};
+  if (type == DTypeType) return {PyKind::kDType};
+  if (type == DeviceType) return {PyKind::kDevice};
+  if (numpy_ndarray.Is(type)) return {PyKind::kNumpy};
+  if (const DLPackExchangeAPI* api = ExchangeAPIOf(type)) return {PyKind::kExchange, api};
+  // Subclasses of the builtins (IntEnum, str enums, ...) convert as their base.
+  if (PyLong_Check(obj)) return {PyKind::kInt};
+  if (PyFloat_Check(obj)) return {PyKind::kFloat};
+  if (PyUnicode_Check(obj)) return {PyKind::kStr};
+  if (PyBytes_Check(obj) || PyByteArray_Check(obj)) return {PyKind::kBytes};
+  if (PyTuple_Check(obj) && type == ClassForTypeIndex(kTVMFFIShape)) return {PyKind::kShape};
+  if (ctypes_void_p.IsSubtype(type)) return {PyKind::kVoidPtr};
+  if (TypeAttribute(type, "__dlpack__") != nullptr) return {PyKind::kDLPack};
+  if (PyIndex_Check(obj)) return {PyKind::kIndex};
+  if (type->tp_as_number != nullptr && type->tp_as_number->nb_float != nullptr) {
+    return {PyKind::kFloatLike};
+  }
+  if (PyCallable_Check(obj)) return {PyKind::kCallable};
+  return {PyKind::kUnsupported};
+}
+
+bool IntInRange(PyObject* value, long long lo, long long hi, const char* what, long long* out) {
+  if (!PyLong_Check(value) && !PyIndex_Check(value)) {
+    PyErr_Format(PyExc_TypeError, "%s must be an int, not `%s`", what, Py_TYPE(value)->tp_name);
+    return false;
+  }
+  PyObject* index = PyNumber_Index(value);
+  if (index == nullptr) return false;
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(index, &overflow);
+  Py_DECREF(index);
+  if (v == -1 && PyErr_Occurred()) return false;
+  if (overflow != 0 || v < lo || v > hi) {
+    PyErr_Format(PyExc_OverflowError, "%s must be in [%lld, %lld]", what, lo, hi);
+    return false;
+  }
+  *out = v;
+  return true;
+}
+
+}  // namespace python
+}  // namespace ffi

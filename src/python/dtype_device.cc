@@ -1,0 +1,199 @@
+// ffi.dtype and ffi.Device: DLDataType and DLDevice as small immutable Python values.
+#include <string>
+
+#include "core.h"
+
+namespace ffi {
+namespace python {
+
+PyTypeObject* DTypeType = nullptr;
+PyTypeObject* DeviceType = nullptr;
+
+namespace {
+
+// ---- dtype -------------------------------------------------------------------------------------
+
+PyObject* DTypeNew(PyTypeObject*, PyObject* args, PyObject* kwargs) {
+  PyObject* spec = nullptr;
+  static const char* kwlist[] = {"dtype", nullptr};
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O", const_cast<char**>(kwlist), &spec)) {
+    return nullptr;
+  }
+  if (Py_TYPE(spec) == DTypeType) {
+    Py_INCREF(spec);
+    return spec;
+  }
+  // str, numpy.dtype ("float32"), torch.dtype ("torch.float32") or a scalar type (np.float32).
+  std::string str;
+  if (!TakeText(PyType_Check(spec) ? PyObject_GetAttrString(spec, "__name__") : PyObject_Str(spec),
+                &str)) {
+    return nullptr;
+  }
+  if (str.rfind("torch.", 0) == 0) str = str.substr(6);
+  try {
+    return NewDType(DLDataTypeFromString(str));
+  } catch (const Error& e) {
+    PyErr_SetString(PyExc_ValueError, e.message().c_str());
+    return nullptr;
+  }
+}
+
+DLDataType DT(PyObject* self) { return reinterpret_cast<PyDType*>(self)->dtype; }
+
+PyObject* DTypeStr(PyObject* self) {
+  return PyUnicode_FromString(DLDataTypeToString(DT(self)).c_str());
+}
+PyObject* DTypeRepr(PyObject* self) {
+  return PyUnicode_FromFormat("dtype('%s')", DLDataTypeToString(DT(self)).c_str());
+}
+Py_hash_t DTypeHash(PyObject* self) {
+  DLDataType d = DT(self);
+  Py_hash_t h = (static_cast<Py_hash_t>(d.code) << 24) ^ (d.bits << 16) ^ d.lanes;
+  return h == -1 ? -2 : h;
+}
+PyObject* DTypeRichCompare(PyObject* self, PyObject* other, int op) {
+  if (op != Py_EQ && op != Py_NE) Py_RETURN_NOTIMPLEMENTED;
+  bool eq;
+  if (Py_TYPE(other) == DTypeType) {
+    eq = DT(self) == DT(other);
+  } else if (PyUnicode_Check(other)) {
+    eq = PyUnicode_CompareWithASCIIString(other, DLDataTypeToString(DT(self)).c_str()) == 0;
+  } else {
+    Py_RETURN_NOTIMPLEMENTED;
+  }
+  return PyBool_FromLong(op == Py_EQ ? eq : !eq);
+}
+PyObject* DTypeCode(PyObject* self, void*) { return PyLong_FromLong(DT(self).code); }
+PyObject* DTypeBits(PyObject* self, void*) { return PyLong_FromLong(DT(self).bits); }
+PyObject* DTypeLanes(PyObject* self, void*) { return PyLong_FromLong(DT(self).lanes); }
+PyObject* DTypeItemsize(PyObject* self, void*) {
+  return PyLong_FromSize_t(GetDataSize(1, DT(self)));
+}
+
+PyGetSetDef dtype_getset[] = {
+    {"type_code", DTypeCode, nullptr, "The DLDataTypeCode.", nullptr},
+    {"bits", DTypeBits, nullptr, "Bits per lane.", nullptr},
+    {"lanes", DTypeLanes, nullptr, "Vector lanes.", nullptr},
+    {"itemsize", DTypeItemsize, nullptr, "Bytes per element (rounded up).", nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr}};
+
+// ---- Device ------------------------------------------------------------------------------------
+
+DLDevice DV(PyObject* self) { return reinterpret_cast<PyDevice*>(self)->device; }
+
+PyObject* DeviceNew(PyTypeObject*, PyObject* args, PyObject* kwargs) {
+  PyObject* type = nullptr;
+  PyObject* index = Py_None;
+  static const char* kwlist[] = {"type", "index", nullptr};
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O", const_cast<char**>(kwlist), &type,
+                                   &index)) {
+    return nullptr;
+  }
+  if (Py_TYPE(type) == DeviceType && index == Py_None) {
+    Py_INCREF(type);
+    return type;
+  }
+  DLDevice d{kDLCPU, 0};
+  try {
+    if (PyLong_Check(type)) {
+      d.device_type = static_cast<DLDeviceType>(PyLong_AsLong(type));
+    } else {
+      std::string str;
+      if (!TakeText(PyObject_Str(type), &str)) return nullptr;  // also torch.device("cuda:1")
+      d = DLDeviceFromString(str);
+    }
+  } catch (const Error& e) {
+    PyErr_SetString(PyExc_ValueError, e.message().c_str());
+    return nullptr;
+  }
+  if (index != Py_None) {
+    long id = PyLong_AsLong(index);
+    if (id == -1 && PyErr_Occurred()) return nullptr;
+    d.device_id = static_cast<int32_t>(id);
+  }
+  return NewDevice(d);
+}
+
+PyObject* DeviceStr(PyObject* self) {
+  return PyUnicode_FromString(DLDeviceToString(DV(self)).c_str());
+}
+PyObject* DeviceRepr(PyObject* self) {
+  DLDevice d = DV(self);
+  return PyUnicode_FromFormat("device(type='%s', index=%d)",
+                              DLDeviceTypeToString(d.device_type).c_str(), d.device_id);
+}
+Py_hash_t DeviceHash(PyObject* self) {
+  DLDevice d = DV(self);
+  Py_hash_t h = (static_cast<Py_hash_t>(d.device_type) << 20) ^ d.device_id;
+  return h == -1 ? -2 : h;
+}
+PyObject* DeviceRichCompare(PyObject* self, PyObject* other, int op) {
+  if (op != Py_EQ && op != Py_NE) Py_RETURN_NOTIMPLEMENTED;
+  if (Py_TYPE(other) != DeviceType) Py_RETURN_NOTIMPLEMENTED;
+  bool eq = DV(self) == DV(other);
+  return PyBool_FromLong(op == Py_EQ ? eq : !eq);
+}
+PyObject* DeviceType_(PyObject* self, void*) {
+  return PyUnicode_FromString(DLDeviceTypeToString(DV(self).device_type).c_str());
+}
+PyObject* DeviceIndex(PyObject* self, void*) { return PyLong_FromLong(DV(self).device_id); }
+PyObject* DeviceDLPackType(PyObject* self, PyObject*) {
+  return PyLong_FromLong(DV(self).device_type);
+}
+
+PyGetSetDef device_getset[] = {
+    {"type", DeviceType_, nullptr, "Device type name, e.g. \"cuda\".", nullptr},
+    {"index", DeviceIndex, nullptr, "Device ordinal.", nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr}};
+PyMethodDef device_methods[] = {
+    {"dlpack_device_type", DeviceDLPackType, METH_NOARGS, "The DLDeviceType number."},
+    {nullptr, nullptr, 0, nullptr}};
+
+}  // namespace
+
+PyObject* NewDType(DLDataType dtype) {
+  PyObject* o = DTypeType->tp_alloc(DTypeType, 0);
+  if (o != nullptr) reinterpret_cast<PyDType*>(o)->dtype = dtype;
+  return o;
+}
+
+PyObject* NewDevice(DLDevice device) {
+  PyObject* o = DeviceType->tp_alloc(DeviceType, 0);
+  if (o != nullptr) reinterpret_cast<PyDevice*>(o)->device = device;
+  return o;
+}
+
+bool InitDTypeDeviceTypes(PyObject* module) {
+  PyType_Slot dtype_slots[] = {
+      {Py_tp_new, reinterpret_cast<void*>(DTypeNew)},
+      {Py_tp_str, reinterpret_cast<void*>(DTypeStr)},
+      {Py_tp_repr, reinterpret_cast<void*>(DTypeRepr)},
+      {Py_tp_hash, reinterpret_cast<void*>(DTypeHash)},
+      {Py_tp_richcompare, reinterpret_cast<void*>(DTypeRichCompare)},
+      {Py_tp_getset, dtype_getset},
+      {Py_tp_doc, const_cast<char*>("An element type: ffi.dtype(\"float32\"), also from NumPy "
+                                    "and PyTorch dtypes.")},
+      {0, nullptr}};
+  PyType_Spec dtype_spec = {"ffi.dtype", sizeof(PyDType), 0, Py_TPFLAGS_DEFAULT, dtype_slots};
+  DTypeType = reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&dtype_spec));
+  if (DTypeType == nullptr) return false;
+
+  PyType_Slot device_slots[] = {
+      {Py_tp_new, reinterpret_cast<void*>(DeviceNew)},
+      {Py_tp_str, reinterpret_cast<void*>(DeviceStr)},
+      {Py_tp_repr, reinterpret_cast<void*>(DeviceRepr)},
+      {Py_tp_hash, reinterpret_cast<void*>(DeviceHash)},
+      {Py_tp_richcompare, reinterpret_cast<void*>(DeviceRichCompare)},
+      {Py_tp_getset, device_getset},
+      {Py_tp_methods, device_methods},
+      {Py_tp_doc, const_cast<char*>("A device: ffi.Device(\"cuda:1\"), ffi.Device(\"cuda\", 1), "
+                                    "also from torch.device.")},
+      {0, nullptr}};
+  PyType_Spec device_spec = {"ffi.Device", sizeof(PyDevice), 0, Py_TPFLAGS_DEFAULT, device_slots};
+  DeviceType = reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&device_spec));
+  if (DeviceType == nullptr) return false;
+  return AddType(module, "dtype", DTypeType) && AddType(module, "Device", DeviceType);
+}
+
+}  // namespace python
+}  // namespace ffi
