@@ -96,7 +96,9 @@ PyObject* DeviceNew(PyTypeObject*, PyObject* args, PyObject* kwargs) {
   DLDevice d{kDLCPU, 0};
   try {
     if (PyLong_Check(type)) {
-      d.device_type = static_cast<DLDeviceType>(PyLong_AsLong(type));
+      long long code = 0;
+      if (!IntInRange(type, 1, INT32_MAX, "Device type code", &code)) return nullptr;
+      d.device_type = static_cast<DLDeviceType>(code);
     } else {
       std::string str;
       if (!TakeText(PyObject_Str(type), &str)) return nullptr;  // also torch.device("cuda:1")
@@ -107,8 +109,8 @@ PyObject* DeviceNew(PyTypeObject*, PyObject* args, PyObject* kwargs) {
     return nullptr;
   }
   if (index != Py_None) {
-    long id = PyLong_AsLong(index);
-    if (id == -1 && PyErr_Occurred()) return nullptr;
+    long long id = 0;
+    if (!IntInRange(index, INT32_MIN, INT32_MAX, "Device index", &id)) return nullptr;
     d.device_id = static_cast<int32_t>(id);
   }
   return NewDevice(d);

@@ -34,3 +34,18 @@ def mod(kernels_path):
     import ffi
 
     return ffi.load_module(kernels_path)
+
+
+@pytest.fixture(scope="session")
+def reliability_path(tmp_path_factory):
+    return build_kernel(
+        os.path.join(HERE, "kernels", "reliability_kernels.cc"),
+        str(tmp_path_factory.mktemp("reliability")),
+    )
+
+
+@pytest.fixture(scope="session")
+def rmod(reliability_path):
+    import ffi
+
+    return ffi.load_module(reliability_path)

@@ -63,3 +63,62 @@ def test_threads_calling_concurrently(mod):
     for th in threads:
         th.join()
     assert errors == []
+
+
+def test_dynamically_created_classes_are_not_kept(mod):
+    import weakref
+
+    refs = []
+    for i in range(20):
+        # A class made at run time, passed as an argument (unconvertible) and as a producer.
+        cls = type(f"Dyn{i}", (), {})
+        refs.append(weakref.ref(cls))
+        try:
+            mod.echo(cls())
+        except TypeError:
+            pass
+        producer = type(f"Prod{i}", (), {"__dlpack__": lambda self, **kw: np.zeros(2).__dlpack__()})
+        refs.append(weakref.ref(producer))
+        mod.sum_any(producer())
+        del cls, producer
+    gc.collect()
+    assert [r() for r in refs] == [None] * len(refs)
+
+
+def test_function_takes_part_in_garbage_collection(mod):
+    import weakref
+
+    f = mod.get_function("echo")
+    f.self_reference = f  # a cycle through the function's attribute dict
+    ref = weakref.ref(f)
+    del f
+    gc.collect()
+    assert ref() is None
+
+
+def test_error_class_registered_again_releases_the_first(mod):
+    import weakref
+
+    first = type("ReRegistered", (Exception,), {})
+    ref = weakref.ref(first)
+    ffi.register_error("ReRegistered", first)
+    second = type("ReRegistered", (Exception,), {})
+    ffi.register_error("ReRegistered", second)
+    del first
+    gc.collect()
+    assert ref() is None
+    import pytest
+
+    with pytest.raises(second):
+        mod.fail("ReRegistered", "x")
+    with pytest.raises(TypeError):
+        ffi.register_error("NotAClass", 42)
+
+
+def test_results_released_when_conversion_fails(mod):
+    # A borrowed DLTensor* cannot be returned to Python; nothing is left behind either way.
+    t = ffi.from_dlpack(torch.ones(2))
+    uses = t._use_count()
+    for _ in range(100):
+        mod.echo(t)
+    assert t._use_count() == uses

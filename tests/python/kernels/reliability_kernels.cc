@@ -1,0 +1,111 @@
+// Kernels for the reliability tests: long calls, worker threads calling back into Python, signal
+// polling, and kernels that keep the tensors they are given.
+#include <ffi/ffi.h>
+
+#include <atomic>
+#include <chrono>
+#include <exception>
+#include <thread>
+
+namespace {
+
+std::atomic<bool> flag{false};
+
+// Sets the flag wait_for_flag waits on.
+void SetFlag() { flag.store(true); }
+
+// Waits up to `timeout_ms` for another thread to call set_flag: returns whether it did. A Python
+// thread can call set_flag only if the caller released the GIL.
+bool WaitForFlag(int64_t timeout_ms) {
+  flag.store(false);
+  auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  while (!flag.load()) {
+    if (std::chrono::steady_clock::now() > end) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return true;
+}
+
+// Calls f(i) for i in [0, n) from a worker thread and returns the sum of the results; an error
+// raised by f is rethrown on the calling thread.
+int64_t CallbackFromWorker(ffi::Function f, int64_t n) {
+  int64_t sum = 0;
+  std::exception_ptr error;
+  std::thread worker([&] {
+    try {
+      for (int64_t i = 0; i < n; ++i) sum += f(i).cast<int64_t>();
+    } catch (...) {
+      error = std::current_exception();
+    }
+  });
+  worker.join();
+  if (error) std::rethrow_exception(error);
+  return sum;
+}
+
+// Polls the host's signal check from a worker thread; returns what it answered.
+int64_t CheckSignalsFromWorker() {
+  int rc = -1;
+  std::thread worker([&] { rc = TVMFFIEnvCheckSignals(); });
+  worker.join();
+  return rc;
+}
+
+// Loops for up to `max_ms`, polling for signals every millisecond; returns the iterations done.
+int64_t PollSignals(int64_t max_ms) {
+  auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(max_ms);
+  int64_t n = 0;
+  while (std::chrono::steady_clock::now() < end) {
+    ffi::EnvCheckSignals();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    ++n;
+  }
+  return n;
+}
+
+ffi::Optional<ffi::Tensor> kept;
+
+// Keeps `t` beyond the call.
+void Keep(ffi::Tensor t) { kept = t; }
+// The kept tensor's shape.
+ffi::Shape KeptShape() { return ffi::Shape(kept.value().shape()); }
+// The sum of the kept float32 tensor's elements.
+double KeptSum() {
+  ffi::Tensor t = kept.value();
+  double s = 0;
+  const float* p = static_cast<const float*>(t.data_ptr());
+  for (int64_t i = 0; i < t.numel(); ++i) s += p[i * (t.ndim() ? t.stride(-1) : 1)];
+  return s;
+}
+void DropKept() { kept = ffi::Optional<ffi::Tensor>(); }
+// Returns its argument: a kernel handing the caller's tensor back.
+ffi::Tensor Identity(ffi::Tensor t) { return t; }
+
+// Passes a DLTensor* describing a local buffer to `f`; the buffer is gone when this returns.
+ffi::Any CallWithView(ffi::Function f) {
+  float data[4] = {1, 2, 3, 4};
+  int64_t shape[1] = {4};
+  DLTensor t{data, {kDLCPU, 0}, 1, {kDLFloat, 32, 1}, shape, nullptr, 0};
+  return f(&t);
+}
+
+// Whether a callback kept the view it was given (the kept tensor is empty, with no data).
+ffi::String DescribeTensor(ffi::TensorView t) {
+  return std::string("ndim=") + std::to_string(t.ndim()) + " numel=" + std::to_string(t.numel()) +
+         " data=" + (t.data_ptr() == nullptr ? "null" : "set");
+}
+
+}  // namespace
+
+FFI_DLL_EXPORT_TYPED_FUNC(set_flag, SetFlag);
+FFI_DLL_EXPORT_TYPED_FUNC(wait_for_flag, WaitForFlag);
+FFI_DLL_EXPORT_TYPED_FUNC(callback_from_worker, CallbackFromWorker);
+FFI_DLL_EXPORT_TYPED_FUNC(check_signals_from_worker, CheckSignalsFromWorker);
+FFI_DLL_EXPORT_TYPED_FUNC(poll_signals, PollSignals);
+FFI_DLL_EXPORT_TYPED_FUNC(keep, Keep);
+FFI_DLL_EXPORT_TYPED_FUNC(kept_shape, KeptShape);
+FFI_DLL_EXPORT_TYPED_FUNC(kept_sum, KeptSum);
+FFI_DLL_EXPORT_TYPED_FUNC(drop_kept, DropKept);
+FFI_DLL_EXPORT_TYPED_FUNC(identity, Identity);
+FFI_DLL_EXPORT_TYPED_FUNC(call_with_view, CallWithView);
+FFI_DLL_EXPORT_TYPED_FUNC(describe_tensor, DescribeTensor);
