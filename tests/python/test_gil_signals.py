@@ -9,8 +9,6 @@ import threading
 
 import pytest
 
-import ffi
-
 
 def run_python(code: str, timeout: float = 120) -> subprocess.CompletedProcess:
     """Runs `code` in a fresh interpreter; a deadlock shows up as a timeout, not a hung suite."""
