@@ -25,6 +25,8 @@ BUILD = os.path.join(ROOT, "build", "bench")
 CASES = [
     ("no arguments", "f.nop()"),
     ("three ints", "f.add3(1, 2, 3)"),
+    ("no arguments, keep_gil=True (ffi only)", "g.nop()"),
+    ("three ints, keep_gil=True (ffi only)", "g.add3(1, 2, 3)"),
     ("three PyTorch tensors", "f.tensors3(tx, tx, tx)"),
     ("three NumPy arrays", "f.tensors3(na, na, na)"),
     ("three ffi.Tensor", "f.tensors3(ft, ft, ft)"),
@@ -73,13 +75,26 @@ def worker(impl: str, kernel: str, nb_build: str) -> dict[str, float]:
         import nb_baseline
 
         env["f"] = nb_baseline
-        cases = [c for c in CASES if "ffi.Tensor" not in c[0] and "from_dlpack" not in c[0]]
+        cases = [
+            c
+            for c in CASES
+            if "ffi.Tensor" not in c[0] and "from_dlpack" not in c[0] and "keep_gil" not in c[0]
+        ]
     else:
         mod = __import__(impl)
         env["f"] = mod.load_module(kernel)
         env["from_dlpack"] = mod.from_dlpack
         env["ft"] = mod.from_dlpack(env["tx"])
-        cases = CASES
+        cases = [c for c in CASES if "keep_gil" not in c[0] or impl == "ffi"]
+        if impl == "ffi":
+            # The opt-in fast path: functions that keep the GIL during the call.
+            import types
+
+            g = types.SimpleNamespace(
+                nop=env["f"].get_function("nop"), add3=env["f"].get_function("add3")
+            )
+            g.nop.keep_gil = g.add3.keep_gil = True
+            env["g"] = g
     out = {}
     for name, stmt in cases:
         timer = timeit.Timer(stmt, globals=env)
