@@ -131,6 +131,10 @@ def test_exit_with_a_python_error_left_in_a_thread_slot(reliability_path, tmp_pa
                 pass
         t = threading.Thread(target=worker); t.start(); t.join()
         keep = ffi.convert(lambda: None)
+        def raises():
+            raise KeyError("held by a C++ static")
+        assert mod.stash_error(raises)
+        mod.stash_function(lambda: 1)
         print("done")
         """
     )

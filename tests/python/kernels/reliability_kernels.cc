@@ -95,8 +95,28 @@ ffi::String DescribeTensor(ffi::TensorView t) {
          " data=" + (t.data_ptr() == nullptr ? "null" : "set");
 }
 
+// Statics that outlive the interpreter: an error carrying a Python exception, and a callback.
+ffi::Optional<ffi::Error> stashed_error;
+ffi::Optional<ffi::Function> stashed_function;
+
+// Calls f, keeps the error it raises (if any) in a static; returns whether it raised.
+bool StashError(ffi::Function f) {
+  try {
+    f();
+  } catch (const ffi::Error& e) {
+    stashed_error = e;
+    return true;
+  }
+  return false;
+}
+
+// Keeps f in a static.
+void StashFunction(ffi::Function f) { stashed_function = f; }
+
 }  // namespace
 
+FFI_DLL_EXPORT_TYPED_FUNC(stash_error, StashError);
+FFI_DLL_EXPORT_TYPED_FUNC(stash_function, StashFunction);
 FFI_DLL_EXPORT_TYPED_FUNC(set_flag, SetFlag);
 FFI_DLL_EXPORT_TYPED_FUNC(wait_for_flag, WaitForFlag);
 FFI_DLL_EXPORT_TYPED_FUNC(callback_from_worker, CallbackFromWorker);
