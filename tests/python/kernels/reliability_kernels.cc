@@ -129,3 +129,56 @@ FFI_DLL_EXPORT_TYPED_FUNC(drop_kept, DropKept);
 FFI_DLL_EXPORT_TYPED_FUNC(identity, Identity);
 FFI_DLL_EXPORT_TYPED_FUNC(call_with_view, CallWithView);
 FFI_DLL_EXPORT_TYPED_FUNC(describe_tensor, DescribeTensor);
+
+// ---- malformed DLPack producers (called through ctypes): every tensor counts its deleter runs --
+namespace {
+std::atomic<int> deleter_runs{0};
+struct Malformed {
+  DLManagedTensorVersioned managed;
+  int64_t shape[2];
+  float data[4];
+};
+void DeleteMalformed(DLManagedTensorVersioned* self) {
+  deleter_runs.fetch_add(1);
+  delete static_cast<Malformed*>(self->manager_ctx);
+}
+}  // namespace
+
+// A new versioned managed tensor, well formed for kind 0, broken in one way for the others.
+extern "C" __attribute__((visibility("default"))) void* make_managed_tensor(int kind) {
+  auto* m = new Malformed();
+  m->shape[0] = 2;
+  m->shape[1] = 2;
+  DLTensor& t = m->managed.dl_tensor;
+  t = DLTensor{m->data, {kDLCPU, 0}, 2, {kDLFloat, 32, 1}, m->shape, nullptr, 0};
+  m->managed.version = {DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION};
+  m->managed.manager_ctx = m;
+  m->managed.deleter = DeleteMalformed;
+  m->managed.flags = 0;
+  switch (kind) {
+    case 1:  // negative ndim
+      t.ndim = -1;
+      break;
+    case 2:  // no shape
+      t.shape = nullptr;
+      break;
+    case 3:  // a negative extent
+      m->shape[1] = -5;
+      break;
+    case 4:  // an unknown major version
+      m->managed.version.major = DLPACK_MAJOR_VERSION + 1;
+      break;
+    case 5:  // a shape whose byte size overflows
+      m->shape[0] = int64_t{1} << 62;
+      m->shape[1] = 16;
+      break;
+    default:
+      break;
+  }
+  return &m->managed;
+}
+
+// How many managed tensors' deleters have run.
+extern "C" __attribute__((visibility("default"))) int managed_deleter_runs() {
+  return deleter_runs.load();
+}
