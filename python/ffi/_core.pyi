@@ -61,6 +61,7 @@ class Function(Object):
     keep_gil: bool
     """Opt-in fast path: when True, calls keep holding the GIL (default False: released)."""
 
+@disjoint_base
 class Tensor(Object):
     """An n-dimensional array shared through DLPack (zero-copy)."""
 
