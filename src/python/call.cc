@@ -77,10 +77,7 @@ BorrowedTensor* AcquireBorrowedTensor() {
   } else {
     t = new BorrowedTensor();
   }
-  t->header.combined_ref_count = BorrowedTensor::kPoolOnly;
-  t->header.type_index = kTVMFFITensor;
-  t->header.__padding = 0;
-  t->header.deleter = BorrowedTensor::PooledDeleter;
+  InitObjectHeader(&t->header, kTVMFFITensor, BorrowedTensor::PooledDeleter);
   t->owner = nullptr;
   return t;
 }

@@ -30,10 +30,7 @@ struct CallbackTensorView {
       return nullptr;
     }
     auto* v = new CallbackTensorView();
-    v->header.combined_ref_count = detail::kStrongOne | detail::kWeakOne;
-    v->header.type_index = kTVMFFITensor;
-    v->header.__padding = 0;
-    v->header.deleter = Deleter;
+    InitObjectHeader(&v->header, kTVMFFITensor, Deleter);
     v->dl = *src;
     size_t n = static_cast<size_t>(src->ndim);
     v->dims.reset(new int64_t[2 * n + 1]);

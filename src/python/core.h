@@ -83,6 +83,19 @@ inline void DecRefFromAnyThread(PyObject* obj) {
   PyGILState_Release(gil);
 }
 
+/*!
+ * \brief Starts the header of an object the extension lays out itself (a Tensor describing
+ * memory it does not own): one strong reference, the weak one every live object carries, and
+ * `deleter` to run when they go.
+ */
+inline void InitObjectHeader(TVMFFIObject* header, int32_t type_index,
+                             void (*deleter)(void* self, int flags)) {
+  header->combined_ref_count = detail::kStrongOne | detail::kWeakOne;
+  header->type_index = type_index;
+  header->__padding = 0;
+  header->deleter = deleter;
+}
+
 // ---- classify.cc -----------------------------------------------------------------------------
 
 /*! \brief What a Python value converts to. One classification serves every conversion path. */
