@@ -3,8 +3,10 @@
 
 #include <dlfcn.h>
 #include <elf.h>
+#include <fcntl.h>
 #include <link.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -244,8 +246,46 @@ void CheckLoadablePath(const std::string& path) {
   }
 }
 
+/*!
+ * \brief Refuses a file that is not an ELF file, or whose segments reach past its end: glibc maps
+ * such a truncated library and the process dies of SIGBUS inside dlopen. Everything else (wrong
+ * class or machine, bad dynamic section) is left to dlopen, which reports it.
+ */
+void CheckElfFile(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    FFI_THROW(RuntimeError) << "Cannot load module `" << path << "`: " << std::strerror(errno);
+  }
+  struct stat st;
+  ElfW(Ehdr) header{};
+  bool ok = ::fstat(fd, &st) == 0;
+  size_t size = ok ? static_cast<size_t>(st.st_size) : 0;
+  ok = ok && ::pread(fd, &header, sizeof(header), 0) == static_cast<ssize_t>(sizeof(header)) &&
+       std::memcmp(header.e_ident, ELFMAG, SELFMAG) == 0;
+  const char* why = ok ? nullptr : "it is not an ELF file (too short, or no ELF header)";
+  // Only a header of this process's class can be read as ElfW(Ehdr); dlopen refuses the others.
+  if (ok && header.e_ident[EI_CLASS] == (sizeof(void*) == 8 ? ELFCLASS64 : ELFCLASS32)) {
+    size_t table_end = static_cast<size_t>(header.e_phoff) +
+                       static_cast<size_t>(header.e_phnum) * sizeof(ElfW(Phdr));
+    if (header.e_phentsize != sizeof(ElfW(Phdr)) || header.e_phoff > size || table_end > size) {
+      why = "its program headers are missing or lie past the end of the file (truncated?)";
+    }
+    for (size_t i = 0; why == nullptr && i < header.e_phnum; ++i) {
+      ElfW(Phdr) ph{};
+      off_t at = static_cast<off_t>(header.e_phoff + i * sizeof(ElfW(Phdr)));
+      if (::pread(fd, &ph, sizeof(ph), at) != static_cast<ssize_t>(sizeof(ph)) ||
+          ph.p_offset > size || ph.p_filesz > size - ph.p_offset) {
+        why = "a segment lies past the end of the file (truncated?)";
+      }
+    }
+  }
+  ::close(fd);
+  if (why != nullptr) FFI_THROW(RuntimeError) << "Cannot load module `" << path << "`: " << why;
+}
+
 Module LoadLibraryModule(const std::string& path) {
   CheckLoadablePath(path);
+  CheckElfFile(path);
   // A bare file name would make dlopen search the library path; the caller means this file.
   std::string file = path.find('/') == std::string::npos ? "./" + path : path;
   void* handle = nullptr;
