@@ -51,8 +51,8 @@ struct ThreadErrorState {
 };
 
 /*!
- * \brief This thread's state, through a plain pointer that no destructor invalidates: code that runs
- * after the thread's thread-locals were destroyed (a static destructor during exit, a later
+ * \brief This thread's state, through a plain pointer that no destructor invalidates: code that
+ * runs after the thread's thread-locals were destroyed (a static destructor during exit, a later
  * thread-local's destructor) still gets a usable state, made anew and then never freed.
  */
 thread_local ThreadErrorState* thread_state = nullptr;

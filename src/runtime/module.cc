@@ -134,14 +134,15 @@ class LibraryModuleObj : public ModuleObj {
    * Not cached here: a cached function would hold the module and the module the function.
    */
   Optional<Function> GetFunction(const std::string& name) const {
+    // dlsym would read a name with a NUL byte only up to it and find another function.
+    if (name.find('\0') != std::string::npos) return std::nullopt;
     std::string symbol = "__tvm_ffi_" + name;
     void* address = dlsym(handle_, symbol.c_str());
     if (address == nullptr) return std::nullopt;
     unsigned char type = SymbolType(symbol, address);
     if (!IsCodeType(type)) {
       FFI_THROW(AttributeError) << "Module `" << path_ << "`: symbol `" << symbol << "` is "
-                                << SymbolKindName(type) << ", so `" << name
-                                << "` cannot be called";
+                                << SymbolKindName(type) << ", so `" << name << "` cannot be called";
     }
     // The function keeps the module alive; the callback ignores its resource handle.
     TVMFFIObject* self = detail::ObjectUnsafe::Header(this);

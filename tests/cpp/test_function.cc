@@ -423,8 +423,9 @@ TEST(Function, RefusedRegistrationReleasesTheFunctionOutsideTheLock) {
   const std::string name = "testing.function.refused";
   ffi::Function::SetGlobal(name, ffi::Function::FromTyped([]() { return 1; }));
   ReentrantDeleterLog log;
-  EXPECT_EQ(ErrorKindOf([&] { ffi::Function::SetGlobal(name, FunctionWithReentrantDeleter(&log)); }),
-            "ValueError");
+  EXPECT_EQ(
+      ErrorKindOf([&] { ffi::Function::SetGlobal(name, FunctionWithReentrantDeleter(&log)); }),
+      "ValueError");
   EXPECT_EQ(log.deletions, 1);
   EXPECT_TRUE(log.found_global);
   EXPECT_EQ(ffi::Function::GetGlobalRequired(name)().cast<int64_t>(), 1);

@@ -28,6 +28,8 @@ TEST(Module, LoadAndCallTypedFunctions) {
 TEST(Module, MissingFunctionIsEmptyOptional) {
   ffi::Module mod = Kernels();
   EXPECT_FALSE(mod->GetFunction("does_not_exist").has_value());
+  // dlsym would stop at the NUL and find `add_int`.
+  EXPECT_FALSE(mod->GetFunction(ffi::String(std::string("add_int\0x", 9))).has_value());
   // Only `__tvm_ffi_<name>` symbols are functions: ordinary exported symbols are not.
   EXPECT_FALSE(mod->GetFunction("ffi_test_not_a_function").has_value());
 }
@@ -231,9 +233,10 @@ TEST(ModuleLoading, TruncatedLibrariesAreRefusedAtEveryLength) {
   std::ifstream in(FFI_TEST_KERNELS, std::ios::binary);
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   ASSERT_GT(bytes.size(), 4096u);
-  std::string path = ::testing::TempDir() + "ffi_truncated_library.so";
   for (size_t n : {size_t{0}, size_t{3}, size_t{16}, size_t{63}, size_t{64}, size_t{200},
                    size_t{1000}, size_t{4096}, size_t{20000}, bytes.size() / 2, bytes.size() - 1}) {
+    // One file per cut: a cut that loads stays mapped, and rewriting a mapped library corrupts it.
+    std::string path = ::testing::TempDir() + "ffi_truncated_library_" + std::to_string(n) + ".so";
     std::ofstream(path, std::ios::binary | std::ios::trunc).write(bytes.data(), n);
     ffi::Optional<ffi::Error> e = TryCatchError([&] { ffi::Module::LoadFromFile(path); });
     // The last cuts may only lose section headers, which loading never reads.
@@ -243,8 +246,8 @@ TEST(ModuleLoading, TruncatedLibrariesAreRefusedAtEveryLength) {
     }
     EXPECT_EQ(e->kind(), "RuntimeError") << n;
     EXPECT_NE(e->message().find(path), std::string::npos) << e->message();
+    std::remove(path.c_str());
   }
-  std::remove(path.c_str());
 }
 
 TEST(Module, LoadThroughGlobalFunctionsAsACHostDoes) {
