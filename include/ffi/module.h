@@ -17,7 +17,10 @@ namespace ffi {
 /*! \brief The object behind Module; its contents are private to the runtime. */
 class ModuleObj : public Object {
  public:
-  /*! \brief The function exported as `name` (symbol `__tvm_ffi_<name>`), or nothing. */
+  /*!
+   * \brief The function exported as `name` (symbol `__tvm_ffi_<name>`), or nothing. Throws
+   * AttributeError when the library defines that symbol as something other than code (a variable).
+   */
   Optional<Function> GetFunction(const String& name, bool query_imports = false) const {
     static Function get = Function::GetGlobalRequired("ffi.ModuleGetFunction");
     TVMFFIAny self;
@@ -36,8 +39,13 @@ class Module : public ObjectRef {
   FFI_DEFINE_OBJECT_REF_METHODS(Module, ObjectRef, ModuleObj);
 
   /*!
-   * \brief Loads the shared library at `path` (dlopen). Throws RuntimeError when the file is
-   * missing or cannot be loaded, with the loader's reason.
+   * \brief Loads the shared library at `path` (dlopen), resolving all its symbols now. Throws
+   * ValueError for a path that cannot name a file (empty, or containing a NUL byte), and
+   * RuntimeError, naming the path and the reason, when the file is missing, is a directory or
+   * another non-regular file, is not a loadable library (truncated, not ELF), leaves a symbol
+   * undefined, or its static initialization fails to register a global function (a name already
+   * registered, say). In that last case the library stays loaded, keeping what it did register,
+   * but no module is returned, and loading it again fails the same way.
    */
   static Module LoadFromFile(const String& path) {
     static Function load = Function::GetGlobalRequired("ffi.Module.load_from_file.so");

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <string>
 
 namespace ffi {
@@ -42,12 +43,42 @@ class OwnedErrorObj : public ErrorObj {
   ObjectRef cause_, extra_context_;
 };
 
-/*! \brief The thread's raised error; released when the thread ends. */
-struct RaisedError {
-  TVMFFIObjectHandle handle = nullptr;
-  ~RaisedError() { TVMFFIObjectDecRef(handle); }
+/*! \brief A thread's error state: its raised error and the text TVMFFIBacktrace last returned. */
+struct ThreadErrorState {
+  TVMFFIObjectHandle raised = nullptr;
+  std::string backtrace;
+  TVMFFIByteArray backtrace_array{nullptr, 0};
 };
-thread_local RaisedError raised;
+
+/*!
+ * \brief This thread's state, through a plain pointer that no destructor invalidates: code that
+ * runs after the thread's thread-locals were destroyed (a static destructor during exit, a later
+ * thread-local's destructor) still gets a usable state, made anew and then never freed.
+ */
+thread_local ThreadErrorState* thread_state = nullptr;
+
+/*! \brief Frees this thread's state when the thread ends (or, for the main thread, at exit). */
+struct ThreadErrorStateReleaser {
+  ~ThreadErrorStateReleaser() {
+    ThreadErrorState* state = thread_state;
+    // Detached first: the error's destructor may itself raise, which then makes a new state.
+    thread_state = nullptr;
+    if (state == nullptr) return;
+    TVMFFIObjectDecRef(state->raised);
+    delete state;
+  }
+};
+thread_local ThreadErrorStateReleaser thread_state_releaser;
+
+/*! \brief This thread's error state, made on first use; null when out of memory. */
+ThreadErrorState* State() {
+  if (thread_state == nullptr) {
+    // Touching the releaser constructs it and schedules its destructor, once per thread.
+    static_cast<void>(&thread_state_releaser);
+    thread_state = new (std::nothrow) ThreadErrorState();
+  }
+  return thread_state;
+}
 
 /*! \brief Most frames a backtrace lists. */
 constexpr int kMaxFrames = 64;
@@ -140,17 +171,16 @@ std::string CaptureBacktrace(const char* filename, int lineno, const char* func)
   return out;
 }
 
-thread_local std::string backtrace_buffer;
-thread_local TVMFFIByteArray backtrace_array;
-
 std::string_view View(const TVMFFIByteArray* a) {
   return a == nullptr ? std::string_view() : detail::ByteView(*a);
 }
 
 void SetRaisedObject(TVMFFIObjectHandle error) {
+  ThreadErrorState* state = State();
+  if (state == nullptr) return;  // out of memory: the error is dropped, as RaiseNew does
   TVMFFIObjectIncRef(error);
-  TVMFFIObjectHandle old = raised.handle;
-  raised.handle = error;
+  TVMFFIObjectHandle old = state->raised;
+  state->raised = error;
   TVMFFIObjectDecRef(old);
 }
 
@@ -174,8 +204,10 @@ extern "C" {
 void TVMFFIErrorSetRaised(TVMFFIObjectHandle error) { SetRaisedObject(error); }
 
 void TVMFFIErrorMoveFromRaised(TVMFFIObjectHandle* result) {
-  *result = raised.handle;
-  raised.handle = nullptr;
+  // A thread that never raised has nothing to take: no state is made for it.
+  ThreadErrorState* state = thread_state;
+  *result = state != nullptr ? state->raised : nullptr;
+  if (state != nullptr) state->raised = nullptr;
 }
 
 void TVMFFIErrorSetRaisedFromCStr(const char* kind, const char* message) {
@@ -212,13 +244,16 @@ int TVMFFIErrorCreateWithCauseAndExtraContext(
 
 const TVMFFIByteArray* TVMFFIBacktrace(const char* filename, int lineno, const char* func,
                                        int /*cross_ffi_boundary*/) {
+  static const TVMFFIByteArray kEmpty{"", 0};
   try {
-    backtrace_buffer = CaptureBacktrace(filename, lineno, func);
+    ThreadErrorState* state = State();
+    if (state == nullptr) return &kEmpty;
+    state->backtrace = CaptureBacktrace(filename, lineno, func);
+    state->backtrace_array = {state->backtrace.data(), state->backtrace.size()};
+    return &state->backtrace_array;
   } catch (...) {
-    backtrace_buffer.clear();
+    return &kEmpty;  // out of memory
   }
-  backtrace_array = {backtrace_buffer.data(), backtrace_buffer.size()};
-  return &backtrace_array;
 }
 
 }  // extern "C"

@@ -6,10 +6,33 @@
 #include <mutex>
 #include <shared_mutex>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "loading.h"
 
 namespace ffi {
 namespace runtime {
+
+namespace {
+/*! \brief This thread's innermost RegistrationFailureScope (a plain pointer: no destructor to
+ * order against other thread-locals at exit). */
+thread_local RegistrationFailureScope* innermost_scope = nullptr;
+}  // namespace
+
+RegistrationFailureScope::RegistrationFailureScope() : outer_(innermost_scope) {
+  innermost_scope = this;
+}
+
+RegistrationFailureScope::~RegistrationFailureScope() { innermost_scope = outer_; }
+
+bool RegistrationFailureScope::Record(const Error& error) {
+  RegistrationFailureScope* scope = innermost_scope;
+  if (scope == nullptr) return false;
+  if (!scope->failure_.has_value()) scope->failure_ = error;
+  return true;
+}
+
 namespace {
 
 /*! \brief A Function object around a C callback and its resource handle. */
@@ -45,13 +68,25 @@ class GlobalRegistry {
     static GlobalRegistry* registry = new GlobalRegistry();
     return registry;
   }
+  /*!
+   * \brief Registers `f` as `name`. A replaced function is destroyed after the lock is released:
+   * its deleter (a Python callback's, say) may call back into the registry or take other locks.
+   */
   void Set(std::string name, Function f, bool allow_override) {
-    std::unique_lock<std::shared_mutex> lock(mutex_);
-    auto it = table_.find(name);
-    if (it != table_.end() && !allow_override) {
-      FFI_THROW(ValueError) << "Global function `" << name << "` is already registered";
+    Function replaced;
+    bool refused = false;
+    {
+      std::unique_lock<std::shared_mutex> lock(mutex_);
+      auto it = table_.find(name);
+      if (it == table_.end()) {
+        table_.emplace(name, std::move(f));
+      } else if (allow_override) {
+        replaced = std::exchange(it->second, std::move(f));
+      } else {
+        refused = true;
+      }
     }
-    table_[std::move(name)] = std::move(f);
+    if (refused) FFI_THROW(ValueError) << "Global function `" << name << "` is already registered";
   }
   Optional<Function> Find(std::string_view name) {
     std::shared_lock<std::shared_mutex> lock(mutex_);
@@ -59,11 +94,16 @@ class GlobalRegistry {
     if (it == table_.end()) return std::nullopt;
     return it->second;
   }
+  /*! \brief Removes `name`; the function is destroyed after the lock is released (see Set). */
   bool Remove(std::string_view name) {
-    std::unique_lock<std::shared_mutex> lock(mutex_);
-    auto it = table_.find(name);
-    if (it == table_.end()) return false;
-    table_.erase(it);
+    Function removed;
+    {
+      std::unique_lock<std::shared_mutex> lock(mutex_);
+      auto it = table_.find(name);
+      if (it == table_.end()) return false;
+      removed = std::move(it->second);
+      table_.erase(it);
+    }
     return true;
   }
   std::vector<std::string> Names() {
@@ -129,18 +169,27 @@ int TVMFFIFunctionCall(TVMFFIObjectHandle func, TVMFFIAny* args, int32_t num_arg
 
 int TVMFFIFunctionSetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle f, int allow_override) {
   FFI_SAFE_CALL_BEGIN();
-  if (f == nullptr || static_cast<TVMFFIObject*>(f)->type_index != kTVMFFIFunction) {
-    FFI_THROW(TypeError) << "TVMFFIFunctionSetGlobal: `" << ffi::detail::ByteView(*name)
-                         << "` must be given a Function object";
+  if (name == nullptr) FFI_THROW(ValueError) << "TVMFFIFunctionSetGlobal: the name is NULL";
+  try {
+    if (f == nullptr || static_cast<TVMFFIObject*>(f)->type_index != kTVMFFIFunction) {
+      FFI_THROW(TypeError) << "TVMFFIFunctionSetGlobal: `" << ffi::detail::ByteView(*name)
+                           << "` must be given a Function object";
+    }
+    GlobalRegistry::Get()->Set(std::string(ffi::detail::ByteView(*name)),
+                               ObjectUnsafe::RefFromBorrowedHeader<ffi::Function>(f),
+                               allow_override != 0);
+  } catch (const ffi::Error& e) {
+    // Inside the loader, a library's static initializer is registering: report success so that it
+    // does not terminate the process; the loader raises the recorded error after dlopen.
+    if (ffi::runtime::RegistrationFailureScope::Record(e)) return 0;
+    throw;
   }
-  GlobalRegistry::Get()->Set(std::string(ffi::detail::ByteView(*name)),
-                             ObjectUnsafe::RefFromBorrowedHeader<ffi::Function>(f),
-                             allow_override != 0);
   FFI_SAFE_CALL_END();
 }
 
 int TVMFFIFunctionGetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle* out) {
   FFI_SAFE_CALL_BEGIN();
+  if (name == nullptr) FFI_THROW(ValueError) << "TVMFFIFunctionGetGlobal: the name is NULL";
   ffi::Optional<ffi::Function> f = GlobalRegistry::Get()->Find(ffi::detail::ByteView(*name));
   *out = f.has_value() ? ObjectUnsafe::MoveToHeader(std::move(f).value()) : nullptr;
   FFI_SAFE_CALL_END();

@@ -3,14 +3,20 @@
 
 #include <dlfcn.h>
 #include <elf.h>
+#include <fcntl.h>
 #include <link.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
+
+#include "loading.h"
 
 namespace ffi {
 namespace runtime {
@@ -28,11 +34,11 @@ struct ContextSymbols {
 };
 
 /*!
- * \brief Calls `fn(name)` for every function symbol the loaded library defines, read from its
- * dynamic symbol table (the number of symbols comes from DT_HASH or DT_GNU_HASH).
+ * \brief Calls `fn(name, sym)` for every symbol the loaded library defines, read from its dynamic
+ * symbol table (the number of symbols comes from DT_HASH or DT_GNU_HASH).
  */
 template <typename F>
-void ForEachDefinedFunction(void* handle, F fn) {
+void ForEachDefinedSymbol(void* handle, F fn) {
   struct link_map* map = nullptr;
   if (dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || map == nullptr) return;
   auto addr = [&](ElfW(Addr) p) -> const char* {
@@ -65,9 +71,23 @@ void ForEachDefinedFunction(void* handle, F fn) {
     }
   }
   for (size_t i = 0; i < count; ++i) {
-    const ElfW(Sym)& sym = symtab[i];
-    if (sym.st_shndx != SHN_UNDEF && ELF64_ST_TYPE(sym.st_info) == STT_FUNC)
-      fn(strtab + sym.st_name);
+    if (symtab[i].st_shndx != SHN_UNDEF) fn(strtab + symtab[i].st_name, symtab[i]);
+  }
+}
+
+/*! \brief Whether an ELF symbol type is code: only such symbols may be called. */
+bool IsCodeType(unsigned char type) { return type == STT_FUNC || type == STT_GNU_IFUNC; }
+
+/*! \brief The kind of a defined symbol, as error messages name it. */
+const char* SymbolKindName(unsigned char type) {
+  switch (type) {
+    case STT_OBJECT:
+    case STT_COMMON:
+      return "a data object";
+    case STT_TLS:
+      return "a thread-local variable";
+    default:
+      return "not a function";
   }
 }
 
@@ -77,10 +97,15 @@ void ForEachDefinedFunction(void* handle, F fn) {
  */
 class LibraryModuleObj : public ModuleObj {
  public:
-  LibraryModuleObj(std::string path, void* handle) : path_(std::move(path)), handle_(handle) {}
+  LibraryModuleObj(std::string path, void* handle) : path_(std::move(path)), handle_(handle) {
+    // The ABI's symbols all start with "__"; C++ names start with "_Z", so this table stays small.
+    ForEachDefinedSymbol(handle_, [&](const char* name, const ElfW(Sym) & sym) {
+      if (name[0] == '_' && name[1] == '_') abi_symbols_.emplace(name, sym);
+    });
+  }
   ~LibraryModuleObj() {
     // The library stays loaded; make its context slot stop pointing at a dead module.
-    if (void** slot = static_cast<void**>(dlsym(handle_, "__tvm_ffi__library_ctx"))) {
+    if (void** slot = DataSlot("__tvm_ffi__library_ctx")) {
       if (*slot == detail::ObjectUnsafe::Header(this)) *slot = nullptr;
     }
   }
@@ -90,58 +115,218 @@ class LibraryModuleObj : public ModuleObj {
   /*! \brief Names of the functions the library exports (`__tvm_ffi_<name>`), sorted. */
   std::vector<std::string> FunctionNames() const {
     std::vector<std::string> names;
-    ForEachDefinedFunction(handle_, [&](const char* symbol) {
+    constexpr std::string_view kPrefix = "__tvm_ffi_";
+    for (const auto& [symbol, sym] : abi_symbols_) {
       std::string_view s(symbol);
-      constexpr std::string_view kPrefix = "__tvm_ffi_";
-      // `__tvm_ffi__<x>` are companions (metadata, docs), not functions.
-      if (s.rfind(kPrefix, 0) == 0 && s.size() > kPrefix.size() && s[kPrefix.size()] != '_') {
+      // `__tvm_ffi__<x>` are companions (metadata, docs), not functions; data is never listed.
+      if (s.rfind(kPrefix, 0) == 0 && s.size() > kPrefix.size() && s[kPrefix.size()] != '_' &&
+          IsCodeType(ELF64_ST_TYPE(sym.st_info))) {
         names.emplace_back(s.substr(kPrefix.size()));
       }
-    });
+    }
     std::sort(names.begin(), names.end());
-    names.erase(std::unique(names.begin(), names.end()), names.end());
     return names;
   }
 
-  // Not cached here: a cached function would hold the module and the module the function.
-  Optional<Function> GetFunction(const std::string& name) {
+  /*!
+   * \brief The function `__tvm_ffi_<name>`, or nothing when there is no such symbol. A symbol that
+   * is not code (a variable of that name) is refused with AttributeError instead of being called.
+   * Not cached here: a cached function would hold the module and the module the function.
+   */
+  Optional<Function> GetFunction(const std::string& name) const {
+    // dlsym would read a name with a NUL byte only up to it and find another function.
+    if (name.find('\0') != std::string::npos) return std::nullopt;
     std::string symbol = "__tvm_ffi_" + name;
-    auto safe_call = reinterpret_cast<TVMFFISafeCallType>(dlsym(handle_, symbol.c_str()));
-    if (safe_call == nullptr) return std::nullopt;
+    void* address = dlsym(handle_, symbol.c_str());
+    if (address == nullptr) return std::nullopt;
+    unsigned char type = SymbolType(symbol, address);
+    if (!IsCodeType(type)) {
+      FFI_THROW(AttributeError) << "Module `" << path_ << "`: symbol `" << symbol << "` is "
+                                << SymbolKindName(type) << ", so `" << name << "` cannot be called";
+    }
     // The function keeps the module alive; the callback ignores its resource handle.
     TVMFFIObject* self = detail::ObjectUnsafe::Header(this);
     detail::ObjectUnsafe::IncRef(self);
-    return Function::FromExternC(self, safe_call, [](void* m) { detail::ObjectUnsafe::DecRef(m); });
+    return Function::FromExternC(self, reinterpret_cast<TVMFFISafeCallType>(address),
+                                 [](void* m) { detail::ObjectUnsafe::DecRef(m); });
+  }
+
+  /*!
+   * \brief The pointer variable `symbol` the library defines for the host to fill, or null when it
+   * has none or the symbol is not a pointer-sized variable (writing there would corrupt it).
+   */
+  void** DataSlot(const std::string& symbol) const {
+    void* address = dlsym(handle_, symbol.c_str());
+    if (address == nullptr) return nullptr;
+    ElfW(Sym) sym{};
+    if (!FindSymbol(symbol, address, &sym) || ELF64_ST_TYPE(sym.st_info) != STT_OBJECT ||
+        sym.st_size < sizeof(void*)) {
+      return nullptr;
+    }
+    return static_cast<void**>(address);
   }
 
  private:
+  /*!
+   * \brief The ELF symbol `symbol` found at `address`: from this library's table, else (a symbol
+   * of one of its dependencies) the one the dynamic linker says contains the address.
+   */
+  bool FindSymbol(const std::string& symbol, void* address, ElfW(Sym) * out) const {
+    auto it = abi_symbols_.find(symbol);
+    if (it != abi_symbols_.end()) {
+      *out = it->second;
+      return true;
+    }
+    Dl_info info{};
+    void* sym = nullptr;
+    if (dladdr1(address, &info, &sym, RTLD_DL_SYMENT) == 0 || sym == nullptr) return false;
+    *out = *static_cast<const ElfW(Sym)*>(sym);
+    return true;
+  }
+  /*! \brief The ELF type of `symbol` (at `address`); STT_NOTYPE when it cannot be told. */
+  unsigned char SymbolType(const std::string& symbol, void* address) const {
+    ElfW(Sym) sym{};
+    return FindSymbol(symbol, address, &sym) ? ELF64_ST_TYPE(sym.st_info) : STT_NOTYPE;
+  }
+
   std::string path_;
   void* handle_;
+  /*! \brief The defined symbols whose names start with "__", with their ELF entries. */
+  std::unordered_map<std::string, ElfW(Sym)> abi_symbols_;
 };
 
-Module LoadLibraryModule(const std::string& path) {
+/*!
+ * \brief Libraries whose static initializers failed, with the error: dlopen of the same file
+ * returns the same handle without running them again, so a second load must fail alike.
+ */
+struct FailedLibraries {
+  std::mutex mutex;
+  std::unordered_map<void*, Error> errors;
+  static FailedLibraries* Get() {
+    static FailedLibraries* table = new FailedLibraries();
+    return table;
+  }
+};
+
+/*! \brief The path for error messages: NUL bytes shown as `\0`. */
+std::string Printable(const std::string& path) {
+  std::string out;
+  for (char c : path) {
+    if (c == '\0') {
+      out += "\\0";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+/*! \brief Refuses what dlopen cannot or must not be given: ValueError or RuntimeError. */
+void CheckLoadablePath(const std::string& path) {
+  if (path.empty()) FFI_THROW(ValueError) << "Cannot load module: the path is empty";
+  if (path.find('\0') != std::string::npos) {
+    FFI_THROW(ValueError) << "Cannot load module `" << Printable(path)
+                          << "`: the path contains a NUL byte";
+  }
   struct stat st;
   if (::stat(path.c_str(), &st) != 0) {
-    FFI_THROW(RuntimeError) << "Cannot load module: file `" << path << "` does not exist";
+    int err = errno;
+    if (err == ENOENT) {
+      FFI_THROW(RuntimeError) << "Cannot load module: file `" << path << "` does not exist";
+    }
+    FFI_THROW(RuntimeError) << "Cannot load module `" << path << "`: " << std::strerror(err);
   }
+  if (S_ISDIR(st.st_mode)) {
+    FFI_THROW(RuntimeError) << "Cannot load module `" << path
+                            << "`: it is a directory, not a shared library";
+  }
+  // dlopen reads the file: a FIFO would block it forever, a device would feed it anything.
+  if (!S_ISREG(st.st_mode)) {
+    FFI_THROW(RuntimeError) << "Cannot load module `" << path
+                            << "`: it is not a regular file, so not a shared library";
+  }
+}
+
+/*!
+ * \brief Refuses a file that is not an ELF file, or whose segments reach past its end: glibc maps
+ * such a truncated library and the process dies of SIGBUS inside dlopen. Everything else (wrong
+ * class or machine, bad dynamic section) is left to dlopen, which reports it.
+ */
+void CheckElfFile(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    FFI_THROW(RuntimeError) << "Cannot load module `" << path << "`: " << std::strerror(errno);
+  }
+  struct stat st;
+  ElfW(Ehdr) header{};
+  bool ok = ::fstat(fd, &st) == 0;
+  size_t size = ok ? static_cast<size_t>(st.st_size) : 0;
+  ok = ok && ::pread(fd, &header, sizeof(header), 0) == static_cast<ssize_t>(sizeof(header)) &&
+       std::memcmp(header.e_ident, ELFMAG, SELFMAG) == 0;
+  const char* why = ok ? nullptr : "it is not an ELF file (too short, or no ELF header)";
+  // Only a header of this process's class can be read as ElfW(Ehdr); dlopen refuses the others.
+  if (ok && header.e_ident[EI_CLASS] == (sizeof(void*) == 8 ? ELFCLASS64 : ELFCLASS32)) {
+    size_t table_end = static_cast<size_t>(header.e_phoff) +
+                       static_cast<size_t>(header.e_phnum) * sizeof(ElfW(Phdr));
+    if (header.e_phentsize != sizeof(ElfW(Phdr)) || header.e_phoff > size || table_end > size) {
+      why = "its program headers are missing or lie past the end of the file (truncated?)";
+    }
+    for (size_t i = 0; why == nullptr && i < header.e_phnum; ++i) {
+      ElfW(Phdr) ph{};
+      off_t at = static_cast<off_t>(header.e_phoff + i * sizeof(ElfW(Phdr)));
+      if (::pread(fd, &ph, sizeof(ph), at) != static_cast<ssize_t>(sizeof(ph)) ||
+          ph.p_offset > size || ph.p_filesz > size - ph.p_offset) {
+        why = "a segment lies past the end of the file (truncated?)";
+      }
+    }
+  }
+  ::close(fd);
+  if (why != nullptr) FFI_THROW(RuntimeError) << "Cannot load module `" << path << "`: " << why;
+}
+
+Module LoadLibraryModule(const std::string& path) {
+  CheckLoadablePath(path);
+  CheckElfFile(path);
   // A bare file name would make dlopen search the library path; the caller means this file.
   std::string file = path.find('/') == std::string::npos ? "./" + path : path;
-  void* handle = dlopen(file.c_str(), RTLD_LAZY | RTLD_LOCAL);
+  void* handle = nullptr;
+  Optional<Error> init_failure;
+  {
+    RegistrationFailureScope scope;
+    // RTLD_NOW: an undefined symbol fails the load here, not the process at its first call.
+    handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+    init_failure = scope.failure();
+  }
   if (handle == nullptr) {
     const char* why = dlerror();
     FFI_THROW(RuntimeError) << "Cannot load module `" << path
                             << "`: " << (why ? why : "dlopen failed");
   }
+  {
+    FailedLibraries* failed = FailedLibraries::Get();
+    std::lock_guard<std::mutex> lock(failed->mutex);
+    if (init_failure.has_value()) {
+      failed->errors.emplace(handle, *init_failure);
+    } else if (auto it = failed->errors.find(handle); it != failed->errors.end()) {
+      init_failure = it->second;
+      dlclose(handle);  // only the reference this call took: the first load's stays
+    }
+  }
+  if (init_failure.has_value()) {
+    // The library stays loaded (what it registered before and after the failure points into its
+    // code), but no module is made from it.
+    FFI_THROW(RuntimeError) << "Cannot load module `" << path
+                            << "`: its static initialization failed: " << init_failure->kind()
+                            << ": " << init_failure->message();
+  }
   auto obj = make_object<LibraryModuleObj>(path, handle);
-  if (void** slot = static_cast<void**>(dlsym(handle, "__tvm_ffi__library_ctx"))) {
+  if (void** slot = obj->DataSlot("__tvm_ffi__library_ctx")) {
     *slot = detail::ObjectUnsafe::Header(obj.get());
   }
   ContextSymbols* ctx = ContextSymbols::Get();
   std::lock_guard<std::mutex> lock(ctx->mutex);
   for (const auto& kv : ctx->symbols) {
-    if (void** slot = static_cast<void**>(dlsym(handle, ("__" + kv.first).c_str()))) {
-      *slot = kv.second;
-    }
+    if (void** slot = obj->DataSlot("__" + kv.first)) *slot = kv.second;
   }
   return Module(ObjectPtr<Object>(std::move(obj)));
 }

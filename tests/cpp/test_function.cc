@@ -363,6 +363,92 @@ TEST(Function, SetGlobalRejectsNonFunctions) {
   TVMFFIObjectDecRef(err);
 }
 
+/*!
+ * \brief What a registry-reentrant deleter did: a function's deleter (a Python callback's, say) may
+ * look up, register and remove global functions, which deadlocks if the registry destroys the
+ * function while holding its lock.
+ */
+struct ReentrantDeleterLog {
+  int deletions = 0;
+  bool found_global = false;
+};
+
+/*! \brief A function whose deleter uses the registry, logging into `log`. */
+ffi::Function FunctionWithReentrantDeleter(ReentrantDeleterLog* log) {
+  auto call = [](void*, const TVMFFIAny*, int32_t, TVMFFIAny* rv) -> int {
+    rv->type_index = kTVMFFIInt;
+    rv->v_int64 = 1;
+    return 0;
+  };
+  return ffi::Function::FromExternC(log, call, [](void* self) {
+    auto* log = static_cast<ReentrantDeleterLog*>(self);
+    ++log->deletions;
+    log->found_global = ffi::Function::GetGlobal("ffi.FunctionRemoveGlobal").has_value();
+    ffi::Function::SetGlobal("testing.function.set_by_deleter",
+                             ffi::Function::FromTyped([]() { return 7; }), true);
+    ffi::Function::RemoveGlobal("testing.function.removed_by_deleter");
+  });
+}
+
+TEST(Function, RegistryDestroysReplacedFunctionsOutsideItsLock) {
+  const std::string name = "testing.function.reentrant";
+  ReentrantDeleterLog log;
+  ffi::Function::SetGlobal("testing.function.removed_by_deleter",
+                           ffi::Function::FromTyped([]() { return 0; }));
+  ffi::Function::SetGlobal(name, FunctionWithReentrantDeleter(&log));
+  EXPECT_EQ(log.deletions, 0);
+  // Overriding drops the registry's reference, the last one: the deleter runs and uses the
+  // registry (a deadlock if the registry still held its lock).
+  ffi::Function::SetGlobal(name, ffi::Function::FromTyped([]() { return 2; }), true);
+  EXPECT_EQ(log.deletions, 1);
+  EXPECT_TRUE(log.found_global);
+  EXPECT_EQ(ffi::Function::GetGlobalRequired("testing.function.set_by_deleter")().cast<int64_t>(),
+            7);
+  EXPECT_FALSE(ffi::Function::GetGlobal("testing.function.removed_by_deleter").has_value());
+  EXPECT_EQ(ffi::Function::GetGlobalRequired(name)().cast<int64_t>(), 2);
+
+  // Removing does the same.
+  ReentrantDeleterLog removed_log;
+  ffi::Function::SetGlobal(name, FunctionWithReentrantDeleter(&removed_log), true);
+  ffi::Function::SetGlobal("testing.function.removed_by_deleter",
+                           ffi::Function::FromTyped([]() { return 0; }));
+  EXPECT_TRUE(ffi::Function::RemoveGlobal(name));
+  EXPECT_EQ(removed_log.deletions, 1);
+  EXPECT_TRUE(removed_log.found_global);
+  EXPECT_FALSE(ffi::Function::GetGlobal("testing.function.removed_by_deleter").has_value());
+  EXPECT_TRUE(ffi::Function::RemoveGlobal("testing.function.set_by_deleter"));
+}
+
+TEST(Function, RefusedRegistrationReleasesTheFunctionOutsideTheLock) {
+  const std::string name = "testing.function.refused";
+  ffi::Function::SetGlobal(name, ffi::Function::FromTyped([]() { return 1; }));
+  ReentrantDeleterLog log;
+  EXPECT_EQ(
+      ErrorKindOf([&] { ffi::Function::SetGlobal(name, FunctionWithReentrantDeleter(&log)); }),
+      "ValueError");
+  EXPECT_EQ(log.deletions, 1);
+  EXPECT_TRUE(log.found_global);
+  EXPECT_EQ(ffi::Function::GetGlobalRequired(name)().cast<int64_t>(), 1);
+  ffi::Function::RemoveGlobal(name);
+  ffi::Function::RemoveGlobal("testing.function.set_by_deleter");
+}
+
+TEST(Function, NullNamesAreRefused) {
+  auto f = ffi::Function::FromTyped([]() { return 1; });
+  TVMFFIObjectHandle out = nullptr;
+  EXPECT_EQ(TVMFFIFunctionSetGlobal(nullptr, ffi::detail::ObjectUnsafe::HeaderOf(f), 0), -1);
+  TVMFFIErrorMoveFromRaised(&out);
+  ASSERT_NE(out, nullptr);
+  EXPECT_EQ(std::string(TVMFFIErrorGetCellPtr(out)->kind.data), "ValueError");
+  TVMFFIObjectDecRef(out);
+  out = nullptr;
+  TVMFFIObjectHandle got = nullptr;
+  EXPECT_EQ(TVMFFIFunctionGetGlobal(nullptr, &got), -1);
+  TVMFFIErrorMoveFromRaised(&out);
+  ASSERT_NE(out, nullptr);
+  TVMFFIObjectDecRef(out);
+}
+
 int64_t StaticSquare(int64_t x) { return x * x; }
 FFI_STATIC_INIT_BLOCK() { ffi::GlobalDef().def("testing.function.static_square", StaticSquare); }
 

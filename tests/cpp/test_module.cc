@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include "testing.h"
@@ -27,6 +28,8 @@ TEST(Module, LoadAndCallTypedFunctions) {
 TEST(Module, MissingFunctionIsEmptyOptional) {
   ffi::Module mod = Kernels();
   EXPECT_FALSE(mod->GetFunction("does_not_exist").has_value());
+  // dlsym would stop at the NUL and find `add_int`.
+  EXPECT_FALSE(mod->GetFunction(ffi::String(std::string("add_int\0x", 9))).has_value());
   // Only `__tvm_ffi_<name>` symbols are functions: ordinary exported symbols are not.
   EXPECT_FALSE(mod->GetFunction("ffi_test_not_a_function").has_value());
 }
@@ -129,6 +132,122 @@ TEST(Module, UnloadableLibraryIsClearError) {
   EXPECT_EQ(e.kind(), "RuntimeError");
   EXPECT_NE(e.message().find("Cannot load module"), std::string::npos) << e.message();
   std::remove(path.c_str());
+}
+
+/*! \brief A test library built by tests/cpp/CMakeLists.txt from tests/cpp/loader/<name>.cc. */
+std::string LoaderLibrary(const std::string& name) {
+  return std::string(FFI_LOADER_DIR) + "/loader_" + name + ".so";
+}
+
+TEST(ModuleLoading, DataSymbolsAreRefusedByName) {
+  ffi::Module mod = ffi::Module::LoadFromFile(LoaderLibrary("data_symbol"));
+  EXPECT_EQ(mod->GetFunction("ok").value()(4).cast<int64_t>(), 7);
+  ffi::Error e = ExpectError([&] { mod->GetFunction("x"); });
+  EXPECT_EQ(e.kind(), "AttributeError");
+  EXPECT_NE(e.message().find("symbol `__tvm_ffi_x` is a data object"), std::string::npos)
+      << e.message();
+  EXPECT_NE(e.message().find("loader_data_symbol.so"), std::string::npos) << e.message();
+  e = ExpectError([&] { mod->GetFunction("tls"); });
+  EXPECT_EQ(e.kind(), "AttributeError");
+  EXPECT_NE(e.message().find("`__tvm_ffi_tls` is a thread-local variable"), std::string::npos)
+      << e.message();
+  // Listing names only code; the loader did not write its module into the function called
+  // `__tvm_ffi__library_ctx` (it would have crashed writing into code).
+  ffi::Function list = ffi::Function::GetGlobalRequired("ffi.ModuleListFunctionNames");
+  EXPECT_EQ(list(mod).cast<std::string>(), "ok\n");
+}
+
+TEST(ModuleLoading, UndefinedSymbolFailsTheLoadNamingIt) {
+  ffi::Error e = ExpectError([] { ffi::Module::LoadFromFile(LoaderLibrary("undefined_symbol")); });
+  EXPECT_EQ(e.kind(), "RuntimeError");
+  EXPECT_NE(e.message().find("ffi_loader_test_never_defined"), std::string::npos) << e.message();
+  EXPECT_NE(e.message().find("loader_undefined_symbol.so"), std::string::npos) << e.message();
+}
+
+TEST(ModuleLoading, DuplicateRegistrationInStaticInitFailsTheLoad) {
+  ffi::Function::SetGlobal("ffi_loader_test.dup",
+                           ffi::Function::FromTyped([]() { return int64_t{100}; }));
+  std::string path = LoaderLibrary("duplicate_global");
+  ffi::Error e = ExpectError([&] { ffi::Module::LoadFromFile(path); });
+  EXPECT_EQ(e.kind(), "RuntimeError");
+  EXPECT_NE(e.message().find("Global function `ffi_loader_test.dup` is already registered"),
+            std::string::npos)
+      << e.message();
+  EXPECT_NE(e.message().find(path), std::string::npos) << e.message();
+  // The host's function stays; the library stays loaded with what else it registered.
+  EXPECT_EQ(ffi::Function::GetGlobalRequired("ffi_loader_test.dup")().cast<int64_t>(), 100);
+  EXPECT_EQ(ffi::Function::GetGlobalRequired("ffi_loader_test.before")().cast<int64_t>(), 1);
+  EXPECT_EQ(ffi::Function::GetGlobalRequired("ffi_loader_test.after")().cast<int64_t>(), 3);
+  // Nothing is left raised, and loading the same library again fails the same way.
+  TVMFFIObjectHandle raised = nullptr;
+  TVMFFIErrorMoveFromRaised(&raised);
+  EXPECT_EQ(raised, nullptr);
+  ffi::Error again = ExpectError([&] { ffi::Module::LoadFromFile(path); });
+  EXPECT_EQ(again.message(), e.message());
+  // Outside the loader a failed registration is still an error for the caller.
+  ffi::Error direct = ExpectError([] {
+    ffi::Function::SetGlobal("ffi_loader_test.dup", ffi::Function::FromTyped([]() { return 0; }));
+  });
+  EXPECT_EQ(direct.kind(), "ValueError");
+  ffi::Function::RemoveGlobal("ffi_loader_test.dup");
+}
+
+TEST(ModuleLoading, DuplicateRegistrationByAReferenceBuiltLibrary) {
+  std::string path = LoaderLibrary("duplicate_global_reference");
+  if (std::string(FFI_REFERENCE_KERNELS).empty()) GTEST_SKIP() << "apache-tvm-ffi not installed";
+  ffi::Function::SetGlobal("ffi_loader_test.reference_dup",
+                           ffi::Function::FromTyped([]() { return int64_t{100}; }));
+  // The reference's headers throw from the static initializer when registration fails, which
+  // would terminate the process; inside the loader it is a load error.
+  ffi::Error e = ExpectError([&] { ffi::Module::LoadFromFile(path); });
+  EXPECT_EQ(e.kind(), "RuntimeError");
+  EXPECT_NE(e.message().find("`ffi_loader_test.reference_dup` is already registered"),
+            std::string::npos)
+      << e.message();
+  ffi::Function::RemoveGlobal("ffi_loader_test.reference_dup");
+}
+
+TEST(ModuleLoading, BadPathsAreRefusedByKind) {
+  ffi::Function load = ffi::Function::GetGlobalRequired("ffi.ModuleLoadFromFile");
+  // A path with a NUL byte cannot name a file: dlopen would see only its first part.
+  std::string with_nul = std::string(FFI_TEST_KERNELS) + std::string("\0.txt", 5);
+  ffi::Error e = ExpectError([&] { load(ffi::String(with_nul)); });
+  EXPECT_EQ(e.kind(), "ValueError");
+  EXPECT_NE(e.message().find("NUL"), std::string::npos) << e.message();
+  EXPECT_NE(e.message().find("test_kernels.so\\0.txt"), std::string::npos) << e.message();
+  EXPECT_EQ(ExpectError([&] { load(""); }).kind(), "ValueError");
+
+  e = ExpectError([] { ffi::Module::LoadFromFile(FFI_LOADER_DIR); });
+  EXPECT_EQ(e.kind(), "RuntimeError");
+  EXPECT_NE(e.message().find("is a directory"), std::string::npos) << e.message();
+  EXPECT_NE(e.message().find(FFI_LOADER_DIR), std::string::npos) << e.message();
+
+  e = ExpectError([] { ffi::Module::LoadFromFile("/dev/null"); });
+  EXPECT_EQ(e.kind(), "RuntimeError");
+  EXPECT_NE(e.message().find("not a regular file"), std::string::npos) << e.message();
+}
+
+TEST(ModuleLoading, TruncatedLibrariesAreRefusedAtEveryLength) {
+  // glibc maps a truncated library's missing pages and the process dies of SIGBUS inside dlopen;
+  // the loader must check the file first. Cut a real library at many lengths.
+  std::ifstream in(FFI_TEST_KERNELS, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_GT(bytes.size(), 4096u);
+  for (size_t n : {size_t{0}, size_t{3}, size_t{16}, size_t{63}, size_t{64}, size_t{200},
+                   size_t{1000}, size_t{4096}, size_t{20000}, bytes.size() / 2, bytes.size() - 1}) {
+    // One file per cut: a cut that loads stays mapped, and rewriting a mapped library corrupts it.
+    std::string path = ::testing::TempDir() + "ffi_truncated_library_" + std::to_string(n) + ".so";
+    std::ofstream(path, std::ios::binary | std::ios::trunc).write(bytes.data(), n);
+    ffi::Optional<ffi::Error> e = TryCatchError([&] { ffi::Module::LoadFromFile(path); });
+    // The last cuts may only lose section headers, which loading never reads.
+    if (!e.has_value()) {
+      EXPECT_GT(n, bytes.size() / 4) << "a library cut at " << n << " bytes loaded";
+      continue;
+    }
+    EXPECT_EQ(e->kind(), "RuntimeError") << n;
+    EXPECT_NE(e->message().find(path), std::string::npos) << e->message();
+    std::remove(path.c_str());
+  }
 }
 
 TEST(Module, LoadThroughGlobalFunctionsAsACHostDoes) {
