@@ -352,8 +352,6 @@ FFI_STATIC_INIT_BLOCK() {
                     }
                     *result = LoadLibraryModule(args[0].cast<std::string>());
                   })
-      .def("ffi.ModuleLoadFromFile",
-           [](const std::string& path) { return LoadLibraryModule(path); })
       .def("ffi.ModuleGetFunction",
            [](Module mod, const std::string& name, bool /*query_imports*/) {
              return AsLibraryModule(mod)->GetFunction(name);

@@ -208,7 +208,7 @@ TEST(ModuleLoading, DuplicateRegistrationByAReferenceBuiltLibrary) {
 }
 
 TEST(ModuleLoading, BadPathsAreRefusedByKind) {
-  ffi::Function load = ffi::Function::GetGlobalRequired("ffi.ModuleLoadFromFile");
+  ffi::Function load = ffi::Function::GetGlobalRequired("ffi.Module.load_from_file.so");
   // A path with a NUL byte cannot name a file: dlopen would see only its first part.
   std::string with_nul = std::string(FFI_TEST_KERNELS) + std::string("\0.txt", 5);
   ffi::Error e = ExpectError([&] { load(ffi::String(with_nul)); });

@@ -43,7 +43,7 @@ def test_registered_error_kind():
     class MyKernelError(Exception):
         pass
 
-    f = ffi.get_global_func("ffi.ModuleLoadFromFile")  # any function raising through the ABI
+    f = ffi.get_global_func("ffi.Module.load_from_file.so")  # any function raising through the ABI
     assert f is not None
 
     class Other(Exception):

@@ -167,12 +167,6 @@ def test_interpreter_exit_with_errors_left_behind(build):
     assert proc.stdout == "done\n"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the extension's deleter for a Python exception carried by an error (src/python/"
-    "convert.cc, SetFFIErrorFromPython) takes the GIL after finalization; it needs the "
-    "Py_IsInitialized() guard the other deleters have",
-)
 def test_interpreter_exit_with_a_python_exception_kept_by_a_library(build):
     # The kept error carries the Python exception the callback raised; the library's static and
     # the main thread's slot release it only as the process exits, after the interpreter is gone.
