@@ -187,6 +187,28 @@ def test_the_key_covers_the_files_given_to_build(tmp_path):
     assert second != first and ffi.load_module(second).value() == 2
 
 
+def test_a_file_edited_during_its_build_is_not_installed(monkeypatch, tmp_path):
+    src = tmp_path / "k.cc"
+    text = "#include <ffi/ffi.h>\n{}FFI_DLL_EXPORT_TYPED_FUNC(value, value);\n"
+    src.write_text(text.format(source(1)))
+    # A compiler that, the first time it compiles, finds the file edited under it.
+    editing = tmp_path / "cxx"
+    editing.write_text(
+        f'#!/bin/sh\nif [ ! -e "{tmp_path}/edited" ] && [ "$1" != --version ]; then\n'
+        f'  touch "{tmp_path}/edited"; echo "// edit" >> "{src}"\nfi\n'
+        f'exec "{shutil.which("c++")}" "$@"\n'
+    )
+    editing.chmod(0o755)
+    monkeypatch.setenv("CXX", str(editing))
+    out = tmp_path / "out"
+    with pytest.raises(ffi.cpp.BuildError, match="changed during the build"):
+        ffi.cpp.build("edited", cpp_files=[src], build_directory=out)
+    assert not list(out.glob("*.so*"))
+    assert (
+        ffi.load_module(ffi.cpp.build("edited", cpp_files=[src], build_directory=out)).value() == 1
+    )
+
+
 def test_threads_building_different_sources_under_one_name(tmp_path):
     count = 4
     results: dict[int, object] = {}

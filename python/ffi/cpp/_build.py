@@ -9,6 +9,7 @@ library whose bytes no longer match the recorded checksum is rebuilt rather than
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import functools
@@ -22,7 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Union
 
 from .. import libinfo
@@ -39,7 +40,7 @@ _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _MAX_NAME = 128  # `<name>_<key>.so.sha256` must stay within a file name's 255 bytes
 _KEY_CHARS = 20
 
-_Paths = Union[str, os.PathLike, Sequence[Union[str, os.PathLike]], None]
+_Paths = Union[str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]], None]
 
 
 class BuildError(RuntimeError):
@@ -169,6 +170,11 @@ def _file_sha256(path: str) -> str:
     return h.hexdigest()
 
 
+def _read_source(path: str) -> str:
+    with open(path, encoding="utf-8", errors="surrogateescape") as f:
+        return f.read()
+
+
 def _verified(lib: str) -> bool:
     """Whether `lib` exists and its bytes match the checksum recorded when it was installed."""
     try:
@@ -226,7 +232,12 @@ class _FileLock:
         os.close(self.fd)
 
 
-def _commands(spec: _Spec, sources: list[tuple[str, str]], work: str):
+_Command = tuple[str, list[str]]  # (the file it makes, argv)
+
+
+def _commands(
+    spec: _Spec, sources: list[tuple[str, str]], work: str
+) -> tuple[list[_Command], _Command]:
     """([(object, compile argv)], (library, link argv)); objects and library go into `work`."""
     include = [f"-I{libinfo.get_include_dir()}"] + [f"-I{p}" for p in spec.include_paths]
     compiles = []
@@ -282,7 +293,7 @@ def _ninja_path(path: str) -> str:
     return path.replace("$", "$$").replace(" ", "$ ").replace(":", "$:")
 
 
-def _run_all(compiles, link, work: str, verbose: bool) -> None:
+def _run_all(compiles: list[_Command], link: _Command, work: str, verbose: bool) -> None:
     """Runs the compiles (in parallel through ninja when present), then the link.
 
     Both ways run the commands in the caller's working directory, so a relative path inside a
@@ -310,7 +321,14 @@ def _run_all(compiles, link, work: str, verbose: bool) -> None:
 class _Spec:
     """Everything one build depends on, checked and resolved: the inputs of the cache key."""
 
-    def __init__(self, cflags, cuda_cflags, ldflags, include_paths, cuda: bool):
+    def __init__(
+        self,
+        cflags: _Paths,
+        cuda_cflags: _Paths,
+        ldflags: _Paths,
+        include_paths: _Paths,
+        cuda: bool,
+    ):
         self.cflags = _strings(cflags, "extra_cflags")
         self.cuda_cflags = _strings(cuda_cflags, "extra_cuda_cflags")
         self.ldflags = _strings(ldflags, "extra_ldflags")
@@ -352,7 +370,7 @@ def _build(
     spec: _Spec,
     inline: dict[str, str],
     files: list[tuple[str, str]],
-    build_directory,
+    build_directory: str | os.PathLike[str] | None,
     verbose: bool | None,
 ) -> str:
     """Builds `inline` texts (file suffix -> text) or `files` ((kind, path)), or finds them built.
@@ -360,13 +378,11 @@ def _build(
     Returns the verified path of ``<dir>/<name>_<key>.so``.
     """
     keyed = [("cuda" if s == ".cu" else "c++", s, t) for s, t in inline.items()]
-    for kind, path in files:
-        with open(path, encoding="utf-8", errors="surrogateescape") as f:
-            keyed.append((kind, path, f.read()))
+    keyed += [(kind, path, _read_source(path)) for kind, path in files]
     key = spec.key(keyed)
     out_dir = (
         os.path.abspath(os.fspath(build_directory))
-        if build_directory is not None
+        if build_directory is not None and os.fspath(build_directory) != ""
         else os.path.join(_cache_root(), name)
     )
     stem = os.path.join(out_dir, f"{name}_{key}")
@@ -386,10 +402,15 @@ def _build(
         with tempfile.TemporaryDirectory(dir=out_dir, prefix=f".{name}_{key}.") as work:
             compiles, (built, link_cmd) = _commands(spec, sources, work)
             _run_all(compiles, (built, link_cmd), work, _verbose(verbose))
+            # A file edited while it compiled may not be what the key says: install nothing.
+            if any(_read_source(path) != text for _, path, text in keyed[len(inline) :]):
+                raise BuildError(f"a source file of `{name}` changed during the build; build again")
             with open(os.path.join(work, "sum"), "w", encoding="ascii") as f:
                 f.write(f"{_file_sha256(built)}  {os.path.basename(lib)}\n")
-            # Library first, checksum second: until both are in place the pair does not verify,
-            # so a reader waits for this lock instead of loading it.
+            # Old checksum out, library in, checksum in: until the last step the pair does not
+            # verify, so a reader waits for this lock instead of loading a file being replaced.
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(lib + ".sha256")
             os.replace(built, lib)
             os.replace(os.path.join(work, "sum"), lib + ".sha256")
     if not _verified(lib):
@@ -397,13 +418,15 @@ def _build(
     return lib
 
 
-def _inline_sources(cpp_sources, cuda_sources, functions) -> dict[str, str]:
+def _inline_sources(cpp_sources: object, cuda_sources: object, functions: object) -> dict[str, str]:
     """The generated files' texts by suffix: ffi's headers included, `functions` exported."""
-    cpp = _strings_or_text(cpp_sources, "cpp_sources")
-    cuda = _strings_or_text(cuda_sources, "cuda_sources")
+    cpp = _texts(cpp_sources, "cpp_sources")
+    cuda = _texts(cuda_sources, "cuda_sources")
     if not cpp and not cuda:
         raise ValueError("load_inline needs cpp_sources or cuda_sources")
-    names = list(functions.keys()) if isinstance(functions, Mapping) else _texts(functions)
+    names = (
+        list(functions.keys()) if isinstance(functions, Mapping) else _texts(functions, "functions")
+    )
     for n in names:
         _check_identifier(n, "each function name")
     exports = "".join(f"\nFFI_DLL_EXPORT_TYPED_FUNC({n}, {n});" for n in names) + "\n"
@@ -416,18 +439,18 @@ def _inline_sources(cpp_sources, cuda_sources, functions) -> dict[str, str]:
     return texts
 
 
-def _texts(value) -> list:
+def _texts(value: object, what: str) -> list[str]:
+    """Source texts or function names: one str or a sequence of str."""
     if value is None:
         return []
-    return [value] if isinstance(value, str) else list(value)
-
-
-def _strings_or_text(value, what: str) -> list[str]:
-    """Source texts: one str or a sequence of str (they may hold any characters)."""
-    out = _texts(value)
-    for item in out:
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, Iterable):
+        raise TypeError(f"{what} must be a str or a sequence of str, got {type(value).__name__}")
+    out = []
+    for item in items:
         if not isinstance(item, str):
             raise TypeError(f"{what} must be a str or a sequence of str, got {type(item).__name__}")
+        out.append(item)
     return out
 
 
@@ -440,7 +463,7 @@ def build_inline(
     extra_cuda_cflags: Sequence[str] | None = None,
     extra_ldflags: Sequence[str] | None = None,
     extra_include_paths: Sequence[str] | None = None,
-    build_directory: str | os.PathLike | None = None,
+    build_directory: str | os.PathLike[str] | None = None,
     verbose: bool | None = None,
 ) -> str:
     """Compile inline C++ (and CUDA) sources into a library and return its path.
@@ -472,7 +495,7 @@ def load_inline(
     extra_cuda_cflags: Sequence[str] | None = None,
     extra_ldflags: Sequence[str] | None = None,
     extra_include_paths: Sequence[str] | None = None,
-    build_directory: str | os.PathLike | None = None,
+    build_directory: str | os.PathLike[str] | None = None,
     verbose: bool | None = None,
 ) -> Module:
     """build_inline, then load the library: an ffi.Module whose attributes are `functions`."""
@@ -496,13 +519,13 @@ def load_inline(
 
 def build(
     name: str,
-    cpp_files: Sequence[str | os.PathLike] | None = None,
-    cuda_files: Sequence[str | os.PathLike] | None = None,
+    cpp_files: Sequence[str | os.PathLike[str]] | None = None,
+    cuda_files: Sequence[str | os.PathLike[str]] | None = None,
     extra_cflags: Sequence[str] | None = None,
     extra_cuda_cflags: Sequence[str] | None = None,
     extra_ldflags: Sequence[str] | None = None,
     extra_include_paths: Sequence[str] | None = None,
-    build_directory: str | os.PathLike | None = None,
+    build_directory: str | os.PathLike[str] | None = None,
     verbose: bool | None = None,
 ) -> str:
     """Compile source files on disk into a library, cached like build_inline; return its path.
