@@ -1,10 +1,11 @@
-"""ffi.cpp: inline and file builds, the build cache, concurrent builders, errors, CUDA."""
+"""ffi.cpp: inline and file builds, argument checks, errors, ninja and the direct fallback, CUDA.
 
-import fcntl
+The cache itself (content-named libraries, checksums, keys, concurrent builders) is tested in
+test_cpp_build_cache.py.
+"""
+
 import os
-import subprocess
-import sys
-import textwrap
+import re
 
 import pytest
 import torch
@@ -35,44 +36,77 @@ def test_load_inline_builds_exports_and_calls(cache_dir):
     mod.add_one(x, y)
     assert y.tolist() == [1.0, 2.0, 3.0, 4.0]
     assert repr(mod.add_one) == "<ffi.Function add_one(0: Tensor, 1: Tensor) -> void>"
-    assert mod.path.startswith(str(cache_dir))
-
-
-def test_cache_hit_and_rebuilds(cache_dir):
-    first = ffi.cpp.build_inline(name="cached", cpp_sources=ADD_ONE, functions=["add_one"])
-    mtime = os.stat(first).st_mtime_ns
-    again = ffi.cpp.build_inline(name="cached", cpp_sources=ADD_ONE, functions=["add_one"])
-    assert again == first and os.stat(again).st_mtime_ns == mtime  # nothing rebuilt
-    changed_source = ffi.cpp.build_inline(
-        name="cached", cpp_sources=ADD_ONE + "\n// edit\n", functions=["add_one"]
+    # The library is named by its key, in a directory named after `name`, checksum beside it.
+    assert re.fullmatch(
+        re.escape(str(cache_dir / "add_one")) + r"/add_one_[0-9a-f]{20}\.so", mod.path
     )
-    changed_flags = ffi.cpp.build_inline(
-        name="cached", cpp_sources=ADD_ONE, functions=["add_one"], extra_cflags=["-O3"]
-    )
-    assert len({first, changed_source, changed_flags}) == 3
+    assert os.path.exists(mod.path + ".sha256")
 
 
-def test_version_is_part_of_the_key(monkeypatch):
-    first = ffi.cpp.build_inline(name="versioned", cpp_sources=ADD_ONE, functions=["add_one"])
-    monkeypatch.setattr(_build, "__version__", "999.0.0")
-    second = ffi.cpp.build_inline(name="versioned", cpp_sources=ADD_ONE, functions=["add_one"])
-    assert first != second
-
-
-def test_compile_error_carries_diagnostics():
+def test_compile_error_carries_diagnostics_and_keeps_the_source(cache_dir):
     with pytest.raises(ffi.cpp.BuildError) as info:
         ffi.cpp.build_inline(name="broken", cpp_sources="int f() { return undefined_name; }")
-    assert "undefined_name" in str(info.value)
-    assert "error" in str(info.value)
+    message = str(info.value)
+    assert "undefined_name" in message and "error" in message
+    # The diagnostics name a source file that still exists, and nothing was installed.
+    sources = list((cache_dir / "broken").glob("broken_*.cc"))
+    assert len(sources) == 1 and str(sources[0]) in message
+    assert not list((cache_dir / "broken").glob("*.so*"))
 
 
-def test_bad_names_are_value_errors():
-    with pytest.raises(ValueError, match="identifier"):
-        ffi.cpp.build_inline(name="not a name", cpp_sources=ADD_ONE)
-    with pytest.raises(ValueError, match="C identifiers"):
+BAD_NAMES = [
+    "",
+    "a/b",
+    "..",
+    "../escape",
+    "a\0b",
+    "a b",
+    "1abc",
+    "a-b",
+    "a.b",
+    "caf\u00e9",
+    "x" * 129,
+]
+
+
+@pytest.mark.parametrize("bad", BAD_NAMES)
+def test_bad_names_are_refused_before_anything_is_written(bad, cache_dir, tmp_path):
+    out = tmp_path / "out"
+    src = tmp_path / "k.cc"
+    src.write_text("int x;\n")
+    with pytest.raises(ValueError, match="name must be a C identifier"):
+        ffi.cpp.build_inline(name=bad, cpp_sources=ADD_ONE, functions=["add_one"])
+    with pytest.raises(ValueError, match="name must be a C identifier"):
+        ffi.cpp.load_inline(name=bad, cpp_sources=ADD_ONE, build_directory=out)
+    with pytest.raises(ValueError, match="name must be a C identifier"):
+        ffi.cpp.build(bad, cpp_files=[src], build_directory=out)
+    assert not cache_dir.exists() and not out.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["k.cc"]
+
+
+def test_other_bad_arguments_are_typed_errors(cache_dir):
+    with pytest.raises(TypeError, match="name must be a str"):
+        ffi.cpp.build_inline(name=b"bytes", cpp_sources=ADD_ONE)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="each function name must be a C identifier"):
         ffi.cpp.build_inline(name="ok", cpp_sources=ADD_ONE, functions=["add-one"])
     with pytest.raises(ValueError, match="needs cpp_sources or cuda_sources"):
         ffi.cpp.build_inline(name="ok")
+    with pytest.raises(ValueError, match="build needs cpp_files or cuda_files"):
+        ffi.cpp.build("ok")
+    for flag in ["-DX=1\n", "-DX\0"]:
+        with pytest.raises(ValueError, match="extra_cflags must not contain NUL or line breaks"):
+            ffi.cpp.build_inline(name="ok", cpp_sources=ADD_ONE, extra_cflags=[flag])
+    with pytest.raises(TypeError, match="extra_ldflags must hold str"):
+        ffi.cpp.build_inline(name="ok", cpp_sources=ADD_ONE, extra_ldflags=[3])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="cpp_sources must be a str"):
+        ffi.cpp.build_inline(name="ok", cpp_sources=[b"int x;"])  # type: ignore[list-item]
+    assert not cache_dir.exists()
+
+
+def test_a_missing_compiler_named_by_cxx_is_an_error(monkeypatch, tmp_path):
+    monkeypatch.setenv("CXX", str(tmp_path / "no-such-compiler"))
+    with pytest.raises(ffi.cpp.BuildError, match=r"\$CXX is .*no-such-compiler"):
+        ffi.cpp.build_inline(name="nocxx", cpp_sources=ADD_ONE)
 
 
 def test_verbose_prints_commands(capfd):
@@ -87,54 +121,83 @@ def test_build_from_files(tmp_path):
         "#include <ffi/ffi.h>\n" + ADD_ONE + "FFI_DLL_EXPORT_TYPED_FUNC(add_one, add_one);\n"
     )
     lib = ffi.cpp.build("from_file", cpp_files=[src], build_directory=tmp_path / "out")
-    assert lib == str(tmp_path / "out" / "from_file.so")
+    assert re.fullmatch(re.escape(str(tmp_path / "out")) + r"/from_file_[0-9a-f]{20}\.so", lib)
     x = torch.zeros(2)
     y = torch.empty(2)
     ffi.load_module(lib).add_one(x, y)
     assert y.tolist() == [1.0, 1.0]
 
 
-def test_concurrent_builders_share_one_build(cache_dir):
-    code = textwrap.dedent(
-        f"""
-        import ffi.cpp, torch
-        mod = ffi.cpp.load_inline(name="racy", cpp_sources={ADD_ONE!r}, functions=["add_one"])
-        y = torch.empty(3)
-        mod.add_one(torch.zeros(3), y)
-        assert y.tolist() == [1.0, 1.0, 1.0]
-        print(mod.path)
-        """
+# A directory name that needs every kind of escaping a ninja file has ($, space, colon), and a
+# flag holding `$` and a space, which the shell must not expand and ninja must not eat.
+ODD_DIR = "we$ird dir:1"
+GREETING_SRC = r"""
+#include <ffi/ffi.h>
+#include "value.h"
+ffi::String greeting() { return ffi::String(GREETING); }
+int64_t value() { return VALUE + EXTRA; }
+FFI_DLL_EXPORT_TYPED_FUNC(greeting, greeting);
+FFI_DLL_EXPORT_TYPED_FUNC(value, value);
+"""
+
+
+@pytest.mark.parametrize("ninja", ["1", "0"])
+def test_escaping_and_relative_paths_with_and_without_ninja(ninja, tmp_path, monkeypatch, capfd):
+    if ninja == "1" and _build._ninja() is None:
+        pytest.skip("ninja is not installed")
+    monkeypatch.setenv("FFI_CPP_NINJA", ninja)
+    root = tmp_path / ODD_DIR
+    (root / "src").mkdir(parents=True)
+    (root / "inc").mkdir()
+    (root / "inc2").mkdir()
+    (root / "src" / "k.cc").write_text(GREETING_SRC)
+    (root / "inc" / "value.h").write_text("#define VALUE 41\n")
+    (root / "inc2" / "extra.h").write_text("#define EXTRA 1\n")
+    monkeypatch.chdir(root)
+    greeting = '-DGREETING="a$HOME b"'
+    # Relative: the build directory, the source, an include directory and a path inside a flag.
+    lib = ffi.cpp.build(
+        "odd",
+        cpp_files=["src/k.cc"],
+        extra_include_paths=["inc"],
+        extra_cflags=[greeting, "-include", "inc2/extra.h"],
+        build_directory="out dir",
+        verbose=True,
     )
-    env = dict(os.environ, FFI_CACHE_DIR=str(cache_dir))
-    procs = [
-        subprocess.Popen(
-            [sys.executable, "-c", code],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=env,
+    err = capfd.readouterr().err
+    assert ("ninja" in err) == (ninja == "1")
+    assert lib.startswith(str(root / "out dir") + "/")
+    mod = ffi.load_module(lib)
+    assert mod.greeting() == "a$HOME b"
+    assert mod.value() == 42
+    # Nothing but the build directory appeared in the working directory (no .ninja_log).
+    assert sorted(os.listdir(root)) == ["inc", "inc2", "out dir", "src"]
+    # A relative build directory is relative to the current directory, whichever that is.
+    monkeypatch.chdir(root / "src")
+    again = ffi.cpp.build(
+        "odd",
+        cpp_files=["k.cc"],
+        extra_include_paths=["../inc"],
+        extra_cflags=[greeting, "-include", "../inc2/extra.h"],
+        build_directory="out dir",
+    )
+    assert again.startswith(str(root / "src" / "out dir") + "/")
+    assert ffi.load_module(again).greeting() == "a$HOME b"
+
+
+def test_ninja_and_the_direct_fallback_build_the_same_library(monkeypatch, tmp_path):
+    if _build._ninja() is None:
+        pytest.skip("ninja is not installed")
+    paths = {}
+    for ninja in ["1", "0"]:
+        monkeypatch.setenv("FFI_CPP_NINJA", ninja)
+        paths[ninja] = ffi.cpp.build_inline(
+            "same", cpp_sources=ADD_ONE, functions=["add_one"], build_directory=tmp_path / ninja
         )
-        for _ in range(4)
-    ]
-    outs = [p.communicate(timeout=300) for p in procs]
-    assert [p.returncode for p in procs] == [0, 0, 0, 0], [o[1] for o in outs]
-    assert len({o[0].strip() for o in outs}) == 1
-
-
-def test_lock_wait_is_bounded(monkeypatch, cache_dir):
-    lib = ffi.cpp.build_inline(name="locked", cpp_sources=ADD_ONE, functions=["add_one"])
-    lock_path = os.path.join(os.path.dirname(lib), ".lock")
-    monkeypatch.setattr(_build, "_LOCK_TIMEOUT_S", 0.3)
-    with open(lock_path, "w") as held:
-        fcntl.flock(held, fcntl.LOCK_EX)
-        with pytest.raises(TimeoutError, match="build lock"):
-            ffi.cpp.build_inline(
-                name="locked",
-                cpp_sources=ADD_ONE,
-                functions=["add_one"],
-                build_directory=os.path.dirname(lib),
-                extra_cflags=["-DFORCE_REBUILD"],
-            )
+    # How the commands run is not part of the key: the same inputs give the same file name.
+    assert os.path.basename(paths["1"]) == os.path.basename(paths["0"])
+    with open(paths["1"], "rb") as a, open(paths["0"], "rb") as b:
+        assert a.read() == b.read()
 
 
 CUDA_SRC = r"""
@@ -158,11 +221,15 @@ int64_t device_count() {
 """
 
 
-def test_cuda_sources_compile_with_nvcc():
+def _needs_nvcc():
     try:
-        _build._tool("nvcc")
+        _build._compiler("nvcc")
     except ffi.cpp.BuildError:
         pytest.skip("nvcc is not installed")
+
+
+def test_cuda_sources_compile_with_nvcc():
+    _needs_nvcc()
     mod = ffi.cpp.load_inline(
         name="add_one_cuda", cuda_sources=CUDA_SRC, functions=["add_one_cuda", "device_count"]
     )
@@ -176,16 +243,10 @@ def test_cuda_sources_compile_with_nvcc():
             mod.device_count()
 
 
-def test_ninja_when_present_and_the_compiler_directly_otherwise(capfd, monkeypatch):
-    if _build._ninja() is not None:
-        ffi.cpp.build_inline(
-            name="with_ninja", cpp_sources=ADD_ONE, functions=["add_one"], verbose=True
-        )
-        err = capfd.readouterr().err
-        assert "ninja -C" in err and "-std=c++17" in err
-    monkeypatch.setattr(_build, "_ninja", lambda: None)
-    ffi.cpp.build_inline(
-        name="without_ninja", cpp_sources=ADD_ONE, functions=["add_one"], verbose=True
-    )
-    err = capfd.readouterr().err
-    assert "ninja -C" not in err and "-std=c++17" in err
+def test_cuda_flags_are_part_of_the_key(tmp_path):
+    _needs_nvcc()
+    kw = dict(cuda_sources=CUDA_SRC, functions=["device_count"], build_directory=tmp_path)
+    plain = ffi.cpp.build_inline("cuda_key", **kw)
+    flagged = ffi.cpp.build_inline("cuda_key", extra_cuda_cflags=["-DCUDA_FLAG=1"], **kw)
+    assert plain != flagged
+    assert ffi.cpp.build_inline("cuda_key", **kw) == plain

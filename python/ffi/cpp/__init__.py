@@ -1,11 +1,15 @@
 """Build C++/CUDA kernel libraries against ffi's headers and load them: ``load_inline``,
 ``build_inline`` and ``build``.
 
-Builds are cached by content: the same sources, flags, compiler and ffi version reuse the built
-library (a cache hit costs milliseconds); any change rebuilds. Concurrent builders of the same
-library — threads or processes — serialize on a file lock with a timeout, and the library appears
-atomically, so nobody loads a half-written file. The cache lives in ``$FFI_CACHE_DIR`` (default
-``~/.cache/ffi``); ``verbose=True`` or ``FFI_CPP_VERBOSE=1`` prints the build commands.
+Builds are cached by content: a library is ``<name>_<key>.so``, where the key digests the sources,
+every flag and include directory, the compilers (path and version) and ffi's headers. The same
+inputs reuse the built library after checking it against the SHA-256 recorded beside it (a
+damaged file is rebuilt, never loaded); any change gives a new file, so new source runs new code
+even in a process that loaded the old one. Each build compiles in a private directory and is
+renamed into place; builders of one key, threads or processes, serialize on a file lock with a
+timeout. The cache lives in ``$FFI_CACHE_DIR/<name>`` (default ``~/.cache/ffi/<name>``) or in
+``build_directory``; ``verbose=True`` or ``FFI_CPP_VERBOSE=1`` prints the build commands, and
+``FFI_CPP_NINJA=0`` runs them one by one instead of through ninja.
 """
 
 from ._build import BuildError, build, build_inline, load_inline

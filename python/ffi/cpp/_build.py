@@ -1,21 +1,30 @@
-"""Implementation of ffi.cpp: source generation, cache keys, locking and compilation."""
+"""Implementation of ffi.cpp: argument checks, cache keys, locking, compilation and installation.
+
+A build's key is a digest of everything that can change the library (see `_key_parts`). The
+library is installed as ``<dir>/<name>_<key>.so`` with its SHA-256 beside it in
+``<name>_<key>.so.sha256``: a new key is a new file name, so ``dlopen`` (which hands back the
+handle it already holds for a path it has loaded) never serves old code for new source, and a
+library whose bytes no longer match the recorded checksum is rebuilt rather than loaded.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import functools
 import glob
 import hashlib
 import os
+import re
 import shlex
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Union
 
 from .. import libinfo
 from .._version import __version__
@@ -24,16 +33,49 @@ if TYPE_CHECKING:
     from ..api import Module
 
 _LOCK_TIMEOUT_S = float(os.environ.get("FFI_CPP_LOCK_TIMEOUT", "600"))
+# Bump when the commands or the file layout change, so that older cache entries are not reused.
+_KEY_SCHEMA = "ffi.cpp/2"
+_BASE_FLAGS = ["-std=c++17", "-O2"]
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_MAX_NAME = 128  # `<name>_<key>.so.sha256` must stay within a file name's 255 bytes
+_KEY_CHARS = 20
+
+_Paths = Union[str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]], None]
 
 
 class BuildError(RuntimeError):
     """A kernel library failed to compile or link; the message holds the compiler's output."""
 
 
-def _as_list(value: str | Sequence[str] | None) -> list[str]:
+def _check_identifier(value: object, what: str) -> str:
+    """`value` if it is an ASCII C identifier of at most _MAX_NAME characters."""
+    if not isinstance(value, str):
+        raise TypeError(f"{what} must be a str, got {type(value).__name__}")
+    if not _IDENTIFIER.match(value) or len(value) > _MAX_NAME:
+        raise ValueError(
+            f"{what} must be a C identifier (ASCII letters, digits and '_', not starting with a "
+            f"digit, 1 to {_MAX_NAME} characters), got {value!r}"
+        )
+    return value
+
+
+def _strings(value: _Paths, what: str) -> list[str]:
+    """One string or path, or a sequence of them, as a list of str without NUL or newlines."""
     if value is None:
         return []
-    return [value] if isinstance(value, str) else list(value)
+    items = [value] if isinstance(value, (str, os.PathLike)) else list(value)
+    out = []
+    for item in items:
+        if not isinstance(item, (str, os.PathLike)):
+            raise TypeError(f"{what} must hold str or os.PathLike, got {type(item).__name__}")
+        text = os.fspath(item)
+        if not isinstance(text, str):
+            raise TypeError(f"{what} must hold str paths, got {text!r}")
+        # Neither can be passed to a compiler through argv or written into a ninja file.
+        if "\0" in text or "\n" in text or "\r" in text:
+            raise ValueError(f"{what} must not contain NUL or line breaks, got {text!r}")
+        out.append(text)
+    return out
 
 
 def _cache_root() -> str:
@@ -46,28 +88,47 @@ def _verbose(flag: bool | None) -> bool:
     )
 
 
-@functools.cache
-def _tool(name: str) -> str:
-    """Path of a compiler (respecting CXX / NVCC), or BuildError when it is missing."""
-    env = {"c++": "CXX", "nvcc": "NVCC"}.get(name)
-    candidates = [os.environ[env]] if env and os.environ.get(env) else []
-    candidates.append(name)
-    if name == "nvcc":
-        candidates.append("/usr/local/cuda/bin/nvcc")
-    for c in candidates:
-        path = shutil.which(c)
+def _compiler(kind: str) -> list[str]:
+    """The compiler's argv prefix: $CXX / $NVCC (split like a shell word list), else the default.
+
+    Resolved on every build, so a changed $CXX or PATH takes effect at once; a $CXX that names a
+    missing program is an error, never a silent fallback to another compiler.
+    """
+    env = {"c++": "CXX", "nvcc": "NVCC"}[kind]
+    chosen = os.environ.get(env, "").strip()
+    if chosen:
+        argv = shlex.split(chosen)
+        path = shutil.which(argv[0])
+        if path is None:
+            raise BuildError(f"${env} is {chosen!r}, but `{argv[0]}` is not an executable")
+        return [os.path.abspath(path), *argv[1:]]
+    candidates = [kind] + (["/usr/local/cuda/bin/nvcc"] if kind == "nvcc" else [])
+    for candidate in candidates:
+        path = shutil.which(candidate)
         if path:
-            return path
-    raise BuildError(f"cannot find the compiler `{name}` (set ${env} to choose one)")
+            return [os.path.abspath(path)]
+    raise BuildError(f"cannot find the compiler `{kind}` (set ${env} to choose one)")
+
+
+def _compiler_identity(argv: list[str]) -> str:
+    """The compiler's argv and `--version` output: part of the key, so a new compiler rebuilds.
+
+    The output is cached per process and per state of the executable (its resolved file's inode,
+    size and mtime), so replacing the compiler, or switching what a symlink points at, is seen.
+    """
+    st = os.stat(argv[0])
+    return _version_output(
+        tuple(argv), os.path.realpath(argv[0]), st.st_ino, st.st_size, st.st_mtime_ns
+    )
 
 
 @functools.cache
-def _tool_identity(path: str) -> str:
-    """The compiler's --version output: part of the cache key, so a new compiler rebuilds."""
+def _version_output(argv: tuple[str, ...], *executable_state: object) -> str:
     try:
-        return subprocess.run([path, "--version"], capture_output=True, text=True).stdout
-    except OSError:
-        return path
+        proc = subprocess.run([*argv, "--version"], capture_output=True, text=True, timeout=120)
+    except (OSError, subprocess.SubprocessError) as err:
+        raise BuildError(f"cannot run `{shlex.join(argv)} --version`: {err}") from err
+    return f"{shlex.join(argv)}\n{executable_state[0]}\n{proc.stdout}{proc.stderr}"
 
 
 @functools.cache
@@ -75,9 +136,12 @@ def _headers_digest() -> str:
     """Digest of ffi's headers: a changed header rebuilds even within one version."""
     h = hashlib.sha256()
     root = os.path.join(libinfo.get_include_dir(), "ffi")
-    for name in sorted(os.listdir(root)):
-        with open(os.path.join(root, name), "rb") as f:
-            h.update(name.encode() + b"\0" + f.read())
+    for directory, subdirs, files in os.walk(root):
+        subdirs.sort()
+        for name in sorted(files):
+            path = os.path.join(directory, name)
+            with open(path, "rb") as f:
+                h.update(os.path.relpath(path, root).encode() + b"\0" + f.read() + b"\0")
     return h.hexdigest()
 
 
@@ -98,36 +162,107 @@ def _cuda_lib_dir(nvcc: str) -> str:
     raise BuildError("cannot find libcudart.so; set CUDA_HOME to the CUDA toolkit")
 
 
-def _commands(name, cpp_files, cuda_files, cflags, cuda_cflags, ldflags, include_paths, out_dir):
-    """([(object path, compile command)], (library path, link command)) for the library."""
-    include = [f"-I{libinfo.get_include_dir()}"] + [f"-I{p}" for p in include_paths]
-    cxx = _tool("c++")
-    # (compiler, position-independent-code flags, the user's flags, sources)
-    toolchains = [(cxx, ["-fPIC"], cflags, cpp_files)]
-    link_extra = []
-    if cuda_files:
-        nvcc = _tool("nvcc")
-        toolchains.append((nvcc, ["-Xcompiler", "-fPIC"], cuda_cflags, cuda_files))
-        cuda_lib = _cuda_lib_dir(nvcc)
-        link_extra = [f"-L{cuda_lib}", f"-Wl,-rpath,{cuda_lib}", "-lcudart"]
+def _file_sha256(path: str) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _read_source(path: str) -> str:
+    with open(path, encoding="utf-8", errors="surrogateescape") as f:
+        return f.read()
+
+
+def _verified(lib: str) -> bool:
+    """Whether `lib` exists and its bytes match the checksum recorded when it was installed."""
+    try:
+        with open(lib + ".sha256", encoding="ascii") as f:
+            recorded = f.read().split()
+        return bool(recorded) and _file_sha256(lib) == recorded[0]
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def _write_atomically(path: str, data: str) -> None:
+    """Writes `data` to a private file and renames it to `path`: readers never see a part."""
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp_")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(data)
+        os.chmod(tmp, 0o644)  # mkstemp makes it private; a source file is not a secret
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+class _FileLock:
+    """An exclusive lock on a file, waiting at most `timeout` seconds (never forever).
+
+    flock locks belong to an open file description, so two threads of one process, each opening
+    the file, exclude each other just as two processes do.
+    """
+
+    def __init__(self, path: str, timeout: float):
+        self.path, self.timeout, self.fd = path, timeout, -1
+
+    def __enter__(self) -> _FileLock:
+        self.fd = os.open(self.path, os.O_CREAT | os.O_RDWR, 0o644)
+        deadline = time.monotonic() + self.timeout
+        while True:
+            try:
+                fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return self
+            except OSError as err:
+                if err.errno not in (errno.EAGAIN, errno.EACCES):
+                    os.close(self.fd)
+                    raise
+            if time.monotonic() >= deadline:
+                os.close(self.fd)
+                raise TimeoutError(
+                    f"waited {self.timeout:.0f} s for the build lock {self.path}; another build "
+                    "holds it (raise FFI_CPP_LOCK_TIMEOUT or end the other build)"
+                )
+            time.sleep(0.05)
+
+    def __exit__(self, *exc: object) -> None:
+        fcntl.flock(self.fd, fcntl.LOCK_UN)
+        os.close(self.fd)
+
+
+_Command = tuple[str, list[str]]  # (the file it makes, argv)
+
+
+def _commands(
+    spec: _Spec, sources: list[tuple[str, str]], work: str
+) -> tuple[list[_Command], _Command]:
+    """([(object, compile argv)], (library, link argv)); objects and library go into `work`."""
+    include = [f"-I{libinfo.get_include_dir()}"] + [f"-I{p}" for p in spec.include_paths]
     compiles = []
-    for compiler, pic, flags, files in toolchains:
-        for i, src in enumerate(files):
-            obj = os.path.join(out_dir, f"{i}_{os.path.basename(src)}.o")
-            cmd = [compiler, "-std=c++17", "-O2", *pic, *include, *flags, "-c", src, "-o", obj]
-            compiles.append((obj, cmd))
-    lib = os.path.join(out_dir, f"{name}.so")
+    for i, (kind, src) in enumerate(sources):
+        obj = os.path.join(work, f"{i}_{os.path.basename(src)}.o")
+        if kind == "cuda":
+            head, pic, flags = spec.nvcc, ["-Xcompiler", "-fPIC"], spec.cuda_cflags
+        else:
+            head, pic, flags = spec.cxx, ["-fPIC"], spec.cflags
+        compiles.append((obj, [*head, *_BASE_FLAGS, *pic, *include, *flags, "-c", src, "-o", obj]))
+    lib = os.path.join(work, "lib.so")
+    link_extra = []
+    if spec.cuda_lib:
+        link_extra = [f"-L{spec.cuda_lib}", f"-Wl,-rpath,{spec.cuda_lib}", "-lcudart"]
     objects = [obj for obj, _ in compiles]
-    return compiles, (lib, [cxx, "-shared", *objects, "-o", lib, *link_extra, *ldflags])
+    return compiles, (lib, [*spec.cxx, "-shared", *objects, "-o", lib, *link_extra, *spec.ldflags])
 
 
 def _run(cmd: list[str], verbose: bool) -> None:
     if verbose:
-        print(" ".join(cmd), file=sys.stderr, flush=True)
+        print(shlex.join(cmd), file=sys.stderr, flush=True)
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         raise BuildError(
-            f"command failed with exit code {proc.returncode}:\n  {' '.join(cmd)}\n"
+            f"command failed with exit code {proc.returncode}:\n  {shlex.join(cmd)}\n"
             f"{proc.stdout}{proc.stderr}"
         )
     if verbose and (proc.stdout or proc.stderr):
@@ -135,7 +270,9 @@ def _run(cmd: list[str], verbose: bool) -> None:
 
 
 def _ninja() -> str | None:
-    """The ninja executable, when one is installed (PATH or the `ninja` Python package)."""
+    """The ninja executable, unless FFI_CPP_NINJA=0; from PATH or the `ninja` Python package."""
+    if os.environ.get("FFI_CPP_NINJA", "") == "0":
+        return None
     path = shutil.which("ninja")
     if path is None:
         try:
@@ -148,145 +285,173 @@ def _ninja() -> str | None:
     return path
 
 
-def _run_all(
-    compiles: list[tuple[str, list[str]]], link: tuple[str, list[str]], work: str, verbose: bool
-) -> None:
-    """Runs the compiles (in parallel through ninja when present) and then the link."""
-    ninja = _ninja()
-    if ninja is None:
-        for _, cmd in compiles:
-            _run(cmd, verbose)
-        _run(link[1], verbose)
-        return
-    lines = ["rule run", "  command = $cmd", ""]
-    for obj, cmd in compiles:
-        lines += [f"build {_ninja_path(obj)}: run", f"  cmd = {shlex.join(cmd)}", ""]
-    lib, link_cmd = link
-    objects = " ".join(_ninja_path(obj) for obj, _ in compiles)
-    lines += [f"build {_ninja_path(lib)}: run {objects}", f"  cmd = {shlex.join(link_cmd)}", ""]
-    with open(os.path.join(work, "build.ninja"), "w") as f:
-        f.write("\n".join(lines))
-    _run([ninja, "-C", work] + (["-v"] if verbose else []), verbose)
+def _ninja_value(text: str) -> str:
+    return text.replace("$", "$$")
 
 
 def _ninja_path(path: str) -> str:
     return path.replace("$", "$$").replace(" ", "$ ").replace(":", "$:")
 
 
-class _FileLock:
-    """An exclusive lock on a file, waiting at most `timeout` seconds (never forever)."""
+def _run_all(compiles: list[_Command], link: _Command, work: str, verbose: bool) -> None:
+    """Runs the compiles (in parallel through ninja when present), then the link.
 
-    def __init__(self, path: str, timeout: float):
-        self.path, self.timeout, self.fd = path, timeout, -1
-
-    def __enter__(self):
-        self.fd = os.open(self.path, os.O_CREAT | os.O_RDWR, 0o644)
-        deadline = time.monotonic() + self.timeout
-        while True:
-            try:
-                fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                return self
-            except OSError as err:
-                if err.errno not in (errno.EAGAIN, errno.EACCES):
-                    raise
-            if time.monotonic() >= deadline:
-                os.close(self.fd)
-                raise TimeoutError(
-                    f"waited {self.timeout:.0f} s for the build lock {self.path}; another build "
-                    "holds it (raise FFI_CPP_LOCK_TIMEOUT or remove a stale build directory)"
-                )
-            time.sleep(0.05)
-
-    def __exit__(self, *exc):
-        fcntl.flock(self.fd, fcntl.LOCK_UN)
-        os.close(self.fd)
+    Both ways run the commands in the caller's working directory, so a relative path inside a
+    flag means the same thing with ninja and without; ninja keeps its own files in `work`.
+    """
+    ninja = _ninja()
+    if ninja is None:
+        for _, cmd in compiles:
+            _run(cmd, verbose)
+        _run(link[1], verbose)
+        return
+    lines = [f"builddir = {_ninja_value(work)}", "rule run", "  command = $cmd", ""]
+    for obj, cmd in compiles:
+        lines += [f"build {_ninja_path(obj)}: run", f"  cmd = {_ninja_value(shlex.join(cmd))}"]
+    lib, link_cmd = link
+    objects = " ".join(_ninja_path(obj) for obj, _ in compiles)
+    lines += [f"build {_ninja_path(lib)}: run {objects}"]
+    lines += [f"  cmd = {_ninja_value(shlex.join(link_cmd))}", ""]
+    ninja_file = os.path.join(work, "build.ninja")
+    with open(ninja_file, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines))
+    _run([ninja, "-f", ninja_file] + (["-v"] if verbose else []), verbose)
 
 
-def _build_files(
-    name,
-    sources,
-    cpp_files,
-    cuda_files,
-    extra_cflags,
-    extra_cuda_cflags,
-    extra_ldflags,
-    extra_include_paths,
-    build_directory,
-    verbose,
+class _Spec:
+    """Everything one build depends on, checked and resolved: the inputs of the cache key."""
+
+    def __init__(
+        self,
+        cflags: _Paths,
+        cuda_cflags: _Paths,
+        ldflags: _Paths,
+        include_paths: _Paths,
+        cuda: bool,
+    ):
+        self.cflags = _strings(cflags, "extra_cflags")
+        self.cuda_cflags = _strings(cuda_cflags, "extra_cuda_cflags")
+        self.ldflags = _strings(ldflags, "extra_ldflags")
+        # Absolute now: the same relative directory seen from another cwd is another directory.
+        self.include_paths = [
+            os.path.abspath(p) for p in _strings(include_paths, "extra_include_paths")
+        ]
+        self.cxx = _compiler("c++")
+        self.nvcc = _compiler("nvcc") if cuda else []
+        self.cuda_lib = _cuda_lib_dir(self.nvcc[0]) if cuda else ""
+
+    def key(self, sources: list[tuple[str, str, str]]) -> str:
+        """The digest of the compilers, flags, directories, ffi and `sources` (kind, id, text)."""
+        parts = [
+            _KEY_SCHEMA,
+            __version__,
+            _headers_digest(),
+            libinfo.get_include_dir(),
+            repr(_BASE_FLAGS),
+            _compiler_identity(self.cxx),
+            _compiler_identity(self.nvcc) if self.nvcc else "",
+            self.cuda_lib,
+            repr(self.cflags),
+            repr(self.cuda_cflags),
+            repr(self.ldflags),
+            repr(self.include_paths),
+        ]
+        for kind, ident, text in sources:
+            parts += [kind, ident, text]
+        h = hashlib.sha256()
+        for part in parts:
+            data = part.encode("utf-8", "surrogateescape")
+            h.update(b"%d:" % len(data) + data)
+        return h.hexdigest()[:_KEY_CHARS]
+
+
+def _build(
+    name: str,
+    spec: _Spec,
+    inline: dict[str, str],
+    files: list[tuple[str, str]],
+    build_directory: str | os.PathLike[str] | None,
+    verbose: bool | None,
 ) -> str:
-    """Builds (or finds in the cache) the library; `sources` are the texts the key covers."""
-    if not name.isidentifier():
-        raise ValueError(f"name must be an identifier, got {name!r}")
-    cflags = _as_list(extra_cflags)
-    cuda_cflags = _as_list(extra_cuda_cflags)
-    ldflags = _as_list(extra_ldflags)
-    include_paths = [os.fspath(p) for p in _as_list(extra_include_paths)]
-    key = hashlib.sha256()
-    for part in [
-        __version__,
-        _headers_digest(),
-        _tool_identity(_tool("c++")),
-        _tool_identity(_tool("nvcc")) if cuda_files else "",
-        *sources,
-        repr(cflags),
-        repr(cuda_cflags),
-        repr(ldflags),
-        repr(include_paths),
-    ]:
-        key.update(part.encode() + b"\0")
-    digest = key.hexdigest()[:16]
+    """Builds `inline` texts (file suffix -> text) or `files` ((kind, path)), or finds them built.
+
+    Returns the verified path of ``<dir>/<name>_<key>.so``.
+    """
+    keyed = [("cuda" if s == ".cu" else "c++", s, t) for s, t in inline.items()]
+    keyed += [(kind, path, _read_source(path)) for kind, path in files]
+    key = spec.key(keyed)
     out_dir = (
-        os.fspath(build_directory)
-        if build_directory
-        else os.path.join(_cache_root(), f"{name}_{digest}")
+        os.path.abspath(os.fspath(build_directory))
+        if build_directory is not None and os.fspath(build_directory) != ""
+        else os.path.join(_cache_root(), name)
     )
-    lib = os.path.join(out_dir, f"{name}.so")
-    stamp = os.path.join(out_dir, f"{name}.key")
-
-    def up_to_date() -> bool:
-        try:
-            with open(stamp) as f:
-                return f.read() == digest and os.path.exists(lib)
-        except OSError:
-            return False
-
-    if up_to_date():
+    stem = os.path.join(out_dir, f"{name}_{key}")
+    lib = stem + ".so"
+    if _verified(lib):
         return lib
     os.makedirs(out_dir, exist_ok=True)
-    with _FileLock(os.path.join(out_dir, ".lock"), _LOCK_TIMEOUT_S):
-        if up_to_date():  # another process built it while we waited
+    with _FileLock(os.path.join(out_dir, f".{name}_{key}.lock"), _LOCK_TIMEOUT_S):
+        if _verified(lib):  # another builder installed it while we waited
             return lib
-        verbose = _verbose(verbose)
-        with tempfile.TemporaryDirectory(dir=out_dir, prefix=".build_") as work:
-            compiles, link = _commands(
-                name, cpp_files, cuda_files, cflags, cuda_cflags, ldflags, include_paths, work
-            )
-            _run_all(compiles, link, work, verbose)
-            os.replace(link[0], lib)  # atomic: loaders see the old file or the new one
-        with open(stamp + ".tmp", "w") as f:
-            f.write(digest)
-        os.replace(stamp + ".tmp", stamp)
+        sources = []
+        for suffix, text in inline.items():
+            # Kept beside the library (named by the same key) so diagnostics point at a file.
+            _write_atomically(stem + suffix, text)
+            sources.append(("cuda" if suffix == ".cu" else "c++", stem + suffix))
+        sources += files
+        with tempfile.TemporaryDirectory(dir=out_dir, prefix=f".{name}_{key}.") as work:
+            compiles, (built, link_cmd) = _commands(spec, sources, work)
+            _run_all(compiles, (built, link_cmd), work, _verbose(verbose))
+            # A file edited while it compiled may not be what the key says: install nothing.
+            if any(_read_source(path) != text for _, path, text in keyed[len(inline) :]):
+                raise BuildError(f"a source file of `{name}` changed during the build; build again")
+            with open(os.path.join(work, "sum"), "w", encoding="ascii") as f:
+                f.write(f"{_file_sha256(built)}  {os.path.basename(lib)}\n")
+            # Old checksum out, library in, checksum in: until the last step the pair does not
+            # verify, so a reader waits for this lock instead of loading a file being replaced.
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(lib + ".sha256")
+            os.replace(built, lib)
+            os.replace(os.path.join(work, "sum"), lib + ".sha256")
+    if not _verified(lib):
+        raise BuildError(f"{lib} changed while it was being installed; build again")
     return lib
 
 
-def _inline_sources(cpp_sources, cuda_sources, functions):
-    """The generated files' texts: ffi's headers included, `functions` exported."""
-    cpp = _as_list(cpp_sources)
-    cuda = _as_list(cuda_sources)
+def _inline_sources(cpp_sources: object, cuda_sources: object, functions: object) -> dict[str, str]:
+    """The generated files' texts by suffix: ffi's headers included, `functions` exported."""
+    cpp = _texts(cpp_sources, "cpp_sources")
+    cuda = _texts(cuda_sources, "cuda_sources")
     if not cpp and not cuda:
         raise ValueError("load_inline needs cpp_sources or cuda_sources")
-    names = list(functions.keys()) if isinstance(functions, Mapping) else _as_list(functions)
+    names = (
+        list(functions.keys()) if isinstance(functions, Mapping) else _texts(functions, "functions")
+    )
     for n in names:
-        if not n.isidentifier():
-            raise ValueError(f"function names must be C identifiers, got {n!r}")
+        _check_identifier(n, "each function name")
     exports = "".join(f"\nFFI_DLL_EXPORT_TYPED_FUNC({n}, {n});" for n in names) + "\n"
     texts = {}
     if cpp:
-        texts["main.cc"] = "#include <ffi/ffi.h>\n\n" + "\n".join(cpp) + "\n" + exports
+        texts[".cc"] = "#include <ffi/ffi.h>\n\n" + "\n".join(cpp) + "\n" + exports
     if cuda:
         body = "#include <ffi/ffi.h>\n#include <ffi/cuda.h>\n\n" + "\n".join(cuda) + "\n"
-        texts["cuda.cu"] = body if cpp else body + exports
+        texts[".cu"] = body if cpp else body + exports
     return texts
+
+
+def _texts(value: object, what: str) -> list[str]:
+    """Source texts or function names: one str or a sequence of str."""
+    if value is None:
+        return []
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, Iterable):
+        raise TypeError(f"{what} must be a str or a sequence of str, got {type(value).__name__}")
+    out = []
+    for item in items:
+        if not isinstance(item, str):
+            raise TypeError(f"{what} must be a str or a sequence of str, got {type(item).__name__}")
+        out.append(item)
+    return out
 
 
 def build_inline(
@@ -298,41 +463,27 @@ def build_inline(
     extra_cuda_cflags: Sequence[str] | None = None,
     extra_ldflags: Sequence[str] | None = None,
     extra_include_paths: Sequence[str] | None = None,
-    build_directory: str | os.PathLike | None = None,
+    build_directory: str | os.PathLike[str] | None = None,
     verbose: bool | None = None,
 ) -> str:
     """Compile inline C++ (and CUDA) sources into a library and return its path.
 
     ``<ffi/ffi.h>`` is included for you (and ``<ffi/cuda.h>`` in CUDA sources); each name in
-    `functions` is exported with ``FFI_DLL_EXPORT_TYPED_FUNC(name, name)``. A compile error raises
-    BuildError with the compiler's diagnostics.
+    `functions` is exported with ``FFI_DLL_EXPORT_TYPED_FUNC(name, name)``. The result is
+    ``<dir>/<name>_<key>.so``, where ``<dir>`` is `build_directory` (relative to the current
+    directory) or ``$FFI_CACHE_DIR/<name>``, and ``<key>`` digests the sources, every flag and
+    include directory, the compilers (path and ``--version``) and ffi's headers: new source gets a
+    new file, so loading it in a process that loaded the old one runs the new code. The library's
+    SHA-256 is checked against the one recorded at install; a mismatch rebuilds it. `name` must be
+    a C identifier (``ValueError`` before anything is written). A compile error raises BuildError
+    with the compiler's diagnostics.
     """
+    _check_identifier(name, "name")
     texts = _inline_sources(cpp_sources, cuda_sources, functions)
-    src_dir = os.path.join(_cache_root(), "sources", name)
-    os.makedirs(src_dir, exist_ok=True)
-    digest = hashlib.sha256("\0".join(texts.values()).encode()).hexdigest()[:16]
-    paths = {}
-    for fname, text in texts.items():
-        path = os.path.join(src_dir, f"{digest}_{fname}")
-        if not os.path.exists(path):
-            with tempfile.NamedTemporaryFile("w", dir=src_dir, delete=False, suffix=".tmp") as f:
-                f.write(text)
-            os.replace(f.name, path)
-        paths[fname] = path
-    cpp_files = [paths["main.cc"]] if "main.cc" in paths else []
-    cuda_files = [paths["cuda.cu"]] if "cuda.cu" in paths else []
-    return _build_files(
-        name,
-        list(texts.values()),
-        cpp_files,
-        cuda_files,
-        extra_cflags,
-        extra_cuda_cflags,
-        extra_ldflags,
-        extra_include_paths,
-        build_directory,
-        verbose,
+    spec = _Spec(
+        extra_cflags, extra_cuda_cflags, extra_ldflags, extra_include_paths, ".cu" in texts
     )
+    return _build(name, spec, texts, [], build_directory, verbose)
 
 
 def load_inline(
@@ -344,7 +495,7 @@ def load_inline(
     extra_cuda_cflags: Sequence[str] | None = None,
     extra_ldflags: Sequence[str] | None = None,
     extra_include_paths: Sequence[str] | None = None,
-    build_directory: str | os.PathLike | None = None,
+    build_directory: str | os.PathLike[str] | None = None,
     verbose: bool | None = None,
 ) -> Module:
     """build_inline, then load the library: an ffi.Module whose attributes are `functions`."""
@@ -368,34 +519,31 @@ def load_inline(
 
 def build(
     name: str,
-    cpp_files: Sequence[str | os.PathLike] | None = None,
-    cuda_files: Sequence[str | os.PathLike] | None = None,
+    cpp_files: Sequence[str | os.PathLike[str]] | None = None,
+    cuda_files: Sequence[str | os.PathLike[str]] | None = None,
     extra_cflags: Sequence[str] | None = None,
     extra_cuda_cflags: Sequence[str] | None = None,
     extra_ldflags: Sequence[str] | None = None,
     extra_include_paths: Sequence[str] | None = None,
-    build_directory: str | os.PathLike | None = None,
+    build_directory: str | os.PathLike[str] | None = None,
     verbose: bool | None = None,
 ) -> str:
-    """Compile source files on disk into a library (cached like build_inline); return its path.
-    The files export their functions themselves (FFI_DLL_EXPORT_TYPED_FUNC)."""
-    cpp = [os.path.abspath(os.fspath(p)) for p in (cpp_files or [])]
-    cuda = [os.path.abspath(os.fspath(p)) for p in (cuda_files or [])]
-    if not cpp and not cuda:
+    """Compile source files on disk into a library, cached like build_inline; return its path.
+
+    The files export their functions themselves (FFI_DLL_EXPORT_TYPED_FUNC). Relative paths are
+    taken from the current directory; the key covers each file's absolute path and contents, but
+    not the headers the files include (other than ffi's own).
+    """
+    _check_identifier(name, "name")
+    files = [("c++", os.path.abspath(p)) for p in _strings(cpp_files, "cpp_files")]
+    files += [("cuda", os.path.abspath(p)) for p in _strings(cuda_files, "cuda_files")]
+    if not files:
         raise ValueError("build needs cpp_files or cuda_files")
-    texts = []
-    for path in cpp + cuda:
-        with open(path, encoding="utf-8") as f:
-            texts.append(path + "\0" + f.read())
-    return _build_files(
-        name,
-        texts,
-        cpp,
-        cuda,
+    spec = _Spec(
         extra_cflags,
         extra_cuda_cflags,
         extra_ldflags,
         extra_include_paths,
-        build_directory,
-        verbose,
+        any(kind == "cuda" for kind, _ in files),
     )
+    return _build(name, spec, {}, files, build_directory, verbose)
