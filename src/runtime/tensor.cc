@@ -79,6 +79,11 @@ void CheckImported(const DLTensor& t, int32_t require_alignment, bool require_co
   bool is_void = t.dtype.code == kDLOpaqueHandle && t.dtype.bits == 0 && t.dtype.lanes == 0;
   if (t.dtype.lanes == 0 && !is_void) FFI_REFUSE_IMPORT(ValueError) << "dtype has zero lanes";
   uint64_t bits_per_element = static_cast<uint64_t>(t.dtype.bits) * t.dtype.lanes;
+  // GetDataSize must work on what is imported, even where strides address less (broadcasting).
+  uint64_t compact_bytes = 0;
+  if (!ElementBytes(static_cast<uint64_t>(numel), bits_per_element, &compact_bytes)) {
+    FFI_REFUSE_IMPORT(OverflowError) << "the tensor's size in bytes overflows 64 bits";
+  }
   // The elements addressed, as offsets from the first one: [lo, hi].
   int64_t lo = 0, hi = 0;
   if (t.strides == nullptr) {
