@@ -25,6 +25,7 @@ namespace detail {
 // kernel costs a compare and a call, not a streamed message at every call site. The policy:
 // a negative extent (or ndim) is a ValueError, a count or byte size beyond 64 bits an
 // OverflowError.
+/*! \brief Marks a rarely taken function: kept out of line, away from the hot code. */
 #if defined(__GNUC__) || defined(__clang__)
 #define FFI_COLD_NOINLINE __attribute__((noinline, cold))
 #else
