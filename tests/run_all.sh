@@ -29,6 +29,9 @@ cmake --build build/asan
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build/asan --output-on-failure -j2
 
+section "Fuzzers: DLPack import and TVMFFIAny conversion, 20 s each (clang)"
+tests/fuzz/run.sh 20
+
 section "Python tests"
 python -m pytest tests/python -q
 

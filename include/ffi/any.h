@@ -174,17 +174,35 @@ namespace detail {
  * TVMFFIAnyViewToOwnedAny.
  */
 inline void ViewToOwned(const TVMFFIAny& view, TVMFFIAny* out) {
+  // A pointer payload may be null (a C caller can pass one); nothing is read through it then.
   switch (view.type_index) {
     case kTVMFFIRawStr:
+      // Like a null const char* converted to a value: None.
+      if (view.v_c_str == nullptr) return SetNone(out);
       BytesToAny<StringObj>(view.v_c_str, kTVMFFISmallStr, out);
       return;
     case kTVMFFIByteArrayPtr: {
-      BytesToAny<BytesObj>(ByteView(*static_cast<const TVMFFIByteArray*>(view.v_ptr)),
-                           kTVMFFISmallBytes, out);
+      auto* bytes = static_cast<const TVMFFIByteArray*>(view.v_ptr);
+      if (bytes == nullptr || (bytes->data == nullptr && bytes->size != 0)) {
+        FFI_THROW(ValueError) << "Cannot take ownership of a NULL byte array";
+      }
+      BytesToAny<BytesObj>(ByteView(*bytes), kTVMFFISmallBytes, out);
       return;
     }
+    case kTVMFFISmallStr:
+    case kTVMFFISmallBytes:
+      // The length says how many of the 8 payload bytes are used; more would read past them.
+      if (view.small_str_len > 7) {
+        FFI_THROW(ValueError) << "Malformed small string: length " << view.small_str_len
+                              << " exceeds 7";
+      }
+      *out = view;
+      return;
     case kTVMFFIObjectRValueRef: {
       // The payload points at an object handle the callee may move from.
+      if (view.v_ptr == nullptr) {
+        FFI_THROW(ValueError) << "Cannot take ownership of an object through a NULL reference";
+      }
       auto** slot = static_cast<TVMFFIObject**>(view.v_ptr);
       TVMFFIObject* obj = *slot;
       *slot = nullptr;
@@ -198,6 +216,10 @@ inline void ViewToOwned(const TVMFFIAny& view, TVMFFIAny* out) {
       FFI_THROW(TypeError) << "Cannot take ownership of a borrowed DLTensor*; only a Tensor object "
                               "can be owned";
     default:
+      if (view.type_index >= kTVMFFIStaticObjectBegin && view.v_obj == nullptr) {
+        FFI_THROW(ValueError) << "Malformed value: type index " << view.type_index
+                              << " with a NULL object";
+      }
       *out = view;
       if (view.type_index >= kTVMFFIStaticObjectBegin) ObjectUnsafe::IncRef(view.v_obj);
   }

@@ -92,15 +92,21 @@ class CUDADeviceGuard {
  * Allocation failures throw RuntimeError naming the CUDA call; see FFI_CUDA_CHECK.
  */
 struct CUDANDAlloc {
-  /*! \brief Sets `tensor->data` to GetDataSize(*tensor) bytes of memory on its device. */
+  /*!
+   * \brief Sets `tensor->data` to GetDataSize(*tensor) bytes of memory on its device; a size that
+   * does not fit in 64 bits is refused first (see GetDataSize).
+   */
   void AllocData(DLTensor* tensor) {
     if (tensor->device.device_type != kDLCUDA) {
       FFI_THROW(ValueError) << "CUDANDAlloc allocates on CUDA devices, but the tensor is on "
                             << tensor->device;
     }
+    // Sized before CUDA is touched: a shape whose bytes overflow is an OverflowError (a negative
+    // extent a ValueError) from GetDataSize, never a wrapped, tiny cudaMalloc.
+    size_t bytes = GetDataSize(*tensor);
     CUDADeviceGuard guard(tensor->device.device_id);
     void* ptr = nullptr;
-    FFI_CUDA_CHECK(cudaMalloc(&ptr, GetDataSize(*tensor)));
+    FFI_CUDA_CHECK(cudaMalloc(&ptr, bytes));
     tensor->data = ptr;
   }
   /*!

@@ -422,6 +422,8 @@ void* ExtraStorage(const T* obj) {
 template <typename T, typename... Args>
 ObjectPtr<T> make_object_with_extra(size_t extra_bytes, Args&&... args) {
   static_assert(std::is_base_of_v<Object, T>, "make_object<T>: T must derive from ffi::Object");
+  // A size that would wrap around is refused like any allocation too large to satisfy.
+  if (FFI_UNLIKELY(extra_bytes > SIZE_MAX - detail::kObjectBytes<T>)) throw std::bad_alloc();
   void* mem = ::operator new(detail::kObjectBytes<T> + extra_bytes);
   T* obj;
   try {

@@ -14,6 +14,70 @@
 
 namespace ffi {
 
+/*!
+ * \brief Most dimensions a tensor may have. Every place that takes an ndim from outside (DLPack
+ * import, the environment allocator, Tensor::FromNDAlloc) refuses more, before reading the shape.
+ */
+inline constexpr int32_t kMaxTensorNDim = 1024;
+
+namespace detail {
+// Size errors are thrown from these out-of-line functions, so that a size check inlined into a
+// kernel costs a compare and a call, not a streamed message at every call site. The policy:
+// a negative extent (or ndim) is a ValueError, a count or byte size beyond 64 bits an
+// OverflowError.
+/*! \brief Marks a rarely taken function: kept out of line, away from the hot code. */
+#if defined(__GNUC__) || defined(__clang__)
+#define FFI_COLD_NOINLINE __attribute__((noinline, cold))
+#else
+#define FFI_COLD_NOINLINE
+#endif
+/*! \brief Throws ValueError: `what` has a negative extent `value` in dimension `dim`. */
+[[noreturn]] FFI_COLD_NOINLINE inline void ThrowNegativeExtent(const char* what, size_t dim,
+                                                               int64_t value) {
+  FFI_THROW(ValueError) << what << ": negative extent " << value << " in dimension " << dim;
+}
+/*! \brief Throws OverflowError: `what` does not fit in 64 bits. */
+[[noreturn]] FFI_COLD_NOINLINE inline void ThrowSizeOverflow(const char* what) {
+  FFI_THROW(OverflowError) << what << " overflows 64 bits";
+}
+/*! \brief Throws ValueError for an ndim outside [0, kMaxTensorNDim]. */
+[[noreturn]] FFI_COLD_NOINLINE inline void ThrowBadNDim(const char* what, int64_t ndim) {
+  FFI_THROW(ValueError) << what << ": ndim " << ndim << " is outside [0, " << kMaxTensorNDim << "]";
+}
+/*! \brief Throws ValueError with the message `what`. */
+[[noreturn]] FFI_COLD_NOINLINE inline void ThrowValueError(const char* what) {
+  FFI_THROW(ValueError) << what;
+}
+/*!
+ * \brief The product of `n` extents (1 for none), or -1 when one is negative (its index in
+ * `*bad_dim`) and -2 when the product does not fit in int64_t. A zero extent makes the product 0
+ * even where the other extents alone would overflow.
+ */
+inline int64_t TryProduct(const int64_t* dims, size_t n, size_t* bad_dim) {
+  int64_t p = 1;
+  bool overflow = false;
+  for (size_t i = 0; i < n; ++i) {
+    if (dims[i] < 0) return *bad_dim = i, -1;
+    overflow |= __builtin_mul_overflow(p, dims[i], &p);
+  }
+  if (!overflow) return p;
+  for (size_t i = 0; i < n; ++i) {
+    if (dims[i] == 0) return 0;
+  }
+  return -2;
+}
+/*! \brief The product of `n` extents; throws (see above) naming `what` when there is none. */
+inline int64_t CheckedProduct(const int64_t* dims, size_t n, const char* what) {
+  size_t bad_dim = 0;
+  int64_t p = TryProduct(dims, n, &bad_dim);
+  if (FFI_UNLIKELY(p < 0)) {
+    if (p == -1) ThrowNegativeExtent(what, bad_dim, dims[bad_dim]);
+    ThrowSizeOverflow(what);
+  }
+  return p;
+}
+}  // namespace detail
+
 /*! \brief A borrowed run of extents (or strides); the memory belongs to someone else. */
 class ShapeView {
  public:
@@ -52,12 +116,11 @@ class ShapeView {
   int64_t operator[](size_t i) const { return data_[i]; }
   const int64_t* begin() const { return data_; }
   const int64_t* end() const { return data_ + size_; }
-  /*! \brief The product of the extents (1 for no extents). */
-  int64_t Product() const {
-    int64_t p = 1;
-    for (int64_t d : *this) p *= d;
-    return p;
-  }
+  /*!
+   * \brief The product of the extents (1 for no extents). Throws ValueError for a negative extent
+   * and OverflowError when the product does not fit in int64_t; it never wraps.
+   */
+  int64_t Product() const { return detail::CheckedProduct(data_, size_, "shape product"); }
   bool operator==(const ShapeView& o) const {
     return size_ == o.size_ && (size_ == 0 || std::memcmp(data_, o.data_, size_ * 8) == 0);
   }
@@ -100,6 +163,7 @@ class ShapeObj : public Object, public TVMFFIShapeCell {
 namespace detail {
 /*! \brief A Shape object of `size` extents, for the caller to fill in through `*data`. */
 inline ObjectPtr<ShapeObj> AllocShapeObj(size_t size, int64_t** data) {
+  if (FFI_UNLIKELY(size > SIZE_MAX / sizeof(int64_t))) ThrowSizeOverflow("shape size in bytes");
   ObjectPtr<ShapeObj> obj = make_object_with_extra<ShapeObj>(size * sizeof(int64_t));
   *data = static_cast<int64_t*>(ExtraStorage(obj.get()));
   obj->data = *data;

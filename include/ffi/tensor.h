@@ -19,22 +19,47 @@
 
 namespace ffi {
 
-/*! \brief Bytes needed by `numel` elements of `dtype` (sub-byte types rounded up overall). */
+/*!
+ * \brief Bytes needed by `numel` elements of `dtype` (sub-byte types rounded up overall). Throws
+ * ValueError for a negative `numel` and OverflowError when the size does not fit in 64 bits.
+ */
 inline size_t GetDataSize(int64_t numel, DLDataType dtype) {
-  return static_cast<size_t>((numel * dtype.bits * dtype.lanes + 7) / 8);
+  if (FFI_UNLIKELY(numel < 0)) detail::ThrowNegativeExtent("element count", 0, numel);
+  // bits * lanes < 2^24, so only the multiplication by numel and the rounding can overflow.
+  uint64_t bits = 0;
+  uint64_t bits_per_element = static_cast<uint64_t>(dtype.bits) * dtype.lanes;
+  if (FFI_UNLIKELY(__builtin_mul_overflow(static_cast<uint64_t>(numel), bits_per_element, &bits) ||
+                   __builtin_add_overflow(bits, uint64_t{7}, &bits) || bits / 8 > SIZE_MAX)) {
+    detail::ThrowSizeOverflow("tensor size in bytes");
+  }
+  return static_cast<size_t>(bits / 8);
 }
-/*! \brief Bytes needed by the elements of a compact tensor. */
+/*!
+ * \brief Bytes needed by the elements of a compact tensor; the errors of GetDataSize above, and
+ * ValueError for an ndim outside [0, kMaxTensorNDim] or a null shape with ndim > 0.
+ */
 inline size_t GetDataSize(const DLTensor& t) {
-  return GetDataSize(ShapeView(t.shape, static_cast<size_t>(t.ndim)).Product(), t.dtype);
+  if (FFI_UNLIKELY(t.ndim < 0 || t.ndim > kMaxTensorNDim)) detail::ThrowBadNDim("tensor", t.ndim);
+  if (FFI_UNLIKELY(t.shape == nullptr && t.ndim > 0))
+    detail::ThrowValueError("tensor shape is NULL with ndim > 0");
+  return GetDataSize(detail::CheckedProduct(t.shape, static_cast<size_t>(t.ndim), "tensor shape"),
+                     t.dtype);
 }
 
 namespace detail {
-/*! \brief Compact row-major strides of `shape`, written to `out`. */
+/*!
+ * \brief Compact row-major strides of `shape`, written to `out` (extents below 1 count as 1).
+ * Throws OverflowError when a stride does not fit in int64_t, which only a tensor with a zero
+ * extent can reach (otherwise its element count would overflow first).
+ */
 inline void FillCompactStrides(const int64_t* shape, int32_t ndim, int64_t* out) {
   int64_t stride = 1;
   for (int32_t i = ndim - 1; i >= 0; --i) {
     out[i] = stride;
-    stride *= shape[i] > 0 ? shape[i] : 1;
+    if (FFI_UNLIKELY(__builtin_mul_overflow(stride, shape[i] > 0 ? shape[i] : 1, &stride)) &&
+        i > 0) {
+      ThrowSizeOverflow("compact strides");
+    }
   }
 }
 /*!
@@ -65,9 +90,21 @@ inline bool IsContiguous(const DLTensor& t) {
   for (int32_t i = t.ndim - 1; i >= 0; --i) {
     if (t.shape[i] == 1) continue;
     if (t.strides[i] != expected) return false;
-    expected *= t.shape[i];
+    // A layout whose element count overflows int64_t cannot be compact in memory.
+    if (__builtin_mul_overflow(expected, t.shape[i], &expected)) return false;
   }
   return true;
+}
+/*!
+ * \brief Refuses, before anything is allocated, a shape a new tensor cannot have: more than
+ * kMaxTensorNDim dimensions or a negative extent (ValueError), a byte size beyond 64 bits
+ * (OverflowError).
+ */
+inline void CheckNewTensorShape(ShapeView shape, DLDataType dtype, const char* what) {
+  if (FFI_UNLIKELY(shape.size() > static_cast<size_t>(kMaxTensorNDim))) {
+    ThrowBadNDim(what, static_cast<int64_t>(shape.size() > INT64_MAX ? INT64_MAX : shape.size()));
+  }
+  GetDataSize(CheckedProduct(shape.data(), shape.size(), what), dtype);
 }
 /*! \brief Whether the first element's address is a multiple of `alignment` bytes (0: any). */
 inline bool IsAligned(const DLTensor& t, size_t alignment) {
@@ -183,6 +220,7 @@ class Tensor : public ObjectRef, public detail::TensorMethods<Tensor> {
   template <typename Alloc, typename... Extra>
   static Tensor FromNDAlloc(Alloc alloc, ShapeView shape, DLDataType dtype, DLDevice device,
                             Extra&&... extra) {
+    detail::CheckNewTensorShape(shape, dtype, "Tensor::FromNDAlloc");
     return Tensor(make_object_with_extra<detail::NDAllocTensorObj<Alloc>>(
         2 * shape.size() * sizeof(int64_t), std::move(alloc), shape, nullptr, dtype, device,
         std::forward<Extra>(extra)...));
@@ -195,6 +233,7 @@ class Tensor : public ObjectRef, public detail::TensorMethods<Tensor> {
       FFI_THROW(ValueError) << "FromNDAllocStrided: " << strides.size() << " strides for "
                             << shape.size() << " dims";
     }
+    detail::CheckNewTensorShape(shape, dtype, "Tensor::FromNDAllocStrided");
     return Tensor(make_object_with_extra<detail::NDAllocTensorObj<Alloc>>(
         2 * shape.size() * sizeof(int64_t), std::move(alloc), shape, strides.data(), dtype, device,
         std::forward<Extra>(extra)...));
@@ -205,6 +244,7 @@ class Tensor : public ObjectRef, public detail::TensorMethods<Tensor> {
    */
   static Tensor FromEnvAlloc(int (*env_alloc)(DLTensor*, TVMFFIObjectHandle*), ShapeView shape,
                              DLDataType dtype, DLDevice device) {
+    detail::CheckNewTensorShape(shape, dtype, "Tensor::FromEnvAlloc");
     DLTensor prototype{nullptr,
                        device,
                        static_cast<int32_t>(shape.size()),

@@ -30,6 +30,10 @@ constexpr size_t kCPUAlignment = 64;
 struct AlignedCPUAlloc {
   void AllocData(DLTensor* t) {
     size_t bytes = GetDataSize(*t);
+    // aligned_alloc wants a multiple of the alignment; rounding up must not wrap to a tiny size.
+    if (bytes > SIZE_MAX - kCPUAlignment) {
+      FFI_THROW(MemoryError) << "cannot allocate a tensor of " << bytes << " bytes";
+    }
     size_t rounded = (bytes + kCPUAlignment - 1) / kCPUAlignment * kCPUAlignment;
     t->data = std::aligned_alloc(kCPUAlignment, rounded == 0 ? kCPUAlignment : rounded);
     if (t->data == nullptr) FFI_THROW(MemoryError) << "out of memory allocating a tensor";
@@ -43,8 +47,49 @@ struct AlignedCPUAlloc {
  */
 std::atomic<int (*)()> signal_check{nullptr};
 
-void SetErrorFromAllocator(void*, const char* kind, const char* message) {
-  TVMFFIErrorSetRaisedFromCStr(kind, message);
+/*! \brief The allocator's error callback; `ctx` is a bool set once an error was raised. */
+void SetErrorFromAllocator(void* ctx, const char* kind, const char* message) {
+  TVMFFIErrorSetRaisedFromCStr(kind != nullptr ? kind : "RuntimeError",
+                               message != nullptr ? message : "tensor allocation failed");
+  *static_cast<bool*>(ctx) = true;
+}
+
+/*!
+ * \brief Refuses a prototype TVMFFIEnvTensorAlloc cannot allocate: ValueError when malformed
+ * (see GetDataSize), OverflowError when its byte size does not fit in 64 bits.
+ */
+void CheckPrototype(const DLTensor& t) {
+  if (t.ndim < 0 || t.ndim > ffi::kMaxTensorNDim) {
+    FFI_THROW(ValueError) << "TVMFFIEnvTensorAlloc: ndim " << t.ndim << " is outside [0, "
+                          << ffi::kMaxTensorNDim << "]";
+  }
+  if (t.ndim > 0 && t.shape == nullptr) {
+    FFI_THROW(ValueError) << "TVMFFIEnvTensorAlloc: shape is NULL with ndim " << t.ndim;
+  }
+  bool is_void = t.dtype.code == kDLOpaqueHandle && t.dtype.bits == 0 && t.dtype.lanes == 0;
+  if (t.dtype.lanes == 0 && !is_void) {
+    FFI_THROW(ValueError) << "TVMFFIEnvTensorAlloc: dtype has zero lanes";
+  }
+  ffi::detail::CheckNewTensorShape(ffi::ShapeView(t.shape, static_cast<size_t>(t.ndim)), t.dtype,
+                                   "TVMFFIEnvTensorAlloc");
+}
+
+/*!
+ * \brief Refuses a tensor a host allocator returned that differs from the prototype: a kernel
+ * would write past a smaller one.
+ */
+void CheckAllocated(const DLTensor& want, const DLTensor& got) {
+  bool same = got.ndim == want.ndim && got.dtype == want.dtype &&
+              got.device.device_type == want.device.device_type &&
+              got.device.device_id == want.device.device_id;
+  for (int32_t i = 0; same && i < want.ndim; ++i) same = got.shape[i] == want.shape[i];
+  if (!same) {
+    FFI_THROW(RuntimeError) << "The tensor allocator returned a tensor of shape "
+                            << ffi::ShapeView(got.shape, static_cast<size_t>(got.ndim)) << ", "
+                            << got.dtype << " on " << got.device << "; asked for "
+                            << ffi::ShapeView(want.shape, static_cast<size_t>(want.ndim)) << ", "
+                            << want.dtype << " on " << want.device;
+  }
 }
 
 }  // namespace
@@ -58,15 +103,26 @@ extern "C" {
 int TVMFFIEnvSetStream(int32_t device_type, int32_t device_id, TVMFFIStreamHandle stream,
                        TVMFFIStreamHandle* opt_out_original_stream) {
   FFI_SAFE_CALL_BEGIN();
-  for (StreamEntry& e : current_streams) {
+  if (device_type < 0 || device_id < 0) {
+    FFI_THROW(ValueError) << "TVMFFIEnvSetStream: negative device (" << device_type << ", "
+                          << device_id << ")";
+  }
+  for (size_t i = 0; i < current_streams.size(); ++i) {
+    StreamEntry& e = current_streams[i];
     if (e.device_type == device_type && e.device_id == device_id) {
       if (opt_out_original_stream != nullptr) *opt_out_original_stream = e.stream;
-      e.stream = stream;
+      // Setting null restores the default; the entry goes, so the list only holds live streams.
+      if (stream == nullptr) {
+        current_streams[i] = current_streams.back();
+        current_streams.pop_back();
+      } else {
+        e.stream = stream;
+      }
       return 0;
     }
   }
   if (opt_out_original_stream != nullptr) *opt_out_original_stream = nullptr;
-  current_streams.push_back({device_type, device_id, stream});
+  if (stream != nullptr) current_streams.push_back({device_type, device_id, stream});
   FFI_SAFE_CALL_END();
 }
 
@@ -80,6 +136,7 @@ TVMFFIStreamHandle TVMFFIEnvGetStream(int32_t device_type, int32_t device_id) {
 int TVMFFIEnvSetDLPackManagedTensorAllocator(DLPackManagedTensorAllocator allocator,
                                              int write_to_global_context,
                                              DLPackManagedTensorAllocator* opt_out_original) {
+  // Nothing here can fail: the slots are plain pointers and the out pointer is optional.
   if (write_to_global_context != 0) {
     DLPackManagedTensorAllocator old = global_allocator.exchange(allocator);
     if (opt_out_original != nullptr) *opt_out_original = old;
@@ -96,16 +153,11 @@ DLPackManagedTensorAllocator TVMFFIEnvGetDLPackManagedTensorAllocator(void) {
 
 int TVMFFIEnvTensorAlloc(DLTensor* prototype, TVMFFIObjectHandle* out) {
   FFI_SAFE_CALL_BEGIN();
-  if (prototype == nullptr) FFI_THROW(ValueError) << "TVMFFIEnvTensorAlloc: prototype is NULL";
-  if (prototype->ndim < 0 || (prototype->ndim > 0 && prototype->shape == nullptr)) {
-    FFI_THROW(ValueError) << "TVMFFIEnvTensorAlloc: malformed prototype (ndim " << prototype->ndim
-                          << ")";
+  if (prototype == nullptr || out == nullptr) {
+    FFI_THROW(ValueError) << "TVMFFIEnvTensorAlloc: " << (prototype ? "out" : "prototype")
+                          << " is NULL";
   }
-  for (int32_t i = 0; i < prototype->ndim; ++i) {
-    if (prototype->shape[i] < 0) {
-      FFI_THROW(ValueError) << "TVMFFIEnvTensorAlloc: negative extent " << prototype->shape[i];
-    }
-  }
+  CheckPrototype(*prototype);
   DLPackManagedTensorAllocator alloc = TVMFFIEnvGetDLPackManagedTensorAllocator();
   if (alloc == nullptr) {
     if (prototype->device.device_type != kDLCPU) {
@@ -120,9 +172,17 @@ int TVMFFIEnvTensorAlloc(DLTensor* prototype, TVMFFIObjectHandle* out) {
     return 0;
   }
   DLManagedTensorVersioned* managed = nullptr;
-  if (alloc(prototype, &managed, nullptr, SetErrorFromAllocator) != 0) return -1;
+  bool raised = false;
+  if (alloc(prototype, &managed, &raised, SetErrorFromAllocator) != 0) {
+    if (!raised) FFI_THROW(RuntimeError) << "The tensor allocator failed without an error";
+    return -1;
+  }
   if (managed == nullptr) FFI_THROW(RuntimeError) << "The tensor allocator returned no tensor";
-  if (TVMFFITensorFromDLPackVersioned(managed, 0, 0, out) != 0) return -1;
+  TVMFFIObjectHandle handle = nullptr;
+  if (TVMFFITensorFromDLPackVersioned(managed, 0, 0, &handle) != 0) return -1;
+  ffi::Tensor t = ffi::detail::ObjectUnsafe::RefFromOwnedHeader<ffi::Tensor>(handle);
+  CheckAllocated(*prototype, *t.dl_tensor());
+  *out = ffi::detail::ObjectUnsafe::MoveToHeader(std::move(t));
   FFI_SAFE_CALL_END();
 }
 

@@ -12,7 +12,11 @@ namespace ffi {
 namespace runtime {
 namespace {
 
-/*! \brief Largest number of type indices the table holds. */
+/*!
+ * \brief Number of type indices the table holds. TVMFFITypeGetOrAllocIndex refuses a static index,
+ * parent index or reserved child range (index + 1 + num_child_slots) beyond it, and a negative
+ * child-slot count; so no count or index it is given can overflow.
+ */
 constexpr int32_t kMaxTypeIndex = 1 << 14;
 
 /*! \brief A registered type: the ABI record plus the storage it points into. */
@@ -54,6 +58,7 @@ class TypeTable {
     auto it = by_key_.find(std::string(key));
     if (it != by_key_.end()) return it->second;
     if (parent_index == -2) return -2;
+    CheckNewType(key, static_index, depth, num_child_slots, parent_index);
     TypeEntry* parent = nullptr;
     if (parent_index >= 0) {
       parent = parent_index < kMaxTypeIndex ? slots_[parent_index].load() : nullptr;
@@ -82,7 +87,11 @@ class TypeTable {
                               << "` has no free child slot and does not allow overflow";
       }
     }
-    if (index >= kMaxTypeIndex) FFI_THROW(RuntimeError) << "Too many types registered";
+    if (index + 1 + num_child_slots > kMaxTypeIndex) {
+      FFI_THROW(RuntimeError) << "Cannot register type `" << key << "`: the type table ("
+                              << kMaxTypeIndex << " indices) has no room for index " << index
+                              << " and " << num_child_slots << " child slots";
+    }
     if (slots_[index].load() != nullptr) {
       FFI_THROW(ValueError) << "Cannot register type `" << key << "` at index " << index
                             << ": taken by `" << slots_[index].load()->key << "`";
@@ -109,6 +118,27 @@ class TypeTable {
   }
 
  private:
+  /*! \brief Refuses arguments no new type can have (ValueError), before any is used. */
+  static void CheckNewType(std::string_view key, int32_t static_index, int32_t depth,
+                           int32_t num_child_slots, int32_t parent_index) {
+    if (static_index < -1 || static_index >= kMaxTypeIndex) {
+      FFI_THROW(ValueError) << "Cannot register type `" << key << "`: static type index "
+                            << static_index << " is outside [-1, " << kMaxTypeIndex << ")";
+    }
+    if (num_child_slots < 0 || num_child_slots >= kMaxTypeIndex) {
+      FFI_THROW(ValueError) << "Cannot register type `" << key << "`: " << num_child_slots
+                            << " child slots is outside [0, " << kMaxTypeIndex << ")";
+    }
+    if (parent_index < -1 || parent_index >= kMaxTypeIndex) {
+      FFI_THROW(ValueError) << "Cannot register type `" << key << "`: parent type index "
+                            << parent_index << " is outside [-1, " << kMaxTypeIndex << ")";
+    }
+    if (parent_index == -1 && depth != 0) {
+      FFI_THROW(ValueError) << "Cannot register type `" << key << "`: a root type has depth 0, not "
+                            << depth;
+    }
+  }
+
   TypeTable() {
     // Value kinds: their keys appear in messages of libraries built with either set of headers.
     const char* pod_keys[] = {"None",
@@ -160,15 +190,25 @@ class OpaqueObj : public Object, public TVMFFIOpaqueObjectCell {
   void (*deleter_)(void*);
 };
 
+/*! \brief A type key from the C ABI: ValueError when it, or its bytes, are NULL. */
+std::string_view CheckedKey(const TVMFFIByteArray* key, const char* where) {
+  if (key == nullptr || (key->data == nullptr && key->size != 0)) {
+    FFI_THROW(ValueError) << where << ": the type key is NULL";
+  }
+  return std::string_view(key->data, key->size);
+}
+
 }  // namespace
 }  // namespace runtime
 }  // namespace ffi
 
+using ffi::runtime::CheckedKey;
 using ffi::runtime::TypeTable;
 
 extern "C" {
 
 void TVMFFIGetVersion(TVMFFIVersion* out) {
+  if (out == nullptr) return;  // No error channel: nothing to write to, nothing done.
   out->major = TVM_FFI_VERSION_MAJOR;
   out->minor = TVM_FFI_VERSION_MINOR;
   out->patch = TVM_FFI_VERSION_PATCH;
@@ -187,6 +227,7 @@ int TVMFFIObjectDecRef(TVMFFIObjectHandle obj) {
 int TVMFFIObjectCreateOpaque(void* handle, int32_t type_index, void (*deleter)(void* handle),
                              TVMFFIObjectHandle* out) {
   FFI_SAFE_CALL_BEGIN();
+  if (out == nullptr) FFI_THROW(ValueError) << "TVMFFIObjectCreateOpaque: out is NULL";
   if (type_index != kTVMFFIOpaquePyObject) {
     FFI_THROW(ValueError) << "TVMFFIObjectCreateOpaque: type index must be kTVMFFIOpaquePyObject ("
                           << kTVMFFIOpaquePyObject << "), got " << type_index;
@@ -198,7 +239,8 @@ int TVMFFIObjectCreateOpaque(void* handle, int32_t type_index, void (*deleter)(v
 
 int TVMFFITypeKeyToIndex(const TVMFFIByteArray* type_key, int32_t* out_tindex) {
   FFI_SAFE_CALL_BEGIN();
-  std::string_view key(type_key->data, type_key->size);
+  std::string_view key = CheckedKey(type_key, "TVMFFITypeKeyToIndex");
+  if (out_tindex == nullptr) FFI_THROW(ValueError) << "TVMFFITypeKeyToIndex: out is NULL";
   int32_t index = TypeTable::Global()->Lookup(key);
   if (index == -2) FFI_THROW(KeyError) << "Type key `" << key << "` is not registered";
   *out_tindex = index;
@@ -209,8 +251,8 @@ int32_t TVMFFITypeGetOrAllocIndex(const TVMFFIByteArray* type_key, int32_t stati
                                   int32_t type_depth, int32_t num_child_slots,
                                   int32_t child_slots_can_overflow, int32_t parent_type_index) {
   try {
-    return TypeTable::Global()->GetOrAlloc(ffi::detail::ByteView(*type_key), static_type_index,
-                                           type_depth, num_child_slots,
+    return TypeTable::Global()->GetOrAlloc(CheckedKey(type_key, "TVMFFITypeGetOrAllocIndex"),
+                                           static_type_index, type_depth, num_child_slots,
                                            child_slots_can_overflow != 0, parent_type_index);
   } catch (...) {
     // No error channel in this signature: raise the error and return -1.
@@ -227,6 +269,10 @@ const TVMFFITypeInfo* TVMFFIGetTypeInfo(int32_t type_index) {
 static std::mutex handle_init_mutex;
 
 int TVMFFIHandleInitOnce(void** handle_addr, int (*init_func)(void** result)) {
+  if (handle_addr == nullptr || init_func == nullptr) {
+    TVMFFIErrorSetRaisedFromCStr("ValueError", "TVMFFIHandleInitOnce: NULL argument");
+    return -1;
+  }
   void* current = __atomic_load_n(handle_addr, __ATOMIC_ACQUIRE);
   if (current != nullptr) return 0;
   std::lock_guard<std::mutex> lock(handle_init_mutex);
@@ -239,6 +285,10 @@ int TVMFFIHandleInitOnce(void** handle_addr, int (*init_func)(void** result)) {
 }
 
 int TVMFFIHandleDeinitOnce(void** handle_addr, int (*deinit_func)(void* handle)) {
+  if (handle_addr == nullptr || deinit_func == nullptr) {
+    TVMFFIErrorSetRaisedFromCStr("ValueError", "TVMFFIHandleDeinitOnce: NULL argument");
+    return -1;
+  }
   std::lock_guard<std::mutex> lock(handle_init_mutex);
   void* handle = *handle_addr;
   if (handle == nullptr) return 0;

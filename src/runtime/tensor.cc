@@ -41,42 +41,116 @@ uint64_t ImportedFlags(const TensorObj* t) {
   return 0;
 }
 
-/*! \brief Runs the producer's deleter and throws: the one way a refused tensor is released. */
-template <typename Managed>
-[[noreturn]] void Refuse(Managed* managed, const std::string& why) {
-  if (managed->deleter != nullptr) managed->deleter(managed);
-  FFI_THROW(ValueError) << "Cannot import DLPack tensor: " << why;
+/*! \brief Throws the error every refused import raises: "Cannot import DLPack tensor: ...". */
+#define FFI_REFUSE_IMPORT(Kind) FFI_THROW(Kind) << "Cannot import DLPack tensor: "
+
+/*!
+ * \brief Bytes spanned by `count` elements of `bits_per_element` bits, or false when that does not
+ * fit in int64_t.
+ */
+bool ElementBytes(uint64_t count, uint64_t bits_per_element, uint64_t* out) {
+  uint64_t bits = 0;
+  if (__builtin_mul_overflow(count, bits_per_element, &bits) ||
+      __builtin_add_overflow(bits, uint64_t{7}, &bits)) {
+    return false;
+  }
+  *out = bits / 8;
+  return *out <= static_cast<uint64_t>(INT64_MAX);
 }
 
-template <typename Managed>
-TVMFFIObjectHandle Import(Managed* managed, uint64_t flags, int32_t require_alignment,
-                          bool require_contiguous) {
-  const DLTensor& t = managed->dl_tensor;
-  if (t.ndim < 0) Refuse(managed, "negative ndim " + std::to_string(t.ndim));
-  if (t.ndim > 0 && t.shape == nullptr) Refuse(managed, "shape is NULL with ndim > 0");
-  for (int32_t i = 0; i < t.ndim; ++i) {
-    if (t.shape[i] < 0) Refuse(managed, "negative extent in dimension " + std::to_string(i));
+/*!
+ * \brief Checks what a producer gave before anything reads through it: ndim, shape, extents,
+ * dtype and, in bytes, the memory the shape, strides and byte offset address, none of which may
+ * overflow. Throws ValueError (malformed) or OverflowError (a size beyond 64 bits).
+ */
+void CheckImported(const DLTensor& t, int32_t require_alignment, bool require_contiguous) {
+  if (t.ndim < 0 || t.ndim > kMaxTensorNDim) {
+    FFI_REFUSE_IMPORT(ValueError) << "ndim " << t.ndim << " is outside [0, " << kMaxTensorNDim
+                                  << "]";
   }
-  if (t.dtype.lanes == 0 && !(t.dtype.code == kDLOpaqueHandle && t.dtype.bits == 0)) {
-    Refuse(managed, "dtype has zero lanes");
+  if (t.ndim > 0 && t.shape == nullptr) FFI_REFUSE_IMPORT(ValueError) << "shape is NULL";
+  size_t bad_dim = 0;
+  int64_t numel = detail::TryProduct(t.shape, static_cast<size_t>(t.ndim), &bad_dim);
+  if (numel == -1) {
+    FFI_REFUSE_IMPORT(ValueError) << "negative extent " << t.shape[bad_dim] << " in dimension "
+                                  << bad_dim;
   }
-  if (require_alignment < 0) Refuse(managed, "negative require_alignment");
+  if (numel == -2) FFI_REFUSE_IMPORT(OverflowError) << "the element count overflows 64 bits";
+  bool is_void = t.dtype.code == kDLOpaqueHandle && t.dtype.bits == 0 && t.dtype.lanes == 0;
+  if (t.dtype.lanes == 0 && !is_void) FFI_REFUSE_IMPORT(ValueError) << "dtype has zero lanes";
+  uint64_t bits_per_element = static_cast<uint64_t>(t.dtype.bits) * t.dtype.lanes;
+  // GetDataSize must work on what is imported, even where strides address less (broadcasting).
+  uint64_t compact_bytes = 0;
+  if (!ElementBytes(static_cast<uint64_t>(numel), bits_per_element, &compact_bytes)) {
+    FFI_REFUSE_IMPORT(OverflowError) << "the tensor's size in bytes overflows 64 bits";
+  }
+  // The elements addressed, as offsets from the first one: [lo, hi].
+  int64_t lo = 0, hi = 0;
+  if (t.strides == nullptr) {
+    // Compact strides are computed on import; extents of 0 count as 1 there.
+    int64_t stride = 1;
+    for (int32_t i = t.ndim - 1; i > 0; --i) {
+      if (__builtin_mul_overflow(stride, t.shape[i] > 0 ? t.shape[i] : 1, &stride)) {
+        FFI_REFUSE_IMPORT(OverflowError) << "the compact strides overflow 64 bits";
+      }
+    }
+    hi = numel > 0 ? numel - 1 : 0;
+  } else if (numel > 0) {
+    for (int32_t i = 0; i < t.ndim; ++i) {
+      int64_t reach = 0;
+      int64_t* side = t.strides[i] < 0 ? &lo : &hi;
+      if (__builtin_mul_overflow(t.shape[i] - 1, t.strides[i], &reach) ||
+          __builtin_add_overflow(*side, reach, side)) {
+        FFI_REFUSE_IMPORT(OverflowError) << "the strides address more than 64 bits of memory";
+      }
+    }
+  }
+  uint64_t span = 0, below = 0, end = 0;
+  if (!ElementBytes(static_cast<uint64_t>(hi) + (numel > 0 ? 1 : 0), bits_per_element, &span) ||
+      !ElementBytes(lo == INT64_MIN ? uint64_t{1} << 63 : static_cast<uint64_t>(-lo),
+                    bits_per_element, &below) ||
+      __builtin_add_overflow(span, t.byte_offset, &end) || end > static_cast<uint64_t>(INT64_MAX)) {
+    FFI_REFUSE_IMPORT(OverflowError) << "the tensor's size in bytes (with byte_offset "
+                                     << t.byte_offset << ") overflows 64 bits";
+  }
+  if (require_alignment < 0) {
+    FFI_REFUSE_IMPORT(ValueError) << "negative require_alignment " << require_alignment;
+  }
   if (!detail::IsAligned(t, static_cast<size_t>(require_alignment))) {
-    Refuse(managed,
-           "data address is not aligned to " + std::to_string(require_alignment) + " bytes");
+    FFI_REFUSE_IMPORT(ValueError) << "data address is not aligned to " << require_alignment
+                                  << " bytes";
   }
   if (require_contiguous && !detail::IsContiguous(t)) {
-    Refuse(managed, "the tensor is not contiguous and contiguity is required");
+    FFI_REFUSE_IMPORT(ValueError) << "the tensor is not contiguous and contiguity is required";
   }
+}
+
+/*!
+ * \brief Takes ownership of `managed`: on success `*out` owns it, on any failure its deleter has
+ * run (exactly once, as on success when the last reference goes) and the error is thrown.
+ */
+template <typename Managed>
+void Import(Managed* managed, uint64_t flags, int32_t require_alignment, bool require_contiguous,
+            TVMFFIObjectHandle* out) {
   ObjectPtr<DLPackTensorObj<Managed>> obj;
   try {
+    if (out == nullptr) FFI_REFUSE_IMPORT(ValueError) << "the out pointer is NULL";
+    if constexpr (std::is_same_v<Managed, DLManagedTensorVersioned>) {
+      if (managed->version.major != DLPACK_MAJOR_VERSION) {
+        FFI_REFUSE_IMPORT(ValueError)
+            << "unsupported DLPack major version " << managed->version.major
+            << " (supported: " << DLPACK_MAJOR_VERSION << ")";
+      }
+    }
+    const DLTensor& t = managed->dl_tensor;
+    CheckImported(t, require_alignment, require_contiguous);
     obj = make_object_with_extra<DLPackTensorObj<Managed>>(
         2 * static_cast<size_t>(t.ndim) * sizeof(int64_t), managed, flags);
   } catch (...) {
     if (managed->deleter != nullptr) managed->deleter(managed);
     throw;
   }
-  return detail::ObjectUnsafe::Header(obj.release());
+  *out = detail::ObjectUnsafe::Header(obj.release());
 }
 
 /*! \brief The context of an exported tensor: a reference to the tensor object and shape copies. */
@@ -88,7 +162,8 @@ struct Export {
 };
 
 template <typename Managed>
-Managed* MakeExport(TVMFFIObjectHandle from) {
+Managed* MakeExport(TVMFFIObjectHandle from, Managed** out) {
+  if (out == nullptr) FFI_THROW(ValueError) << "Cannot export to DLPack: the out pointer is NULL";
   if (from == nullptr || static_cast<TVMFFIObject*>(from)->type_index != kTVMFFITensor) {
     FFI_THROW(TypeError) << "Cannot export to DLPack: the object is not a Tensor";
   }
@@ -112,7 +187,7 @@ int TVMFFITensorFromDLPack(DLManagedTensor* from, int32_t require_alignment,
                            int32_t require_contiguous, TVMFFIObjectHandle* out) {
   FFI_SAFE_CALL_BEGIN();
   if (from == nullptr) FFI_THROW(ValueError) << "Cannot import DLPack tensor: it is NULL";
-  *out = Import(from, 0, require_alignment, require_contiguous != 0);
+  Import(from, 0, require_alignment, require_contiguous != 0, out);
   FFI_SAFE_CALL_END();
 }
 
@@ -120,23 +195,19 @@ int TVMFFITensorFromDLPackVersioned(DLManagedTensorVersioned* from, int32_t requ
                                     int32_t require_contiguous, TVMFFIObjectHandle* out) {
   FFI_SAFE_CALL_BEGIN();
   if (from == nullptr) FFI_THROW(ValueError) << "Cannot import DLPack tensor: it is NULL";
-  if (from->version.major != DLPACK_MAJOR_VERSION) {
-    Refuse(from, "unsupported DLPack major version " + std::to_string(from->version.major) +
-                     " (supported: " + std::to_string(DLPACK_MAJOR_VERSION) + ")");
-  }
-  *out = Import(from, from->flags, require_alignment, require_contiguous != 0);
+  Import(from, from->flags, require_alignment, require_contiguous != 0, out);
   FFI_SAFE_CALL_END();
 }
 
 int TVMFFITensorToDLPack(TVMFFIObjectHandle from, DLManagedTensor** out) {
   FFI_SAFE_CALL_BEGIN();
-  *out = MakeExport<DLManagedTensor>(from);
+  *out = MakeExport<DLManagedTensor>(from, out);
   FFI_SAFE_CALL_END();
 }
 
 int TVMFFITensorToDLPackVersioned(TVMFFIObjectHandle from, DLManagedTensorVersioned** out) {
   FFI_SAFE_CALL_BEGIN();
-  DLManagedTensorVersioned* m = MakeExport<DLManagedTensorVersioned>(from);
+  DLManagedTensorVersioned* m = MakeExport<DLManagedTensorVersioned>(from, out);
   m->version = {DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION};
   // Read-only stays read-only. "Copied" is not passed on: the consumer shares this tensor's data.
   m->flags = ImportedFlags(
@@ -148,12 +219,18 @@ int TVMFFITensorToDLPackVersioned(TVMFFIObjectHandle from, DLManagedTensorVersio
 
 int TVMFFIDataTypeFromString(const TVMFFIByteArray* str, DLDataType* out) {
   FFI_SAFE_CALL_BEGIN();
+  if (str == nullptr || out == nullptr || (str->data == nullptr && str->size != 0)) {
+    FFI_THROW(ValueError) << "TVMFFIDataTypeFromString: NULL argument";
+  }
   *out = ffi::DLDataTypeFromString(ffi::detail::ByteView(*str));
   FFI_SAFE_CALL_END();
 }
 
 int TVMFFIDataTypeToString(const DLDataType* dtype, TVMFFIAny* out) {
   FFI_SAFE_CALL_BEGIN();
+  if (dtype == nullptr || out == nullptr) {
+    FFI_THROW(ValueError) << "TVMFFIDataTypeToString: NULL argument";
+  }
   std::string s = ffi::DLDataTypeToString(*dtype);
   ffi::detail::BytesToAny<ffi::StringObj>(s, kTVMFFISmallStr, out);
   FFI_SAFE_CALL_END();

@@ -66,6 +66,21 @@ TEST(CUDA, AllocatorRefusesOtherDevices) {
   EXPECT_EQ(e.message(), "CUDANDAlloc allocates on CUDA devices, but the tensor is on cpu");
 }
 
+TEST(CUDA, AllocatorRefusesSizesThatWouldWrapBeforeTouchingCUDA) {
+  // OverflowError, not a CUDA error: the size is checked before any CUDA call, GPU or not.
+  constexpr int64_t k2To32 = int64_t{1} << 32;
+  ffi::Error e = ExpectError([] {
+    ffi::Tensor::FromNDAlloc(ffi::CUDANDAlloc(), {k2To32, k2To32}, kF32, kGPU0);
+  });
+  EXPECT_EQ(e.kind(), "OverflowError");
+  int64_t shape[] = {int64_t{1} << 61, 8};
+  DLTensor t{nullptr, kGPU0, 2, kF32, shape, nullptr, 0};
+  EXPECT_EQ(ExpectError([&] { ffi::CUDANDAlloc().AllocData(&t); }).kind(), "OverflowError");
+  EXPECT_EQ(t.data, nullptr);
+  shape[0] = -1;
+  EXPECT_EQ(ExpectError([&] { ffi::CUDANDAlloc().AllocData(&t); }).kind(), "ValueError");
+}
+
 TEST(CUDA, AddOneValidatesItsArguments) {
   ffi::Function add_one = Kernels()->GetFunction("add_one_cuda").value();
   std::vector<float> data(4);
