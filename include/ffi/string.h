@@ -156,7 +156,10 @@ inline Optional<std::string_view> BytesView(const TVMFFIAny* src, int32_t small,
     return ByteView(*TVMFFIBytesGetByteArrayPtr(src->v_obj));
   }
   if (t == borrowed) {
-    if (t == kTVMFFIRawStr) return std::string_view(src->v_c_str);
+    if (t == kTVMFFIRawStr) {
+      if (src->v_c_str == nullptr) return std::nullopt;  // a null C string is no string
+      return std::string_view(src->v_c_str);
+    }
     return ByteView(*static_cast<const TVMFFIByteArray*>(src->v_ptr));
   }
   return std::nullopt;

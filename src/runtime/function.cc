@@ -143,6 +143,24 @@ FFI_STATIC_INIT_BLOCK() {
 using ffi::detail::ObjectUnsafe;
 using ffi::runtime::GlobalRegistry;
 
+namespace {
+
+/*! \brief The bytes of a caller's byte array; ValueError when it or its data is NULL. */
+std::string_view CheckedBytes(const TVMFFIByteArray* a, const char* fn, const char* what) {
+  if (a == nullptr) FFI_THROW(ValueError) << fn << ": the " << what << " is NULL";
+  if (a->data == nullptr && a->size != 0) {
+    FFI_THROW(ValueError) << fn << ": the " << what << " has NULL data and size " << a->size;
+  }
+  return ffi::detail::ByteView(*a);
+}
+
+/*! \brief ValueError when a caller's result pointer is NULL. */
+void RequireOut(const void* out, const char* fn) {
+  if (out == nullptr) FFI_THROW(ValueError) << fn << ": the result pointer is NULL";
+}
+
+}  // namespace
+
 extern "C" {
 
 int TVMFFIFunctionCreate(void* self, TVMFFISafeCallType safe_call, void (*deleter)(void* self),
@@ -169,7 +187,7 @@ int TVMFFIFunctionCall(TVMFFIObjectHandle func, TVMFFIAny* args, int32_t num_arg
 
 int TVMFFIFunctionSetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle f, int allow_override) {
   FFI_SAFE_CALL_BEGIN();
-  if (name == nullptr) FFI_THROW(ValueError) << "TVMFFIFunctionSetGlobal: the name is NULL";
+  CheckedBytes(name, "TVMFFIFunctionSetGlobal", "name");
   try {
     if (f == nullptr || static_cast<TVMFFIObject*>(f)->type_index != kTVMFFIFunction) {
       FFI_THROW(TypeError) << "TVMFFIFunctionSetGlobal: `" << ffi::detail::ByteView(*name)
@@ -189,27 +207,34 @@ int TVMFFIFunctionSetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle f, i
 
 int TVMFFIFunctionGetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle* out) {
   FFI_SAFE_CALL_BEGIN();
-  if (name == nullptr) FFI_THROW(ValueError) << "TVMFFIFunctionGetGlobal: the name is NULL";
-  ffi::Optional<ffi::Function> f = GlobalRegistry::Get()->Find(ffi::detail::ByteView(*name));
+  std::string_view key = CheckedBytes(name, "TVMFFIFunctionGetGlobal", "name");
+  RequireOut(out, "TVMFFIFunctionGetGlobal");
+  ffi::Optional<ffi::Function> f = GlobalRegistry::Get()->Find(key);
   *out = f.has_value() ? ObjectUnsafe::MoveToHeader(std::move(f).value()) : nullptr;
   FFI_SAFE_CALL_END();
 }
 
 int TVMFFIAnyViewToOwnedAny(const TVMFFIAny* any_view, TVMFFIAny* out) {
   FFI_SAFE_CALL_BEGIN();
+  if (any_view == nullptr) FFI_THROW(ValueError) << "TVMFFIAnyViewToOwnedAny: the value is NULL";
+  RequireOut(out, "TVMFFIAnyViewToOwnedAny");
   ffi::detail::ViewToOwned(*any_view, out);
   FFI_SAFE_CALL_END();
 }
 
 int TVMFFIStringFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out) {
   FFI_SAFE_CALL_BEGIN();
-  ffi::detail::BytesToAny<ffi::StringObj>(ffi::detail::ByteView(*input), kTVMFFISmallStr, out);
+  std::string_view text = CheckedBytes(input, "TVMFFIStringFromByteArray", "input");
+  RequireOut(out, "TVMFFIStringFromByteArray");
+  ffi::detail::BytesToAny<ffi::StringObj>(text, kTVMFFISmallStr, out);
   FFI_SAFE_CALL_END();
 }
 
 int TVMFFIBytesFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out) {
   FFI_SAFE_CALL_BEGIN();
-  ffi::detail::BytesToAny<ffi::BytesObj>(ffi::detail::ByteView(*input), kTVMFFISmallBytes, out);
+  std::string_view bytes = CheckedBytes(input, "TVMFFIBytesFromByteArray", "input");
+  RequireOut(out, "TVMFFIBytesFromByteArray");
+  ffi::detail::BytesToAny<ffi::BytesObj>(bytes, kTVMFFISmallBytes, out);
   FFI_SAFE_CALL_END();
 }
 

@@ -165,6 +165,41 @@ TEST(CApiChecks, DTypeStringEntryPoints) {
   }
 }
 
+TEST(CApiChecks, StringFunctionAndValueEntryPoints) {
+  TVMFFIAny out{};
+  TVMFFIByteArray null_data{nullptr, 4};
+  TVMFFIByteArray text{"hello", 5};
+  for (auto fn : {TVMFFIStringFromByteArray, TVMFFIBytesFromByteArray}) {
+    EXPECT_NE(fn(nullptr, &out), 0);
+    EXPECT_EQ(RaisedKindAndClear(), "ValueError");
+    EXPECT_NE(fn(&null_data, &out), 0);
+    EXPECT_EQ(RaisedKindAndClear(), "ValueError");
+    EXPECT_NE(fn(&text, nullptr), 0);
+    EXPECT_EQ(RaisedKindAndClear(), "ValueError");
+  }
+  TVMFFIByteArray empty{nullptr, 0};  // an empty array may have no data
+  ASSERT_EQ(TVMFFIStringFromByteArray(&empty, &out), 0);
+  EXPECT_EQ(out.type_index, kTVMFFISmallStr);
+  EXPECT_EQ(out.small_str_len, 0u);
+  TVMFFIObjectHandle f = nullptr;
+  EXPECT_NE(TVMFFIFunctionGetGlobal(&null_data, &f), 0);
+  EXPECT_EQ(RaisedKindAndClear(), "ValueError");
+  TVMFFIByteArray name{"ffi.FunctionRemoveGlobal", 24};
+  EXPECT_NE(TVMFFIFunctionGetGlobal(&name, nullptr), 0);
+  EXPECT_EQ(RaisedKindAndClear(), "ValueError");
+  EXPECT_NE(TVMFFIAnyViewToOwnedAny(nullptr, &out), 0);
+  EXPECT_EQ(RaisedKindAndClear(), "ValueError");
+  TVMFFIAny view{};
+  EXPECT_NE(TVMFFIAnyViewToOwnedAny(&view, nullptr), 0);
+  EXPECT_EQ(RaisedKindAndClear(), "ValueError");
+  // A null C string converts to no string at all, not to a crash.
+  TVMFFIAny raw{};
+  raw.type_index = kTVMFFIRawStr;
+  raw.v_c_str = nullptr;
+  EXPECT_FALSE(ffi::AnyView::FromRaw(raw).try_cast<ffi::String>().has_value());
+  EXPECT_FALSE(ffi::AnyView::FromRaw(raw).try_cast<std::string>().has_value());
+}
+
 TEST(CApiChecks, TensorExportWithNullOutChangesNothing) {
   ffi::Tensor t = ffi::Tensor::FromNDAlloc(CountingCPUAlloc{}, {2}, kF32, kCPU);
   TVMFFIObject* h = ffi::detail::ObjectUnsafe::HeaderOf(t);
