@@ -36,11 +36,12 @@ FORBIDDEN = {
 NOT_LEAN = {"cuda.h", "tvm_compat.h"}
 
 
-def _compile(tmp_path, source, *flags, compiler="g++", suffix=".cc"):
-    """Compiles `source` with `flags` against the checkout's headers; returns the finished run."""
+def _compile(tmp_path, source, *flags, compiler="g++", suffix=".cc", libs=()):
+    """Compiles `source` with `flags` against the checkout's headers, linking `libs` after it;
+    returns the finished run."""
     src = tmp_path / f"tu{suffix}"
     src.write_text(source)
-    cmd = [compiler, *flags, f"-I{INCLUDE}", str(src)]
+    cmd = [compiler, *flags, f"-I{INCLUDE}", str(src), *libs]
     return subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path)
 
 
@@ -162,8 +163,8 @@ int main() {
 }
 """
     exe = tmp_path / "print_types"
-    flags = ["-std=c++17", "-o", str(exe), *_config("--ldflags", "--libs")]
-    out = _compile(tmp_path, source, *flags)
+    flags = ["-std=c++17", "-o", str(exe)]
+    out = _compile(tmp_path, source, *flags, libs=_config("--ldflags", "--libs"))
     assert out.returncode == 0, out.stderr
     libdir = _config("--libdir")[0]
     env = dict(os.environ)
