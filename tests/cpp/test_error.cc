@@ -42,7 +42,7 @@ __attribute__((noinline)) int OuterCaller(int x) {
 
 namespace {
 
-using namespace ffi_testing;  // NOLINT(*)
+using namespace ffi_testing;
 
 std::string FirstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
 
