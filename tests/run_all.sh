@@ -17,14 +17,18 @@ section "System packages"
 # git: the lint lists tracked files; binutils: readelf for the packaging example.
 system_packages=(g++ cmake ninja-build libgtest-dev clang-format git binutils)
 missing=()
-for pkg in "${system_packages[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$pkg" 2> /dev/null | grep -q "install ok installed"; then
-    missing+=("$pkg")
-  fi
-done
-if [ "${#missing[@]}" -eq 0 ]; then
-  echo "already installed: ${system_packages[*]}"
+if command -v dpkg-query > /dev/null; then
+  for pkg in "${system_packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$pkg" 2> /dev/null | grep -q "install ok installed"; then
+      missing+=("$pkg")
+    fi
+  done
+  echo "needed: ${system_packages[*]}; missing: ${missing[*]:-none}"
 else
+  echo "not a Debian system: make sure these (or their equivalents) are installed:"
+  echo "  ${system_packages[*]}"
+fi
+if [ "${#missing[@]}" -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ]; then
     as_root=()
   elif command -v sudo > /dev/null && sudo -n true 2> /dev/null; then
@@ -34,7 +38,6 @@ else
     echo "  (apt-get install ${missing[*]}), or run this script as root or with sudo" >&2
     exit 1
   fi
-  echo "installing: ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
   "${as_root[@]}" apt-get update -q
   "${as_root[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
