@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Runs every check: installs the Python dependencies and the package, builds and runs the C++
-# tests (plain and with ASan/UBSan), runs the Python tests, then the linters.
+# Runs every check on a machine that has only Python and this checkout: installs the system
+# packages (apt-get, as root or through sudo) and the Python packages it needs, installs the
+# package, builds and runs the C++ tests (plain, with ASan/UBSan, the threaded suites with TSan),
+# runs the Python tests (plain, then the lifetime/thread/tensor ones against an ASan build), then
+# the linters. Everything is built with -Wall -Wextra -Werror. Run it inside a virtual environment.
 # CMAKE_ARGS, if set, is left untouched and reaches the package build (scikit-build-core reads it).
 set -euo pipefail
 
@@ -10,21 +13,55 @@ section() {
   printf '\n==== %s ====\n' "$*"
 }
 
-section "Python dependencies"
+section "System packages"
+# git: the lint lists tracked files; binutils: readelf for the packaging example.
+system_packages=(g++ cmake ninja-build libgtest-dev clang-format git binutils clang libclang-rt-14-dev)
+missing=()
+if command -v dpkg-query > /dev/null; then
+  for pkg in "${system_packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$pkg" 2> /dev/null | grep -q "install ok installed"; then
+      missing+=("$pkg")
+    fi
+  done
+  echo "needed: ${system_packages[*]}; missing: ${missing[*]:-none}"
+else
+  echo "not a Debian system: make sure these (or their equivalents) are installed:"
+  echo "  ${system_packages[*]}"
+fi
+if [ "${#missing[@]}" -gt 0 ]; then
+  if [ "$(id -u)" -eq 0 ]; then
+    as_root=()
+  elif command -v sudo > /dev/null && sudo -n true 2> /dev/null; then
+    as_root=(sudo -n)
+  else
+    echo "error: missing system packages: ${missing[*]}; install them as root" >&2
+    echo "  (apt-get install ${missing[*]}), or run this script as root or with sudo" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  "${as_root[@]}" apt-get update -q
+  "${as_root[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+section "Python packages"
+# PyTorch first and pinned, so that nothing after it pulls another version. scikit-build-core and
+# nanobind: the packaging example builds a wheel without build isolation.
 python -m pip install torch==2.13.0
-python -m pip install numpy pytest ruff mypy==2.4.1 apache-tvm-ffi==0.1.15.post2
+python -m pip install numpy pytest ruff mypy==2.4.1 scikit-build-core nanobind \
+  apache-tvm-ffi==0.1.15.post2
 
 section "Install the package (pip install .)"
-python -m pip install .
+python -m pip install --config-settings=cmake.define.FFI_WERROR=ON .
 
 section "C++ tests"
-cmake -S . -B build/tests -G Ninja -DFFI_BUILD_TESTS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
+cmake -S . -B build/tests -G Ninja -DFFI_BUILD_TESTS=ON -DFFI_WERROR=ON \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build build/tests
 ctest --test-dir build/tests --output-on-failure -j2
 
 section "C++ tests with AddressSanitizer and UndefinedBehaviorSanitizer"
-cmake -S . -B build/asan -G Ninja -DFFI_BUILD_TESTS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DFFI_SANITIZE=ON
+cmake -S . -B build/asan -G Ninja -DFFI_BUILD_TESTS=ON -DFFI_WERROR=ON \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFFI_SANITIZE=ON
 cmake --build build/asan
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build/asan --output-on-failure -j2
@@ -32,8 +69,21 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 section "Fuzzers: DLPack import and TVMFFIAny conversion, 20 s each (clang)"
 tests/fuzz/run.sh 20
 
+section "C++ tests that start threads, with ThreadSanitizer"
+# Only the suites whose tests start threads: the rest has nothing for TSan to see.
+tsan_suites=(test_env test_error test_function test_object)
+cmake -S . -B build/tsan -G Ninja -DFFI_BUILD_TESTS=ON -DFFI_WERROR=ON \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFFI_SANITIZE=thread
+cmake --build build/tsan --target "${tsan_suites[@]}"
+TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+  ctest --test-dir build/tsan --output-on-failure -j2 \
+  -R "^($(IFS='|'; echo "${tsan_suites[*]}"))\$"
+
 section "Python tests"
 python -m pytest tests/python -q
+
+section "Python tests against the package built with AddressSanitizer"
+bash tests/asan_python.sh
 
 section "Lint: ruff"
 py_dirs=()

@@ -4,7 +4,10 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 out="${1:-$(mktemp -d)}"
-cc -std=c99 -shared -fPIC $(python -m ffi.config --cflags) "$here/add_one_c.c" -o "$out/add_one_c.so"
-cc -std=c99 $(python -m ffi.config --cflags) "$here/load_and_call.c" -o "$out/load_and_call" \
+# Warnings on; $CFLAGS may add more (the tests add -Werror).
+warn="-Wall -Wextra ${CFLAGS:-}"
+cc -std=c99 $warn -shared -fPIC $(python -m ffi.config --cflags) "$here/add_one_c.c" \
+  -o "$out/add_one_c.so"
+cc -std=c99 $warn $(python -m ffi.config --cflags) "$here/load_and_call.c" -o "$out/load_and_call" \
   $(python -m ffi.config --ldflags --libs)
 "$out/load_and_call" "$out/add_one_c.so"

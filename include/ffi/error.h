@@ -193,7 +193,7 @@ void AppendText(std::string* out, const T& value) {
   if constexpr (std::is_null_pointer_v<T>) {
     out->append("nullptr");
   } else if constexpr (std::is_convertible_v<const T&, std::string_view>) {
-    if constexpr (std::is_pointer_v<std::decay_t<T>>) {
+    if constexpr (std::is_pointer_v<T>) {  // arrays (string literals) are never null
       if (value == nullptr) return void(out->append("(null)"));
     }
     out->append(std::string_view(value));

@@ -19,6 +19,17 @@
 
 #include "base.h"
 
+#if defined(__SANITIZE_THREAD__)
+#define FFI_DETAIL_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define FFI_DETAIL_TSAN 1
+#endif
+#endif
+#ifndef FFI_DETAIL_TSAN
+#define FFI_DETAIL_TSAN 0
+#endif
+
 namespace ffi {
 
 namespace detail {
@@ -116,7 +127,12 @@ class Object {
     uint64_t before =
         __atomic_fetch_sub(&h->combined_ref_count, detail::kStrongOne, __ATOMIC_RELEASE);
     if ((before & detail::kStrongMask) != detail::kStrongOne) return;
+#if FFI_DETAIL_TSAN
+    // ThreadSanitizer does not model fences; an acquire load orders the same way for it.
+    (void)__atomic_load_n(&h->combined_ref_count, __ATOMIC_ACQUIRE);
+#else
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
+#endif
     if (before == (detail::kStrongOne | detail::kWeakOne)) {
       h->deleter(h, kTVMFFIObjectDeleterFlagBitMaskBoth);
       return;

@@ -15,7 +15,7 @@
 
 namespace {
 
-using namespace ffi_testing;  // NOLINT(*)
+using namespace ffi_testing;
 
 using ffi::Any;
 using ffi::AnyView;
@@ -371,7 +371,7 @@ TEST(AnyObject, ObjectRefCountsThroughViewsCopiesMovesAndReset) {
     Any b = a;
     EXPECT_EQ(box.use_count(), 3u);
     Any c = std::move(b);
-    EXPECT_TRUE(b.is_none());  // NOLINT(bugprone-use-after-move)
+    EXPECT_TRUE(b.is_none());
     EXPECT_EQ(box.use_count(), 3u);
     Any from_view = v;  // AnyView -> Any takes a reference
     EXPECT_EQ(box.use_count(), 4u);

@@ -11,7 +11,7 @@ extern "C" int ffi_test_c_any_roundtrip(void);
 
 namespace {
 
-using namespace ffi_testing;  // NOLINT(*)
+using namespace ffi_testing;
 
 static_assert(sizeof(TVMFFIAny) == 16);
 static_assert(offsetof(TVMFFIAny, v_int64) == 8);

@@ -18,7 +18,7 @@
 
 namespace {
 
-using namespace ffi_testing;  // NOLINT(*)
+using namespace ffi_testing;
 
 #ifndef FFI_CUDA_KERNELS
 

@@ -13,7 +13,7 @@
 
 namespace {
 
-using namespace ffi_testing;  // NOLINT(*)
+using namespace ffi_testing;
 
 using ffi::Tensor;
 

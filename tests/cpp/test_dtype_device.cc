@@ -11,7 +11,7 @@
 
 namespace {
 
-using namespace ffi_testing;  // NOLINT(*)
+using namespace ffi_testing;
 
 template <typename T>
 std::string Print(const T& v) {

@@ -42,7 +42,7 @@ __attribute__((noinline)) int OuterCaller(int x) {
 
 namespace {
 
-using namespace ffi_testing;  // NOLINT(*)
+using namespace ffi_testing;
 
 std::string FirstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
 
@@ -790,7 +790,9 @@ TEST(SafeCall, ExceptionsBecomeRaisedErrors) {
     ffi::Optional<ffi::Error> raised = TryTakeRaised();
     ASSERT_TRUE(raised.has_value());
     EXPECT_EQ(raised->kind(), c.kind);
-    if (c.message != nullptr) EXPECT_EQ(raised->message(), c.message);
+    if (c.message != nullptr) {
+      EXPECT_EQ(raised->message(), c.message);
+    }
     EXPECT_FALSE(raised->message().empty());
     // Moving it out cleared it.
     EXPECT_FALSE(TryTakeRaised().has_value());

@@ -11,7 +11,7 @@
 
 namespace {
 
-using namespace ffi_testing;  // NOLINT(*)
+using namespace ffi_testing;
 
 ffi::Module Kernels() { return ffi::Module::LoadFromFile(FFI_TEST_KERNELS); }
 

@@ -14,7 +14,7 @@
 
 namespace {
 
-using namespace ffi_testing;  // NOLINT(*)
+using namespace ffi_testing;
 
 using ffi::make_object;
 using ffi::Object;
@@ -208,7 +208,7 @@ TEST_F(ObjectTest, ObjectRefCopiesMovesAndIdentity) {
   EXPECT_EQ(a.use_count(), 2u);
   EXPECT_TRUE(a.same_as(b));
   ObjectRef c = std::move(b);
-  EXPECT_FALSE(b.defined());  // NOLINT(bugprone-use-after-move)
+  EXPECT_FALSE(b.defined());
   EXPECT_EQ(b.type_index(), kTVMFFINone);
   EXPECT_EQ(a.use_count(), 2u);
   ObjectRef d(make_object<CountedObj>(4));

@@ -17,7 +17,7 @@
 
 namespace {
 
-using namespace ffi_testing;  // NOLINT(*)
+using namespace ffi_testing;
 
 ffi::Module Seeds() { return ffi::Module::LoadFromFile(FFI_SEED_KERNELS); }
 

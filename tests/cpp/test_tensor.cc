@@ -16,7 +16,7 @@
 
 namespace {
 
-using namespace ffi_testing;  // NOLINT(*)
+using namespace ffi_testing;
 
 using ffi::Any;
 using ffi::AnyView;

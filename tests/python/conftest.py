@@ -16,7 +16,8 @@ def build_kernel(src: str, out_dir: str) -> str:
     cflags = shlex.split(
         subprocess.check_output([sys.executable, "-m", "ffi.config", "--cflags"], text=True)
     )
-    cmd = ["g++", "-std=c++17", "-O1", "-shared", "-fPIC", *cflags, src, "-o", lib]
+    warnings = ["-Wall", "-Wextra", "-Werror"]
+    cmd = ["g++", "-std=c++17", "-O1", "-shared", "-fPIC", *warnings, *cflags, src, "-o", lib]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     return lib

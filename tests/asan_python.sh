@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Builds the package (runtime and extension) with AddressSanitizer and UndefinedBehaviorSanitizer
+# into build/asan-py, then runs the Python tests on lifetimes, threads, tensors, calls and errors
+# against that build, with the ASan runtime preloaded into the (uninstrumented) interpreter.
+# Called by tests/run_all.sh; runs alone too: bash tests/asan_python.sh
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+target="$PWD/build/asan-py"
+rm -rf "$target"
+python -m pip install --no-deps --target "$target" \
+  --config-settings=cmake.define.FFI_SANITIZE=ON \
+  --config-settings=cmake.define.FFI_WERROR=ON \
+  --config-settings=cmake.build-type=RelWithDebInfo .
+
+# The ASan runtime of the compiler that built the package must come first in the process. The C++
+# runtime is preloaded with it: Python itself does not link libstdc++, and ASan's interceptor of
+# __cxa_throw finds no real function to call when libstdc++ arrives later (with the extension).
+preload=""
+for lib in libasan.so libstdc++.so; do
+  path="$(c++ -print-file-name="$lib")"
+  if [ ! -e "$path" ]; then
+    echo "error: the compiler has no $lib ($path)" >&2
+    exit 1
+  fi
+  preload="${preload:+$preload:}$(readlink -f "$path")"
+done
+
+# detect_leaks=0: CPython and PyTorch keep allocations alive until exit by design.
+# Reports go to files (pytest's capture would swallow a dying process's stderr) and are printed
+# below; the settings reach the subprocesses the tests start (compilers too, which run fine so).
+logs="$PWD/build/asan-py-logs"
+rm -rf "$logs"
+mkdir -p "$logs"
+export PYTHONPATH="$target${PYTHONPATH:+:$PYTHONPATH}"
+export ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:log_path=$logs/asan"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$logs/ubsan"
+
+# The tests must see the instrumented build, not an installed ffi.
+LD_PRELOAD="$preload" python -c "
+import ffi
+assert ffi.__file__.startswith('$target/'), ffi.__file__
+"
+
+status=0
+LD_PRELOAD="$preload" python -m pytest -q -p no:cacheprovider \
+  tests/python/test_lifetimes_threads.py tests/python/test_tensors.py \
+  tests/python/test_calls.py tests/python/test_errors_callbacks.py \
+  tests/python/test_gil_signals.py tests/python/test_tensor_ownership.py \
+  tests/python/test_dlpack_producers.py tests/python/test_values.py || status=$?
+if [ -n "$(ls -A "$logs")" ]; then
+  echo "sanitizer reports:" >&2
+  cat "$logs"/* >&2
+  exit 1
+fi
+exit "$status"
