@@ -94,11 +94,11 @@ class AnyView : public detail::AnyReader<AnyView> {
   AnyView() { detail::SetNone(&data_); }
   /*! \brief A view of `v`. */
   template <typename T, typename = std::enable_if_t<detail::kHasTraits<T>>>
-  AnyView(const T& v) {  // NOLINT(*)
+  AnyView(const T& v) {
     TypeTraits<detail::TraitsType<T>>::CopyToAnyView(v, &data_);
   }
   /*! \brief A view of an owned value. */
-  AnyView(const Any& v);  // NOLINT(*)
+  AnyView(const Any& v);
   /*! \brief A view of a temporary would dangle. */
   AnyView(Any&& v) = delete;
   /*! \brief Wraps an ABI value without taking a reference. */
@@ -124,12 +124,12 @@ class Any : public detail::AnyReader<Any> {
   }
   Any(Any&& other) noexcept : data_(other.data_) { detail::SetNone(&other.data_); }
   /*! \brief An owned copy of a borrowed value (C strings become String, objects gain a ref). */
-  Any(const AnyView& view);  // NOLINT(*)
+  Any(const AnyView& view);
   /*! \brief Stores `v`. */
   template <typename T, typename = std::enable_if_t<detail::kHasTraits<T> &&
                                                     !std::is_same_v<std::decay_t<T>, Any> &&
                                                     !std::is_same_v<std::decay_t<T>, AnyView>>>
-  Any(T&& v) {                  // NOLINT(*)
+  Any(T&& v) {
     using U = std::decay_t<T>;  // string literals decay to const char*
     if constexpr (std::is_same_v<U, DLTensor*>) {
       static_assert(!sizeof(T), "a DLTensor* is a view; it cannot be stored in an owning Any");

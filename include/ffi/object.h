@@ -226,14 +226,14 @@ template <typename T>
 class ObjectPtr {
  public:
   ObjectPtr() = default;
-  ObjectPtr(std::nullptr_t) {}  // NOLINT(*)
+  ObjectPtr(std::nullptr_t) {}
   ObjectPtr(const ObjectPtr& other) : ObjectPtr(other.data_, /*inc_ref=*/true) {}
   ObjectPtr(ObjectPtr&& other) noexcept : data_(other.data_) { other.data_ = nullptr; }
   /*! \brief Converts from a pointer to a subclass. */
   template <typename U, typename = std::enable_if_t<std::is_base_of_v<T, U>>>
-  ObjectPtr(const ObjectPtr<U>& other) : ObjectPtr(other.get(), true) {}  // NOLINT(*)
+  ObjectPtr(const ObjectPtr<U>& other) : ObjectPtr(other.get(), true) {}
   template <typename U, typename = std::enable_if_t<std::is_base_of_v<T, U>>>
-  ObjectPtr(ObjectPtr<U>&& other) noexcept : data_(other.release()) {}  // NOLINT(*)
+  ObjectPtr(ObjectPtr<U>&& other) noexcept : data_(other.release()) {}
   ~ObjectPtr() { reset(); }
 
   ObjectPtr& operator=(ObjectPtr other) noexcept {

@@ -29,19 +29,19 @@ class Optional {
  public:
   /*! \brief Nothing. */
   Optional() noexcept { InitStorage(); }
-  Optional(std::nullopt_t) noexcept { InitStorage(); }  // NOLINT(*)
+  Optional(std::nullopt_t) noexcept { InitStorage(); }
   /*! \brief Nothing, from `nullptr` (except for Optional<std::nullptr_t>, where it is a value). */
   template <typename N,
             typename = std::enable_if_t<std::is_null_pointer_v<N> && !std::is_null_pointer_v<T>>>
-  Optional(N) noexcept {  // NOLINT(*)
+  Optional(N) noexcept {
     InitStorage();
   }
   /*! \brief A value. */
-  Optional(T value) { Emplace(std::move(value)); }  // NOLINT(*)
+  Optional(T value) { Emplace(std::move(value)); }
   /*! \brief The value of a std::optional, if it has one (a template, so that other conversions
    * do not instantiate std::optional<T>). */
   template <typename U, typename = std::enable_if_t<std::is_same_v<U, T>>>
-  Optional(std::optional<U> value) {  // NOLINT(*)
+  Optional(std::optional<U> value) {
     InitStorage();
     if (value.has_value()) Emplace(*std::move(value));
   }

@@ -97,7 +97,7 @@ class ShapeView {
   template <typename Container,
             typename = std::enable_if_t<std::is_convertible_v<
                 decltype(std::declval<const Container&>().data()), const int64_t*>>>
-  ShapeView(const Container& dims) : data_(dims.data()), size_(dims.size()) {}  // NOLINT(*)
+  ShapeView(const Container& dims) : data_(dims.data()), size_(dims.size()) {}
 
   /*! \brief Number of extents. */
   size_t size() const { return size_; }
@@ -188,14 +188,14 @@ class Shape : public ObjectRef {
   template <typename Container,
             typename = std::enable_if_t<std::is_convertible_v<
                 decltype(std::declval<const Container&>().data()), const int64_t*>>>
-  Shape(const Container& dims) : Shape(ShapeView(dims)) {}  // NOLINT(*)
+  Shape(const Container& dims) : Shape(ShapeView(dims)) {}
   explicit Shape(ShapeView dims) : ObjectRef(detail::MakeShapeObj(dims)) {}
   /*! \brief Wraps an existing shape object. */
   explicit Shape(ObjectPtr<Object> p) : ObjectRef(std::move(p)) {}
 
   /*! \brief A view of the extents, valid while this Shape lives. */
   ShapeView view() const { return ShapeView(get()->data, get()->size); }
-  operator ShapeView() const { return view(); }  // NOLINT(*)
+  operator ShapeView() const { return view(); }
   size_t size() const { return get()->size; }
   int64_t operator[](size_t i) const { return get()->data[i]; }
   int64_t at(int64_t i) const { return view().at(i); }

@@ -59,7 +59,7 @@ class BytesRefBase : public ObjectRef {
   /*! \brief The bytes as a std::string_view. */
   std::string_view view() const { return std::string_view(data(), size()); }
   /*! \brief A copy as std::string. */
-  operator std::string() const { return std::string(data(), size()); }  // NOLINT(*)
+  operator std::string() const { return std::string(data(), size()); }
 
   const Obj* get() const { return static_cast<const Obj*>(data_.get()); }
   using ContainerType = Obj;
@@ -91,9 +91,9 @@ void BytesToAny(std::string_view s, int32_t small_index, TVMFFIAny* out) {
 class String : public detail::BytesRefBase<StringObj> {
  public:
   String() : BytesRefBase(std::string_view()) {}
-  String(const char* s) : BytesRefBase(std::string_view(s)) {}         // NOLINT(*)
-  String(const std::string& s) : BytesRefBase(std::string_view(s)) {}  // NOLINT(*)
-  String(std::string_view s) : BytesRefBase(s) {}                      // NOLINT(*)
+  String(const char* s) : BytesRefBase(std::string_view(s)) {}
+  String(const std::string& s) : BytesRefBase(std::string_view(s)) {}
+  String(std::string_view s) : BytesRefBase(s) {}
   String(const char* s, size_t n) : BytesRefBase(std::string_view(s, n)) {}
   /*! \brief Wraps an existing string object. */
   explicit String(ObjectPtr<Object> p) : BytesRefBase(std::move(p)) {}
@@ -136,9 +136,9 @@ class Bytes : public detail::BytesRefBase<BytesObj> {
  public:
   Bytes() : BytesRefBase(std::string_view()) {}
   Bytes(const char* data, size_t n) : BytesRefBase(std::string_view(data, n)) {}
-  Bytes(const char* s) : BytesRefBase(std::string_view(s)) {}         // NOLINT(*)
-  Bytes(const std::string& s) : BytesRefBase(std::string_view(s)) {}  // NOLINT(*)
-  Bytes(std::string_view s) : BytesRefBase(s) {}                      // NOLINT(*)
+  Bytes(const char* s) : BytesRefBase(std::string_view(s)) {}
+  Bytes(const std::string& s) : BytesRefBase(std::string_view(s)) {}
+  Bytes(std::string_view s) : BytesRefBase(s) {}
   /*! \brief Wraps an existing bytes object. */
   explicit Bytes(ObjectPtr<Object> p) : BytesRefBase(std::move(p)) {}
   /*! \brief Byte-wise comparison. */

@@ -301,11 +301,11 @@ class Tensor : public ObjectRef, public detail::TensorMethods<Tensor> {
 class TensorView : public detail::TensorMethods<TensorView> {
  public:
   /*! \brief Views a DLTensor (not null). */
-  TensorView(const DLTensor* t) : tensor_(*t) {  // NOLINT(*)
+  TensorView(const DLTensor* t) : tensor_(*t) {
     if (tensor_.strides == nullptr && tensor_.ndim > 0) FillCompactStrides();
   }
   /*! \brief Views an owning tensor (not null). */
-  TensorView(const Tensor& t) : TensorView(t.dl_tensor()) {}  // NOLINT(*)
+  TensorView(const Tensor& t) : TensorView(t.dl_tensor()) {}
   TensorView(const TensorView& other) : tensor_(other.tensor_), heap_strides_(other.heap_strides_) {
     RepointInlineStrides(other);
   }

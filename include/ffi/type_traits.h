@@ -39,7 +39,7 @@ struct ConstString {
 
   constexpr ConstString() = default;
   /*! \brief From a string literal. */
-  constexpr ConstString(const char (&literal)[N + 1]) {  // NOLINT(*)
+  constexpr ConstString(const char (&literal)[N + 1]) {
     for (size_t i = 0; i != N; ++i) data[i] = literal[i];
   }
   /*! \brief From the `N` characters at `chars`. */
@@ -54,7 +54,7 @@ struct ConstString {
   constexpr const char* c_str() const { return data; }
   /*! \brief The characters as a string view. */
   constexpr std::string_view view() const { return std::string_view(data, N); }
-  constexpr operator std::string_view() const { return view(); }  // NOLINT(*)
+  constexpr operator std::string_view() const { return view(); }
   /*! \brief Concatenation. */
   template <size_t M>
   constexpr ConstString<N + M> operator+(const ConstString<M>& other) const {

@@ -74,7 +74,7 @@ PyMethodDef fast_functions[] = {
 }  // namespace python
 }  // namespace ffi
 
-using namespace ffi::python;  // NOLINT(*)
+using namespace ffi::python;
 
 namespace {
 /*! \brief Whether this is the process's main thread, the one Python runs signal handlers on. */

@@ -96,7 +96,7 @@ void CheckAllocated(const DLTensor& want, const DLTensor& got) {
 }  // namespace runtime
 }  // namespace ffi
 
-using namespace ffi::runtime;  // NOLINT(*)
+using namespace ffi::runtime;
 
 extern "C" {
 

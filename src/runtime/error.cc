@@ -197,7 +197,7 @@ void RaiseNew(const char* kind, std::string message) {
 }  // namespace runtime
 }  // namespace ffi
 
-using namespace ffi::runtime;  // NOLINT(*)
+using namespace ffi::runtime;
 
 extern "C" {
 

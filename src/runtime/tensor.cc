@@ -179,7 +179,7 @@ Managed* MakeExport(TVMFFIObjectHandle from, Managed** out) {
 }  // namespace runtime
 }  // namespace ffi
 
-using namespace ffi::runtime;  // NOLINT(*)
+using namespace ffi::runtime;
 
 extern "C" {
 

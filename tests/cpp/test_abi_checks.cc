@@ -14,7 +14,7 @@
 
 namespace {
 
-using namespace ffi_testing;  // NOLINT(*)
+using namespace ffi_testing;
 
 constexpr int32_t kI32Max = std::numeric_limits<int32_t>::max();
 constexpr int32_t kI32Min = std::numeric_limits<int32_t>::min();

@@ -18,7 +18,7 @@ extern "C" const char* __asan_default_options() { return "allocator_may_return_n
 
 namespace {
 
-using namespace ffi_testing;  // NOLINT(*)
+using namespace ffi_testing;
 
 using ffi::Tensor;
 
