@@ -334,17 +334,38 @@ FFI_DEFINE_CHECK_OP_(GE, >=)
       ::ffi::detail::ErrorBuilder(#ErrorKind, \
                                   ::ffi::detail::BacktraceHere(__FILE__, __LINE__, FFI_FUNC_NAME))
 
-/*! \brief Throws InternalError unless `cond` holds: `FFI_ICHECK(p != nullptr) << "why";` */
-#define FFI_ICHECK(cond)  \
-  if (FFI_LIKELY(cond)) { \
-  } else                  \
-    FFI_THROW(InternalError) << "Check failed: (" #cond ") is false: "
+/*!
+ * \brief Throws an error of `ErrorKind` unless `cond` holds:
+ * `FFI_CHECK(n > 0, ValueError) << "n = " << n;`
+ */
+#define FFI_CHECK(cond, ErrorKind) \
+  if (FFI_LIKELY(cond)) {          \
+  } else                           \
+    FFI_THROW(ErrorKind) << "Check failed: (" #cond ") is false: "
 
-#define FFI_ICHECK_BINARY_OP_(Name, Op, x, y)                            \
+#define FFI_CHECK_BINARY_OP_(Name, Op, x, y, ErrorKind)                  \
   if (std::string _ffi_check_failure = ::ffi::detail::Check##Name(x, y); \
       _ffi_check_failure.empty()) {                                      \
   } else                                                                 \
-    FFI_THROW(InternalError) << "Check failed: " #x " " #Op " " #y << _ffi_check_failure << ": "
+    FFI_THROW(ErrorKind) << "Check failed: " #x " " #Op " " #y << _ffi_check_failure << ": "
+
+/*! \brief Throws `ErrorKind`, printing both operands, unless `x == y`. */
+#define FFI_CHECK_EQ(x, y, ErrorKind) FFI_CHECK_BINARY_OP_(EQ, ==, x, y, ErrorKind)
+/*! \brief Throws `ErrorKind` unless `x != y`. */
+#define FFI_CHECK_NE(x, y, ErrorKind) FFI_CHECK_BINARY_OP_(NE, !=, x, y, ErrorKind)
+/*! \brief Throws `ErrorKind` unless `x < y`. */
+#define FFI_CHECK_LT(x, y, ErrorKind) FFI_CHECK_BINARY_OP_(LT, <, x, y, ErrorKind)
+/*! \brief Throws `ErrorKind` unless `x <= y`. */
+#define FFI_CHECK_LE(x, y, ErrorKind) FFI_CHECK_BINARY_OP_(LE, <=, x, y, ErrorKind)
+/*! \brief Throws `ErrorKind` unless `x > y`. */
+#define FFI_CHECK_GT(x, y, ErrorKind) FFI_CHECK_BINARY_OP_(GT, >, x, y, ErrorKind)
+/*! \brief Throws `ErrorKind` unless `x >= y`. */
+#define FFI_CHECK_GE(x, y, ErrorKind) FFI_CHECK_BINARY_OP_(GE, >=, x, y, ErrorKind)
+
+/*! \brief Throws InternalError unless `cond` holds: `FFI_ICHECK(p != nullptr) << "why";` */
+#define FFI_ICHECK(cond) FFI_CHECK(cond, InternalError)
+
+#define FFI_ICHECK_BINARY_OP_(Name, Op, x, y) FFI_CHECK_BINARY_OP_(Name, Op, x, y, InternalError)
 
 /*! \brief Throws InternalError, printing both operands, unless `x == y`. */
 #define FFI_ICHECK_EQ(x, y) FFI_ICHECK_BINARY_OP_(EQ, ==, x, y)

@@ -141,6 +141,14 @@ class TensorMethods {
   /*! \brief The underlying DLTensor. */
   DLTensor* GetDLTensorPtr() const { return const_cast<DLTensor*>(dl()); }
 
+  // PyTorch's spelling of the same accessors, which kernel code written against ATen uses.
+  /*! \brief Number of dimensions (ndim()). */
+  int32_t dim() const { return ndim(); }
+  /*! \brief Extents (shape()). */
+  ShapeView sizes() const { return shape(); }
+  /*! \brief Whether the layout is compact row-major (IsContiguous()). */
+  bool is_contiguous() const { return IsContiguous(); }
+
  private:
   const DLTensor* dl() const { return static_cast<const Derived*>(this)->dl_tensor(); }
 };

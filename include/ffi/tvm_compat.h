@@ -73,6 +73,91 @@ namespace ffi = ::ffi;
 #define TVM_FFI_ICHECK_NOTNULL(x) \
   ::ffi::detail::CompatCheckNotNull((x), #x, __FILE__, __LINE__, FFI_FUNC_NAME)
 
+/*! \brief Throws `ErrorKind` unless `cond` holds: `TVM_FFI_CHECK(n > 0, ValueError) << n;` */
+#define TVM_FFI_CHECK(cond, ErrorKind) FFI_CHECK(cond, ErrorKind)
+/*! \brief Throws `ErrorKind`, printing both operands, unless `x == y`; see FFI_CHECK_EQ. */
+#define TVM_FFI_CHECK_EQ(x, y, ErrorKind) FFI_CHECK_EQ(x, y, ErrorKind)
+/*! \brief Throws `ErrorKind` unless `x != y`. */
+#define TVM_FFI_CHECK_NE(x, y, ErrorKind) FFI_CHECK_NE(x, y, ErrorKind)
+/*! \brief Throws `ErrorKind` unless `x < y`. */
+#define TVM_FFI_CHECK_LT(x, y, ErrorKind) FFI_CHECK_LT(x, y, ErrorKind)
+/*! \brief Throws `ErrorKind` unless `x <= y`. */
+#define TVM_FFI_CHECK_LE(x, y, ErrorKind) FFI_CHECK_LE(x, y, ErrorKind)
+/*! \brief Throws `ErrorKind` unless `x > y`. */
+#define TVM_FFI_CHECK_GT(x, y, ErrorKind) FFI_CHECK_GT(x, y, ErrorKind)
+/*! \brief Throws `ErrorKind` unless `x >= y`. */
+#define TVM_FFI_CHECK_GE(x, y, ErrorKind) FFI_CHECK_GE(x, y, ErrorKind)
+/*! \brief Throws `ErrorKind` unless `x` is not null. */
+#define TVM_FFI_CHECK_NOTNULL(x, ErrorKind) FFI_CHECK((x) != nullptr, ErrorKind)
+
+// Debug-only checks: active unless NDEBUG is defined; otherwise they compile (operands and
+// streamed message included) but never run.
+#ifdef NDEBUG
+#define FFI_DETAIL_DEBUG_ONLY while (false)
+#else
+#define FFI_DETAIL_DEBUG_ONLY
+#endif
+/*! \brief TVM_FFI_ICHECK in debug builds only. */
+#define TVM_FFI_DCHECK(x) FFI_DETAIL_DEBUG_ONLY FFI_ICHECK(x)
+/*! \brief TVM_FFI_ICHECK_EQ in debug builds only. */
+#define TVM_FFI_DCHECK_EQ(x, y) FFI_DETAIL_DEBUG_ONLY FFI_ICHECK_EQ(x, y)
+/*! \brief TVM_FFI_ICHECK_NE in debug builds only. */
+#define TVM_FFI_DCHECK_NE(x, y) FFI_DETAIL_DEBUG_ONLY FFI_ICHECK_NE(x, y)
+/*! \brief TVM_FFI_ICHECK_LT in debug builds only. */
+#define TVM_FFI_DCHECK_LT(x, y) FFI_DETAIL_DEBUG_ONLY FFI_ICHECK_LT(x, y)
+/*! \brief TVM_FFI_ICHECK_LE in debug builds only. */
+#define TVM_FFI_DCHECK_LE(x, y) FFI_DETAIL_DEBUG_ONLY FFI_ICHECK_LE(x, y)
+/*! \brief TVM_FFI_ICHECK_GT in debug builds only. */
+#define TVM_FFI_DCHECK_GT(x, y) FFI_DETAIL_DEBUG_ONLY FFI_ICHECK_GT(x, y)
+/*! \brief TVM_FFI_ICHECK_GE in debug builds only. */
+#define TVM_FFI_DCHECK_GE(x, y) FFI_DETAIL_DEBUG_ONLY FFI_ICHECK_GE(x, y)
+/*! \brief A not-null check in debug builds only. */
+#define TVM_FFI_DCHECK_NOTNULL(x) FFI_DETAIL_DEBUG_ONLY FFI_ICHECK((x) != nullptr)
+
+/*! \brief Throws an error of `ErrorKind` with a streamed message (the message is the log). */
+#define TVM_FFI_LOG_AND_THROW(ErrorKind) FFI_THROW(ErrorKind)
+
+/*! \brief Forces inlining. */
+#define TVM_FFI_INLINE FFI_INLINE
+/*! \brief Forbids inlining. */
+#define TVM_FFI_NO_INLINE __attribute__((noinline))
+/*! \brief Marks a rarely run function (kept out of the hot path). */
+#define TVM_FFI_COLD_CODE __attribute__((cold))
+/*! \brief A function with no side effects whose result depends on its arguments and memory. */
+#define TVM_FFI_ATTRIBUTE_PURE __attribute__((pure))
+/*! \brief A weak symbol: another definition overrides it at link time. */
+#define TVM_FFI_WEAK __attribute__((weak))
+/*! \brief Branch hints. */
+#define TVM_FFI_PREDICT_TRUE(cond) FFI_LIKELY(cond)
+#define TVM_FFI_PREDICT_FALSE(cond) FFI_UNLIKELY(cond)
+/*! \brief Marks a point the program never reaches. */
+#define TVM_FFI_UNREACHABLE() __builtin_unreachable()
+/*! \brief Lets the optimizer assume `cond` (undefined behaviour if it is false). */
+#define TVM_FFI_UNSAFE_ASSUME(cond)       \
+  do {                                    \
+    if (!(cond)) __builtin_unreachable(); \
+  } while (false)
+/*! \brief The enclosing function's name, as errors report it. */
+#define TVM_FFI_FUNC_SIG FFI_FUNC_NAME
+/*! \brief Pastes two tokens after expanding them. */
+#define TVM_FFI_STR_CONCAT(a, b) FFI_STR_CONCAT(a, b)
+
+/*! \brief Object type declarations and reference-class boilerplate; see the FFI_ macros. */
+#define TVM_FFI_DECLARE_OBJECT_INFO(TypeKey, TypeName, ParentType) \
+  FFI_DECLARE_OBJECT_INFO(TypeKey, TypeName, ParentType)
+#define TVM_FFI_DECLARE_OBJECT_INFO_FINAL(TypeKey, TypeName, ParentType) \
+  FFI_DECLARE_OBJECT_INFO_FINAL(TypeKey, TypeName, ParentType)
+#define TVM_FFI_DEFINE_OBJECT_REF_METHODS_NULLABLE(TypeName, ParentType, ObjectName) \
+  FFI_DEFINE_OBJECT_REF_METHODS(TypeName, ParentType, ObjectName)
+#define TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(TypeName, ParentType, ObjectName) \
+  FFI_DEFINE_NOTNULLABLE_OBJECT_REF_METHODS(TypeName, ParentType, ObjectName)
+/*! \brief Default copy and move construction and assignment for `TypeName`. */
+#define TVM_FFI_DEFINE_DEFAULT_COPY_MOVE_AND_ASSIGN(TypeName) \
+  TypeName(const TypeName&) = default;                        \
+  TypeName(TypeName&&) = default;                             \
+  TypeName& operator=(const TypeName&) = default;             \
+  TypeName& operator=(TypeName&&) = default
+
 /*! \brief A block run once when the library is loaded: `TVM_FFI_STATIC_INIT_BLOCK() { ... }`. */
 #define TVM_FFI_STATIC_INIT_BLOCK() FFI_STATIC_INIT_BLOCK()
 
