@@ -89,4 +89,25 @@ TEST(TvmCompat, PyTorchStyleTensorAccessors) {
   EXPECT_TRUE(v.is_contiguous());
 }
 
+int64_t AddOneInt(int64_t x) { return x + 1; }
+
+}  // namespace
+
+// Real code writes the export with and without a trailing semicolon; both compile.
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(compat_no_semicolon, AddOneInt)
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(compat_semicolon, AddOneInt);
+
+namespace {
+
+TEST(TvmCompat, ExportsWithAndWithoutSemicolon) {
+  for (auto fn : {__tvm_ffi_compat_no_semicolon, __tvm_ffi_compat_semicolon}) {
+    TVMFFIAny arg{};
+    arg.type_index = kTVMFFIInt;
+    arg.v_int64 = 41;
+    TVMFFIAny result{};
+    ASSERT_EQ(fn(nullptr, &arg, 1, &result), 0);
+    EXPECT_EQ(result.v_int64, 42);
+  }
+}
+
 }  // namespace
