@@ -331,7 +331,8 @@ class GlobalDef {
  * \brief Exports typed callable `Function` from a shared library as the C symbol
  * `__tvm_ffi_<ExportName>` following the safe-call convention, so any host of the ABI can load it
  * by name. Argument errors name `ExportName` and the signature. Also exports
- * `__tvm_ffi__metadata_<ExportName>`, returning the signature as JSON for hosts to show.
+ * `__tvm_ffi__metadata_<ExportName>`, returning the signature as JSON for hosts to show. Ends with
+ * a function definition, so it may be written with or without a trailing semicolon.
  */
 #define FFI_DLL_EXPORT_TYPED_FUNC(ExportName, Function)                                            \
   namespace {                                                                                      \
@@ -350,8 +351,7 @@ class GlobalDef {
     static constexpr auto kMetadata = Info::Metadata(::ffi::ConstString(#ExportName));             \
     *result = ::ffi::Any(::ffi::String(kMetadata.view())).release();                               \
     FFI_SAFE_CALL_END();                                                                           \
-  }                                                                                                \
-  static_assert(true, "")
+  }
 
 }  // namespace ffi
 
