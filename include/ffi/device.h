@@ -6,6 +6,7 @@
 
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "error.h"
 
@@ -70,11 +71,19 @@ inline DLDevice DLDeviceFromString(std::string_view str) {
 
 }  // namespace ffi
 
-/*! \brief Equality of devices (type and id). In the global namespace, beside DLDevice. */
-inline bool operator==(const DLDevice& a, const DLDevice& b) {
+/*!
+ * \brief Equality of devices (type and id), in the global namespace beside DLDevice. Templates, so
+ * that a user's own non-template `operator==` for DLDevice (which code written for the reference's
+ * headers may define: those have none) is preferred instead of clashing with this one.
+ */
+template <typename Device, typename = std::enable_if_t<std::is_same_v<Device, DLDevice>>>
+inline bool operator==(const Device& a, const Device& b) {
   return a.device_type == b.device_type && a.device_id == b.device_id;
 }
-inline bool operator!=(const DLDevice& a, const DLDevice& b) { return !(a == b); }
+template <typename Device, typename = std::enable_if_t<std::is_same_v<Device, DLDevice>>>
+inline bool operator!=(const Device& a, const Device& b) {
+  return !(a.device_type == b.device_type && a.device_id == b.device_id);
+}
 /*! \brief Prints a device as "cpu" or "cuda:1" (a template for the reason given in dtype.h). */
 template <typename Traits>
 std::basic_ostream<char, Traits>& operator<<(std::basic_ostream<char, Traits>& os,

@@ -7,9 +7,25 @@
 
 #include "testing.h"
 
+// A user's own comparison of devices, as kernel libraries written for the reference's headers
+// (which define none) may have: it must neither clash with ours nor make comparisons ambiguous.
+bool operator==(const DLDevice& a, const DLDevice& b) {
+  return a.device_type == b.device_type && a.device_id == b.device_id;
+}
+
 namespace {
 
 using ffi_testing::ExpectError;
+
+TEST(TvmCompat, UserOperatorOnDLDeviceIsNotAmbiguous) {
+  DLDevice cpu{kDLCPU, 0}, gpu{kDLCUDA, 1};
+  EXPECT_TRUE(cpu == cpu);
+  EXPECT_FALSE(cpu == gpu);
+  EXPECT_TRUE(cpu != gpu);  // ours, since the user defined only ==
+  ffi::Tensor t = ffi::Tensor::FromNDAlloc(ffi_testing::CountingCPUAlloc{}, {1},
+                                           DLDataType{kDLFloat, 32, 1}, cpu);
+  EXPECT_TRUE(t.device() == cpu);
+}
 
 TEST(TvmCompat, CheckThrowsTheGivenKind) {
   int n = 0;
