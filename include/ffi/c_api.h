@@ -477,7 +477,8 @@ typedef struct TVMFFIFieldInfo {
   int64_t offset;
   /*! \brief Reads the field. */
   TVMFFIFieldGetter getter;
-  /*! \brief A TVMFFIFieldSetter, or a Function handle with kTVMFFIFieldFlagBitSetterIsFunctionObj. */
+  /*! \brief A TVMFFIFieldSetter, or a Function handle with kTVMFFIFieldFlagBitSetterIsFunctionObj.
+   */
   void* setter;
   /*! \brief The default value, or a factory Function (see the flags). */
   TVMFFIAny default_value_or_factory;

@@ -178,8 +178,8 @@ void RequireOut(const void* out, const char* fn) {
  * \brief The one registration path of the global functions: checks that `f` is a Function and
  * adds it (with a new reference) to the registry.
  */
-void RegisterGlobal(const char* fn, std::string_view name, TVMFFIObjectHandle f,
-                    int allow_override, std::string metadata) {
+void RegisterGlobal(const char* fn, std::string_view name, TVMFFIObjectHandle f, int allow_override,
+                    std::string metadata) {
   try {
     if (f == nullptr || static_cast<TVMFFIObject*>(f)->type_index != kTVMFFIFunction) {
       FFI_THROW(TypeError) << fn << ": `" << name << "` must be given a Function object";
@@ -228,8 +228,7 @@ int TVMFFIFunctionSetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle f, i
   FFI_SAFE_CALL_END();
 }
 
-int TVMFFIFunctionSetGlobalFromMethodInfo(const TVMFFIMethodInfo* method_info,
-                                          int allow_override) {
+int TVMFFIFunctionSetGlobalFromMethodInfo(const TVMFFIMethodInfo* method_info, int allow_override) {
   constexpr const char* kFn = "TVMFFIFunctionSetGlobalFromMethodInfo";
   FFI_SAFE_CALL_BEGIN();
   if (method_info == nullptr) FFI_THROW(ValueError) << kFn << ": the method info is NULL";

@@ -172,7 +172,8 @@ class ReflectionTable {
    */
   static TVMFFITypeInfo* CheckedType(int32_t type_index, const char* fn) {
     const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
-    if (info == nullptr) FFI_THROW(KeyError) << fn << ": type index " << type_index << " is unknown";
+    if (info == nullptr)
+      FFI_THROW(KeyError) << fn << ": type index " << type_index << " is unknown";
     return const_cast<TVMFFITypeInfo*>(info);
   }
   static std::string_view CheckedText(const TVMFFIByteArray& a, const char* fn, const char* what) {
