@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <string_view>
 
@@ -339,6 +340,33 @@ TEST(ReflectionAbi, ReferenceBuiltLibraryRegistersGlobalsAndTypes) {
   ASSERT_NE(norm, nullptr);
   ffi::Function norm_fn = ffi::AnyView::FromRaw(norm->method).cast<ffi::Function>();
   EXPECT_DOUBLE_EQ(norm_fn(point).cast<double>(), 3.5);
+}
+
+TEST(ReflectionAbi, FailedRegistrationDuringLoadIsReportedByTheLoader) {
+  std::string path = FFI_REFLECTION_REFERENCE;
+  if (path.empty()) GTEST_SKIP() << "apache-tvm-ffi is not installed";
+  static ffi::Module lib = ffi::Module::LoadFromFile(path);
+  // A second copy runs the same static initializers again: its global function and fields are
+  // already registered, which the reference's headers would turn into a terminating exception.
+  std::filesystem::path copy =
+      std::filesystem::temp_directory_path() /
+      ("reflection_reference_copy_" +
+       std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + ".so");
+  std::filesystem::copy_file(path, copy, std::filesystem::copy_options::overwrite_existing);
+  ffi::Error e = ExpectError([&] { ffi::Module::LoadFromFile(copy.string()); });
+  std::filesystem::remove(copy);
+  // The loader names the library and carries the first registration's error.
+  EXPECT_EQ(e.kind(), "RuntimeError");
+  EXPECT_NE(e.message().find("ValueError: Global function `testing.ref_add` is already registered"),
+            std::string::npos)
+      << e.message();
+
+  // What the first copy registered is intact, fields not doubled.
+  EXPECT_EQ(ffi::Function::GetGlobalRequired("testing.ref_add")(1, 2).cast<int64_t>(), 3);
+  TVMFFIByteArray key = Bytes("testing.reflection.RefPoint");
+  int32_t t = -1;
+  ASSERT_EQ(TVMFFITypeKeyToIndex(&key, &t), 0);
+  EXPECT_EQ(TVMFFIGetTypeInfo(t)->num_fields, 2);
 }
 
 }  // namespace
