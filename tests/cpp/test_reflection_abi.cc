@@ -4,6 +4,7 @@
 #include <ffi/ffi.h>
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstring>
 #include <filesystem>
 #include <string>
@@ -14,6 +15,24 @@
 namespace {
 
 using namespace ffi_testing;
+
+// The records' layout is the reference's (x86-64 / aarch64 LP64): libraries built with its
+// headers write and read them.
+static_assert(sizeof(TVMFFIFieldInfo) == 120, "TVMFFIFieldInfo layout");
+static_assert(offsetof(TVMFFIFieldInfo, flags) == 48, "TVMFFIFieldInfo::flags");
+static_assert(offsetof(TVMFFIFieldInfo, getter) == 80, "TVMFFIFieldInfo::getter");
+static_assert(offsetof(TVMFFIFieldInfo, default_value_or_factory) == 96, "default value");
+static_assert(offsetof(TVMFFIFieldInfo, field_static_type_index) == 112, "static type index");
+static_assert(sizeof(TVMFFIMethodInfo) == 72, "TVMFFIMethodInfo layout");
+static_assert(offsetof(TVMFFIMethodInfo, method) == 56, "TVMFFIMethodInfo::method");
+static_assert(sizeof(TVMFFITypeMetadata) == 32, "TVMFFITypeMetadata layout");
+static_assert(offsetof(TVMFFITypeMetadata, structural_eq_hash_kind) == 28, "eq/hash kind");
+static_assert(sizeof(TVMFFITypeAttrColumn) == 16, "TVMFFITypeAttrColumn layout");
+static_assert(offsetof(TVMFFITypeAttrColumn, begin_index) == 12, "begin_index");
+static_assert(offsetof(TVMFFITypeInfo, fields) == 48, "TVMFFITypeInfo::fields");
+static_assert(offsetof(TVMFFITypeInfo, metadata) == 64, "TVMFFITypeInfo::metadata");
+static_assert(kTVMFFIFieldFlagBitMaskSEqHashDefSimple == 1 << 12, "flag bits");
+static_assert(kTVMFFISEqHashKindUniqueInstance == 5, "eq/hash kinds");
 
 TVMFFIByteArray Bytes(std::string_view s) { return TVMFFIByteArray{s.data(), s.size()}; }
 std::string_view View(const TVMFFIByteArray& a) { return std::string_view(a.data, a.size); }
