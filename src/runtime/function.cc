@@ -69,19 +69,20 @@ class GlobalRegistry {
     return registry;
   }
   /*!
-   * \brief Registers `f` as `name`. A replaced function is destroyed after the lock is released:
-   * its deleter (a Python callback's, say) may call back into the registry or take other locks.
+   * \brief Registers `f` as `name`, with the metadata (JSON text) a method info gave it. A
+   * replaced function is destroyed after the lock is released: its deleter (a Python callback's,
+   * say) may call back into the registry or take other locks.
    */
-  void Set(std::string name, Function f, bool allow_override) {
-    Function replaced;
+  void Set(std::string name, Function f, bool allow_override, std::string metadata) {
+    Entry replaced;
     bool refused = false;
     {
       std::unique_lock<std::shared_mutex> lock(mutex_);
       auto it = table_.find(name);
       if (it == table_.end()) {
-        table_.emplace(name, std::move(f));
+        table_.emplace(name, Entry{std::move(f), std::move(metadata)});
       } else if (allow_override) {
-        replaced = std::exchange(it->second, std::move(f));
+        replaced = std::exchange(it->second, Entry{std::move(f), std::move(metadata)});
       } else {
         refused = true;
       }
@@ -92,11 +93,18 @@ class GlobalRegistry {
     std::shared_lock<std::shared_mutex> lock(mutex_);
     auto it = table_.find(name);
     if (it == table_.end()) return std::nullopt;
-    return it->second;
+    return it->second.function;
+  }
+  /*! \brief The metadata `name` was registered with ("" when none); KeyError when absent. */
+  std::string Metadata(std::string_view name) {
+    std::shared_lock<std::shared_mutex> lock(mutex_);
+    auto it = table_.find(name);
+    if (it == table_.end()) FFI_THROW(KeyError) << "Global function `" << name << "` is not found";
+    return it->second.metadata;
   }
   /*! \brief Removes `name`; the function is destroyed after the lock is released (see Set). */
   bool Remove(std::string_view name) {
-    Function removed;
+    Entry removed;
     {
       std::unique_lock<std::shared_mutex> lock(mutex_);
       auto it = table_.find(name);
@@ -115,14 +123,21 @@ class GlobalRegistry {
   }
 
  private:
+  /*! \brief A registered function and the metadata its registration carried. */
+  struct Entry {
+    Function function;
+    std::string metadata;
+  };
   std::shared_mutex mutex_;
-  std::map<std::string, Function, std::less<>> table_;
+  std::map<std::string, Entry, std::less<>> table_;
 };
 
 FFI_STATIC_INIT_BLOCK() {
   GlobalDef()
       .def("ffi.FunctionRemoveGlobal",
            [](const std::string& name) { return GlobalRegistry::Get()->Remove(name); })
+      .def("ffi.GetGlobalFuncMetadata",
+           [](const std::string& name) { return GlobalRegistry::Get()->Metadata(name); })
       .def("ffi.FunctionListGlobalNamesFunctor", []() {
         // A snapshot: f(-1) is the count, f(i) the i-th name (sorted).
         auto names = std::make_shared<std::vector<std::string>>(GlobalRegistry::Get()->Names());
@@ -159,6 +174,27 @@ void RequireOut(const void* out, const char* fn) {
   if (out == nullptr) FFI_THROW(ValueError) << fn << ": the result pointer is NULL";
 }
 
+/*!
+ * \brief The one registration path of the global functions: checks that `f` is a Function and
+ * adds it (with a new reference) to the registry.
+ */
+void RegisterGlobal(const char* fn, std::string_view name, TVMFFIObjectHandle f, int allow_override,
+                    std::string metadata) {
+  try {
+    if (f == nullptr || static_cast<TVMFFIObject*>(f)->type_index != kTVMFFIFunction) {
+      FFI_THROW(TypeError) << fn << ": `" << name << "` must be given a Function object";
+    }
+    GlobalRegistry::Get()->Set(std::string(name),
+                               ObjectUnsafe::RefFromBorrowedHeader<ffi::Function>(f),
+                               allow_override != 0, std::move(metadata));
+  } catch (const ffi::Error& e) {
+    // Inside the loader, a library's static initializer is registering: report success so that it
+    // does not terminate the process; the loader raises the recorded error after dlopen.
+    if (ffi::runtime::RegistrationFailureScope::Record(e)) return;
+    throw;
+  }
+}
+
 }  // namespace
 
 extern "C" {
@@ -187,21 +223,21 @@ int TVMFFIFunctionCall(TVMFFIObjectHandle func, TVMFFIAny* args, int32_t num_arg
 
 int TVMFFIFunctionSetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle f, int allow_override) {
   FFI_SAFE_CALL_BEGIN();
-  CheckedBytes(name, "TVMFFIFunctionSetGlobal", "name");
-  try {
-    if (f == nullptr || static_cast<TVMFFIObject*>(f)->type_index != kTVMFFIFunction) {
-      FFI_THROW(TypeError) << "TVMFFIFunctionSetGlobal: `" << ffi::detail::ByteView(*name)
-                           << "` must be given a Function object";
-    }
-    GlobalRegistry::Get()->Set(std::string(ffi::detail::ByteView(*name)),
-                               ObjectUnsafe::RefFromBorrowedHeader<ffi::Function>(f),
-                               allow_override != 0);
-  } catch (const ffi::Error& e) {
-    // Inside the loader, a library's static initializer is registering: report success so that it
-    // does not terminate the process; the loader raises the recorded error after dlopen.
-    if (ffi::runtime::RegistrationFailureScope::Record(e)) return 0;
-    throw;
-  }
+  std::string_view key = CheckedBytes(name, "TVMFFIFunctionSetGlobal", "name");
+  RegisterGlobal("TVMFFIFunctionSetGlobal", key, f, allow_override, std::string());
+  FFI_SAFE_CALL_END();
+}
+
+int TVMFFIFunctionSetGlobalFromMethodInfo(const TVMFFIMethodInfo* method_info, int allow_override) {
+  constexpr const char* kFn = "TVMFFIFunctionSetGlobalFromMethodInfo";
+  FFI_SAFE_CALL_BEGIN();
+  if (method_info == nullptr) FFI_THROW(ValueError) << kFn << ": the method info is NULL";
+  std::string_view key = CheckedBytes(&method_info->name, kFn, "name");
+  std::string_view metadata = CheckedBytes(&method_info->metadata, kFn, "metadata");
+  // The function travels as a borrowed view of a Function object.
+  const TVMFFIAny& method = method_info->method;
+  TVMFFIObjectHandle f = method.type_index == kTVMFFIFunction ? method.v_obj : nullptr;
+  RegisterGlobal(kFn, key, f, allow_override, std::string(metadata));
   FFI_SAFE_CALL_END();
 }
 
