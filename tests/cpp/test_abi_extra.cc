@@ -3,12 +3,20 @@
 #include <ffi/c_api.h>
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
 
 namespace {
+
+// The layouts the reference declares for these entry points.
+static_assert(kTVMFFIBigInt == 78);
+static_assert(sizeof(TVMFFIObjectAllocHeader) == 8);
+static_assert(sizeof(TVMFFICustomAllocator) == 16);
+static_assert(offsetof(TVMFFICustomAllocator, allocate) == 0);
+static_assert(offsetof(TVMFFICustomAllocator, context) == 8);
 
 /*! \brief The strong reference count of an object. */
 uint64_t StrongCount(TVMFFIObjectHandle obj) {
