@@ -708,6 +708,78 @@ TVM_FFI_DLL int TVMFFIEnvModLookupFromImports(TVMFFIObjectHandle library_ctx, co
 /*! \brief Registers a symbol that modules loaded later bind to their `__<name>` slot. */
 TVM_FFI_DLL int TVMFFIEnvModRegisterContextSymbol(const char* name, void* symbol);
 
+//------------------------------------------------------------------------------------------------
+// Object storage allocator, big integers, unsafe tensor views and system-library symbols.
+//------------------------------------------------------------------------------------------------
+
+/*!
+ * \brief The header an object allocator places immediately before each object body it returns.
+ * `delete_space` (may be NULL when the deleter frees the storage itself) receives the body pointer
+ * once the object's weak lifetime is over and reclaims the whole allocation, including any private
+ * prefix the allocator put before this header. It must not read the object's fields.
+ */
+typedef struct {
+  void (*delete_space)(void* ptr);
+} TVMFFIObjectAllocHeader;
+
+/*!
+ * \brief A process-wide allocator for object storage, installed by a frontend (e.g. a Python
+ * package that wants to keep per-object state in front of each object).
+ *
+ * `allocate(size, alignment, type_index, context)` returns uninitialized storage of `size` bytes
+ * aligned to `alignment`, immediately preceded by an initialized TVMFFIObjectAllocHeader, or NULL
+ * after raising an error with TVMFFIErrorSetRaised. It may be called from several threads at once.
+ * `context` is passed unchanged to `allocate`; the runtime neither reads nor owns it. The struct
+ * and its context must stay valid while installed.
+ */
+typedef struct {
+  void* (*allocate)(size_t size, size_t alignment, int32_t type_index, void* context);
+  void* context;
+} TVMFFICustomAllocator;
+
+/*!
+ * \brief The installed object allocator, never NULL: the built-in one until a frontend installs
+ * its own. Reading is not synchronized with TVMFFISetCustomAllocator: install once, early.
+ */
+TVM_FFI_DLL TVMFFICustomAllocator* TVMFFIGetCustomAllocator(void);
+
+/*!
+ * \brief Installs `allocator` process-wide (NULL restores the built-in one). It must stay valid
+ * for as long as it is installed. Returns 0; never fails.
+ */
+TVM_FFI_DLL int TVMFFISetCustomAllocator(TVMFFICustomAllocator* allocator);
+
+/*!
+ * \brief Makes an integer from 64-bit words, least significant first, each in native byte order,
+ * two's complement. `input->size` must be a multiple of 8 (ValueError otherwise); zero bytes mean
+ * 0, and redundant sign-extension words are dropped. A value that fits in int64_t comes back as
+ * kTVMFFIInt, a larger one as a kTVMFFIBigInt object owned by the caller.
+ */
+TVM_FFI_DLL int TVMFFIBigIntFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out);
+
+/*!
+ * \brief Borrows the words of a kTVMFFIInt or kTVMFFIBigInt value (the layout
+ * TVMFFIBigIntFromByteArray takes, minimal, at least one word). The view lives as long as `value`
+ * and what it references. Anything else (including NULL) gives {NULL, 0} and raises a TypeError.
+ */
+TVM_FFI_DLL TVMFFIByteArray TVMFFIBigIntGetContentByteArray(const TVMFFIAny* value);
+
+/*!
+ * \brief A Tensor that describes the memory of Tensor `source` as `prototype` does (data pointer,
+ * byte_offset, dtype, device, shape and strides are copied; NULL strides mean compact ones) and
+ * keeps `source` alive. Unsafe: whether `prototype` addresses memory inside `source` is the
+ * caller's promise and is not checked; the prototype itself is validated (ndim, shape, sizes).
+ */
+TVM_FFI_DLL int TVMFFITensorCreateUnsafeView(TVMFFIObjectHandle source, const DLTensor* prototype,
+                                             TVMFFIObjectHandle* out);
+
+/*!
+ * \brief Registers a symbol of a statically linked ("system") library under `name` (usually
+ * `__tvm_ffi_<prefix><function>`, the function a TVMFFISafeCallType). Registering a name again
+ * replaces the address. Look functions up with the global function "ffi.SystemLibGetFunction".
+ */
+TVM_FFI_DLL int TVMFFIEnvModRegisterSystemLibSymbol(const char* name, void* symbol);
+
 #ifdef __cplusplus
 }  // extern "C"
 

@@ -1,10 +1,15 @@
 // The environment a host provides to kernels: current streams, the tensor allocator, signals.
+#include <ffi/function.h>
+#include <ffi/optional.h>
 #include <ffi/tensor.h>
 
 #include <atomic>
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace ffi {
@@ -91,6 +96,89 @@ void CheckAllocated(const DLTensor& want, const DLTensor& got) {
                             << want.dtype << " on " << want.device;
   }
 }
+
+/*!
+ * \brief The built-in object allocator's layout: [padding | base pointer | alloc header | body].
+ * delete_space gets only the body, so the allocation's start is stored just before the header.
+ */
+constexpr size_t kPrefixWords = 2;
+
+void BuiltinDeleteSpace(void* body) {
+  std::free(static_cast<void**>(body)[-static_cast<std::ptrdiff_t>(kPrefixWords)]);
+}
+
+void* BuiltinAllocate(size_t size, size_t alignment, int32_t /*type_index*/, void* /*context*/) {
+  if (alignment == 0 || (alignment & (alignment - 1)) != 0) {
+    TVMFFIErrorSetRaisedFromCStr("ValueError", "object alignment must be a power of two");
+    return nullptr;
+  }
+  if (alignment < alignof(std::max_align_t)) alignment = alignof(std::max_align_t);
+  // The prefix is rounded up to the alignment so the body that follows it stays aligned.
+  size_t prefix = (kPrefixWords * sizeof(void*) + alignment - 1) / alignment * alignment;
+  size_t total = 0;
+  if (__builtin_add_overflow(prefix, size, &total) ||
+      __builtin_add_overflow(total, alignment - 1, &total)) {
+    TVMFFIErrorSetRaisedFromCStr("MemoryError", "object size overflows");
+    return nullptr;
+  }
+  void* base = std::aligned_alloc(alignment, total / alignment * alignment);
+  if (base == nullptr) {
+    TVMFFIErrorSetRaisedFromCStr("MemoryError", "out of memory allocating an object");
+    return nullptr;
+  }
+  char* body = static_cast<char*>(base) + prefix;
+  reinterpret_cast<void**>(body)[-static_cast<std::ptrdiff_t>(kPrefixWords)] = base;
+  reinterpret_cast<TVMFFIObjectAllocHeader*>(body)[-1].delete_space = BuiltinDeleteSpace;
+  return body;
+}
+static_assert(sizeof(TVMFFIObjectAllocHeader) == sizeof(void*), "the header is one pointer");
+
+TVMFFICustomAllocator builtin_allocator{BuiltinAllocate, nullptr};
+/*! \brief The installed object allocator; atomic so a late install is at least not a data race. */
+std::atomic<TVMFFICustomAllocator*> custom_allocator{&builtin_allocator};
+
+/*!
+ * \brief Symbols of statically linked libraries (TVMFFIEnvModRegisterSystemLibSymbol), by name.
+ * Leaked on purpose: static initializers of other libraries may register before ours runs and
+ * lookups may happen during exit.
+ */
+struct SystemLibSymbols {
+  std::mutex mutex;
+  std::unordered_map<std::string, void*> table;
+  static SystemLibSymbols* Get() {
+    static SystemLibSymbols* symbols = new SystemLibSymbols();
+    return symbols;
+  }
+};
+
+}  // namespace
+
+/*!
+ * \brief The system-library symbol registered under `name`, or NULL. External linkage so that the
+ * module loader can build a system-library module on top of it.
+ */
+void* SystemLibGetSymbol(const std::string& name) {
+  SystemLibSymbols* symbols = SystemLibSymbols::Get();
+  std::lock_guard<std::mutex> lock(symbols->mutex);
+  auto it = symbols->table.find(name);
+  return it == symbols->table.end() ? nullptr : it->second;
+}
+
+namespace {
+
+/*!
+ * \brief The function a system library registered as `__tvm_ffi_<prefix><name>`, falling back to
+ * `__tvm_ffi_<name>` (the reference's lookup order), or nothing.
+ */
+Optional<Function> SystemLibGetFunction(const std::string& prefix, const std::string& name) {
+  void* symbol = SystemLibGetSymbol("__tvm_ffi_" + prefix + name);
+  if (symbol == nullptr) symbol = SystemLibGetSymbol("__tvm_ffi_" + name);
+  if (symbol == nullptr) return Optional<Function>();
+  // The symbol is code of the process itself: nothing to keep alive, so no deleter.
+  return Function::FromExternC(nullptr, reinterpret_cast<TVMFFISafeCallType>(symbol), nullptr);
+}
+
+FFI_STATIC_INIT_BLOCK() { GlobalDef().def("ffi.SystemLibGetFunction", SystemLibGetFunction); }
 
 }  // namespace
 }  // namespace runtime
@@ -199,6 +287,28 @@ int TVMFFIEnvRegisterCAPI(const char* name, void* symbol) {
   if (std::strcmp(name, "TVMFFIPyErrCheckSignals") == 0) {
     signal_check.store(reinterpret_cast<int (*)()>(symbol), std::memory_order_release);
   }
+  FFI_SAFE_CALL_END();
+}
+
+TVMFFICustomAllocator* TVMFFIGetCustomAllocator(void) {
+  return custom_allocator.load(std::memory_order_acquire);
+}
+
+int TVMFFISetCustomAllocator(TVMFFICustomAllocator* allocator) {
+  custom_allocator.store(allocator != nullptr ? allocator : &builtin_allocator,
+                         std::memory_order_release);
+  return 0;
+}
+
+int TVMFFIEnvModRegisterSystemLibSymbol(const char* name, void* symbol) {
+  FFI_SAFE_CALL_BEGIN();
+  if (name == nullptr) FFI_THROW(ValueError) << "TVMFFIEnvModRegisterSystemLibSymbol: name is NULL";
+  if (symbol == nullptr) {
+    FFI_THROW(ValueError) << "TVMFFIEnvModRegisterSystemLibSymbol: symbol `" << name << "` is NULL";
+  }
+  SystemLibSymbols* symbols = SystemLibSymbols::Get();
+  std::lock_guard<std::mutex> lock(symbols->mutex);
+  symbols->table[name] = symbol;
   FFI_SAFE_CALL_END();
 }
 

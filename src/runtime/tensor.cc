@@ -41,8 +41,14 @@ uint64_t ImportedFlags(const TensorObj* t) {
   return 0;
 }
 
-/*! \brief Throws the error every refused import raises: "Cannot import DLPack tensor: ...". */
-#define FFI_REFUSE_IMPORT(Kind) FFI_THROW(Kind) << "Cannot import DLPack tensor: "
+/*!
+ * \brief Throws the error a refused tensor description raises, "<what>: ...", where `what` (in
+ * scope) names the operation, e.g. "Cannot import DLPack tensor".
+ */
+#define FFI_REFUSE_IMPORT(Kind) FFI_THROW(Kind) << what << ": "
+
+/*! \brief What a refused DLPack import says. */
+constexpr const char* kImportWhat = "Cannot import DLPack tensor";
 
 /*!
  * \brief Bytes spanned by `count` elements of `bits_per_element` bits, or false when that does not
@@ -63,7 +69,8 @@ bool ElementBytes(uint64_t count, uint64_t bits_per_element, uint64_t* out) {
  * dtype and, in bytes, the memory the shape, strides and byte offset address, none of which may
  * overflow. Throws ValueError (malformed) or OverflowError (a size beyond 64 bits).
  */
-void CheckImported(const DLTensor& t, int32_t require_alignment, bool require_contiguous) {
+void CheckImported(const DLTensor& t, int32_t require_alignment, bool require_contiguous,
+                   const char* what = kImportWhat) {
   if (t.ndim < 0 || t.ndim > kMaxTensorNDim) {
     FFI_REFUSE_IMPORT(ValueError) << "ndim " << t.ndim << " is outside [0, " << kMaxTensorNDim
                                   << "]";
@@ -133,6 +140,7 @@ template <typename Managed>
 void Import(Managed* managed, uint64_t flags, int32_t require_alignment, bool require_contiguous,
             TVMFFIObjectHandle* out) {
   ObjectPtr<DLPackTensorObj<Managed>> obj;
+  const char* what = kImportWhat;
   try {
     if (out == nullptr) FFI_REFUSE_IMPORT(ValueError) << "the out pointer is NULL";
     if constexpr (std::is_same_v<Managed, DLManagedTensorVersioned>) {
@@ -152,6 +160,23 @@ void Import(Managed* managed, uint64_t flags, int32_t require_alignment, bool re
   }
   *out = detail::ObjectUnsafe::Header(obj.release());
 }
+
+/*!
+ * \brief A tensor describing part of another tensor's memory (TVMFFITensorCreateUnsafeView): its
+ * own shape and strides, the data of `base_`, which it keeps alive.
+ */
+class ViewTensorObj : public TensorObj {
+ public:
+  // Shape and strides are copied after the object (make_object_with_extra reserves 2 * ndim).
+  ViewTensorObj(Tensor base, const DLTensor& prototype) : base_(std::move(base)) {
+    static_cast<DLTensor&>(*this) = prototype;
+    detail::StoreShapeAndStrides(this, prototype.shape, prototype.strides, prototype.ndim,
+                                 static_cast<int64_t*>(detail::ExtraStorage(this)));
+  }
+
+ private:
+  Tensor base_;
+};
 
 /*! \brief The context of an exported tensor: a reference to the tensor object and shape copies. */
 template <typename Managed>
@@ -214,6 +239,26 @@ int TVMFFITensorToDLPackVersioned(TVMFFIObjectHandle from, DLManagedTensorVersio
                  static_cast<const ffi::TensorObj*>(ffi::detail::ObjectUnsafe::FromHeader(from))) &
              DLPACK_FLAG_BITMASK_READ_ONLY;
   *out = m;
+  FFI_SAFE_CALL_END();
+}
+
+int TVMFFITensorCreateUnsafeView(TVMFFIObjectHandle source, const DLTensor* prototype,
+                                 TVMFFIObjectHandle* out) {
+  FFI_SAFE_CALL_BEGIN();
+  constexpr const char* what = "TVMFFITensorCreateUnsafeView";
+  if (prototype == nullptr || out == nullptr) {
+    FFI_THROW(ValueError) << what << ": " << (prototype ? "out" : "prototype") << " is NULL";
+  }
+  if (source == nullptr || static_cast<TVMFFIObject*>(source)->type_index != kTVMFFITensor) {
+    FFI_THROW(TypeError) << what << ": the source is not a Tensor";
+  }
+  // The description must be well formed and its sizes must fit; whether it stays inside the
+  // source's memory is the caller's promise (the function is unsafe by contract).
+  CheckImported(*prototype, 0, false, what);
+  auto base = ffi::detail::ObjectUnsafe::RefFromBorrowedHeader<ffi::Tensor>(source);
+  ffi::ObjectPtr<ViewTensorObj> obj = ffi::make_object_with_extra<ViewTensorObj>(
+      2 * static_cast<size_t>(prototype->ndim) * sizeof(int64_t), std::move(base), *prototype);
+  *out = ffi::detail::ObjectUnsafe::Header(obj.release());
   FFI_SAFE_CALL_END();
 }
 
