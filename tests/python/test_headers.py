@@ -201,3 +201,74 @@ def test_export_metadata_is_a_compile_time_constant(tmp_path):
     sig = inspect.signature(f)
     assert [p.annotation for p in sig.parameters.values()] == ["int", "int"]
     assert sig.return_annotation == "int"
+
+
+FORWARDING = sorted(
+    os.path.relpath(p, INCLUDE)
+    for pattern in ("tvm/ffi/*.h", "tvm/ffi/*/*.h", "dlpack/*.h")
+    for p in glob.glob(os.path.join(INCLUDE, pattern))
+    if "/cuda/" not in p
+)
+
+
+def test_forwarding_headers_exist():
+    assert {"tvm/ffi/function.h", "tvm/ffi/container/tensor.h", "dlpack/dlpack.h"} <= set(
+        FORWARDING
+    )
+
+
+@pytest.mark.parametrize("header", FORWARDING)
+def test_forwarding_header_compiles_alone(tmp_path, header):
+    out = _syntax_check(tmp_path, f"#include <{header}>\n")
+    assert out.returncode == 0, out.stderr
+
+
+REFERENCE_STYLE_KERNEL = r"""
+#include <dlpack/dlpack.h>
+#include <tvm/ffi/container/tensor.h>
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/extra/c_env_api.h>
+#include <tvm/ffi/function.h>
+
+namespace {
+void AddOne(tvm::ffi::TensorView x, tvm::ffi::TensorView y) {
+  TVM_FFI_CHECK(x.dim() == 1, ValueError) << "x must be 1-d";
+  TVM_FFI_CHECK_EQ(x.sizes()[0], y.size(0), ValueError) << "shapes differ";
+  TVM_FFI_ICHECK(x.is_contiguous());
+  DLDataType f32{kDLFloat, 32, 1};
+  TVM_FFI_CHECK(x.dtype() == f32, TypeError) << "x must be float32";
+  const float* px = static_cast<const float*>(x.data_ptr());
+  float* py = static_cast<float*>(y.data_ptr());
+  for (int64_t i = 0; i < x.numel(); ++i) py[i] = px[i] + 1;
+}
+}  // namespace
+
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(add_one, AddOne)
+"""
+
+
+def test_reference_style_kernel_builds_and_runs(tmp_path):
+    """A kernel written for the reference's include paths and macros, built against ffi's tree."""
+    import numpy as np
+
+    import ffi
+
+    lib = tmp_path / "ref_style.so"
+    flags = ["-std=c++17", "-O1", "-shared", "-fPIC", "-Wall", "-Wextra", "-Werror", "-o", str(lib)]
+    out = _compile(tmp_path, REFERENCE_STYLE_KERNEL, *flags)
+    assert out.returncode == 0, out.stderr
+    mod = ffi.load_module(lib)
+    x = np.arange(4, dtype=np.float32)
+    y = np.zeros(4, dtype=np.float32)
+    mod.add_one(x, y)
+    assert y.tolist() == [1, 2, 3, 4]
+    with pytest.raises(ValueError, match="shapes differ"):
+        mod.add_one(x, np.zeros(3, dtype=np.float32))
+    with pytest.raises(TypeError, match="float32"):
+        mod.add_one(np.zeros(4), np.zeros(4))
+
+
+def test_installed_include_dir_has_the_forwarding_tree():
+    includedir = _config("--includedir")[0]
+    for header in ("tvm/ffi/function.h", "tvm/ffi/container/tensor.h", "dlpack/dlpack.h"):
+        assert os.path.isfile(os.path.join(includedir, header)), header
