@@ -1,5 +1,5 @@
-// <tvm/ffi/any.h>: Any and AnyView, at the reference's include path. Forwards to <ffi/any.h> and the
-// tvm::ffi / TVM_FFI_* vocabulary (<ffi/tvm_compat.h>), so sources written for the reference's
+// <tvm/ffi/any.h>: Any and AnyView, at the reference's include path. Forwards to <ffi/any.h> and
+// the tvm::ffi / TVM_FFI_* vocabulary (<ffi/tvm_compat.h>), so sources written for the reference's
 // headers compile unchanged.
 #ifndef FFI_FORWARD_TVM_FFI_ANY_H_
 #define FFI_FORWARD_TVM_FFI_ANY_H_

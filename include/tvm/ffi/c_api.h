@@ -1,6 +1,6 @@
-// <tvm/ffi/c_api.h>: the stable C ABI, at the reference's include path. Forwards to <ffi/c_api.h> and the
-// tvm::ffi / TVM_FFI_* vocabulary (<ffi/tvm_compat.h>), so sources written for the reference's
-// headers compile unchanged.
+// <tvm/ffi/c_api.h>: the stable C ABI, at the reference's include path. Forwards to <ffi/c_api.h>
+// and the tvm::ffi / TVM_FFI_* vocabulary (<ffi/tvm_compat.h>), so sources written for the
+// reference's headers compile unchanged.
 #ifndef FFI_FORWARD_TVM_FFI_C_API_H_
 #define FFI_FORWARD_TVM_FFI_C_API_H_
 

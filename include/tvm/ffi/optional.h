@@ -1,5 +1,5 @@
-// <tvm/ffi/optional.h>: Optional, at the reference's include path. Forwards to <ffi/optional.h> and the
-// tvm::ffi / TVM_FFI_* vocabulary (<ffi/tvm_compat.h>), so sources written for the reference's
+// <tvm/ffi/optional.h>: Optional, at the reference's include path. Forwards to <ffi/optional.h> and
+// the tvm::ffi / TVM_FFI_* vocabulary (<ffi/tvm_compat.h>), so sources written for the reference's
 // headers compile unchanged.
 #ifndef FFI_FORWARD_TVM_FFI_OPTIONAL_H_
 #define FFI_FORWARD_TVM_FFI_OPTIONAL_H_

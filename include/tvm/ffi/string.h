@@ -1,6 +1,6 @@
-// <tvm/ffi/string.h>: String and Bytes, at the reference's include path. Forwards to <ffi/string.h> and the
-// tvm::ffi / TVM_FFI_* vocabulary (<ffi/tvm_compat.h>), so sources written for the reference's
-// headers compile unchanged.
+// <tvm/ffi/string.h>: String and Bytes, at the reference's include path. Forwards to <ffi/string.h>
+// and the tvm::ffi / TVM_FFI_* vocabulary (<ffi/tvm_compat.h>), so sources written for the
+// reference's headers compile unchanged.
 #ifndef FFI_FORWARD_TVM_FFI_STRING_H_
 #define FFI_FORWARD_TVM_FFI_STRING_H_
 

@@ -1,6 +1,6 @@
-// <tvm/ffi/tvm_ffi.h>: everything a kernel library uses, at the reference's include path. Forwards to <ffi/ffi.h> and the
-// tvm::ffi / TVM_FFI_* vocabulary (<ffi/tvm_compat.h>), so sources written for the reference's
-// headers compile unchanged.
+// <tvm/ffi/tvm_ffi.h>: everything a kernel library uses, at the reference's include path. Forwards
+// to <ffi/ffi.h> and the tvm::ffi / TVM_FFI_* vocabulary (<ffi/tvm_compat.h>), so sources written
+// for the reference's headers compile unchanged.
 #ifndef FFI_FORWARD_TVM_FFI_TVM_FFI_H_
 #define FFI_FORWARD_TVM_FFI_TVM_FFI_H_
 

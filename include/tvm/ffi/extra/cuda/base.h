@@ -1,5 +1,5 @@
-// <tvm/ffi/extra/cuda/base.h>: the CUDA helpers (device guard, error check, current stream) at the reference's
-// include path; CUDA code only. Forwards to <ffi/cuda.h> and the tvm::ffi vocabulary.
+// <tvm/ffi/extra/cuda/base.h>: the CUDA helpers (device guard, error check, current stream) at the
+// reference's include path; CUDA code only. Forwards to <ffi/cuda.h> and the tvm::ffi vocabulary.
 #ifndef FFI_FORWARD_TVM_FFI_EXTRA_CUDA_BASE_H_
 #define FFI_FORWARD_TVM_FFI_EXTRA_CUDA_BASE_H_
 
