@@ -18,7 +18,7 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 INCLUDE = os.path.join(ROOT, "include")
 HEADERS = sorted(os.path.basename(p) for p in glob.glob(os.path.join(INCLUDE, "ffi", "*.h")))
-C_HEADERS = ["c_api.h", "dlpack.h"]
+C_HEADERS = ["c_api.h", "c_env_api.h", "dlpack.h"]
 # Standard headers kernels must not parse (bits/ostream_insert.h, <iosfwd> and the like are fine).
 FORBIDDEN = {
     "ostream",
