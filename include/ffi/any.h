@@ -18,7 +18,9 @@
 #include "string.h"
 #include "type_traits.h"
 
+namespace tvm {
 namespace ffi {
+inline namespace ffi_v1 {
 
 class Any;
 class AnyView;
@@ -235,6 +237,8 @@ inline Optional<AnyView> TypeTraits<AnyView>::TryCastFromAnyView(const TVMFFIAny
   return AnyView::FromRaw(*src);
 }
 
+}  // namespace ffi_v1
 }  // namespace ffi
+}  // namespace tvm
 
 #endif  // FFI_ANY_H_

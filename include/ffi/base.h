@@ -6,6 +6,22 @@
 
 #include "c_api.h"
 
+/*!
+ * \brief Every C++ name of this library lives in `tvm::ffi`, the namespace code written for TVM-FFI
+ * already uses, so such code (including its `namespace tvm { namespace ffi { ... } }` blocks that
+ * add objects or trait specializations) compiles unchanged. `ffi::X` is the short spelling.
+ *
+ * The names sit in the inline namespace `ffi_v1`: source code never writes it, but it is part of
+ * the linker names, so this library's inline functions can never be merged with same-named
+ * functions of another implementation of the convention loaded into the same process.
+ */
+namespace tvm {
+namespace ffi {
+inline namespace ffi_v1 {}
+}  // namespace ffi
+}  // namespace tvm
+namespace ffi = ::tvm::ffi;
+
 /*! \brief Forces inlining of small hot functions. */
 #if defined(_MSC_VER)
 #define FFI_INLINE __forceinline

@@ -25,7 +25,9 @@
 #include "error.h"
 #include "tensor.h"
 
+namespace tvm {
 namespace ffi {
+inline namespace ffi_v1 {
 namespace detail {
 /*!
  * \brief "CUDA call `<call>` failed: <error name>: <error text>". Also clears the thread's last
@@ -126,6 +128,8 @@ struct CUDANDAlloc {
   }
 };
 
+}  // namespace ffi_v1
 }  // namespace ffi
+}  // namespace tvm
 
 #endif  // FFI_CUDA_H_

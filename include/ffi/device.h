@@ -8,9 +8,12 @@
 #include <string_view>
 #include <type_traits>
 
+#include "detail/parse.h"
 #include "error.h"
 
+namespace tvm {
 namespace ffi {
+inline namespace ffi_v1 {
 namespace detail {
 struct DeviceName {
   DLDeviceType type;
@@ -69,7 +72,9 @@ inline DLDevice DLDeviceFromString(std::string_view str) {
   FFI_THROW(ValueError) << "Cannot parse device string `" << str << "`";
 }
 
+}  // namespace ffi_v1
 }  // namespace ffi
+}  // namespace tvm
 
 /*!
  * \brief Equality of devices (type and id), in the global namespace beside DLDevice. Templates, so
@@ -91,7 +96,9 @@ std::basic_ostream<char, Traits>& operator<<(std::basic_ostream<char, Traits>& o
   return os << ffi::DLDeviceToString(d);
 }
 
+namespace tvm {
 namespace ffi {
+inline namespace ffi_v1 {
 namespace detail {
 /*! \brief Error messages write a device as "cpu" or "cuda:1". */
 template <>
@@ -99,6 +106,8 @@ struct TextFormatter<DLDevice> {
   static void Append(std::string* out, const DLDevice& d) { out->append(DLDeviceToString(d)); }
 };
 }  // namespace detail
+}  // namespace ffi_v1
 }  // namespace ffi
+}  // namespace tvm
 
 #endif  // FFI_DEVICE_H_

@@ -16,9 +16,12 @@
 #include <string_view>
 #include <utility>
 
+#include "detail/parse.h"
 #include "error.h"
 
+namespace tvm {
 namespace ffi {
+inline namespace ffi_v1 {
 namespace detail {
 
 /*! \brief The name of a dtype family whose width is part of the name (narrow floats). */
@@ -124,7 +127,9 @@ inline DLDataType DLDataTypeFromString(std::string_view str) {
   FFI_THROW(ValueError) << "Cannot parse dtype string `" << str << "`";
 }
 
+}  // namespace ffi_v1
 }  // namespace ffi
+}  // namespace tvm
 
 /*! \brief Equality of dtypes (code, bits and lanes). In the global namespace, beside DLDataType. */
 inline bool operator==(const DLDataType& a, const DLDataType& b) {
@@ -141,7 +146,9 @@ std::basic_ostream<char, Traits>& operator<<(std::basic_ostream<char, Traits>& o
   return os << ffi::DLDataTypeToString(t);
 }
 
+namespace tvm {
 namespace ffi {
+inline namespace ffi_v1 {
 namespace detail {
 /*! \brief Error messages write a dtype as its string. */
 template <>
@@ -149,6 +156,8 @@ struct TextFormatter<DLDataType> {
   static void Append(std::string* out, const DLDataType& t) { out->append(DLDataTypeToString(t)); }
 };
 }  // namespace detail
+}  // namespace ffi_v1
 }  // namespace ffi
+}  // namespace tvm
 
 #endif  // FFI_DTYPE_H_

@@ -7,7 +7,9 @@
 
 #include "error.h"
 
+namespace tvm {
 namespace ffi {
+inline namespace ffi_v1 {
 
 /*!
  * \brief Sets this thread's current stream for a device for the guard's lifetime, then restores
@@ -42,6 +44,8 @@ inline TVMFFIStreamHandle GetCurrentStream(DLDevice device) {
   return TVMFFIEnvGetStream(device.device_type, device.device_id);
 }
 
+}  // namespace ffi_v1
 }  // namespace ffi
+}  // namespace tvm
 
 #endif  // FFI_ENV_H_

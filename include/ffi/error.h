@@ -21,7 +21,9 @@
 
 #include "object.h"
 
+namespace tvm {
 namespace ffi {
+inline namespace ffi_v1 {
 
 /*!
  * \brief The object behind an Error: the header followed by the ABI cell. The runtime makes error
@@ -148,16 +150,6 @@ struct TextFormatter {
   }
 };
 
-/*! \brief Parses a decimal number filling all of `s`; -1 when it does not. */
-inline int64_t ParseDecimal(std::string_view s) {
-  if (s.empty() || s.size() > 9) return -1;
-  int64_t v = 0;
-  for (char c : s) {
-    if (c < '0' || c > '9') return -1;
-    v = v * 10 + (c - '0');
-  }
-  return v;
-}
 /*! \brief Appends a signed integer in decimal. */
 inline void AppendInt(std::string* out, long long v) {
   char buf[24];
@@ -399,6 +391,8 @@ FFI_DEFINE_CHECK_OP_(GE, >=)
     if (FFI_UNLIKELY(_ffi_rc != 0)) ::ffi::detail::ThrowRaised(_ffi_rc); \
   } while (0)
 
+}  // namespace ffi_v1
 }  // namespace ffi
+}  // namespace tvm
 
 #endif  // FFI_ERROR_H_

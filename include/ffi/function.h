@@ -18,7 +18,9 @@
 #include "any.h"
 #include "optional.h"
 
+namespace tvm {
 namespace ffi {
+inline namespace ffi_v1 {
 
 /*! \brief The object behind Function. */
 class FunctionObj : public Object, public TVMFFIFunctionCell {
@@ -353,6 +355,8 @@ class GlobalDef {
     FFI_SAFE_CALL_END();                                                                           \
   }
 
+}  // namespace ffi_v1
 }  // namespace ffi
+}  // namespace tvm
 
 #endif  // FFI_FUNCTION_H_

@@ -12,7 +12,9 @@
 
 #include "function.h"
 
+namespace tvm {
 namespace ffi {
+inline namespace ffi_v1 {
 
 /*! \brief The object behind Module; its contents are private to the runtime. */
 class ModuleObj : public Object {
@@ -53,6 +55,8 @@ class Module : public ObjectRef {
   }
 };
 
+}  // namespace ffi_v1
 }  // namespace ffi
+}  // namespace tvm
 
 #endif  // FFI_MODULE_H_

@@ -30,7 +30,9 @@
 #define FFI_DETAIL_TSAN 0
 #endif
 
+namespace tvm {
 namespace ffi {
+inline namespace ffi_v1 {
 
 namespace detail {
 /*! \brief One strong reference in TVMFFIObject::combined_ref_count (low 32 bits). */
@@ -461,6 +463,8 @@ ObjectPtr<T> make_object(Args&&... args) {
   return make_object_with_extra<T>(0, std::forward<Args>(args)...);
 }
 
+}  // namespace ffi_v1
 }  // namespace ffi
+}  // namespace tvm
 
 #endif  // FFI_OBJECT_H_

@@ -15,14 +15,13 @@
 
 #include "error.h"
 
+namespace tvm {
 namespace ffi {
-
-template <typename T, typename = void>
-struct TypeTraits;
+inline namespace ffi_v1 {
 
 /*!
  * \brief A `T` or nothing, like std::optional<T>, and convertible through the ABI: nothing is None.
- * value() on an empty Optional throws ValueError instead of std::bad_optional_access.
+ * value() on an empty Optional throws RuntimeError ("Bad optional access"), as TVM-FFI's does.
  */
 template <typename T>
 class Optional {
@@ -113,13 +112,7 @@ class Optional {
     new (&value_) T(std::forward<U>(value));
     has_value_ = true;
   }
-  [[noreturn]] static void ThrowEmpty() {
-    if constexpr (TypeTraits<T>::enabled) {
-      FFI_THROW(ValueError) << "Optional<" << TypeTraits<T>::TypeStr() << "> has no value";
-    } else {
-      FFI_THROW(ValueError) << "Optional has no value";
-    }
-  }
+  [[noreturn]] static void ThrowEmpty() { FFI_THROW(RuntimeError) << "Bad optional access"; }
 
   union {
     T value_;  // alive exactly when has_value_
@@ -127,10 +120,8 @@ class Optional {
   bool has_value_ = false;
 };
 
+}  // namespace ffi_v1
 }  // namespace ffi
-
-// value()'s message names T through TypeTraits, which type_traits.h defines (that header includes
-// this one first, so either order of inclusion works).
-#include "type_traits.h"
+}  // namespace tvm
 
 #endif  // FFI_OPTIONAL_H_

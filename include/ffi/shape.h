@@ -12,7 +12,9 @@
 #include "error.h"
 #include "type_traits.h"
 
+namespace tvm {
 namespace ffi {
+inline namespace ffi_v1 {
 
 /*!
  * \brief Most dimensions a tensor may have. Every place that takes an ndim from outside (DLPack
@@ -223,6 +225,8 @@ std::basic_ostream<char, Traits>& operator<<(std::basic_ostream<char, Traits>& o
   return os << s.view();
 }
 
+}  // namespace ffi_v1
 }  // namespace ffi
+}  // namespace tvm
 
 #endif  // FFI_SHAPE_H_

@@ -16,7 +16,9 @@
 
 #include "type_traits.h"
 
+namespace tvm {
 namespace ffi {
+inline namespace ffi_v1 {
 
 /*! \brief The object behind String and Bytes: a byte array whose bytes follow the object. */
 class BytesObjBase : public Object, public TVMFFIByteArray {};
@@ -258,6 +260,8 @@ struct TypeTraits<std::string> {
   static constexpr auto TypeStr() { return ConstString("str"); }
 };
 
+}  // namespace ffi_v1
 }  // namespace ffi
+}  // namespace tvm
 
 #endif  // FFI_STRING_H_

@@ -17,7 +17,9 @@
 #include "optional.h"
 #include "shape.h"
 
+namespace tvm {
 namespace ffi {
+inline namespace ffi_v1 {
 
 /*!
  * \brief Bytes needed by `numel` elements of `dtype` (sub-byte types rounded up overall). Throws
@@ -379,6 +381,8 @@ struct TypeTraits<TensorView> {
   static constexpr auto TypeStr() { return ConstString("Tensor"); }
 };
 
+}  // namespace ffi_v1
 }  // namespace ffi
+}  // namespace tvm
 
 #endif  // FFI_TENSOR_H_

@@ -7,7 +7,7 @@
  *   void AddOne(tvm::ffi::TensorView x, tvm::ffi::TensorView y) { ... }
  *   TVM_FFI_DLL_EXPORT_TYPED_FUNC(add_one_cpu, AddOne);
  *
- * `tvm::ffi` is an alias of `::ffi`, and each TVM_FFI_* macro is the FFI_* macro of the same name.
+ * Each TVM_FFI_* macro is the FFI_* macro of the same name.
  * Nothing here changes the ABI: both spellings produce the same symbols and objects.
  */
 #ifndef FFI_TVM_COMPAT_H_
@@ -21,7 +21,9 @@
 #include "c_api.h"
 #include "ffi.h"
 
+namespace tvm {
 namespace ffi {
+inline namespace ffi_v1 {
 // The DLPack structures under the names TVM-FFI code uses for them (ffi::DLDevice, ...).
 using ::DLDataType;
 using ::DLDevice;
@@ -38,11 +40,8 @@ T CompatCheckNotNull(T&& value, const char* text, const char* file, int line, co
   return std::forward<T>(value);
 }
 }  // namespace detail
+}  // namespace ffi_v1
 }  // namespace ffi
-
-/*! \brief `tvm::ffi::X` names `ffi::X`. */
-namespace tvm {
-namespace ffi = ::ffi;
 }  // namespace tvm
 
 /*! \brief Exports a typed function as `__tvm_ffi_<ExportName>`; see FFI_DLL_EXPORT_TYPED_FUNC. */

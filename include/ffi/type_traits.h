@@ -25,7 +25,9 @@
 #include "object.h"
 #include "optional.h"
 
+namespace tvm {
 namespace ffi {
+inline namespace ffi_v1 {
 
 /*!
  * \brief A string of `N` characters made at compile time. Type names (TypeStr) are ConstStrings, so
@@ -100,7 +102,7 @@ constexpr auto ObjectTypeName() {
 }  // namespace detail
 
 /*! \brief Conversion of `T` to and from TVMFFIAny; specialized per type. */
-template <typename T, typename>
+template <typename T, typename = void>
 struct TypeTraits {
   /*! \brief False for types with no conversion. */
   static constexpr bool enabled = false;
@@ -382,6 +384,8 @@ struct TypeTraits<Optional<T>> {
   }
 };
 
+}  // namespace ffi_v1
 }  // namespace ffi
+}  // namespace tvm
 
 #endif  // FFI_TYPE_TRAITS_H_

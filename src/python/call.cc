@@ -6,6 +6,7 @@
 
 #include "core.h"
 
+namespace tvm {
 namespace ffi {
 namespace python {
 namespace {
@@ -359,3 +360,4 @@ PyObject* CallFunction(TVMFFIObject* func, PyObject* name, PyObject* const* args
 
 }  // namespace python
 }  // namespace ffi
+}  // namespace tvm

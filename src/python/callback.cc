@@ -5,6 +5,7 @@
 
 #include "core.h"
 
+namespace tvm {
 namespace ffi {
 namespace python {
 namespace {
@@ -136,3 +137,4 @@ TVMFFIObject* FunctionFromCallable(PyObject* fn) {
 
 }  // namespace python
 }  // namespace ffi
+}  // namespace tvm

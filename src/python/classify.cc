@@ -4,6 +4,7 @@
 
 #include "core.h"
 
+namespace tvm {
 namespace ffi {
 namespace python {
 namespace {
@@ -163,3 +164,4 @@ bool IntInRange(PyObject* value, long long lo, long long hi, const char* what, l
 
 }  // namespace python
 }  // namespace ffi
+}  // namespace tvm

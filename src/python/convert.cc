@@ -5,6 +5,7 @@
 
 #include "core.h"
 
+namespace tvm {
 namespace ffi {
 namespace python {
 
@@ -224,3 +225,4 @@ PyObject* ToPython(TVMFFIAny* v) {
 
 }  // namespace python
 }  // namespace ffi
+}  // namespace tvm

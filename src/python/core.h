@@ -21,6 +21,7 @@
 
 #include <string>
 
+namespace tvm {
 namespace ffi {
 namespace python {
 
@@ -264,5 +265,6 @@ bool IntInRange(PyObject* value, long long lo, long long hi, const char* what, l
 
 }  // namespace python
 }  // namespace ffi
+}  // namespace tvm
 
 #endif  // FFI_PYTHON_CORE_H_

@@ -5,6 +5,7 @@
 
 #include "core.h"
 
+namespace tvm {
 namespace ffi {
 namespace python {
 namespace {
@@ -286,3 +287,4 @@ PyObject* FromDLPack(PyObject*, PyObject* const* args, Py_ssize_t nargsf, PyObje
 
 }  // namespace python
 }  // namespace ffi
+}  // namespace tvm

@@ -3,6 +3,7 @@
 
 #include "core.h"
 
+namespace tvm {
 namespace ffi {
 namespace python {
 
@@ -199,3 +200,4 @@ bool InitDTypeDeviceTypes(PyObject* module) {
 
 }  // namespace python
 }  // namespace ffi
+}  // namespace tvm

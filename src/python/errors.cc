@@ -6,6 +6,7 @@
 
 #include "core.h"
 
+namespace tvm {
 namespace ffi {
 namespace python {
 namespace {
@@ -128,3 +129,4 @@ int SetFFIErrorFromPython() {
 
 }  // namespace python
 }  // namespace ffi
+}  // namespace tvm

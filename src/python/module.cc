@@ -12,6 +12,7 @@
 
 namespace nb = nanobind;
 
+namespace tvm {
 namespace ffi {
 namespace python {
 namespace {
@@ -73,6 +74,7 @@ PyMethodDef fast_functions[] = {
 }  // namespace
 }  // namespace python
 }  // namespace ffi
+}  // namespace tvm
 
 using namespace ffi::python;
 

@@ -6,6 +6,7 @@
 
 #include "core.h"
 
+namespace tvm {
 namespace ffi {
 namespace python {
 
@@ -280,3 +281,4 @@ bool InitObjectTypes(PyObject* module) {
 
 }  // namespace python
 }  // namespace ffi
+}  // namespace tvm

@@ -5,6 +5,7 @@
 
 #include "core.h"
 
+namespace tvm {
 namespace ffi {
 namespace python {
 
@@ -215,3 +216,4 @@ bool InitTensorType(PyObject* module) {
 
 }  // namespace python
 }  // namespace ffi
+}  // namespace tvm

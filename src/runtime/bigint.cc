@@ -5,6 +5,7 @@
 #include <cstring>
 #include <vector>
 
+namespace tvm {
 namespace ffi {
 namespace runtime {
 namespace {
@@ -47,6 +48,7 @@ size_t MinimalSize(const int64_t* words, size_t n) {
 }  // namespace
 }  // namespace runtime
 }  // namespace ffi
+}  // namespace tvm
 
 using namespace ffi::runtime;
 

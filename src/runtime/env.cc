@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+namespace tvm {
 namespace ffi {
 namespace runtime {
 namespace {
@@ -183,6 +184,7 @@ FFI_STATIC_INIT_BLOCK() { GlobalDef().def("ffi.SystemLibGetFunction", SystemLibG
 }  // namespace
 }  // namespace runtime
 }  // namespace ffi
+}  // namespace tvm
 
 using namespace ffi::runtime;
 

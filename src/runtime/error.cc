@@ -10,6 +10,7 @@
 #include <new>
 #include <string>
 
+namespace tvm {
 namespace ffi {
 namespace runtime {
 namespace {
@@ -196,6 +197,7 @@ void RaiseNew(const char* kind, std::string message) {
 }  // namespace
 }  // namespace runtime
 }  // namespace ffi
+}  // namespace tvm
 
 using namespace ffi::runtime;
 

@@ -11,6 +11,7 @@
 
 #include "loading.h"
 
+namespace tvm {
 namespace ffi {
 namespace runtime {
 
@@ -154,6 +155,7 @@ FFI_STATIC_INIT_BLOCK() {
 }  // namespace
 }  // namespace runtime
 }  // namespace ffi
+}  // namespace tvm
 
 using ffi::detail::ObjectUnsafe;
 using ffi::runtime::GlobalRegistry;

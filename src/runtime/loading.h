@@ -8,6 +8,7 @@
 #include <ffi/error.h>
 #include <ffi/optional.h>
 
+namespace tvm {
 namespace ffi {
 namespace runtime {
 
@@ -40,5 +41,6 @@ class RegistrationFailureScope {
 
 }  // namespace runtime
 }  // namespace ffi
+}  // namespace tvm
 
 #endif  // FFI_SRC_RUNTIME_LOADING_H_

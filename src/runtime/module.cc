@@ -18,6 +18,7 @@
 
 #include "loading.h"
 
+namespace tvm {
 namespace ffi {
 namespace runtime {
 namespace {
@@ -368,6 +369,7 @@ FFI_STATIC_INIT_BLOCK() {
 }  // namespace
 }  // namespace runtime
 }  // namespace ffi
+}  // namespace tvm
 
 extern "C" {
 

@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
+namespace tvm {
 namespace ffi {
 namespace runtime {
 namespace {
@@ -201,6 +202,7 @@ std::string_view CheckedKey(const TVMFFIByteArray* key, const char* where) {
 }  // namespace
 }  // namespace runtime
 }  // namespace ffi
+}  // namespace tvm
 
 using ffi::runtime::CheckedKey;
 using ffi::runtime::TypeTable;

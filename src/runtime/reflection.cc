@@ -13,6 +13,7 @@
 
 #include "loading.h"
 
+namespace tvm {
 namespace ffi {
 namespace runtime {
 namespace {
@@ -212,6 +213,7 @@ void Register(F&& register_fn) {
 }  // namespace
 }  // namespace runtime
 }  // namespace ffi
+}  // namespace tvm
 
 using ffi::runtime::ReflectionTable;
 using ffi::runtime::Register;

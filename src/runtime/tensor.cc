@@ -4,6 +4,7 @@
 
 #include <string>
 
+namespace tvm {
 namespace ffi {
 namespace runtime {
 namespace {
@@ -203,6 +204,7 @@ Managed* MakeExport(TVMFFIObjectHandle from, Managed** out) {
 }  // namespace
 }  // namespace runtime
 }  // namespace ffi
+}  // namespace tvm
 
 using namespace ffi::runtime;
 

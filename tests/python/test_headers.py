@@ -17,7 +17,11 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 INCLUDE = os.path.join(ROOT, "include")
-HEADERS = sorted(os.path.basename(p) for p in glob.glob(os.path.join(INCLUDE, "ffi", "*.h")))
+# Every public header, as the path after "ffi/" ("tensor.h", "container/array.h", ...).
+HEADERS = sorted(
+    os.path.relpath(p, os.path.join(INCLUDE, "ffi"))
+    for p in glob.glob(os.path.join(INCLUDE, "ffi", "**", "*.h"), recursive=True)
+)
 C_HEADERS = ["c_api.h", "c_env_api.h", "dlpack.h"]
 # Standard headers kernels must not parse (bits/ostream_insert.h, <iosfwd> and the like are fine).
 FORBIDDEN = {
@@ -31,9 +35,18 @@ FORBIDDEN = {
     "functional",
     "algorithm",
 }
-# Headers outside ffi.h that may include more: cuda.h needs the CUDA runtime headers, tvm_compat.h
-# includes <sstream> for source compatibility.
+# Headers outside ffi.h that may include more: CUDA helpers need the CUDA runtime headers,
+# tvm_compat.h includes <sstream> for source compatibility, extra/ holds opt-in helpers (STL
+# interop includes the STL containers it converts).
 NOT_LEAN = {"cuda.h", "tvm_compat.h"}
+
+
+def _needs_cuda(header):
+    return header == "cuda.h" or header.startswith("extra/cuda/")
+
+
+def _is_lean(header):
+    return header not in NOT_LEAN and not header.startswith("extra/")
 
 
 def _compile(tmp_path, source, *flags, compiler="g++", suffix=".cc", libs=()):
@@ -85,7 +98,7 @@ def test_headers_are_found():
 def test_header_compiles_alone(tmp_path, header):
     """Each public header is self-contained: it compiles as the only #include of a C++ TU."""
     flags = []
-    if header == "cuda.h":
+    if _needs_cuda(header):
         cuda_include = _cuda_include_dir()
         if cuda_include is None:
             pytest.skip("cuda.h needs the CUDA runtime headers (no nvcc found)")
@@ -107,7 +120,7 @@ def test_c_header_compiles_as_c(tmp_path, header):
 def test_headers_include_no_heavy_std_headers(tmp_path):
     """ffi.h and every other lean header include no stream, container, <memory> or algorithm
     header, directly or indirectly."""
-    lean = [h for h in HEADERS if h not in NOT_LEAN]
+    lean = [h for h in HEADERS if _is_lean(h)]
     assert "ffi.h" in lean
     source = "".join(f"#include <ffi/{h}>\n" for h in lean)
     out = _compile(tmp_path, source, "-std=c++17", "-E", "-H", "-o", os.devnull)
@@ -272,3 +285,81 @@ def test_installed_include_dir_has_the_forwarding_tree():
     includedir = _config("--includedir")[0]
     for header in ("tvm/ffi/function.h", "tvm/ffi/container/tensor.h", "dlpack/dlpack.h"):
         assert os.path.isfile(os.path.join(includedir, header)), header
+
+
+NAMESPACE_USER = r"""
+#include <tvm/ffi/function.h>
+#include <tvm/ffi/any.h>
+
+namespace ffi = tvm::ffi;  // written at global scope by much reference-era code
+
+enum class Color : int { kRed = 1, kBlue = 2 };
+
+// Reopened to add the user's own trait specialization and helpers.
+namespace tvm {
+namespace ffi {
+template <>
+struct TypeTraits<Color> : TypeTraits<int64_t> {
+  static void CopyToAnyView(const Color& v, TVMFFIAny* out) {
+    TypeTraits<int64_t>::CopyToAnyView(static_cast<int64_t>(v), out);
+  }
+  static void MoveToAny(Color v, TVMFFIAny* out) { CopyToAnyView(v, out); }
+  static Optional<Color> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (src->type_index != kTVMFFIInt) return std::nullopt;
+    return static_cast<Color>(src->v_int64);
+  }
+  static constexpr auto TypeStr() { return ConstString("Color"); }
+};
+inline int UserHelper(Color c) { return static_cast<int>(c) * 10; }
+}  // namespace ffi
+}  // namespace tvm
+
+int Run() {
+  ffi::Function f = ffi::Function::FromTyped([](Color c) { return ffi::UserHelper(c); });
+  return f(Color::kBlue).cast<int>();
+}
+"""
+
+
+def _namespace_user_compilers():
+    compilers = [c for c in ("g++", "clang++") if shutil.which(c)]
+    if shutil.which("nvcc"):
+        compilers.append("nvcc")
+    return compilers
+
+
+@pytest.mark.parametrize("compiler", _namespace_user_compilers())
+def test_namespace_alias_and_reopening_compile(tmp_path, compiler):
+    """`namespace ffi = tvm::ffi;` at global scope, and reopening `tvm::ffi` to add a trait
+    specialization, compile with every compiler kernels are built with (nvcc rejected the alias
+    while `::ffi` was an original namespace)."""
+    suffix = ".cu" if compiler == "nvcc" else ".cc"
+    flags = ["-std=c++17", "-c", "-o", os.devnull]
+    out = _compile(tmp_path, NAMESPACE_USER, *flags, compiler=compiler, suffix=suffix)
+    assert out.returncode == 0, out.stderr
+
+
+def test_namespace_user_runs(tmp_path):
+    """The reopened trait specialization is the one typed calls use."""
+    source = NAMESPACE_USER + "int main() { return Run() == 20 ? 0 : 1; }\n"
+    exe = tmp_path / "ns_user"
+    out = _compile(
+        tmp_path, source, "-std=c++17", "-o", str(exe), libs=_config("--ldflags", "--libs")
+    )
+    assert out.returncode == 0, out.stderr
+    env = dict(os.environ)
+    env["LD_LIBRARY_PATH"] = _config("--libdir")[0]
+    assert subprocess.run([str(exe)], env=env).returncode == 0
+
+
+def test_linker_names_cannot_clash_with_another_implementation(tmp_path):
+    """Inline functions of these headers carry the `ffi_v1` inline namespace in their linker
+    names, so a process that also holds libraries built with another implementation's headers
+    (same `tvm::ffi::` source names) never merges the two definitions."""
+    lib = tmp_path / "add.so"
+    out = _compile(tmp_path, ADD_KERNEL, "-std=c++17", "-O0", "-shared", "-fPIC", "-o", str(lib))
+    assert out.returncode == 0, out.stderr
+    nm = subprocess.run(["nm", "-DC", str(lib)], capture_output=True, text=True, check=True)
+    ours = [line for line in nm.stdout.splitlines() if "tvm::ffi::" in line]
+    assert ours, nm.stdout  # the kernel does export weak inline functions at -O0
+    assert all("tvm::ffi::ffi_v1::" in line for line in ours), ours
