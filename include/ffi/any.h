@@ -86,6 +86,12 @@ class AnyReader {
   }
   /*! \brief The ABI value. */
   const TVMFFIAny* raw() const { return &static_cast<const Derived*>(this)->data_; }
+
+  /*! \brief `v == nullptr` holds exactly when the value is None (as in TVM-FFI). */
+  friend bool operator==(const Derived& v, std::nullptr_t) { return v.is_none(); }
+  friend bool operator==(std::nullptr_t, const Derived& v) { return v.is_none(); }
+  friend bool operator!=(const Derived& v, std::nullptr_t) { return !v.is_none(); }
+  friend bool operator!=(std::nullptr_t, const Derived& v) { return !v.is_none(); }
 };
 }  // namespace detail
 

@@ -34,6 +34,9 @@ namespace tvm {
 namespace ffi {
 inline namespace ffi_v1 {
 
+/*! \brief The ABI's type indices under their C++ name: `TypeIndex::kTVMFFITensor`. */
+using TypeIndex = TVMFFITypeIndex;
+
 namespace detail {
 /*! \brief One strong reference in TVMFFIObject::combined_ref_count (low 32 bits). */
 constexpr uint64_t kStrongOne = 1;

@@ -192,6 +192,10 @@ class Shape : public ObjectRef {
                 decltype(std::declval<const Container&>().data()), const int64_t*>>>
   Shape(const Container& dims) : Shape(ShapeView(dims)) {}
   explicit Shape(ShapeView dims) : ObjectRef(detail::MakeShapeObj(dims)) {}
+  /*! \brief A copy of the extents in `[first, last)` (any input iterators over integers). */
+  template <typename Iter, typename = decltype(static_cast<int64_t>(*std::declval<Iter&>()),
+                                               ++std::declval<Iter&>())>
+  Shape(Iter first, Iter last) : Shape(CopyRange(first, last)) {}
   /*! \brief Wraps an existing shape object. */
   explicit Shape(ObjectPtr<Object> p) : ObjectRef(std::move(p)) {}
 
@@ -211,6 +215,17 @@ class Shape : public ObjectRef {
   const ShapeObj* operator->() const { return get(); }
   using ContainerType = ShapeObj;
   static constexpr bool _type_is_nullable = false;
+
+ private:
+  template <typename Iter>
+  static Shape CopyRange(Iter first, Iter last) {
+    size_t n = 0;
+    for (Iter it = first; it != last; ++it) ++n;
+    int64_t* dst = nullptr;
+    ObjectPtr<ShapeObj> obj = detail::AllocShapeObj(n, &dst);
+    for (size_t i = 0; first != last; ++first, ++i) dst[i] = static_cast<int64_t>(*first);
+    return Shape(ObjectPtr<Object>(std::move(obj)));
+  }
 };
 
 namespace detail {

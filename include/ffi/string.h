@@ -10,6 +10,7 @@
 
 #include <cstring>
 #include <iosfwd>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -99,10 +100,63 @@ class String : public detail::BytesRefBase<StringObj> {
   String(const char* s, size_t n) : BytesRefBase(std::string_view(s, n)) {}
   /*! \brief Wraps an existing string object. */
   explicit String(ObjectPtr<Object> p) : BytesRefBase(std::move(p)) {}
+  /*! \brief Copies `bytes` (TVM-FFI's byte-array view). */
+  explicit String(TVMFFIByteArray bytes) : BytesRefBase(std::string_view(bytes.data, bytes.size)) {}
   /*! \brief The string as a C string. */
   const char* c_str() const { return data(); }
   /*! \brief Same as size(). */
   size_t length() const { return size(); }
+
+  /*! \brief What find() and substr() use for "no position" / "to the end". */
+  static constexpr size_t npos = static_cast<size_t>(-1);
+  /*! \brief The byte at `pos`; std::out_of_range past the end (as std::string::at). */
+  char at(size_t pos) const {
+    if (pos >= size()) throw std::out_of_range("ffi::String::at: index out of bounds");
+    return data()[pos];
+  }
+  /*!
+   * \brief Byte-wise three-way comparison: negative, zero or positive as this string sorts
+   * before, equal to or after `other`.
+   */
+  int compare(std::string_view other) const { return view().compare(other); }
+  int compare(const String& other) const { return compare(other.view()); }
+  int compare(const std::string& other) const { return compare(std::string_view(other)); }
+  int compare(const char* other) const { return compare(std::string_view(other)); }
+  int compare(const TVMFFIByteArray& other) const {
+    return compare(std::string_view(other.data, other.size));
+  }
+  /*! \brief Position of the first `needle` at or after `pos`, or npos. */
+  size_t find(std::string_view needle, size_t pos = 0) const { return view().find(needle, pos); }
+  size_t find(const String& needle, size_t pos = 0) const { return find(needle.view(), pos); }
+  size_t find(const char* needle, size_t pos = 0) const {
+    return find(std::string_view(needle), pos);
+  }
+  size_t find(const char* needle, size_t pos, size_t count) const {
+    return find(std::string_view(needle, count), pos);
+  }
+  /*! \brief Up to `count` bytes from `pos`; std::out_of_range when `pos > size()`. */
+  String substr(size_t pos = 0, size_t count = npos) const {
+    if (pos > size()) throw std::out_of_range("ffi::String::substr: position out of bounds");
+    return String(view().substr(pos, count));
+  }
+  /*! \brief Whether the string begins with `prefix`. */
+  bool starts_with(std::string_view prefix) const {
+    return view().substr(0, prefix.size()) == prefix;
+  }
+  bool starts_with(const String& prefix) const { return starts_with(prefix.view()); }
+  bool starts_with(const char* prefix) const { return starts_with(std::string_view(prefix)); }
+  bool starts_with(const char* prefix, size_t count) const {
+    return starts_with(std::string_view(prefix, count));
+  }
+  /*! \brief Whether the string ends with `suffix`. */
+  bool ends_with(std::string_view suffix) const {
+    return size() >= suffix.size() && view().substr(size() - suffix.size()) == suffix;
+  }
+  bool ends_with(const String& suffix) const { return ends_with(suffix.view()); }
+  bool ends_with(const char* suffix) const { return ends_with(std::string_view(suffix)); }
+  bool ends_with(const char* suffix, size_t count) const {
+    return ends_with(std::string_view(suffix, count));
+  }
 
   // Hidden friends: found only when a String takes part, so they never make comparisons of
   // other string types ambiguous.
@@ -115,7 +169,18 @@ class String : public detail::BytesRefBase<StringObj> {
   friend bool operator!=(const String& a, std::string_view b) { return !(a == b); }
   friend bool operator!=(const String& a, const std::string& b) { return !(a == b); }
   friend bool operator!=(const String& a, const char* b) { return !(a == b); }
-  friend bool operator<(const String& a, const String& b) { return a.view() < b.view(); }
+/*! \brief Byte-wise ordering against strings, std::string and C strings, on either side. */
+#define FFI_DETAIL_STRING_ORDER(op)                                                            \
+  friend bool operator op(const String& a, const String& b) { return a.compare(b) op 0; }      \
+  friend bool operator op(const String& a, const std::string& b) { return a.compare(b) op 0; } \
+  friend bool operator op(const String& a, const char* b) { return a.compare(b) op 0; }        \
+  friend bool operator op(const std::string& a, const String& b) { return 0 op b.compare(a); } \
+  friend bool operator op(const char* a, const String& b) { return 0 op b.compare(a); }
+  FFI_DETAIL_STRING_ORDER(<)
+  FFI_DETAIL_STRING_ORDER(>)
+  FFI_DETAIL_STRING_ORDER(<=)
+  FFI_DETAIL_STRING_ORDER(>=)
+#undef FFI_DETAIL_STRING_ORDER
   /*! \brief Concatenation. */
   friend String operator+(const String& a, std::string_view b) {
     std::string s(a.view());
@@ -138,6 +203,8 @@ class Bytes : public detail::BytesRefBase<BytesObj> {
  public:
   Bytes() : BytesRefBase(std::string_view()) {}
   Bytes(const char* data, size_t n) : BytesRefBase(std::string_view(data, n)) {}
+  /*! \brief Copies `bytes` (TVM-FFI's byte-array view). */
+  Bytes(TVMFFIByteArray bytes) : BytesRefBase(std::string_view(bytes.data, bytes.size)) {}
   Bytes(const char* s) : BytesRefBase(std::string_view(s)) {}
   Bytes(const std::string& s) : BytesRefBase(std::string_view(s)) {}
   Bytes(std::string_view s) : BytesRefBase(s) {}
@@ -263,5 +330,19 @@ struct TypeTraits<std::string> {
 }  // namespace ffi_v1
 }  // namespace ffi
 }  // namespace tvm
+
+/*! \brief Strings and bytes hash by content, as std::string does (for unordered containers). */
+template <>
+struct std::hash<::tvm::ffi::String> {
+  size_t operator()(const ::tvm::ffi::String& s) const noexcept {
+    return std::hash<std::string_view>()(s.view());
+  }
+};
+template <>
+struct std::hash<::tvm::ffi::Bytes> {
+  size_t operator()(const ::tvm::ffi::Bytes& b) const noexcept {
+    return std::hash<std::string_view>()(b.view());
+  }
+};
 
 #endif  // FFI_STRING_H_

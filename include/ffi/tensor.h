@@ -108,6 +108,34 @@ inline void CheckNewTensorShape(ShapeView shape, DLDataType dtype, const char* w
   }
   GetDataSize(CheckedProduct(shape.data(), shape.size(), what), dtype);
 }
+/*!
+ * \brief `base` re-described with `shape` and `strides` (pointing at the caller's arrays) and its
+ * first element `element_offset` elements further, for as_strided(). On CPU and CUDA memory the
+ * offset moves `data` (so byte_offset stays 0, as kernels expect); elsewhere it is a byte offset.
+ */
+inline DLTensor StridedPrototype(const DLTensor& base, ShapeView shape, ShapeView strides,
+                                 int64_t element_offset) {
+  if (shape.size() != strides.size()) {
+    FFI_THROW(ValueError) << "as_strided: " << strides.size() << " strides for " << shape.size()
+                          << " dims";
+  }
+  if (element_offset < 0) {
+    FFI_THROW(ValueError) << "as_strided: negative element offset " << element_offset;
+  }
+  CheckNewTensorShape(shape, base.dtype, "as_strided");
+  DLTensor out = base;
+  out.ndim = static_cast<int32_t>(shape.size());
+  out.shape = const_cast<int64_t*>(shape.data());
+  out.strides = const_cast<int64_t*>(strides.data());
+  out.byte_offset += GetDataSize(element_offset, base.dtype);
+  DLDeviceType type = base.device.device_type;
+  if (out.byte_offset != 0 && (type == kDLCPU || type == kDLCUDA || type == kDLCUDAHost ||
+                               type == kDLCUDAManaged || type == kDLROCM)) {
+    out.data = static_cast<char*>(out.data) + out.byte_offset;
+    out.byte_offset = 0;
+  }
+  return out;
+}
 /*! \brief Whether the first element's address is a multiple of `alignment` bytes (0: any). */
 inline bool IsAligned(const DLTensor& t, size_t alignment) {
   auto addr = reinterpret_cast<uintptr_t>(t.data) + t.byte_offset;
@@ -286,6 +314,13 @@ class Tensor : public ObjectRef, public detail::TensorMethods<Tensor> {
         from, static_cast<int32_t>(require_alignment), require_contiguous ? 1 : 0, &out));
     return detail::ObjectUnsafe::RefFromOwnedHeader<Tensor>(out);
   }
+  /*!
+   * \brief A tensor sharing this one's data (and keeping it alive) with another shape and strides
+   * (copied), starting `element_offset` elements further. ValueError when shape and strides differ
+   * in length or the offset is negative.
+   */
+  Tensor as_strided(ShapeView shape, ShapeView strides,
+                    std::optional<int64_t> element_offset = std::nullopt) const;
   /*! \brief Exports as a legacy DLPack tensor sharing the data; its deleter drops a reference. */
   DLManagedTensor* ToDLPack() const {
     DLManagedTensor* out = nullptr;
@@ -303,6 +338,29 @@ class Tensor : public ObjectRef, public detail::TensorMethods<Tensor> {
   /*! \brief Strides computed for a foreign object that left them null; shared by copies. */
   ObjectPtr<ShapeObj> compact_strides_;
 };
+
+namespace detail {
+/*! \brief The object behind Tensor::as_strided: its own shape and strides, the base's data. */
+class StridedViewTensorObj : public TensorObj {
+ public:
+  StridedViewTensorObj(Tensor base, const DLTensor& prototype) : base_(std::move(base)) {
+    static_cast<DLTensor&>(*this) = prototype;
+    StoreShapeAndStrides(this, prototype.shape, prototype.strides, prototype.ndim,
+                         static_cast<int64_t*>(ExtraStorage(this)));
+  }
+
+ private:
+  Tensor base_;  // keeps the data alive
+};
+}  // namespace detail
+
+inline Tensor Tensor::as_strided(ShapeView shape, ShapeView strides,
+                                 std::optional<int64_t> element_offset) const {
+  DLTensor prototype =
+      detail::StridedPrototype(*dl_tensor(), shape, strides, element_offset.value_or(0));
+  return Tensor(make_object_with_extra<detail::StridedViewTensorObj>(
+      2 * shape.size() * sizeof(int64_t), *this, prototype));
+}
 
 /*!
  * \brief A borrowed tensor: a copy of the DLTensor description, valid while the producer keeps
@@ -336,6 +394,16 @@ class TensorView : public detail::TensorMethods<TensorView> {
   }
   /*! \brief The (copied) DLTensor. */
   const DLTensor* dl_tensor() const { return &tensor_; }
+  /*!
+   * \brief A view of the same data with another shape and strides, starting `element_offset`
+   * elements further. The view points at `shape`'s and `strides`' arrays: they must outlive it.
+   */
+  TensorView as_strided(ShapeView shape, ShapeView strides,
+                        std::optional<int64_t> element_offset = std::nullopt) const {
+    DLTensor prototype =
+        detail::StridedPrototype(tensor_, shape, strides, element_offset.value_or(0));
+    return TensorView(&prototype);
+  }
 
  private:
   static constexpr int32_t kInlineDims = 6;

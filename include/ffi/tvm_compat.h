@@ -13,10 +13,16 @@
 #ifndef FFI_TVM_COMPAT_H_
 #define FFI_TVM_COMPAT_H_
 
-// Code written for TVM-FFI's headers may rely on <sstream> arriving with them; ffi.h leaves it out
-// to keep kernel compiles fast, so the compatibility layer brings it.
+// Code written for TVM-FFI's headers may rely on the standard headers those bring in; ffi.h leaves
+// them out to keep kernel compiles fast, so the compatibility layer brings them.
+#include <algorithm>
+#include <functional>
+#include <iostream>
+#include <memory>
 #include <sstream>
+#include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include "c_api.h"
 #include "ffi.h"
@@ -29,12 +35,16 @@ using ::DLDataType;
 using ::DLDevice;
 using ::DLTensor;
 
+/*! \brief TVM-FFI's name for DLDataTypeFromString: parses "float32", "int8x4", "bool", ... */
+inline DLDataType StringToDLDataType(std::string_view str) { return DLDataTypeFromString(str); }
+
 namespace detail {
-/*! \brief Returns `value`, throwing InternalError (located at the caller) when it is null. */
+/*! \brief Returns `value`, throwing `kind` (located at the caller) when it is null. */
 template <typename T>
-T CompatCheckNotNull(T&& value, const char* text, const char* file, int line, const char* func) {
+T CompatCheckNotNull(T&& value, const char* kind, const char* text, const char* file, int line,
+                     const char* func) {
   if (value == nullptr) {
-    ErrorThrower() & ErrorBuilder("InternalError", BacktraceHere(file, line, func))
+    ErrorThrower() & ErrorBuilder(kind, BacktraceHere(file, line, func))
                          << "Check not null: " << text;
   }
   return std::forward<T>(value);
@@ -66,11 +76,14 @@ T CompatCheckNotNull(T&& value, const char* text, const char* file, int line, co
 /*! \brief Throws InternalError unless `x >= y`. */
 #define TVM_FFI_ICHECK_GE(x, y) FFI_ICHECK_GE(x, y)
 /*!
- * \brief An expression: `x` itself, after checking that it is not null (InternalError otherwise),
- * e.g. `DLTensor* t = TVM_FFI_ICHECK_NOTNULL(Lookup(name));`. `x` is evaluated once.
+ * \brief An expression: `x` itself, after checking that it is not null (`ErrorKind` otherwise,
+ * "Check not null: x"), e.g. `DLTensor* t = TVM_FFI_CHECK_NOTNULL(Lookup(name), KeyError);`.
+ * `x` is evaluated once.
  */
-#define TVM_FFI_ICHECK_NOTNULL(x) \
-  ::ffi::detail::CompatCheckNotNull((x), #x, __FILE__, __LINE__, FFI_FUNC_NAME)
+#define TVM_FFI_CHECK_NOTNULL(x, ErrorKind) \
+  ::ffi::detail::CompatCheckNotNull((x), #ErrorKind, #x, __FILE__, __LINE__, FFI_FUNC_NAME)
+/*! \brief TVM_FFI_CHECK_NOTNULL with InternalError. */
+#define TVM_FFI_ICHECK_NOTNULL(x) TVM_FFI_CHECK_NOTNULL(x, InternalError)
 
 /*! \brief Throws `ErrorKind` unless `cond` holds: `TVM_FFI_CHECK(n > 0, ValueError) << n;` */
 #define TVM_FFI_CHECK(cond, ErrorKind) FFI_CHECK(cond, ErrorKind)
@@ -86,8 +99,6 @@ T CompatCheckNotNull(T&& value, const char* text, const char* file, int line, co
 #define TVM_FFI_CHECK_GT(x, y, ErrorKind) FFI_CHECK_GT(x, y, ErrorKind)
 /*! \brief Throws `ErrorKind` unless `x >= y`. */
 #define TVM_FFI_CHECK_GE(x, y, ErrorKind) FFI_CHECK_GE(x, y, ErrorKind)
-/*! \brief Throws `ErrorKind` unless `x` is not null. */
-#define TVM_FFI_CHECK_NOTNULL(x, ErrorKind) FFI_CHECK((x) != nullptr, ErrorKind)
 
 // Debug-only checks: active unless NDEBUG is defined; otherwise they compile (operands and
 // streamed message included) but never run.
@@ -110,8 +121,12 @@ T CompatCheckNotNull(T&& value, const char* text, const char* file, int line, co
 #define TVM_FFI_DCHECK_GT(x, y) FFI_DETAIL_DEBUG_ONLY FFI_ICHECK_GT(x, y)
 /*! \brief TVM_FFI_ICHECK_GE in debug builds only. */
 #define TVM_FFI_DCHECK_GE(x, y) FFI_DETAIL_DEBUG_ONLY FFI_ICHECK_GE(x, y)
-/*! \brief A not-null check in debug builds only. */
-#define TVM_FFI_DCHECK_NOTNULL(x) FFI_DETAIL_DEBUG_ONLY FFI_ICHECK((x) != nullptr)
+/*! \brief An expression: `x`, checked not to be null in debug builds only. */
+#ifdef NDEBUG
+#define TVM_FFI_DCHECK_NOTNULL(x) (x)
+#else
+#define TVM_FFI_DCHECK_NOTNULL(x) TVM_FFI_ICHECK_NOTNULL(x)
+#endif
 
 /*! \brief Throws an error of `ErrorKind` with a streamed message (the message is the log). */
 #define TVM_FFI_LOG_AND_THROW(ErrorKind) FFI_THROW(ErrorKind)

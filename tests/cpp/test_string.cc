@@ -4,8 +4,10 @@
 
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -297,4 +299,56 @@ TEST(StringAny, OwnedCopyOfRawStringIsIndependent) {
   EXPECT_EQ(owned.cast<std::string>(), "buffer contents > 7");
 }
 
+}  // namespace
+
+// The std::string-like members and operators code written for TVM-FFI uses.
+namespace {
+TEST(StringMembers, FindSubstrPrefixSuffix) {
+  String s("cuda:0/stream");
+  EXPECT_EQ(s.find("/"), 6u);
+  EXPECT_EQ(s.find(String("stream")), 7u);
+  EXPECT_EQ(s.find("a", 4), 11u);
+  EXPECT_EQ(s.find("xyz"), String::npos);
+  EXPECT_EQ(s.find("cuda!", 0, 4), 0u);
+  EXPECT_EQ(s.substr(0, 4), "cuda");
+  EXPECT_EQ(s.substr(7), "stream");
+  EXPECT_EQ(s.substr(13), "");
+  EXPECT_THROW(s.substr(14), std::out_of_range);
+  EXPECT_TRUE(s.starts_with("cuda"));
+  EXPECT_TRUE(s.starts_with(String("")));
+  EXPECT_FALSE(s.starts_with("stream"));
+  EXPECT_TRUE(s.starts_with("cudax", 4));
+  EXPECT_TRUE(s.ends_with("stream"));
+  EXPECT_TRUE(s.ends_with(std::string_view("am")));
+  EXPECT_FALSE(s.ends_with("cuda:0/stream+"));
+  EXPECT_EQ(s.at(0), 'c');
+  EXPECT_THROW(s.at(13), std::out_of_range);
+}
+
+TEST(StringMembers, CompareAndOrdering) {
+  String a("apple"), b("banana");
+  EXPECT_LT(a.compare(b), 0);
+  EXPECT_GT(b.compare("apple"), 0);
+  EXPECT_EQ(a.compare(std::string("apple")), 0);
+  TVMFFIByteArray raw{"apple", 5};
+  EXPECT_EQ(a.compare(raw), 0);
+  EXPECT_LT(String("app").compare("apple"), 0);  // a prefix sorts first
+  EXPECT_TRUE(a < b);
+  EXPECT_TRUE(a < "b");
+  EXPECT_TRUE("a" < b);
+  EXPECT_TRUE(std::string("c") > b);
+  EXPECT_TRUE(b >= std::string("banana"));
+  EXPECT_TRUE(a <= "apple");
+  EXPECT_FALSE(a > a);
+}
+
+TEST(StringMembers, FromByteArrayAndHash) {
+  TVMFFIByteArray raw{"with\0nul", 8};
+  String s(raw);
+  EXPECT_EQ(s.size(), 8u);
+  Bytes b = raw;
+  EXPECT_EQ(b.size(), 8u);
+  EXPECT_EQ(std::hash<String>()(String("key")), std::hash<std::string_view>()("key"));
+  EXPECT_EQ(std::hash<Bytes>()(Bytes("key")), std::hash<String>()(String("key")));
+}
 }  // namespace

@@ -712,3 +712,70 @@ TEST(TensorFunction, ReturnedTensorKeepsDataAlive) {
 }
 
 }  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// as_strided and the Shape iterator constructor
+// ---------------------------------------------------------------------------------------------
+
+TEST(TensorStrided, TensorAsStridedSharesDataAndKeepsItAlive) {
+  Counters c;
+  Tensor strided;
+  {
+    Tensor t = Tensor::FromNDAlloc(CountingAlloc{&c}, {3, 4}, kF32, kCPU);
+    auto* p = static_cast<float*>(t.data_ptr());
+    for (int i = 0; i < 12; ++i) p[i] = static_cast<float>(i);
+    int64_t shape[] = {4, 2};
+    int64_t strides[] = {1, 4};  // the transpose of the first two rows
+    strided = t.as_strided(ffi::ShapeView(shape, 2), ffi::ShapeView(strides, 2), 1);
+    shape[0] = strides[0] = -7;  // the new tensor copied them
+  }
+  EXPECT_EQ(c.free, 0);  // the base is kept alive by the strided tensor
+  EXPECT_EQ(strided.ndim(), 2);
+  EXPECT_EQ(strided.size(0), 4);
+  EXPECT_EQ(strided.stride(0), 1);
+  EXPECT_EQ(strided.stride(1), 4);
+  EXPECT_EQ(strided.byte_offset(), 0u);  // CPU: the offset moved the data pointer
+  const float* q = static_cast<const float*>(strided.data_ptr());
+  EXPECT_EQ(q[0], 1.0f);
+  EXPECT_EQ(q[1 * 1 + 1 * 4], 6.0f);  // element (1, 1)
+  EXPECT_FALSE(strided.IsContiguous());
+  strided = Tensor();
+  EXPECT_EQ(c.free, 1);
+}
+
+TEST(TensorStrided, ViewAsStridedAndErrors) {
+  Counters c;
+  Tensor t = Tensor::FromNDAlloc(CountingAlloc{&c}, {6}, kF32, kCPU);
+  TensorView v = t;
+  int64_t shape[] = {2, 3};
+  int64_t strides[] = {3, 1};
+  TensorView m = v.as_strided(ffi::ShapeView(shape, 2), ffi::ShapeView(strides, 2));
+  EXPECT_EQ(m.ndim(), 2);
+  EXPECT_EQ(m.data_ptr(), t.data_ptr());
+  EXPECT_TRUE(m.IsContiguous());
+  EXPECT_EQ(CatchError([&] {
+              (void)v.as_strided(ffi::ShapeView(shape, 2), ffi::ShapeView(strides, 1));
+            }).kind(),
+            "ValueError");
+  EXPECT_EQ(CatchError([&] {
+              (void)t.as_strided(ffi::ShapeView(shape, 2), ffi::ShapeView(strides, 2), -1);
+            }).kind(),
+            "ValueError");
+  // On a device without direct addressing the offset stays a byte offset.
+  DLTensor other = *t.GetDLTensorPtr();
+  other.device = DLDevice{kDLVulkan, 0};
+  TensorView shifted =
+      TensorView(&other).as_strided(ffi::ShapeView(shape, 2), ffi::ShapeView(strides, 2), 2);
+  EXPECT_EQ(shifted.byte_offset(), 8u);
+  EXPECT_EQ(shifted.data_ptr(), t.data_ptr());
+}
+
+TEST(TensorStrided, ShapeFromIteratorRange) {
+  int64_t buf[] = {2, 3, 5};
+  ffi::Shape s(buf, buf + 3);
+  EXPECT_EQ(s, ffi::Shape({2, 3, 5}));
+  std::vector<int> ints = {7, 8};
+  ffi::Shape t(ints.begin(), ints.end());
+  EXPECT_EQ(t, ffi::Shape({7, 8}));
+  EXPECT_EQ(ffi::Shape(buf, buf).size(), 0u);
+}

@@ -127,3 +127,50 @@ TEST(TvmCompat, ExportsWithAndWithoutSemicolon) {
 }
 
 }  // namespace
+
+namespace {
+TEST(TvmCompat, NotNullChecksAreExpressions) {
+  int value = 5;
+  int* q = &value;
+  int* r = TVM_FFI_CHECK_NOTNULL(q, ValueError);
+  EXPECT_EQ(r, q);
+  EXPECT_EQ(*TVM_FFI_ICHECK_NOTNULL(q), 5);
+  EXPECT_EQ(TVM_FFI_DCHECK_NOTNULL(q), q);
+  int* null = nullptr;
+  ffi::Error e = ExpectError([&] { (void)TVM_FFI_CHECK_NOTNULL(null, KeyError); });
+  EXPECT_EQ(e.kind(), "KeyError");
+  EXPECT_EQ(e.message(), "Check not null: null");
+  int calls = 0;
+  auto next = [&]() -> int* {
+    ++calls;
+    return q;
+  };
+  (void)TVM_FFI_CHECK_NOTNULL(next(), ValueError);
+  EXPECT_EQ(calls, 1);  // evaluated once
+#ifndef NDEBUG
+  EXPECT_EQ(ExpectError([&] { (void)TVM_FFI_DCHECK_NOTNULL(null); }).kind(), "InternalError");
+#endif
+}
+
+TEST(TvmCompat, ReferenceSpellingsOfTypesAndParsers) {
+  static_assert(ffi::TypeIndex::kTVMFFITensor == 70);
+  static_assert(tvm::ffi::TypeIndex::kTVMFFIArray == 71);
+  DLDataType bf16 = tvm::ffi::StringToDLDataType("bfloat16");
+  EXPECT_EQ(bf16.code, kDLBfloat);
+  EXPECT_EQ(bf16.bits, 16);
+  EXPECT_EQ(ExpectError([] { (void)tvm::ffi::StringToDLDataType("float33x"); }).kind(),
+            "ValueError");
+}
+
+TEST(TvmCompat, AnyComparesWithNullptr) {
+  ffi::Any none;
+  ffi::Any one = 1;
+  EXPECT_TRUE(none == nullptr);
+  EXPECT_TRUE(nullptr == none);
+  EXPECT_FALSE(one == nullptr);
+  EXPECT_TRUE(one != nullptr);
+  ffi::AnyView view = one;
+  EXPECT_TRUE(view != nullptr);
+  EXPECT_TRUE(ffi::AnyView() == nullptr);
+}
+}  // namespace
