@@ -6,7 +6,8 @@
 # same name never clash. <file> may be relative to the current source directory, may be produced
 # by the build (a custom command, or an object library with CUDA_CUBIN_COMPILATION /
 # CUDA_FATBIN_COMPILATION and $<TARGET_OBJECTS:...>), and may use generator expressions; the
-# target is relinked when it changes. Needs an assembler that understands .incbin (GNU as, LLVM).
+# target is relinked when it changes. Call it in the directory that defines <target>. Needs an
+# assembler that understands .incbin (GNU as, LLVM).
 #
 #   add_library(kernels_fatbin OBJECT kernels.cu)
 #   set_target_properties(kernels_fatbin PROPERTIES CUDA_FATBIN_COMPILATION ON)
@@ -30,6 +31,12 @@ function(ffi_embed_cubin target)
     set(_file "${CMAKE_CURRENT_SOURCE_DIR}/${_file}")
   endif()
   set(_sym "__tvm_ffi__cubin_${ARG_NAME}")
+  # The image is copied to a fixed path first: the copy's DEPENDS accepts generator expressions
+  # (OBJECT_DEPENDS does not), so a rebuilt image gets the target relinked either way.
+  set(_copy "${CMAKE_CURRENT_BINARY_DIR}/ffi_embed_cubin/${target}_${ARG_NAME}.bin")
+  add_custom_command(OUTPUT "${_copy}"
+    COMMAND "${CMAKE_COMMAND}" -E copy_if_different "${_file}" "${_copy}"
+    DEPENDS "${_file}" COMMENT "ffi_embed_cubin: ${ARG_NAME} for ${target}" VERBATIM)
   # A C++ file holding only top-level assembly: every project using ffi compiles C++, while the
   # ASM language would have to be enabled first. 64-byte alignment suits every CUDA image format.
   set(_src "${CMAKE_CURRENT_BINARY_DIR}/ffi_embed_cubin/${target}_${ARG_NAME}.cc")
@@ -41,7 +48,7 @@ __asm__(
     \".globl ${_sym}\\n\"
     \".hidden ${_sym}\\n\"
     \"${_sym}:\\n\"
-    \".incbin \\\"${_file}\\\"\\n\"
+    \".incbin \\\"${_copy}\\\"\\n\"
     \".globl ${_sym}_end\\n\"
     \".hidden ${_sym}_end\\n\"
     \"${_sym}_end:\\n\"
@@ -50,5 +57,5 @@ __asm__(
 ")
   target_sources(${target} PRIVATE "${_src}")
   set_source_files_properties("${_src}" TARGET_DIRECTORY ${target} PROPERTIES
-                              OBJECT_DEPENDS "${_file}" LANGUAGE CXX)
+                              OBJECT_DEPENDS "${_copy}" LANGUAGE CXX)
 endfunction()

@@ -472,12 +472,13 @@ def build_inline(
 ) -> str:
     """Compile inline C++ (and CUDA) sources into a library and return its path.
 
-    ``<ffi/ffi.h>`` is included for you (and the CUDA helpers of ``<ffi/extra/cuda/>`` in CUDA sources); each name in
-    `functions` is exported with ``FFI_DLL_EXPORT_TYPED_FUNC(name, name)``. The result is
-    ``<dir>/<name>_<key>.so``, where ``<dir>`` is `build_directory` (relative to the current
-    directory) or ``$FFI_CACHE_DIR/<name>``, and ``<key>`` digests the sources, every flag and
-    include directory, the compilers (path and ``--version``) and ffi's headers: new source gets a
-    new file, so loading it in a process that loaded the old one runs the new code. The library's
+    ``<ffi/ffi.h>`` is included for you (and the CUDA helpers of ``<ffi/extra/cuda/>`` in CUDA
+    sources); each name in `functions` is exported with ``FFI_DLL_EXPORT_TYPED_FUNC(name, name)``.
+    The result is ``<dir>/<name>_<key>.so``, where ``<dir>`` is `build_directory` (relative to the
+    current directory) or ``$FFI_CACHE_DIR/<name>``, and ``<key>`` digests the sources, every flag
+    and include directory, the compilers (path and ``--version``) and ffi's headers: new source
+    gets a new file, so loading it in a process that loaded the old one runs the new code. The
+    library's
     SHA-256 is checked against the one recorded at install; a mismatch rebuilds it. `name` must be
     a C identifier (``ValueError`` before anything is written). A compile error raises BuildError
     with the compiler's diagnostics.
