@@ -2,7 +2,8 @@
 // stream (PyTorch's current stream when called from PyTorch), plus a function that asks the CUDA
 // runtime how many devices there are. Built by run.py with ffi.cpp.build(cuda_files=[...]).
 #include <cuda_runtime.h>
-#include <ffi/cuda.h>
+#include <ffi/extra/cuda/base.h>
+#include <ffi/extra/cuda/device_guard.h>
 #include <ffi/ffi.h>
 
 namespace {

@@ -730,7 +730,7 @@ TVM_FFI_DLL int TVMFFITensorCreateUnsafeView(TVMFFIObjectHandle source, const DL
 /*!
  * \brief Registers a symbol of a statically linked ("system") library under `name` (usually
  * `__tvm_ffi_<prefix><function>`, the function a TVMFFISafeCallType). Registering a name again
- * replaces the address. Look functions up with the global function "ffi.SystemLibGetFunction".
+ * replaces the address. The global function "ffi.SystemLib"(prefix) gives a module over them.
  */
 TVM_FFI_DLL int TVMFFIEnvModRegisterSystemLibSymbol(const char* name, void* symbol);
 

@@ -430,6 +430,14 @@ class TensorView : public detail::TensorMethods<TensorView> {
 };
 
 /*!
+ * \brief Bytes needed by the elements of a tensor, as if it were compact (a strided tensor's
+ * memory span can be larger). For GetDataSize(t) where `t` is a Tensor or a TensorView.
+ */
+inline size_t GetDataSize(const Tensor& t) { return GetDataSize(*t.dl_tensor()); }
+/*! \brief Bytes needed by the elements of a viewed tensor; see GetDataSize(const Tensor&). */
+inline size_t GetDataSize(const TensorView& t) { return GetDataSize(*t.dl_tensor()); }
+
+/*!
  * \brief TensorView: from a kTVMFFIDLTensorPtr or a kTVMFFITensor object; passed on as a borrowed
  * kTVMFFIDLTensorPtr.
  */

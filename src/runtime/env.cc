@@ -12,6 +12,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "loading.h"
+
 namespace tvm {
 namespace ffi {
 namespace runtime {
@@ -154,10 +156,6 @@ struct SystemLibSymbols {
 
 }  // namespace
 
-/*!
- * \brief The system-library symbol registered under `name`, or NULL. External linkage so that the
- * module loader can build a system-library module on top of it.
- */
 void* SystemLibGetSymbol(const std::string& name) {
   SystemLibSymbols* symbols = SystemLibSymbols::Get();
   std::lock_guard<std::mutex> lock(symbols->mutex);
@@ -165,23 +163,14 @@ void* SystemLibGetSymbol(const std::string& name) {
   return it == symbols->table.end() ? nullptr : it->second;
 }
 
-namespace {
-
-/*!
- * \brief The function a system library registered as `__tvm_ffi_<prefix><name>`, falling back to
- * `__tvm_ffi_<name>` (the reference's lookup order), or nothing.
- */
-Optional<Function> SystemLibGetFunction(const std::string& prefix, const std::string& name) {
-  void* symbol = SystemLibGetSymbol("__tvm_ffi_" + prefix + name);
-  if (symbol == nullptr) symbol = SystemLibGetSymbol("__tvm_ffi_" + name);
-  if (symbol == nullptr) return Optional<Function>();
-  // The symbol is code of the process itself: nothing to keep alive, so no deleter.
-  return Function::FromExternC(nullptr, reinterpret_cast<TVMFFISafeCallType>(symbol), nullptr);
+std::vector<std::string> SystemLibSymbolNames() {
+  SystemLibSymbols* symbols = SystemLibSymbols::Get();
+  std::lock_guard<std::mutex> lock(symbols->mutex);
+  std::vector<std::string> names;
+  names.reserve(symbols->table.size());
+  for (const auto& kv : symbols->table) names.push_back(kv.first);
+  return names;
 }
-
-FFI_STATIC_INIT_BLOCK() { GlobalDef().def("ffi.SystemLibGetFunction", SystemLibGetFunction); }
-
-}  // namespace
 }  // namespace runtime
 }  // namespace ffi
 }  // namespace tvm

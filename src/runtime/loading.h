@@ -1,12 +1,16 @@
 /*
  * src/runtime/loading.h - private to the runtime: what module.cc (the loader) and function.cc (the
- * registry) share while a library is being loaded.
+ * registry) share while a library is being loaded, and the system-library symbol table that env.cc
+ * keeps (TVMFFIEnvModRegisterSystemLibSymbol) and module.cc's ffi.SystemLib modules read.
  */
 #ifndef FFI_SRC_RUNTIME_LOADING_H_
 #define FFI_SRC_RUNTIME_LOADING_H_
 
 #include <ffi/error.h>
 #include <ffi/optional.h>
+
+#include <string>
+#include <vector>
 
 namespace tvm {
 namespace ffi {
@@ -38,6 +42,11 @@ class RegistrationFailureScope {
   RegistrationFailureScope* outer_;
   Optional<Error> failure_;
 };
+
+/*! \brief The address registered as system-library symbol `name`, or null. */
+void* SystemLibGetSymbol(const std::string& name);
+/*! \brief The names of all registered system-library symbols, in no particular order. */
+std::vector<std::string> SystemLibSymbolNames();
 
 }  // namespace runtime
 }  // namespace ffi

@@ -1,4 +1,5 @@
-// Loading shared libraries as modules and the global functions hosts use to reach them.
+// Modules: shared libraries loaded from files, system libraries (symbols registered by statically
+// linked code, ffi.SystemLib), and the global functions hosts use to reach them.
 #include "ffi/module.h"
 
 #include <dlfcn.h>
@@ -93,10 +94,25 @@ const char* SymbolKindName(unsigned char type) {
 }
 
 /*!
+ * \brief What every module of this runtime answers; the global functions below dispatch on it.
+ * ModuleObj itself is the ABI's opaque object, so the virtual functions live here.
+ */
+class RuntimeModuleObj : public ModuleObj {
+ public:
+  virtual ~RuntimeModuleObj() = default;
+  /*! \brief The function `name` (symbol `__tvm_ffi_<name>`), or nothing. */
+  virtual Optional<Function> GetFunction(const std::string& name) const = 0;
+  /*! \brief Names of the functions the module has, sorted. */
+  virtual std::vector<std::string> FunctionNames() const = 0;
+  /*! \brief The file the module was loaded from; empty for a system library. */
+  virtual std::string path() const = 0;
+};
+
+/*!
  * \brief A module backed by a dlopen-ed library. The library is never dlclose-d: objects and
  * functions it made (whose deleters live in its code) may outlive the module.
  */
-class LibraryModuleObj : public ModuleObj {
+class LibraryModuleObj final : public RuntimeModuleObj {
  public:
   LibraryModuleObj(std::string path, void* handle) : path_(std::move(path)), handle_(handle) {
     // The ABI's symbols all start with "__"; C++ names start with "_Z", so this table stays small.
@@ -111,10 +127,10 @@ class LibraryModuleObj : public ModuleObj {
     }
   }
 
-  const std::string& path() const { return path_; }
+  std::string path() const final { return path_; }
 
   /*! \brief Names of the functions the library exports (`__tvm_ffi_<name>`), sorted. */
-  std::vector<std::string> FunctionNames() const {
+  std::vector<std::string> FunctionNames() const final {
     std::vector<std::string> names;
     constexpr std::string_view kPrefix = "__tvm_ffi_";
     for (const auto& [symbol, sym] : abi_symbols_) {
@@ -134,7 +150,7 @@ class LibraryModuleObj : public ModuleObj {
    * is not code (a variable of that name) is refused with AttributeError instead of being called.
    * Not cached here: a cached function would hold the module and the module the function.
    */
-  Optional<Function> GetFunction(const std::string& name) const {
+  Optional<Function> GetFunction(const std::string& name) const final {
     // dlsym would read a name with a NUL byte only up to it and find another function.
     if (name.find('\0') != std::string::npos) return std::nullopt;
     std::string symbol = "__tvm_ffi_" + name;
@@ -332,13 +348,96 @@ Module LoadLibraryModule(const std::string& path) {
   return Module(ObjectPtr<Object>(std::move(obj)));
 }
 
-LibraryModuleObj* AsLibraryModule(const Module& mod) {
-  if (!mod.defined()) FFI_THROW(ValueError) << "The module is None";
-  // Only modules this runtime loaded carry this deleter; anything else is not ours to cast.
-  if (detail::ObjectUnsafe::Header(mod.get())->deleter != detail::ObjectDeleter<LibraryModuleObj>) {
-    FFI_THROW(TypeError) << "The module was not loaded from a library by this runtime";
+/*!
+ * \brief The system library of one symbol prefix (ffi.SystemLib): functions are the symbols that
+ * statically linked code registered with TVMFFIEnvModRegisterSystemLibSymbol. `GetFunction(name)`
+ * finds `__tvm_ffi_<prefix><name>`, else `__tvm_ffi_<name>`, as the reference does; companion
+ * symbols (`__tvm_ffi__metadata_<name>`, `__tvm_ffi__library_ctx`) carry the prefix in front.
+ */
+class SystemLibModuleObj final : public RuntimeModuleObj {
+ public:
+  explicit SystemLibModuleObj(std::string prefix) : prefix_(std::move(prefix)) {}
+
+  std::string path() const final { return std::string(); }
+
+  Optional<Function> GetFunction(const std::string& name) const final {
+    const std::string prefix(kPrefix);
+    void* symbol = nullptr;
+    if (!name.empty() && name[0] == '_') {
+      // A companion (`_metadata_<f>`, `_doc_<f>`): registered as `<prefix>__tvm_ffi__metadata_<f>`,
+      // the reference's spelling (the prefix goes before the whole symbol).
+      symbol = SlotSymbol(prefix + name);
+    } else {
+      symbol = SystemLibGetSymbol(prefix + prefix_ + name);
+      if (symbol == nullptr) symbol = SystemLibGetSymbol(prefix + name);
+    }
+    if (symbol == nullptr) return std::nullopt;
+    // The code is part of the process and the module lives as long as it: nothing to keep alive.
+    return Function::FromExternC(nullptr, reinterpret_cast<TVMFFISafeCallType>(symbol), nullptr);
   }
-  return const_cast<LibraryModuleObj*>(static_cast<const LibraryModuleObj*>(mod.get()));
+
+  /*! \brief The names GetFunction finds: prefixed symbols without the prefix, and the others. */
+  std::vector<std::string> FunctionNames() const final {
+    std::vector<std::string> names;
+    for (const std::string& symbol : SystemLibSymbolNames()) {
+      std::string_view s(symbol);
+      // `__tvm_ffi__<x>` are companions (metadata, docs, the library context), not functions.
+      if (s.rfind(kPrefix, 0) != 0 || s.size() == kPrefix.size() || s[kPrefix.size()] == '_') {
+        continue;
+      }
+      s.remove_prefix(kPrefix.size());
+      if (!prefix_.empty() && s.rfind(prefix_, 0) == 0 && s.size() > prefix_.size()) {
+        s.remove_prefix(prefix_.size());
+      }
+      names.emplace_back(s);
+    }
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    return names;
+  }
+
+  /*!
+   * \brief The module for `prefix`: one per prefix for the life of the process (never freed, so
+   * a library context slot pointing at it stays valid), made on first request.
+   */
+  static Module Get(const std::string& prefix) {
+    static std::mutex mutex;
+    static auto* modules = new std::unordered_map<std::string, Module>();
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = modules->find(prefix);
+    if (it != modules->end()) return it->second;
+    auto obj = make_object<SystemLibModuleObj>(prefix);
+    // Generated system libraries register a `__tvm_ffi__library_ctx` slot; point it here.
+    if (void* slot = obj->SlotSymbol("__tvm_ffi__library_ctx")) {
+      *static_cast<void**>(slot) = detail::ObjectUnsafe::Header(obj.get());
+    }
+    Module mod(ObjectPtr<Object>(std::move(obj)));
+    modules->emplace(prefix, mod);
+    return mod;
+  }
+
+ private:
+  static constexpr std::string_view kPrefix = "__tvm_ffi_";
+  /*! \brief The registered symbol `<prefix><name>`, else `<name>` (the reference's order). */
+  void* SlotSymbol(const std::string& name) const {
+    void* symbol = SystemLibGetSymbol(prefix_ + name);
+    return symbol != nullptr ? symbol : SystemLibGetSymbol(name);
+  }
+  std::string prefix_;
+};
+
+RuntimeModuleObj* AsRuntimeModule(const Module& mod) {
+  if (!mod.defined()) FFI_THROW(ValueError) << "The module is None";
+  // Only modules this runtime made carry these deleters; anything else is not ours to cast.
+  auto deleter = detail::ObjectUnsafe::Header(mod.get())->deleter;
+  const ModuleObj* obj = mod.get();
+  if (deleter == detail::ObjectDeleter<LibraryModuleObj>) {
+    return const_cast<LibraryModuleObj*>(static_cast<const LibraryModuleObj*>(obj));
+  }
+  if (deleter == detail::ObjectDeleter<SystemLibModuleObj>) {
+    return const_cast<SystemLibModuleObj*>(static_cast<const SystemLibModuleObj*>(obj));
+  }
+  FFI_THROW(TypeError) << "The module was not made by this runtime";
 }
 
 FFI_STATIC_INIT_BLOCK() {
@@ -353,15 +452,25 @@ FFI_STATIC_INIT_BLOCK() {
                     }
                     *result = LoadLibraryModule(args[0].cast<std::string>());
                   })
+      .def_packed("ffi.SystemLib",
+                  [](PackedArgs args, Any* result) {
+                    // () or (prefix), as the reference's.
+                    if (args.size() > 1) {
+                      FFI_THROW(TypeError) << "ffi.SystemLib expects ([symbol_prefix]), got "
+                                           << args.size() << " arguments";
+                    }
+                    std::string prefix = args.size() == 1 ? args[0].cast<std::string>() : "";
+                    *result = SystemLibModuleObj::Get(prefix);
+                  })
       .def("ffi.ModuleGetFunction",
            [](Module mod, const std::string& name, bool /*query_imports*/) {
-             return AsLibraryModule(mod)->GetFunction(name);
+             return AsRuntimeModule(mod)->GetFunction(name);
            })
-      .def("ffi.ModuleGetPath", [](Module mod) { return AsLibraryModule(mod)->path(); })
+      .def("ffi.ModuleGetPath", [](Module mod) { return AsRuntimeModule(mod)->path(); })
       .def("ffi.ModuleListFunctionNames", [](Module mod) {
         // One string, names separated by newlines: the ABI subset has no array type yet.
         std::string joined;
-        for (const std::string& n : AsLibraryModule(mod)->FunctionNames()) joined += n + "\n";
+        for (const std::string& n : AsRuntimeModule(mod)->FunctionNames()) joined += n + "\n";
         return joined;
       });
 }
@@ -389,7 +498,7 @@ int TVMFFIEnvModLookupFromImports(TVMFFIObjectHandle library_ctx, const char* fu
   ffi::Optional<ffi::Function> f;
   if (library_ctx != nullptr) {
     auto mod = ObjectUnsafe::RefFromBorrowedHeader<ffi::Module>(library_ctx);
-    f = ffi::runtime::AsLibraryModule(mod)->GetFunction(func_name);
+    f = ffi::runtime::AsRuntimeModule(mod)->GetFunction(func_name);
   }
   if (!f.has_value()) f = ffi::Function::GetGlobal(func_name);
   if (!f.has_value()) {

@@ -327,7 +327,7 @@ TEST(BigInt, RefusesInvalidInput) {
   EXPECT_EQ(TakeErrorKind(), "TypeError");
 }
 
-// ---- TVMFFIEnvModRegisterSystemLibSymbol and ffi.SystemLibGetFunction ----
+// ---- TVMFFIEnvModRegisterSystemLibSymbol and ffi.SystemLib, through the C API ----
 
 int AddOne(void*, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
   if (num_args != 1 || args[0].type_index != kTVMFFIInt) {
@@ -345,22 +345,36 @@ int Times2(void*, const TVMFFIAny* args, int32_t, TVMFFIAny* result) {
   return 0;
 }
 
-/*! \brief ffi.SystemLibGetFunction(prefix, name): the Function handle, or NULL for None. */
-TVMFFIObjectHandle LookUp(const char* prefix, const char* name) {
-  std::string getter = "ffi.SystemLibGetFunction";
-  TVMFFIByteArray gname{getter.data(), getter.size()};
+/*! \brief Calls the global function `name` with `args`; returns the result. */
+TVMFFIAny CallGlobal(const std::string& name, std::vector<TVMFFIAny> args) {
+  TVMFFIByteArray gname{name.data(), name.size()};
   TVMFFIObjectHandle fn = nullptr;
   EXPECT_EQ(TVMFFIFunctionGetGlobal(&gname, &fn), 0);
-  EXPECT_NE(fn, nullptr);
-  if (fn == nullptr) return nullptr;
-  TVMFFIAny args[2]{};
-  args[0].type_index = kTVMFFIRawStr;
-  args[0].v_c_str = prefix;
+  TVMFFIAny result{};
+  if (fn == nullptr) return result;
+  EXPECT_EQ(TVMFFIFunctionCall(fn, args.data(), static_cast<int32_t>(args.size()), &result), 0);
+  TVMFFIObjectDecRef(fn);
+  return result;
+}
+
+/*!
+ * \brief ffi.ModuleGetFunction(ffi.SystemLib(prefix), name): the Function handle, or NULL for
+ * None.
+ */
+TVMFFIObjectHandle LookUp(const char* prefix, const char* name) {
+  TVMFFIAny arg{};
+  arg.type_index = kTVMFFIRawStr;
+  arg.v_c_str = prefix;
+  TVMFFIAny mod = CallGlobal("ffi.SystemLib", {arg});
+  EXPECT_EQ(mod.type_index, kTVMFFIModule);
+  if (mod.type_index != kTVMFFIModule) return nullptr;
+  TVMFFIAny args[3]{};
+  args[0] = mod;
   args[1].type_index = kTVMFFIRawStr;
   args[1].v_c_str = name;
-  TVMFFIAny result{};
-  EXPECT_EQ(TVMFFIFunctionCall(fn, args, 2, &result), 0);
-  TVMFFIObjectDecRef(fn);
+  args[2].type_index = kTVMFFIBool;
+  TVMFFIAny result = CallGlobal("ffi.ModuleGetFunction", {args[0], args[1], args[2]});
+  TVMFFIObjectDecRef(mod.v_obj);
   if (result.type_index == kTVMFFINone) return nullptr;
   EXPECT_EQ(result.type_index, kTVMFFIFunction);
   return result.v_obj;

@@ -1,8 +1,8 @@
-// CUDA: <ffi/cuda.h> used from a host file and from an nvcc-built kernel library
-// (kernels/cuda_kernels.cu). Without a GPU the checks that need none still run: errors name the
-// CUDA call and the CUDA error text, streams come from the environment, arguments are validated.
-// The GPU parts skip themselves when no device is usable. Built without a CUDA compiler, the
-// suite is a single skipped test.
+// CUDA: the helpers of <ffi/extra/cuda/> used from a host file and from an nvcc-built kernel
+// library (kernels/cuda_kernels.cu). Without a GPU the checks that need none still run: errors name
+// the CUDA call and the CUDA error text, streams come from the environment, arguments are
+// validated. The GPU parts skip themselves when no device is usable. Built without a CUDA compiler,
+// the suite is a single skipped test.
 #include <ffi/ffi.h>
 #include <gtest/gtest.h>
 
@@ -13,7 +13,10 @@
 
 #ifdef FFI_CUDA_KERNELS
 #include <cuda_runtime.h>
-#include <ffi/cuda.h>
+#include <ffi/extra/cuda/allocator.h>
+#include <ffi/extra/cuda/base.h>
+#include <ffi/extra/cuda/device_guard.h>
+#include <ffi/extra/cuda/stream.h>
 #endif
 
 namespace {

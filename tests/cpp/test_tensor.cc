@@ -489,6 +489,27 @@ TEST(TensorDataSize, WholeAndSubByteAndVectorTypes) {
   EXPECT_EQ(ffi::GetDataSize(3, DLDataType{kDLFloat, 16, 8}), 48u);
 }
 
+TEST(TensorDataSize, OfTensorsAndViews) {
+  // ffi::GetDataSize(t) on an owning tensor and on a view: elements times element size.
+  Counters c;
+  Tensor t = Tensor::FromNDAlloc(CountingAlloc{&c}, {3, 5}, DLDataType{kDLFloat, 16, 1}, kCPU);
+  EXPECT_EQ(ffi::GetDataSize(t), 30u);
+  TensorView v = t;
+  EXPECT_EQ(ffi::GetDataSize(v), 30u);
+  // Sub-byte types round up over the whole tensor, for views of a DLTensor too.
+  int64_t shape[] = {7};
+  DLTensor dl{nullptr, kCPU, 1, DLDataType{kDLFloat4_e2m1fn, 4, 1}, shape, nullptr, 0};
+  EXPECT_EQ(ffi::GetDataSize(TensorView(&dl)), 4u);
+  // A strided view counts its elements, not the span its strides cover.
+  int64_t strided_shape[] = {2, 2};
+  int64_t strides[] = {8, 1};
+  DLTensor s{nullptr, kCPU, 2, kF32, strided_shape, strides, 0};
+  EXPECT_EQ(ffi::GetDataSize(TensorView(&s)), 16u);
+  // A view with a negative extent is refused the same way as the DLTensor overload refuses it.
+  shape[0] = -1;
+  EXPECT_EQ(CatchError([&] { ffi::GetDataSize(TensorView(&dl)); }).kind(), "ValueError");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Any / AnyView (seed 000): owning -> view allowed, view -> owning refused
 // ---------------------------------------------------------------------------------------------

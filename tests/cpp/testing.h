@@ -19,7 +19,7 @@
 #include <vector>
 
 // Only the CUDA test targets define these (CMake sets them where nvcc built their kernels).
-#if defined(FFI_CUDA_KERNELS) || defined(FFI_SEED_CUDA_KERNELS)
+#if defined(FFI_CUDA_KERNELS) || defined(FFI_SEED_CUDA_KERNELS) || defined(FFI_CUBIN_OPS)
 #include <cuda_runtime.h>
 #endif
 
@@ -112,7 +112,7 @@ struct CountingCPUAlloc {
   }
 };
 
-#if defined(FFI_CUDA_KERNELS) || defined(FFI_SEED_CUDA_KERNELS)
+#if defined(FFI_CUDA_KERNELS) || defined(FFI_SEED_CUDA_KERNELS) || defined(FFI_CUBIN_OPS)
 /*! \brief Whether a CUDA device can be used; `why` gets the CUDA error otherwise. */
 inline bool HasGPU(cudaError_t* why = nullptr) {
   int n = 0;

@@ -105,6 +105,51 @@ def test_cuda_example(tmp_path):
         assert re.match(pattern + "; ", out[2]), out[2]
 
 
+def _cmake_at_least(major, minor):
+    try:
+        out = subprocess.run(["cmake", "--version"], capture_output=True, text=True).stdout
+    except OSError:
+        return False
+    m = re.search(r"cmake version (\d+)\.(\d+)", out)
+    return bool(m) and (int(m.group(1)), int(m.group(2))) >= (major, minor)
+
+
+@pytest.mark.skipif(not _have_nvcc(), reason="nvcc is not installed")
+@pytest.mark.skipif(not _cmake_at_least(3, 27), reason="needs CMake 3.27 (CUDA_FATBIN_COMPILATION)")
+def test_cubin_example(tmp_path):
+    """The fatbin embedded with ffi_embed_cubin builds into a host-compiled library everywhere;
+    without a GPU loading it raises a clear RuntimeError (the GPU case: test_cubin_example_gpu)."""
+    import torch
+
+    script = os.path.join(ROOT, "examples", "cuda", "cubin", "run.py")
+    out = _run_example([sys.executable, script, str(tmp_path)])
+    assert out[0] == "<ffi.Function add_one(0: Tensor, 1: Tensor) -> void>"
+    assert out[1] == "ValueError: x and y must be on the same CUDA device, got cpu and cpu"
+    if torch.cuda.is_available():
+        assert out[2] == "cuda: [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]"
+    elif out[2].startswith("no GPU:"):
+        assert out[2].startswith(
+            "no GPU: RuntimeError: CubinModule: loading the image failed: "
+            "CUDA call `cudaLibraryLoadData` failed: cudaError"
+        ), out[2]
+    else:
+        assert out[2].startswith("GPU present but PyTorch has no CUDA"), out[2]
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not _have_nvcc(), reason="nvcc is not installed")
+@pytest.mark.skipif(not _cmake_at_least(3, 27), reason="needs CMake 3.27 (CUDA_FATBIN_COMPILATION)")
+def test_cubin_example_gpu(tmp_path):
+    """On a GPU the embedded kernel runs on PyTorch's current stream and adds one."""
+    import torch
+
+    if not torch.cuda.is_available():
+        pytest.skip("needs an NVIDIA GPU and a CUDA build of PyTorch")
+    script = os.path.join(ROOT, "examples", "cuda", "cubin", "run.py")
+    out = _run_example([sys.executable, script, str(tmp_path)])
+    assert out[2] == "cuda: [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]"
+
+
 def test_packaging_example(tmp_path):
     script = os.path.join(ROOT, "examples", "packaging", "run.sh")
     out = _run_example(["bash", script, str(tmp_path)], env=dict(os.environ, PYTHON=sys.executable))

@@ -38,11 +38,11 @@ FORBIDDEN = {
 # Headers outside ffi.h that may include more: CUDA helpers need the CUDA runtime headers,
 # tvm_compat.h includes <sstream> for source compatibility, extra/ holds opt-in helpers (STL
 # interop includes the STL containers it converts).
-NOT_LEAN = {"cuda.h", "tvm_compat.h"}
+NOT_LEAN = {"tvm_compat.h"}
 
 
 def _needs_cuda(header):
-    return header == "cuda.h" or header.startswith("extra/cuda/")
+    return header.startswith("extra/cuda/")
 
 
 def _is_lean(header):
@@ -101,7 +101,7 @@ def test_header_compiles_alone(tmp_path, header):
     if _needs_cuda(header):
         cuda_include = _cuda_include_dir()
         if cuda_include is None:
-            pytest.skip("cuda.h needs the CUDA runtime headers (no nvcc found)")
+            pytest.skip("the CUDA helpers need the CUDA headers (no nvcc found)")
         flags.append(f"-I{cuda_include}")
     out = _syntax_check(tmp_path, f"#include <ffi/{header}>\n", *flags)
     assert out.returncode == 0, out.stderr
@@ -218,21 +218,54 @@ def test_export_metadata_is_a_compile_time_constant(tmp_path):
 
 FORWARDING = sorted(
     os.path.relpath(p, INCLUDE)
-    for pattern in ("tvm/ffi/*.h", "tvm/ffi/*/*.h", "dlpack/*.h")
-    for p in glob.glob(os.path.join(INCLUDE, pattern))
-    if "/cuda/" not in p
+    for pattern in ("tvm/**/*.h", "dlpack/*.h")
+    for p in glob.glob(os.path.join(INCLUDE, pattern), recursive=True)
 )
 
 
 def test_forwarding_headers_exist():
-    assert {"tvm/ffi/function.h", "tvm/ffi/container/tensor.h", "dlpack/dlpack.h"} <= set(
-        FORWARDING
+    assert {
+        "tvm/ffi/function.h",
+        "tvm/ffi/container/tensor.h",
+        "tvm/ffi/extra/cuda/cubin_launcher.h",
+        "tvm/ffi/extra/cuda/internal/unified_api.h",
+        "dlpack/dlpack.h",
+    } <= set(FORWARDING)
+
+
+def test_cubin_launcher_compiles_on_the_driver_api(tmp_path):
+    """TVM_FFI_CUBIN_LAUNCHER_USE_DRIVER_API=1 picks the driver API (CUresult, CUstream): the
+    header compiles that way too (linking it needs libcuda, which a machine without a GPU lacks)."""
+    cuda_include = _cuda_include_dir()
+    if cuda_include is None:
+        pytest.skip("the CUDA helpers need the CUDA headers (no nvcc found)")
+    source = (
+        "#include <ffi/extra/cuda/cubin_launcher.h>\n"
+        "#include <type_traits>\n"
+        "static_assert(std::is_same_v<ffi::cuda_api::ResultType, CUresult>);\n"
+        "static_assert(std::is_same_v<ffi::cuda_api::StreamHandle, CUstream>);\n"
+        "void f(ffi::CubinKernel& k, void** args) {\n"
+        "  TVM_FFI_CHECK_CUBIN_LAUNCHER_CUDA_ERROR(k.Launch(args, ffi::dim3(1), ffi::dim3(32),"
+        " nullptr));\n"
+        "}\n"
     )
+    flags = ["-DTVM_FFI_CUBIN_LAUNCHER_USE_DRIVER_API=1", "-Wall", "-Wextra", "-Werror"]
+    out = _syntax_check(tmp_path, source, f"-I{cuda_include}", *flags)
+    assert out.returncode == 0, out.stderr
+    runtime = source.replace("CUresult", "cudaError_t").replace("CUstream", "cudaStream_t")
+    out = _syntax_check(tmp_path, runtime, f"-I{cuda_include}", "-Wall", "-Wextra", "-Werror")
+    assert out.returncode == 0, out.stderr
 
 
 @pytest.mark.parametrize("header", FORWARDING)
 def test_forwarding_header_compiles_alone(tmp_path, header):
-    out = _syntax_check(tmp_path, f"#include <{header}>\n")
+    flags = []
+    if header.startswith("tvm/ffi/extra/cuda/"):
+        cuda_include = _cuda_include_dir()
+        if cuda_include is None:
+            pytest.skip("the CUDA helpers need the CUDA headers (no nvcc found)")
+        flags.append(f"-I{cuda_include}")
+    out = _syntax_check(tmp_path, f"#include <{header}>\n", *flags)
     assert out.returncode == 0, out.stderr
 
 

@@ -39,6 +39,10 @@ _BASE_FLAGS = ["-std=c++17", "-O2"]
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _MAX_NAME = 128  # `<name>_<key>.so.sha256` must stay within a file name's 255 bytes
 _KEY_CHARS = 20
+# Prefixed to inline CUDA sources: the check macro, device guard, current stream and allocator.
+_CUDA_HELPERS = "".join(
+    f"#include <ffi/extra/cuda/{h}.h>\n" for h in ("base", "device_guard", "stream", "allocator")
+)
 
 _Paths = Union[str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]], None]
 
@@ -434,7 +438,7 @@ def _inline_sources(cpp_sources: object, cuda_sources: object, functions: object
     if cpp:
         texts[".cc"] = "#include <ffi/ffi.h>\n\n" + "\n".join(cpp) + "\n" + exports
     if cuda:
-        body = "#include <ffi/ffi.h>\n#include <ffi/cuda.h>\n\n" + "\n".join(cuda) + "\n"
+        body = "#include <ffi/ffi.h>\n" + _CUDA_HELPERS + "\n" + "\n".join(cuda) + "\n"
         texts[".cu"] = body if cpp else body + exports
     return texts
 
@@ -468,12 +472,13 @@ def build_inline(
 ) -> str:
     """Compile inline C++ (and CUDA) sources into a library and return its path.
 
-    ``<ffi/ffi.h>`` is included for you (and ``<ffi/cuda.h>`` in CUDA sources); each name in
-    `functions` is exported with ``FFI_DLL_EXPORT_TYPED_FUNC(name, name)``. The result is
-    ``<dir>/<name>_<key>.so``, where ``<dir>`` is `build_directory` (relative to the current
-    directory) or ``$FFI_CACHE_DIR/<name>``, and ``<key>`` digests the sources, every flag and
-    include directory, the compilers (path and ``--version``) and ffi's headers: new source gets a
-    new file, so loading it in a process that loaded the old one runs the new code. The library's
+    ``<ffi/ffi.h>`` is included for you (and the CUDA helpers of ``<ffi/extra/cuda/>`` in CUDA
+    sources); each name in `functions` is exported with ``FFI_DLL_EXPORT_TYPED_FUNC(name, name)``.
+    The result is ``<dir>/<name>_<key>.so``, where ``<dir>`` is `build_directory` (relative to the
+    current directory) or ``$FFI_CACHE_DIR/<name>``, and ``<key>`` digests the sources, every flag
+    and include directory, the compilers (path and ``--version``) and ffi's headers: new source
+    gets a new file, so loading it in a process that loaded the old one runs the new code. The
+    library's
     SHA-256 is checked against the one recorded at install; a mismatch rebuilds it. `name` must be
     a C identifier (``ValueError`` before anything is written). A compile error raises BuildError
     with the compiler's diagnostics.

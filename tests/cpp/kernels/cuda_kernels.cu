@@ -1,7 +1,10 @@
-// A CUDA kernel library written with <ffi/cuda.h>, built by nvcc (when CMake finds a CUDA
-// compiler) and loaded by tests/cpp/test_cuda.cc. Like every kernel library it needs only the
-// include directory; the runtime symbols resolve when the host loads it.
-#include <ffi/cuda.h>
+// A CUDA kernel library written with the helpers of <ffi/extra/cuda/>, built by nvcc (when CMake
+// finds a CUDA compiler) and loaded by tests/cpp/test_cuda.cc. Like every kernel library it needs
+// only the include directory; the runtime symbols resolve when the host loads it.
+#include <ffi/extra/cuda/allocator.h>
+#include <ffi/extra/cuda/base.h>
+#include <ffi/extra/cuda/device_guard.h>
+#include <ffi/extra/cuda/stream.h>
 #include <ffi/ffi.h>
 
 namespace {
