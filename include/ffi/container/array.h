@@ -40,18 +40,18 @@ class ArrayObj : public SeqBaseObj {
     ObjectPtr<ArrayObj> p =
         make_object_with_extra<ArrayObj>(static_cast<size_t>(capacity) * sizeof(Any));
     p->data = detail::ExtraStorage(p.get());
-    p->SeqCell::capacity = capacity;
+    p->SetCapacity(capacity);
     return p;
   }
   /*! \brief A new array of `capacity` (at least `from`'s size) holding copies of its values. */
   static ObjectPtr<ArrayObj> CopyFrom(int64_t capacity, const ArrayObj* from) {
-    ObjectPtr<ArrayObj> p = Empty(capacity < from->SeqCell::size ? from->SeqCell::size : capacity);
+    ObjectPtr<ArrayObj> p = Empty(capacity < from->Len() ? from->Len() : capacity);
     for (const Any& v : *from) p->EmplaceBack(v);
     return p;
   }
   /*! \brief A new array of `capacity` (at least `from`'s size) taking `from`'s values. */
   static ObjectPtr<ArrayObj> MoveFrom(int64_t capacity, ArrayObj* from) {
-    ObjectPtr<ArrayObj> p = Empty(capacity < from->SeqCell::size ? from->SeqCell::size : capacity);
+    ObjectPtr<ArrayObj> p = Empty(capacity < from->Len() ? from->Len() : capacity);
     p->RelocateFrom(from);
     return p;
   }
@@ -211,7 +211,7 @@ class Array : public ObjectRef {
   void Assign(Iter first, Iter last) {
     int64_t n = static_cast<int64_t>(std::distance(first, last));
     ArrayObj* p = GetArrayObj();
-    if (p != nullptr && data_.use_count() == 1 && p->SeqCell::capacity >= n) {
+    if (p != nullptr && data_.use_count() == 1 && p->Cap() >= n) {
       p->clear();
     } else {
       data_ = ArrayObj::Empty(n);
@@ -226,7 +226,7 @@ class Array : public ObjectRef {
   template <typename F, typename U = std::invoke_result_t<F, T>>
   Array<U> Map(F fmap) const {
     const ArrayObj* p = Obj();
-    int64_t n = p->SeqCell::size;
+    int64_t n = p->Len();
     int64_t k = 0;
     ObjectPtr<ArrayObj> out;
     for (; k < n && out == nullptr; ++k) {
@@ -248,7 +248,7 @@ class Array : public ObjectRef {
   void MutateByApply(F fmutate) {
     if (empty()) return;
     ArrayObj* p = CopyOnWrite();
-    for (int64_t k = 0; k < p->SeqCell::size; ++k) {
+    for (int64_t k = 0; k < p->Len(); ++k) {
       Any* cell = p->MutableBegin() + k;
       *cell = Any(T(fmutate(detail::CopyFromAnyViewAfterCheck<T>(cell->raw()))));
     }
@@ -288,9 +288,9 @@ class Array : public ObjectRef {
     ArrayObj* p = GetArrayObj();
     if (p == nullptr)
       return SwitchContainer(extra > ArrayObj::kInitSize ? extra : ArrayObj::kInitSize);
-    if (p->SeqCell::capacity >= p->SeqCell::size + extra) return CopyOnWrite();
-    int64_t cap = p->SeqCell::capacity * ArrayObj::kIncFactor;
-    if (cap < p->SeqCell::size + extra) cap = p->SeqCell::size + extra;
+    if (p->Cap() >= p->Len() + extra) return CopyOnWrite();
+    int64_t cap = p->Cap() * ArrayObj::kIncFactor;
+    if (cap < p->Len() + extra) cap = p->Len() + extra;
     return SwitchContainer(cap);
   }
   /*! \brief Moves (when unique) or copies the values into a new object of `capacity`. */

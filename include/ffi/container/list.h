@@ -229,9 +229,9 @@ class List : public ObjectRef {
   /*! \brief The object with room for `extra` more values. */
   ListObj* EnsureCapacity(int64_t extra) {
     ListObj* p = Mutable();
-    int64_t need = p->SeqCell::size + extra;
-    if (p->SeqCell::capacity >= need) return p;
-    int64_t cap = p->SeqCell::capacity * ListObj::kIncFactor;
+    int64_t need = p->Len() + extra;
+    if (p->Cap() >= need) return p;
+    int64_t cap = p->Cap() * ListObj::kIncFactor;
     p->Reserve(cap < need ? need : cap);
     return p;
   }

@@ -163,6 +163,12 @@ class SeqBaseObj : public Object, protected detail::SeqCell {
   }
 
  protected:
+  /*! \brief Number of values, signed (the cell's own field). */
+  int64_t Len() const { return SeqCell::size; }
+  /*! \brief Number of cells allocated, signed. */
+  int64_t Cap() const { return SeqCell::capacity; }
+  /*! \brief Records the number of cells allocated (by the concrete object's allocator). */
+  void SetCapacity(int64_t n) { SeqCell::capacity = n; }
   Any* MutableBegin() const { return static_cast<Any*>(data); }
   Any* MutableEnd() const { return MutableBegin() + SeqCell::size; }
   /*! \brief Appends copies of `value` (capacity reserved). */
