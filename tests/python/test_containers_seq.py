@@ -4,9 +4,10 @@ Variant values through our package and runtime, and the runtime's ffi.Array*/ffi
 build and read them. Our package does not turn Python lists into Arrays yet; arrays come back as
 ffi.Object handles that pass back in unchanged."""
 
-import importlib.util
+import importlib.metadata
 import os
 import subprocess
+import sys
 
 import pytest
 
@@ -15,11 +16,12 @@ SOURCE = os.path.join(HERE, "..", "cpp", "loader", "containers_seq_reference.cc"
 
 
 def _reference_include():
-    # Found without importing tvm_ffi: it cannot share a process with ffi.
-    spec = importlib.util.find_spec("tvm_ffi")
-    if spec is None or spec.origin is None:
+    # Located through its distribution: importing (or finding) tvm_ffi beside ffi is refused.
+    try:
+        dist = importlib.metadata.distribution("apache-tvm-ffi")
+    except importlib.metadata.PackageNotFoundError:
         return None
-    include = os.path.join(os.path.dirname(spec.origin), "include")
+    include = str(dist.locate_file(os.path.join("tvm_ffi", "include")))
     return include if os.path.isfile(os.path.join(include, "tvm", "ffi", "c_api.h")) else None
 
 
@@ -99,3 +101,38 @@ def test_static_initializer_arrays(ref):
     first, second = _items(mixed)
     assert _items(first) == ["a", 1]
     assert second == 2.5
+
+
+def test_our_containers_under_the_reference_runtime(tmp_path):
+    # A kernel built with our headers, loaded by the reference's Python package in a process of
+    # its own (ffi and tvm_ffi cannot share one): it converts Python lists to its Array and List.
+    if _reference_include() is None:
+        pytest.skip("apache-tvm-ffi is not installed")
+    from conftest import build_kernel
+
+    lib = build_kernel(os.path.join(HERE, "kernels", "seq_kernels.cc"), str(tmp_path))
+    code = f"""
+import tvm_ffi
+m = tvm_ffi.load_module({lib!r})
+assert m.sum_nested([[1, 2], [3], []]) == 6
+assert [list(p) for p in m.pairs(3)] == [[0, 0], [1, -1], [2, -2]]
+arr = tvm_ffi.convert([1, 2.5])
+scaled = m.scaled(arr, 2.0)
+assert list(scaled) == [2.0, 5.0] and list(arr) == [1, 2.5]
+assert list(m.pair(7, "seven")) == [7, "seven"]
+assert m.describe(3) == "int 3" and m.describe("x") == "str x"
+assert m.length(None) == -1 and m.length([1, "a", None]) == 3
+lst = tvm_ffi.List([1])
+m.extend(lst, 3)
+assert list(lst) == [1, 0, 1, 2]
+try:
+    m.sum_nested([[1], ["a"]])
+except TypeError as e:
+    assert "Array[index 1: Array[index 0: str]]" in str(e), str(e)
+else:
+    raise AssertionError("no TypeError")
+print("ok")
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "ok\n"
