@@ -149,6 +149,17 @@ TEST(Array, MutationAndGrowth) {
   EXPECT_EQ(a[0], 5);
 }
 
+TEST(Array, InsertingItsOwnValues) {
+  // The storage moves as the array grows; the inserted values are read before it goes.
+  Array<Any> a = {String(std::string(30, 'a')), 2};
+  a.insert(a.begin() + 1, a.begin(), a.end());
+  ASSERT_EQ(a.size(), 4u);
+  EXPECT_EQ(a[1].cast<String>(), std::string(30, 'a'));
+  EXPECT_EQ(a[3].cast<int64_t>(), 2);
+  for (int i = 0; i < 10; ++i) a.push_back(a.GetArrayObj()->at(0));
+  EXPECT_EQ(a.back().cast<String>(), std::string(30, 'a'));
+}
+
 TEST(Array, MapAndConcat) {
   Array<int64_t> a = {1, 2, 3};
   Array<int64_t> same = a.Map([](int64_t x) { return x; });

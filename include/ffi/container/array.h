@@ -143,16 +143,22 @@ class Array : public ObjectRef {
   T back() const { return detail::CopyFromAnyViewAfterCheck<T>(Obj()->back().raw()); }
 
   /*! \brief Appends `item`. */
-  void push_back(const T& item) { CopyOnWrite(1)->EmplaceBack(Any(item)); }
+  void push_back(const T& item) {
+    Any value(item);  // made before the storage may move: `item` may refer into it
+    CopyOnWrite(1)->EmplaceBack(std::move(value));
+  }
   /*! \brief Appends a `T` made from `args`. */
   template <typename... Args>
   void emplace_back(Args&&... args) {
-    CopyOnWrite(1)->EmplaceBack(Any(T(std::forward<Args>(args)...)));
+    Any value(T(std::forward<Args>(args)...));
+    CopyOnWrite(1)->EmplaceBack(std::move(value));
   }
   /*! \brief Inserts `value` before `position`. */
   void insert(iterator position, const T& value) {
     int64_t idx = position - begin();
-    CopyOnWrite(1)->insert(idx, Any(value));
+    CheckInsertIndex(idx);
+    Any item(value);
+    CopyOnWrite(1)->insert(idx, std::move(item));
   }
   /*! \brief Inserts the values of [first, last) before `position`. */
   template <typename Iter, typename = std::enable_if_t<detail::kIsIterator<Iter>>>
@@ -161,6 +167,8 @@ class Array : public ObjectRef {
     int64_t count = static_cast<int64_t>(std::distance(first, last));
     if (count == 0) return;
     CheckInsertIndex(idx);
+    // [first, last) may be this array's own values: keep their object alive while it is copied.
+    ObjectPtr<Object> keep_alive = detail::kIsSeqIterator<Iter> ? data_ : ObjectPtr<Object>();
     CopyOnWrite(count)->insert(idx, first, last);
   }
   /*! \brief Drops the last value; IndexError when empty. */

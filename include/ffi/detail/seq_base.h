@@ -286,6 +286,12 @@ class SeqIterator {
   const Any* cell_ = nullptr;
 };
 
+/*! \brief Whether `Iter` reads the cells of a sequence (and so may point into the one written). */
+template <typename Iter>
+constexpr bool kIsSeqIterator = false;
+template <typename T, int Step>
+constexpr bool kIsSeqIterator<SeqIterator<T, Step>> = true;
+
 /*! \brief Whether an Array<T> (List<T>) may share the storage of an Array<U> (List<U>). */
 template <typename T, typename U>
 constexpr bool ElementSubsumes() {
