@@ -79,8 +79,8 @@ class AnyReader {
   T cast() const {
     Optional<T> v = TypeTraits<T>::TryCastFromAnyView(raw());
     if (FFI_UNLIKELY(!v.has_value())) {
-      FFI_THROW(TypeError) << "Cannot convert from type `" << GetTypeName() << "` to `"
-                           << TypeTraits<T>::TypeStr() << "`";
+      FFI_THROW(TypeError) << "Cannot convert from type `" << detail::MismatchTypeInfo<T>(raw())
+                           << "` to `" << TypeTraits<T>::TypeStr() << "`";
     }
     return *std::move(v);
   }

@@ -147,10 +147,9 @@ inline constexpr auto kSignature = Info::Signature();
  */
 [[noreturn]] inline void ThrowArgumentTypeError(const char* name, std::string_view signature,
                                                 int32_t i, std::string_view expected,
-                                                int32_t got_index) {
+                                                std::string_view got) {
   FFI_THROW(TypeError) << "Mismatched type on argument #" << i << " when calling: `" << name
-                       << signature << "`. Expected `" << expected << "` but got `"
-                       << TypeIndexToName(got_index) << "`";
+                       << signature << "`. Expected `" << expected << "` but got `" << got << "`";
 }
 /*! \brief Throws the TypeError for a typed call given the wrong number of arguments. */
 [[noreturn]] inline void ThrowArgumentCountError(const char* name, std::string_view signature,
@@ -164,7 +163,7 @@ template <typename Info, typename T>
 void CheckConverted(bool converted, const TVMFFIAny* args, int32_t i, const char* name) {
   if (FFI_UNLIKELY(!converted)) {
     static constexpr auto kExpected = TypeTraits<T>::TypeStr();
-    ThrowArgumentTypeError(name, kSignature<Info>, i, kExpected, args[i].type_index);
+    ThrowArgumentTypeError(name, kSignature<Info>, i, kExpected, MismatchTypeInfo<T>(&args[i]));
   }
 }
 

@@ -325,11 +325,20 @@ struct TypeTraits<DLTensor*> : detail::PODTraitsBase<DLTensor*, kTVMFFIDLTensorP
 };
 
 /*!
+ * \brief Whether reference class `T` converts through the generic object-reference traits below.
+ * Containers whose conversions look at their elements (Array<T>, Map<K, V>, ...) set it to false
+ * for their class template and specialize TypeTraits themselves; otherwise both would match.
+ */
+template <typename T>
+inline constexpr bool use_default_type_traits_v = true;
+
+/*!
  * \brief Object references: the object's own type index; None for a null reference of a nullable
  * class. A value converts when its object is a `T::ContainerType` or derives from it.
  */
 template <typename T>
-struct TypeTraits<T, std::enable_if_t<std::is_base_of_v<ObjectRef, T>>> {
+struct TypeTraits<
+    T, std::enable_if_t<std::is_base_of_v<ObjectRef, T> && use_default_type_traits_v<T>>> {
   using Container = typename T::ContainerType;
   static constexpr bool enabled = true;
   static void CopyToAnyView(const T& v, TVMFFIAny* out) {
@@ -356,8 +365,56 @@ struct TypeTraits<T, std::enable_if_t<std::is_base_of_v<ObjectRef, T>>> {
     if (src->type_index == kTVMFFINone) return T(ObjectPtr<Object>());
     return detail::ObjectUnsafe::RefFromBorrowedHeader<T>(src->v_obj);
   }
+  /*! \brief The value, known to pass CheckAnyStrict (containers use it to read their elements). */
+  static T CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
+    return detail::ObjectUnsafe::RefFromBorrowedHeader<T>(
+        src->type_index == kTVMFFINone ? nullptr : src->v_obj);
+  }
   static constexpr auto TypeStr() { return detail::ObjectTypeName<Container>(); }
 };
+
+namespace detail {
+/*! \brief Detects TypeTraits<T>::CopyFromAnyViewAfterCheck. */
+template <typename T, typename = void>
+constexpr bool kHasCopyAfterCheck = false;
+template <typename T>
+constexpr bool kHasCopyAfterCheck<
+    T, std::void_t<decltype(TypeTraits<T>::CopyFromAnyViewAfterCheck(nullptr))>> = true;
+
+/*!
+ * \brief Reads a `T` out of a value already known to pass TypeTraits<T>::CheckAnyStrict, such as
+ * an element of an Array<T>: traits that can skip the check (objects, containers) provide
+ * CopyFromAnyViewAfterCheck, the others convert as usual.
+ */
+template <typename T>
+T CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
+  if constexpr (kHasCopyAfterCheck<T>) {
+    return TypeTraits<T>::CopyFromAnyViewAfterCheck(src);
+  } else {
+    return *TypeTraits<T>::TryCastFromAnyView(src);
+  }
+}
+
+/*! \brief Detects TypeTraits<T>::GetMismatchTypeInfo. */
+template <typename T, typename = void>
+constexpr bool kHasMismatchInfo = false;
+template <typename T>
+constexpr bool
+    kHasMismatchInfo<T, std::void_t<decltype(TypeTraits<T>::GetMismatchTypeInfo(nullptr))>> = true;
+
+/*!
+ * \brief What error messages say a value that did not convert to `T` is: its type name, or for a
+ * container the first element that did not convert ("Array[index 1: str]"), as TVM-FFI does.
+ */
+template <typename T>
+std::string MismatchTypeInfo(const TVMFFIAny* src) {
+  if constexpr (kHasMismatchInfo<T>) {
+    return TypeTraits<T>::GetMismatchTypeInfo(src);
+  } else {
+    return TypeIndexToName(src->type_index);
+  }
+}
+}  // namespace detail
 
 /*! \brief Optional<T>: None or whatever converts to `T`. */
 template <typename T>
@@ -378,6 +435,13 @@ struct TypeTraits<Optional<T>> {
     if (src->type_index == kTVMFFINone) return Optional<T>();
     if (auto v = TypeTraits<T>::TryCastFromAnyView(src)) return Optional<T>(*std::move(v));
     return std::nullopt;
+  }
+  static Optional<T> CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
+    if (src->type_index == kTVMFFINone) return Optional<T>();
+    return Optional<T>(detail::CopyFromAnyViewAfterCheck<T>(src));
+  }
+  static std::string GetMismatchTypeInfo(const TVMFFIAny* src) {
+    return detail::MismatchTypeInfo<T>(src);
   }
   static constexpr auto TypeStr() {
     return ConstString("Optional<") + TypeTraits<T>::TypeStr() + ">";
