@@ -38,6 +38,13 @@ namespace ffi = ::tvm::ffi;
 #define FFI_UNLIKELY(x) (x)
 #endif
 
+/*! \brief Marks a rarely taken function (error paths): kept out of line, away from hot code. */
+#if defined(__GNUC__) || defined(__clang__)
+#define FFI_COLD_NOINLINE __attribute__((noinline, cold))
+#else
+#define FFI_COLD_NOINLINE
+#endif
+
 /*! \brief Pastes two tokens after expanding them (for unique names in macros). */
 #define FFI_STR_CONCAT_(a, b) a##b
 #define FFI_STR_CONCAT(a, b) FFI_STR_CONCAT_(a, b)

@@ -240,6 +240,22 @@ typedef struct {
   size_t size;
 } TVMFFIShapeCell;
 
+/*!
+ * \brief The cell after the header of an Array or List object: a run of TVMFFIAny values. An
+ * Array keeps them inside its own allocation (`data_deleter` null); a List in a separate buffer
+ * that `data_deleter` frees.
+ */
+typedef struct {
+  /*! \brief The first of `capacity` TVMFFIAny cells. */
+  void* data;
+  /*! \brief Number of cells holding values. */
+  int64_t size;
+  /*! \brief Number of cells allocated. */
+  int64_t capacity;
+  /*! \brief Frees `data` when it is a separate buffer; null when it lives inside the object. */
+  void (*data_deleter)(void*);
+} TVMFFISeqCell;
+
 /*! \brief How TVMFFIErrorCell::update_backtrace combines the new text with the old. */
 #ifdef __cplusplus
 enum TVMFFIBacktraceUpdateMode : int32_t {

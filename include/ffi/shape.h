@@ -27,12 +27,6 @@ namespace detail {
 // kernel costs a compare and a call, not a streamed message at every call site. The policy:
 // a negative extent (or ndim) is a ValueError, a count or byte size beyond 64 bits an
 // OverflowError.
-/*! \brief Marks a rarely taken function: kept out of line, away from the hot code. */
-#if defined(__GNUC__) || defined(__clang__)
-#define FFI_COLD_NOINLINE __attribute__((noinline, cold))
-#else
-#define FFI_COLD_NOINLINE
-#endif
 /*! \brief Throws ValueError: `what` has a negative extent `value` in dimension `dim`. */
 [[noreturn]] FFI_COLD_NOINLINE inline void ThrowNegativeExtent(const char* what, size_t dim,
                                                                int64_t value) {
@@ -181,16 +175,36 @@ inline ObjectPtr<ShapeObj> MakeShapeObj(ShapeView dims) {
 }
 }  // namespace detail
 
+namespace detail {
+/*! \brief Whether `R` stores int64_t values contiguously behind `data()`. */
+template <typename R, typename = void>
+constexpr bool kHasInt64Data = false;
+template <typename R>
+constexpr bool kHasInt64Data<R, std::enable_if_t<std::is_convertible_v<
+                                    decltype(std::declval<const R&>().data()), const int64_t*>>> =
+    true;
+}  // namespace detail
+
 /*! \brief An immutable, shared list of extents. Never null; default is the empty shape. */
 class Shape : public ObjectRef {
  public:
   Shape() : Shape(ShapeView()) {}
   Shape(std::initializer_list<int64_t> dims) : Shape(ShapeView(dims)) {}
-  /*! \brief A copy of a contiguous container of int64_t, such as std::vector<int64_t>. */
-  template <typename Container,
-            typename = std::enable_if_t<std::is_convertible_v<
-                decltype(std::declval<const Container&>().data()), const int64_t*>>>
-  Shape(const Container& dims) : Shape(ShapeView(dims)) {}
+  /*!
+   * \brief A copy of a range of integers: std::vector<int64_t>, Array<int64_t>, std::array<int, N>,
+   * ... (contiguous int64_t storage is copied in one go).
+   */
+  template <typename Range,
+            typename = std::enable_if_t<
+                !std::is_same_v<Range, ShapeView> && !std::is_base_of_v<ObjectRef, Range> &&
+                std::is_convertible_v<decltype(*std::declval<const Range&>().begin()), int64_t>>>
+  Shape(const Range& dims) : Shape(FromRange(dims)) {}
+  /*! \brief The same for object ranges (Array<int64_t>), whose values are read one by one. */
+  template <typename Range,
+            typename = std::enable_if_t<std::is_base_of_v<ObjectRef, Range> &&
+                                        !std::is_same_v<Range, Shape>>,
+            typename = decltype(static_cast<int64_t>(*std::declval<const Range&>().begin()))>
+  Shape(const Range& dims) : Shape(CopyRange(dims.begin(), dims.end())) {}
   explicit Shape(ShapeView dims) : ObjectRef(detail::MakeShapeObj(dims)) {}
   /*! \brief A copy of the extents in `[first, last)` (any input iterators over integers). */
   template <typename Iter, typename = decltype(static_cast<int64_t>(*std::declval<Iter&>()),
@@ -217,6 +231,14 @@ class Shape : public ObjectRef {
   static constexpr bool _type_is_nullable = false;
 
  private:
+  template <typename Range>
+  static Shape FromRange(const Range& dims) {
+    if constexpr (detail::kHasInt64Data<Range>) {
+      return Shape(ShapeView(dims.data(), dims.size()));
+    } else {
+      return CopyRange(dims.begin(), dims.end());
+    }
+  }
   template <typename Iter>
   static Shape CopyRange(Iter first, Iter last) {
     size_t n = 0;

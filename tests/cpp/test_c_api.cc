@@ -20,6 +20,7 @@ static_assert(offsetof(TVMFFIObject, type_index) == 8);
 static_assert(offsetof(TVMFFIObject, deleter) == 16);
 static_assert(sizeof(TVMFFIErrorCell) == 72);
 static_assert(sizeof(TVMFFIShapeCell) == 16);
+static_assert(sizeof(TVMFFISeqCell) == 32 && offsetof(TVMFFISeqCell, data_deleter) == 24);
 static_assert(sizeof(TVMFFIFunctionCell) == 16);
 static_assert(sizeof(TVMFFITypeInfo) == 72);
 static_assert(offsetof(TVMFFITypeInfo, metadata) == 64);

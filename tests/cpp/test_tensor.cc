@@ -2,6 +2,7 @@
 // (ndim dtype shape strides size stride numel byte_offset data_ptr device IsContiguous), views of
 // DLTensors whose producer left strides null, zero-size and 0-d tensors, GetDataSize, and how
 // tensors travel through Any/AnyView and typed functions (owning converts to view, never back).
+#include <ffi/container/array.h>
 #include <ffi/ffi.h>
 #include <gtest/gtest.h>
 
@@ -799,4 +800,14 @@ TEST(TensorStrided, ShapeFromIteratorRange) {
   ffi::Shape t(ints.begin(), ints.end());
   EXPECT_EQ(t, ffi::Shape({7, 8}));
   EXPECT_EQ(ffi::Shape(buf, buf).size(), 0u);
+}
+
+TEST(TensorStrided, ShapeFromAnyIntegerRange) {
+  std::vector<int64_t> v = {4, 5};
+  EXPECT_EQ(ffi::Shape(v), ffi::Shape({4, 5}));
+  std::vector<int> ints = {1, 2, 3};
+  EXPECT_EQ(ffi::Shape(ints), ffi::Shape({1, 2, 3}));
+  ffi::Array<int64_t> arr = {6, 7};
+  ffi::Shape from_array = arr;
+  EXPECT_EQ(from_array, ffi::Shape({6, 7}));
 }

@@ -50,18 +50,18 @@ class ListObj : public SeqBaseObj {
    * buffer is ours, so data_deleter becomes ours too, whichever library made the list.
    */
   void Reserve(int64_t n) {
-    if (n <= SeqCell::capacity) return;
+    if (n <= TVMFFISeqCell::capacity) return;
     if (static_cast<uint64_t>(n) > SIZE_MAX / sizeof(Any)) {
       FFI_THROW(OverflowError) << "List capacity " << n << " is too large";
     }
     void* fresh = ::operator new(static_cast<size_t>(n) * sizeof(Any));
-    if (SeqCell::size != 0) {
-      std::memcpy(fresh, data, static_cast<size_t>(SeqCell::size) * sizeof(Any));
+    if (TVMFFISeqCell::size != 0) {
+      std::memcpy(fresh, data, static_cast<size_t>(TVMFFISeqCell::size) * sizeof(Any));
     }
     if (data != nullptr && data_deleter != nullptr) data_deleter(data);
     data = fresh;
     data_deleter = FreeBuffer;
-    SeqCell::capacity = n;
+    TVMFFISeqCell::capacity = n;
   }
 
  private:

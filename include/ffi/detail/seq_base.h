@@ -26,28 +26,8 @@ namespace tvm {
 namespace ffi {
 inline namespace ffi_v1 {
 
-/*! \brief Marks a rarely taken function: kept out of line, away from the hot code. */
-#ifndef FFI_COLD_NOINLINE
-#if defined(__GNUC__) || defined(__clang__)
-#define FFI_COLD_NOINLINE __attribute__((noinline, cold))
-#else
-#define FFI_COLD_NOINLINE
-#endif
-#endif
-
 namespace detail {
-/*! \brief The sequence cell after the object header (TVMFFISeqCell in TVM-FFI's C ABI). */
-struct SeqCell {
-  /*! \brief The first of `capacity` Any cells. */
-  void* data;
-  /*! \brief Number of cells holding values. */
-  int64_t size;
-  /*! \brief Number of cells allocated. */
-  int64_t capacity;
-  /*! \brief Frees `data` when it is a separate buffer; null when it lives inside the object. */
-  void (*data_deleter)(void*);
-};
-static_assert(sizeof(SeqCell) == 32, "the sequence cell is four 8-byte fields");
+static_assert(sizeof(TVMFFISeqCell) == 32, "the sequence cell is four 8-byte fields");
 static_assert(sizeof(Any) == sizeof(TVMFFIAny), "sequence cells are Any values");
 
 /*! \brief Throws the IndexError TVM-FFI's sequences raise for index `i` of `size` values. */
@@ -61,68 +41,73 @@ static_assert(sizeof(Any) == sizeof(TVMFFIAny), "sequence cells are Any values")
  * concrete object's is kTVMFFIArray or kTVMFFIList). Indices are checked: IndexError when out of
  * range. Growing operations assume the caller has reserved the capacity.
  */
-class SeqBaseObj : public Object, protected detail::SeqCell {
+class SeqBaseObj : public Object, protected TVMFFISeqCell {
  public:
   SeqBaseObj() {
     data = nullptr;
-    SeqCell::size = 0;
-    SeqCell::capacity = 0;
+    TVMFFISeqCell::size = 0;
+    TVMFFISeqCell::capacity = 0;
     data_deleter = nullptr;
   }
   ~SeqBaseObj() {
-    ShrinkBy(SeqCell::size);
+    ShrinkBy(TVMFFISeqCell::size);
     if (data_deleter != nullptr) data_deleter(data);
   }
 
   /*! \brief Number of values. */
-  size_t size() const { return static_cast<size_t>(SeqCell::size); }
+  size_t size() const { return static_cast<size_t>(TVMFFISeqCell::size); }
   /*! \brief Number of cells allocated. */
-  size_t capacity() const { return static_cast<size_t>(SeqCell::capacity); }
+  size_t capacity() const { return static_cast<size_t>(TVMFFISeqCell::capacity); }
   /*! \brief Whether there are no values. */
-  bool empty() const { return SeqCell::size == 0; }
+  bool empty() const { return TVMFFISeqCell::size == 0; }
   /*! \brief Value `i`; IndexError unless 0 <= i < size. */
   const Any& at(int64_t i) const { return (*this)[i]; }
   /*! \brief Value `i`; IndexError unless 0 <= i < size. */
   const Any& operator[](int64_t i) const {
-    if (FFI_UNLIKELY(i < 0 || i >= SeqCell::size)) detail::ThrowSeqIndex(i, SeqCell::size);
+    if (FFI_UNLIKELY(i < 0 || i >= TVMFFISeqCell::size))
+      detail::ThrowSeqIndex(i, TVMFFISeqCell::size);
     return begin()[i];
   }
   /*! \brief The first value; IndexError when empty. */
   const Any& front() const {
-    if (FFI_UNLIKELY(SeqCell::size == 0)) FFI_THROW(IndexError) << "front() on empty sequence";
+    if (FFI_UNLIKELY(TVMFFISeqCell::size == 0))
+      FFI_THROW(IndexError) << "front() on empty sequence";
     return begin()[0];
   }
   /*! \brief The last value; IndexError when empty. */
   const Any& back() const {
-    if (FFI_UNLIKELY(SeqCell::size == 0)) FFI_THROW(IndexError) << "back() on empty sequence";
-    return begin()[SeqCell::size - 1];
+    if (FFI_UNLIKELY(TVMFFISeqCell::size == 0)) FFI_THROW(IndexError) << "back() on empty sequence";
+    return begin()[TVMFFISeqCell::size - 1];
   }
   const Any* begin() const { return static_cast<const Any*>(data); }
-  const Any* end() const { return begin() + SeqCell::size; }
+  const Any* end() const { return begin() + TVMFFISeqCell::size; }
 
   /*! \brief Drops every value (the capacity stays). */
-  void clear() { ShrinkBy(SeqCell::size); }
+  void clear() { ShrinkBy(TVMFFISeqCell::size); }
   /*! \brief Replaces value `i`; IndexError unless 0 <= i < size. */
   void SetItem(int64_t i, Any item) {
-    if (FFI_UNLIKELY(i < 0 || i >= SeqCell::size)) detail::ThrowSeqIndex(i, SeqCell::size);
+    if (FFI_UNLIKELY(i < 0 || i >= TVMFFISeqCell::size))
+      detail::ThrowSeqIndex(i, TVMFFISeqCell::size);
     MutableBegin()[i] = std::move(item);
   }
   /*! \brief Drops the last value; IndexError when empty. */
   void pop_back() {
-    if (FFI_UNLIKELY(SeqCell::size == 0)) FFI_THROW(IndexError) << "pop_back on empty sequence";
+    if (FFI_UNLIKELY(TVMFFISeqCell::size == 0))
+      FFI_THROW(IndexError) << "pop_back on empty sequence";
     ShrinkBy(1);
   }
   /*! \brief Removes value `i`; IndexError unless 0 <= i < size. */
   void erase(int64_t i) {
-    if (FFI_UNLIKELY(i < 0 || i >= SeqCell::size)) detail::ThrowSeqIndex(i, SeqCell::size);
+    if (FFI_UNLIKELY(i < 0 || i >= TVMFFISeqCell::size))
+      detail::ThrowSeqIndex(i, TVMFFISeqCell::size);
     EraseUnchecked(i, i + 1);
   }
   /*! \brief Removes values [first, last); IndexError unless 0 <= first <= last <= size. */
   void erase(int64_t first, int64_t last) {
     if (first == last) return;
-    if (FFI_UNLIKELY(first < 0 || last > SeqCell::size || first > last)) {
+    if (FFI_UNLIKELY(first < 0 || last > TVMFFISeqCell::size || first > last)) {
       FFI_THROW(IndexError) << "Erase range [" << first << ", " << last << ") out of bounds "
-                            << SeqCell::size;
+                            << TVMFFISeqCell::size;
     }
     EraseUnchecked(first, last);
   }
@@ -130,7 +115,7 @@ class SeqBaseObj : public Object, protected detail::SeqCell {
   void insert(int64_t i, Any item) {
     CheckInsertIndex(i);
     new (MutableEnd()) Any(std::move(item));
-    ++SeqCell::size;
+    ++TVMFFISeqCell::size;
     RotateTailTo(i, 1);
   }
   /*!
@@ -141,71 +126,71 @@ class SeqBaseObj : public Object, protected detail::SeqCell {
   template <typename Iter>
   void insert(int64_t i, Iter first, Iter last) {
     CheckInsertIndex(i);
-    int64_t old_size = SeqCell::size;
+    int64_t old_size = TVMFFISeqCell::size;
     try {
       for (; first != last; ++first) {
         new (MutableEnd()) Any(*first);
-        ++SeqCell::size;
+        ++TVMFFISeqCell::size;
       }
     } catch (...) {
-      ShrinkBy(SeqCell::size - old_size);
+      ShrinkBy(TVMFFISeqCell::size - old_size);
       throw;
     }
-    RotateTailTo(i, SeqCell::size - old_size);
+    RotateTailTo(i, TVMFFISeqCell::size - old_size);
   }
   /*! \brief Reverses the values in place. */
-  void Reverse() { ReverseCells(0, SeqCell::size); }
+  void Reverse() { ReverseCells(0, TVMFFISeqCell::size); }
   /*! \brief Grows with None values (capacity reserved) or shrinks to `n`; ValueError if n < 0. */
   void resize(int64_t n) {
     if (n < 0) FFI_THROW(ValueError) << "Cannot resize to negative size";
-    if (n > SeqCell::size) EnlargeBy(n - SeqCell::size);
-    if (n < SeqCell::size) ShrinkBy(SeqCell::size - n);
+    if (n > TVMFFISeqCell::size) EnlargeBy(n - TVMFFISeqCell::size);
+    if (n < TVMFFISeqCell::size) ShrinkBy(TVMFFISeqCell::size - n);
   }
 
  protected:
   /*! \brief Number of values, signed (the cell's own field). */
-  int64_t Len() const { return SeqCell::size; }
+  int64_t Len() const { return TVMFFISeqCell::size; }
   /*! \brief Number of cells allocated, signed. */
-  int64_t Cap() const { return SeqCell::capacity; }
+  int64_t Cap() const { return TVMFFISeqCell::capacity; }
   /*! \brief Records the number of cells allocated (by the concrete object's allocator). */
-  void SetCapacity(int64_t n) { SeqCell::capacity = n; }
+  void SetCapacity(int64_t n) { TVMFFISeqCell::capacity = n; }
   Any* MutableBegin() const { return static_cast<Any*>(data); }
-  Any* MutableEnd() const { return MutableBegin() + SeqCell::size; }
+  Any* MutableEnd() const { return MutableBegin() + TVMFFISeqCell::size; }
   /*! \brief Appends copies of `value` (capacity reserved). */
   void EnlargeBy(int64_t count, const Any& value = Any()) {
     for (; count > 0; --count) {
       new (MutableEnd()) Any(value);
-      ++SeqCell::size;
+      ++TVMFFISeqCell::size;
     }
   }
   /*! \brief Destroys the last `count` values. */
   void ShrinkBy(int64_t count) {
     for (; count > 0; --count) {
-      --SeqCell::size;
+      --TVMFFISeqCell::size;
       MutableEnd()->~Any();
     }
   }
   /*! \brief Appends `value` (capacity reserved). */
   void EmplaceBack(Any value) {
     new (MutableEnd()) Any(std::move(value));
-    ++SeqCell::size;
+    ++TVMFFISeqCell::size;
   }
   /*!
    * \brief Moves the cells of `from` (size <= our capacity) into our empty storage, leaving `from`
    * empty. An Any is only its 16 bytes, so a move is a copy of them.
    */
   void RelocateFrom(SeqBaseObj* from) {
-    if (from->SeqCell::size != 0) {
-      std::memcpy(data, from->data, static_cast<size_t>(from->SeqCell::size) * sizeof(Any));
+    if (from->TVMFFISeqCell::size != 0) {
+      std::memcpy(data, from->data, static_cast<size_t>(from->TVMFFISeqCell::size) * sizeof(Any));
     }
-    SeqCell::size = from->SeqCell::size;
-    from->SeqCell::size = 0;
+    TVMFFISeqCell::size = from->TVMFFISeqCell::size;
+    from->TVMFFISeqCell::size = 0;
   }
 
  private:
   void CheckInsertIndex(int64_t i) const {
-    if (FFI_UNLIKELY(i < 0 || i > SeqCell::size)) {
-      FFI_THROW(IndexError) << "Index " << i << " out of bounds [0, " << SeqCell::size << "]";
+    if (FFI_UNLIKELY(i < 0 || i > TVMFFISeqCell::size)) {
+      FFI_THROW(IndexError) << "Index " << i << " out of bounds [0, " << TVMFFISeqCell::size << "]";
     }
   }
   /*! \brief Swaps the raw cells of [lo, hi) end for end. */
@@ -219,19 +204,19 @@ class SeqBaseObj : public Object, protected detail::SeqCell {
   }
   /*! \brief Moves the last `count` values to index `i`, shifting [i, size - count) right. */
   void RotateTailTo(int64_t i, int64_t count) {
-    int64_t split = SeqCell::size - count;
+    int64_t split = TVMFFISeqCell::size - count;
     if (i == split) return;
     ReverseCells(i, split);
-    ReverseCells(split, SeqCell::size);
-    ReverseCells(i, SeqCell::size);
+    ReverseCells(split, TVMFFISeqCell::size);
+    ReverseCells(i, TVMFFISeqCell::size);
   }
   /*! \brief Destroys [first, last) and closes the gap. */
   void EraseUnchecked(int64_t first, int64_t last) {
     Any* cells = MutableBegin();
     for (int64_t k = first; k < last; ++k) cells[k].~Any();
     std::memmove(static_cast<void*>(cells + first), static_cast<void*>(cells + last),
-                 static_cast<size_t>(SeqCell::size - last) * sizeof(Any));
-    SeqCell::size -= last - first;
+                 static_cast<size_t>(TVMFFISeqCell::size - last) * sizeof(Any));
+    TVMFFISeqCell::size -= last - first;
   }
 };
 
