@@ -21,6 +21,7 @@
 #include <ffi/function.h>
 
 #include <cstdint>
+#include <string>
 #include <utility>
 
 namespace tvm {
@@ -114,7 +115,22 @@ class IterFunctor {
   mutable MapBaseObj::iterator it_;
 };
 
+/*!
+ * \brief Makes sure the type-attribute columns of custom key hashing exist from the start: AnyHash
+ * and AnyEqual look each one up once per library and keep what they found, so a column created
+ * only later (when a type first registers a hook) would go unseen.
+ */
+void EnsureKeyHookColumns() {
+  for (const char* name : {"__any_hash__", "__any_equal__"}) {
+    TVMFFIByteArray key{name, std::char_traits<char>::length(name)};
+    TVMFFIAny none;
+    detail::SetNone(&none);
+    if (int rc = TVMFFITypeRegisterAttr(kTVMFFINone, &key, &none)) detail::ThrowRaised(rc);
+  }
+}
+
 FFI_STATIC_INIT_BLOCK() {
+  EnsureKeyHookColumns();
   GlobalDef()
       .def("ffi.GetInvalidObject", []() { return MissingObject(); })
       .def_packed("ffi.Map", BuildFromPairs<Map<Any, Any>>)

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -227,6 +228,55 @@ TEST(Map, ObjectKeysByIdentity) {
   EXPECT_EQ(m.size(), 2u);
   EXPECT_EQ(m.at(k1), 1);
   EXPECT_EQ(m.at(k2), 2);
+}
+
+/*! \brief A key type that registers its own key hash and equality: boxes equal by value. */
+class KeyBoxObj : public ffi::Object {
+ public:
+  explicit KeyBoxObj(int64_t v) : value(v) {}
+  int64_t value;
+  FFI_DECLARE_OBJECT_INFO_FINAL("testing.map.KeyBox", KeyBoxObj, ffi::Object);
+};
+class KeyBox : public ffi::ObjectRef {
+ public:
+  explicit KeyBox(int64_t v) : ObjectRef(ffi::make_object<KeyBoxObj>(v)) {}
+  FFI_DEFINE_OBJECT_REF_METHODS(KeyBox, ffi::ObjectRef, KeyBoxObj);
+};
+int64_t BoxValue(const TVMFFIAny& v) {
+  return static_cast<const KeyBoxObj*>(ffi::detail::ObjectUnsafe::FromHeader(v.v_obj))->value;
+}
+TVMFFIAny BoxHash(const TVMFFIAny& v) noexcept {
+  TVMFFIAny out{};
+  out.type_index = kTVMFFIInt;
+  out.v_int64 = BoxValue(v) % 3;  // collisions on purpose
+  return out;
+}
+TVMFFIAny BoxEqual(const TVMFFIAny& a, const TVMFFIAny& b) noexcept {
+  TVMFFIAny out{};
+  out.type_index = kTVMFFIBool;
+  out.v_int64 = BoxValue(a) == BoxValue(b);
+  return out;
+}
+
+TEST(Map, TypesWithTheirOwnKeyHooks) {
+  int32_t t = KeyBoxObj::RuntimeTypeIndex();
+  for (auto [name, fn] : {std::pair<const char*, void*>{"__any_hash__", (void*)&BoxHash},
+                          std::pair<const char*, void*>{"__any_equal__", (void*)&BoxEqual}}) {
+    TVMFFIByteArray key{name, std::strlen(name)};
+    TVMFFIAny value{};
+    value.type_index = kTVMFFIOpaquePtr;
+    value.v_ptr = fn;
+    ASSERT_EQ(TVMFFITypeRegisterAttr(t, &key, &value), 0);
+  }
+  uint64_t k = static_cast<uint64_t>(t);
+  EXPECT_EQ(ffi::AnyHash()(Any(KeyBox(7))), k ^ ((7 % 3) + 0x9e3779b9 + (k << 6) + (k >> 2)));
+  Map<KeyBox, int64_t> m;
+  for (int64_t i = 0; i < 12; ++i) m.Set(KeyBox(i), i * 10);
+  m.Set(KeyBox(5), 55);  // a different object, the same key
+  EXPECT_EQ(m.size(), 12u);
+  EXPECT_EQ(m.at(KeyBox(5)), 55);
+  EXPECT_EQ(m.at(KeyBox(11)), 110);
+  EXPECT_EQ(m.count(KeyBox(12)), 0u);
 }
 
 TEST(Map, AnyConversions) {
