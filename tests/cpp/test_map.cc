@@ -296,6 +296,14 @@ TEST(Map, AnyConversions) {
   EXPECT_EQ(e.kind(), "TypeError");
   EXPECT_NE(e.message().find("Map<str, str>"), std::string::npos) << e.message();
   EXPECT_FALSE((Any(1).try_cast<Map<String, int64_t>>().has_value()));
+  // What does not convert, named as the convention does (for error messages).
+  Any mixed = Map<Any, Any>{{int64_t{11}, 1.5}};
+  using IntInt = Map<int64_t, int64_t>;
+  using StrFloat = Map<String, double>;
+  EXPECT_EQ(ffi::TypeTraits<IntInt>::GetMismatchTypeInfo(mixed.raw()),
+            "Map[K, some value is float]");
+  EXPECT_EQ(ffi::TypeTraits<StrFloat>::GetMismatchTypeInfo(mixed.raw()), "Map[some key is int, V]");
+  EXPECT_EQ(ffi::TypeTraits<IntInt>::GetMismatchTypeInfo(Any(1).raw()), "int");
   // Optional and nested forms.
   EXPECT_FALSE((Any().cast<ffi::Optional<Map<String, int64_t>>>().has_value()));
   EXPECT_EQ((any.cast<ffi::Optional<Map<String, int64_t>>>().value().size()), 2u);

@@ -5,6 +5,8 @@
 #ifndef FFI_DETAIL_MAP_TRAITS_H_
 #define FFI_DETAIL_MAP_TRAITS_H_
 
+#include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -43,6 +45,23 @@ struct IsPairRange<R, K, V,
           !std::is_base_of_v<ObjectRef, R> &&
           std::is_constructible_v<Any, decltype(std::declval<const R&>().begin()->first)> &&
           std::is_constructible_v<Any, decltype(std::declval<const R&>().begin()->second)>> {};
+
+/*! \brief Whether TypeTraits<T> can describe a value that does not convert to T. */
+template <typename T, typename = void>
+struct HasMismatchInfo : std::false_type {};
+template <typename T>
+struct HasMismatchInfo<T, std::void_t<decltype(TypeTraits<T>::GetMismatchTypeInfo(
+                              static_cast<const TVMFFIAny*>(nullptr)))>> : std::true_type {};
+
+/*! \brief What a value that does not convert to `T` is, for error messages. */
+template <typename T>
+std::string MismatchTypeInfo(const TVMFFIAny* src) {
+  if constexpr (HasMismatchInfo<T>::value) {
+    return TypeTraits<T>::GetMismatchTypeInfo(src);
+  } else {
+    return TypeIndexToName(src->type_index);
+  }
+}
 
 /*!
  * \brief Any conversions of a map reference `Ref` (Map or Dict) with element types K and V.
@@ -85,6 +104,26 @@ struct MapTraitsBase {
   }
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     return src->type_index == Primary && ElementsStrict(Table(src));
+  }
+  /*!
+   * \brief What `src` is when it does not convert, naming the first offending element as the
+   * convention does: "Map[some key is str, V]", "Dict[K, some value is float]".
+   */
+  static std::string GetMismatchTypeInfo(const TVMFFIAny* src) {
+    if (src->type_index != Primary && src->type_index != Other) {
+      return TypeIndexToName(src->type_index);
+    }
+    std::string_view name = src->type_index == kTVMFFIMap ? "Map" : "Dict";
+    for (const auto& kv : *Table(src)) {
+      if (!TypeTraits<K>::TryCastFromAnyView(kv.first.raw()).has_value()) {
+        return std::string(name) + "[some key is " + MismatchTypeInfo<K>(kv.first.raw()) + ", V]";
+      }
+      if (!TypeTraits<V>::TryCastFromAnyView(kv.second.raw()).has_value()) {
+        return std::string(name) + "[K, some value is " + MismatchTypeInfo<V>(kv.second.raw()) +
+               "]";
+      }
+    }
+    return std::string(name);
   }
   static Optional<Ref> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index != Primary && src->type_index != Other) return std::nullopt;
