@@ -1,0 +1,182 @@
+/*
+ * ffi/detail/any_hash.h - AnyHash and AnyEqual: how map keys are hashed and compared.
+ *
+ * Maps built by libraries compiled against either implementation's headers are read inline by the
+ * other, so these functions are part of the ABI: they compute exactly the values TVM-FFI 0.1.x
+ * computes. Strings and bytes go by content (a small inline string and a string object with the
+ * same bytes are one key), every other value by its 16-byte ABI form (ints and floats by value,
+ * objects by address), unless an object type registered its own "__any_hash__" /
+ * "__any_equal__" type attribute.
+ */
+#ifndef FFI_DETAIL_ANY_HASH_H_
+#define FFI_DETAIL_ANY_HASH_H_
+
+#include <cstdint>
+#include <cstring>
+
+#include "../any.h"
+
+namespace tvm {
+namespace ffi {
+inline namespace ffi_v1 {
+namespace detail {
+
+/*! \brief Mixes `value` into `key` (the convention's platform-independent combiner). */
+inline uint64_t StableHashCombine(uint64_t key, uint64_t value) {
+  return key ^ (value + 0x9e3779b9 + (key << 6) + (key >> 2));
+}
+
+/*! \brief Up to 8 bytes read as a little-endian word, missing high bytes zero. */
+inline uint64_t LoadLittleEndian(const unsigned char* p, size_t n) {
+  uint64_t word = 0;
+  for (size_t i = 0; i < n; ++i) word |= static_cast<uint64_t>(p[i]) << (8 * i);
+  return word;
+}
+
+/*!
+ * \brief The convention's hash of a byte string: little-endian 8-byte words (the last one
+ * zero-padded) folded as `h = (h * 1099511628211 + word) mod (2^31 - 1)`, the multiplication
+ * wrapping at 64 bits.
+ */
+inline uint64_t StableHashBytes(const void* data, size_t size) {
+  constexpr uint64_t kMultiplier = 1099511628211ULL;
+  constexpr uint64_t kMod = 2147483647ULL;
+  const unsigned char* p = static_cast<const unsigned char*>(data);
+  uint64_t h = 0;
+  size_t i = 0;
+  for (; i + 8 <= size; i += 8) {
+    uint64_t word;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    std::memcpy(&word, p + i, 8);
+#else
+    word = LoadLittleEndian(p + i, 8);
+#endif
+    h = (h * kMultiplier + word) % kMod;
+  }
+  if (i < size) h = (h * kMultiplier + LoadLittleEndian(p + i, size - i)) % kMod;
+  return h;
+}
+
+/*! \brief Whether `index` is a string or bytes kind, inline or object. */
+inline bool IsBytesLike(int32_t index) {
+  return index == kTVMFFISmallStr || index == kTVMFFIStr || index == kTVMFFISmallBytes ||
+         index == kTVMFFIBytes;
+}
+
+/*! \brief The bytes of a string or bytes value (inline or object). */
+inline std::string_view BytesOfAny(const TVMFFIAny& v) {
+  if (v.type_index == kTVMFFISmallStr || v.type_index == kTVMFFISmallBytes) {
+    return std::string_view(v.v_bytes, v.small_str_len);
+  }
+  return ByteView(*TVMFFIBytesGetByteArrayPtr(v.v_obj));
+}
+
+/*! \brief The custom hook registered for an object's type in `column`, or null. */
+inline const TVMFFIAny* CustomHook(const TVMFFITypeAttrColumn* column, int32_t type_index) {
+  if (column == nullptr) return nullptr;
+  int64_t offset = static_cast<int64_t>(type_index) - column->begin_index;
+  if (offset < 0 || offset >= static_cast<int64_t>(column->size)) return nullptr;
+  const TVMFFIAny* hook = &column->data[offset];
+  return hook->type_index == kTVMFFINone ? nullptr : hook;
+}
+
+/*!
+ * \brief Calls a custom hook: a native function pointer taking the values (returns the result or
+ * an Error object) or a Function object. Returns the owned result.
+ */
+inline TVMFFIAny CallHook(const TVMFFIAny& hook, const TVMFFIAny* args, int32_t n) {
+  TVMFFIAny result;
+  SetNone(&result);
+  if (hook.type_index == kTVMFFIOpaquePtr) {
+    // The native form takes its values by reference to the 16-byte ABI value.
+    if (n == 1) {
+      using Fn = TVMFFIAny (*)(const TVMFFIAny&) noexcept;
+      result = reinterpret_cast<Fn>(hook.v_ptr)(args[0]);
+    } else {
+      using Fn = TVMFFIAny (*)(const TVMFFIAny&, const TVMFFIAny&) noexcept;
+      result = reinterpret_cast<Fn>(hook.v_ptr)(args[0], args[1]);
+    }
+  } else if (TVMFFIFunctionCall(hook.v_obj, const_cast<TVMFFIAny*>(args), n, &result) != 0) {
+    TVMFFIObjectHandle err = nullptr;
+    TVMFFIErrorMoveFromRaised(&err);
+    result.type_index = kTVMFFIError;
+    result.v_obj = static_cast<TVMFFIObject*>(err);
+  }
+  if (result.type_index == kTVMFFIError) {
+    throw Error(ObjectUnsafe::RefFromOwnedHeader<Error>(result.v_obj));
+  }
+  return result;
+}
+
+/*! \brief The attribute column named `name`, looked up once per process (as the convention). */
+inline const TVMFFITypeAttrColumn* LookupColumn(const char* name) {
+  TVMFFIByteArray key{name, std::strlen(name)};
+  return TVMFFIGetTypeAttrColumn(&key);
+}
+}  // namespace detail
+
+/*! \brief Hash of a value as a map key, equal to TVM-FFI's for every value. */
+struct AnyHash {
+  /*! \brief The hash of the ABI value `v`. */
+  uint64_t operator()(const TVMFFIAny& v) const {
+    switch (v.type_index) {
+      case kTVMFFISmallStr:
+        // An inline string hashes as the string object with the same bytes.
+        return detail::StableHashCombine(kTVMFFIStr, detail::StableHashBytes(&v.v_int64, 8));
+      case kTVMFFISmallBytes:
+        return detail::StableHashCombine(kTVMFFIBytes, detail::StableHashBytes(&v.v_int64, 8));
+      case kTVMFFIStr:
+      case kTVMFFIBytes: {
+        std::string_view s = detail::BytesOfAny(v);
+        return detail::StableHashCombine(v.type_index, detail::StableHashBytes(s.data(), s.size()));
+      }
+      default:
+        break;
+    }
+    if (v.type_index >= kTVMFFIStaticObjectBegin) {
+      static const TVMFFITypeAttrColumn* column = detail::LookupColumn("__any_hash__");
+      if (const TVMFFIAny* hook = detail::CustomHook(column, v.type_index)) {
+        TVMFFIAny r = detail::CallHook(*hook, &v, 1);
+        return detail::StableHashCombine(v.type_index, static_cast<uint64_t>(r.v_int64));
+      }
+    }
+    return detail::StableHashCombine(v.type_index, v.v_uint64);
+  }
+  /*! \brief The hash of `v`. */
+  uint64_t operator()(const Any& v) const { return (*this)(*v.raw()); }
+};
+
+/*! \brief Equality of values as map keys, equal to TVM-FFI's for every value. */
+struct AnyEqual {
+  /*! \brief Whether ABI values `a` and `b` are the same key. */
+  bool operator()(const TVMFFIAny& a, const TVMFFIAny& b) const {
+    if (std::memcmp(&a, &b, sizeof(TVMFFIAny)) == 0) return true;
+    if (a.type_index == b.type_index) {
+      if (a.type_index == kTVMFFIStr || a.type_index == kTVMFFIBytes) {
+        return detail::BytesOfAny(a) == detail::BytesOfAny(b);
+      }
+      if (a.type_index >= kTVMFFIStaticObjectBegin) {
+        static const TVMFFITypeAttrColumn* column = detail::LookupColumn("__any_equal__");
+        if (const TVMFFIAny* hook = detail::CustomHook(column, a.type_index)) {
+          TVMFFIAny args[2] = {a, b};
+          return detail::CallHook(*hook, args, 2).v_int64 != 0;
+        }
+      }
+      return false;
+    }
+    // Only a string (or bytes) inline on one side and an object on the other can still match.
+    bool strs = (a.type_index == kTVMFFIStr && b.type_index == kTVMFFISmallStr) ||
+                (a.type_index == kTVMFFISmallStr && b.type_index == kTVMFFIStr);
+    bool bytes = (a.type_index == kTVMFFIBytes && b.type_index == kTVMFFISmallBytes) ||
+                 (a.type_index == kTVMFFISmallBytes && b.type_index == kTVMFFIBytes);
+    return (strs || bytes) && detail::BytesOfAny(a) == detail::BytesOfAny(b);
+  }
+  /*! \brief Whether `a` and `b` are the same key. */
+  bool operator()(const Any& a, const Any& b) const { return (*this)(*a.raw(), *b.raw()); }
+};
+
+}  // namespace ffi_v1
+}  // namespace ffi
+}  // namespace tvm
+
+#endif  // FFI_DETAIL_ANY_HASH_H_
