@@ -332,6 +332,20 @@ struct TypeTraits<DLTensor*> : detail::PODTraitsBase<DLTensor*, kTVMFFIDLTensorP
 template <typename T>
 inline constexpr bool use_default_type_traits_v = true;
 
+class Any;
+
+namespace detail {
+/*!
+ * \brief Whether every value stored as a `U` is also a valid `T`, so that a container of `U`s may
+ * be shared as a container of `T`s without looking at its elements (Array<Any> from Array<int>,
+ * Map<String, ObjectRef> from Map<String, Tensor>).
+ */
+template <typename T, typename U>
+inline constexpr bool kStorageSubsumes = std::is_same_v<T, U> || std::is_same_v<T, Any> ||
+                                         (std::is_base_of_v<ObjectRef, T> &&
+                                          std::is_base_of_v<T, U>);
+}  // namespace detail
+
 /*!
  * \brief Object references: the object's own type index; None for a null reference of a nullable
  * class. A value converts when its object is a `T::ContainerType` or derives from it.

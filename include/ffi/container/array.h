@@ -101,10 +101,10 @@ class Array : public ObjectRef {
   Array& operator=(Array&&) = default;
   /*! \brief Shares an Array<U> whose values are all `T`s (Array<Any> from Array<int>, ...). */
   template <typename U,
-            typename = std::enable_if_t<!std::is_same_v<T, U> && detail::ElementSubsumes<T, U>()>>
+            typename = std::enable_if_t<!std::is_same_v<T, U> && detail::kStorageSubsumes<T, U>>>
   Array(const Array<U>& other) : ObjectRef(other) {}
   template <typename U,
-            typename = std::enable_if_t<!std::is_same_v<T, U> && detail::ElementSubsumes<T, U>()>>
+            typename = std::enable_if_t<!std::is_same_v<T, U> && detail::kStorageSubsumes<T, U>>>
   Array(Array<U>&& other) : ObjectRef(std::move(other)) {}
   /*! \brief Wraps an ArrayObj. */
   explicit Array(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {}
@@ -239,7 +239,7 @@ class Array : public ObjectRef {
     ObjectPtr<ArrayObj> out;
     for (; k < n && out == nullptr; ++k) {
       Any mapped(fmap(detail::CopyFromAnyViewAfterCheck<T>(p->begin()[k].raw())));
-      if (!detail::ElementSubsumes<U, T>() || !SameValue(mapped, p->begin()[k])) {
+      if (!detail::kStorageSubsumes<U, T> || !SameValue(mapped, p->begin()[k])) {
         out = ArrayObj::Empty(n);
         for (int64_t j = 0; j < k; ++j) out->EmplaceBack(p->begin()[j]);
         out->EmplaceBack(std::move(mapped));

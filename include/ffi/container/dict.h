@@ -172,11 +172,11 @@ class Dict : public ObjectRef {
  * \brief Dict<K, V>: kTVMFFIDict; a Map converts (copied into a new Dict), and so does a dict
  * whose elements convert to K and V (element by element, into a new Dict).
  */
-// The second argument repeats the one of the generic object-reference traits, so that this
-// specialization is the more specialized of the two.
 template <typename K, typename V>
-struct TypeTraits<Dict<K, V>, std::enable_if_t<std::is_base_of_v<ObjectRef, Dict<K, V>>>>
-    : detail::MapTraitsBase<Dict<K, V>, K, V, kTVMFFIDict, kTVMFFIMap> {
+inline constexpr bool use_default_type_traits_v<Dict<K, V>> = false;
+
+template <typename K, typename V>
+struct TypeTraits<Dict<K, V>> : detail::MapTraitsBase<Dict<K, V>, K, V, kTVMFFIDict, kTVMFFIMap> {
   static constexpr auto TypeStr() {
     return ConstString("Dict<") + TypeTraits<K>::TypeStr() + ", " + TypeTraits<V>::TypeStr() + ">";
   }

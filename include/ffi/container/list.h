@@ -97,10 +97,10 @@ class List : public ObjectRef {
   List& operator=(List&&) = default;
   /*! \brief Shares a List<U> whose values are all `T`s. */
   template <typename U,
-            typename = std::enable_if_t<!std::is_same_v<T, U> && detail::ElementSubsumes<T, U>()>>
+            typename = std::enable_if_t<!std::is_same_v<T, U> && detail::kStorageSubsumes<T, U>>>
   List(const List<U>& other) : ObjectRef(other) {}
   template <typename U,
-            typename = std::enable_if_t<!std::is_same_v<T, U> && detail::ElementSubsumes<T, U>()>>
+            typename = std::enable_if_t<!std::is_same_v<T, U> && detail::kStorageSubsumes<T, U>>>
   List(List<U>&& other) : ObjectRef(std::move(other)) {}
   /*! \brief Wraps a ListObj. */
   explicit List(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {}

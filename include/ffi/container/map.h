@@ -190,11 +190,11 @@ Map<K, V> Merge(Map<K, V> lhs, const Map<K, V>& rhs) {
  * \brief Map<K, V>: kTVMFFIMap; a Dict converts (copied into a new Map), and so does a map whose
  * elements convert to K and V (element by element).
  */
-// The second argument repeats the one of the generic object-reference traits, so that this
-// specialization is the more specialized of the two.
 template <typename K, typename V>
-struct TypeTraits<Map<K, V>, std::enable_if_t<std::is_base_of_v<ObjectRef, Map<K, V>>>>
-    : detail::MapTraitsBase<Map<K, V>, K, V, kTVMFFIMap, kTVMFFIDict> {
+inline constexpr bool use_default_type_traits_v<Map<K, V>> = false;
+
+template <typename K, typename V>
+struct TypeTraits<Map<K, V>> : detail::MapTraitsBase<Map<K, V>, K, V, kTVMFFIMap, kTVMFFIDict> {
   static constexpr auto TypeStr() {
     return ConstString("Map<") + TypeTraits<K>::TypeStr() + ", " + TypeTraits<V>::TypeStr() + ">";
   }

@@ -50,7 +50,7 @@ class Tuple : public ObjectRef {
   template <typename... UTypes,
             typename = std::enable_if_t<sizeof...(UTypes) == sizeof...(Types) &&
                                         !std::is_same_v<Tuple<UTypes...>, Tuple> &&
-                                        (detail::ElementSubsumes<Types, UTypes>() && ...)>>
+                                        (detail::kStorageSubsumes<Types, UTypes> && ...)>>
   Tuple(const Tuple<UTypes...>& other) : ObjectRef(other) {}
   /*! \brief The values, each converted to its type. */
   template <typename... UTypes,

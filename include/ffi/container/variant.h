@@ -32,7 +32,7 @@ class Variant {
  public:
   /*! \brief Whether a `T` can be held as one of the types (a subclass reference counts). */
   template <typename T>
-  static constexpr bool variant_contains_v = (detail::ElementSubsumes<V, T>() || ...);
+  static constexpr bool variant_contains_v = (detail::kStorageSubsumes<V, T> || ...);
 
   Variant(const Variant&) = default;
   Variant(Variant&&) noexcept = default;

@@ -27,12 +27,6 @@ T MapElementAs(const Any& v) {
   }
 }
 
-/*! \brief Whether a value stored as a `U` is also a valid `T` (so a typed map converts freely). */
-template <typename T, typename U>
-inline constexpr bool kStorageSubsumes = std::is_same_v<T, U> || std::is_same_v<T, Any> ||
-                                         (std::is_base_of_v<ObjectRef, T> &&
-                                          std::is_base_of_v<T, U>);
-
 /*! \brief Whether `R` is a range of pairs convertible to (K, V), such as a std::unordered_map. */
 template <typename R, typename K, typename V, typename = void>
 struct IsPairRange : std::false_type {};
@@ -45,23 +39,6 @@ struct IsPairRange<R, K, V,
           !std::is_base_of_v<ObjectRef, R> &&
           std::is_constructible_v<Any, decltype(std::declval<const R&>().begin()->first)> &&
           std::is_constructible_v<Any, decltype(std::declval<const R&>().begin()->second)>> {};
-
-/*! \brief Whether TypeTraits<T> can describe a value that does not convert to T. */
-template <typename T, typename = void>
-struct HasMismatchInfo : std::false_type {};
-template <typename T>
-struct HasMismatchInfo<T, std::void_t<decltype(TypeTraits<T>::GetMismatchTypeInfo(
-                              static_cast<const TVMFFIAny*>(nullptr)))>> : std::true_type {};
-
-/*! \brief What a value that does not convert to `T` is, for error messages. */
-template <typename T>
-std::string MismatchTypeInfo(const TVMFFIAny* src) {
-  if constexpr (HasMismatchInfo<T>::value) {
-    return TypeTraits<T>::GetMismatchTypeInfo(src);
-  } else {
-    return TypeIndexToName(src->type_index);
-  }
-}
 
 /*!
  * \brief Any conversions of a map reference `Ref` (Map or Dict) with element types K and V.

@@ -277,18 +277,6 @@ constexpr bool kIsSeqIterator = false;
 template <typename T, int Step>
 constexpr bool kIsSeqIterator<SeqIterator<T, Step>> = true;
 
-/*! \brief Whether an Array<T> (List<T>) may share the storage of an Array<U> (List<U>). */
-template <typename T, typename U>
-constexpr bool ElementSubsumes() {
-  if constexpr (std::is_same_v<T, U> || std::is_same_v<T, Any>) {
-    return true;
-  } else if constexpr (std::is_base_of_v<ObjectRef, T> && std::is_base_of_v<ObjectRef, U>) {
-    return std::is_base_of_v<T, U>;
-  } else {
-    return false;
-  }
-}
-
 /*! \brief Whether `Iter` can be dereferenced (tells an iterator pair from `(n, value)`). */
 template <typename Iter, typename = void>
 constexpr bool kIsIterator = false;
