@@ -50,6 +50,15 @@ using TraitsType = std::remove_cv_t<std::remove_reference_t<T>>;
 /*! \brief Whether `T` has conversions (arrays such as string literals keep their own traits). */
 template <typename T>
 constexpr bool kHasTraits = TypeTraits<TraitsType<T>>::enabled;
+/*!
+ * \brief Whether a `T` can be viewed without a conversion that allocates (TypeTraits<T> has
+ * CopyToAnyView). Values of other convertible types (std::vector, ...) must be stored in an Any.
+ */
+template <typename T, typename = void>
+constexpr bool kHasView = false;
+template <typename T>
+constexpr bool kHasView<T, std::void_t<decltype(TypeTraits<TraitsType<T>>::CopyToAnyView(
+                               std::declval<const TraitsType<T>&>(), nullptr))>> = true;
 
 /*! \brief Shared reading methods of Any and AnyView. */
 template <typename Derived>
@@ -101,7 +110,7 @@ class AnyView : public detail::AnyReader<AnyView> {
   /*! \brief None. */
   AnyView() { detail::SetNone(&data_); }
   /*! \brief A view of `v`. */
-  template <typename T, typename = std::enable_if_t<detail::kHasTraits<T>>>
+  template <typename T, typename = std::enable_if_t<detail::kHasTraits<T> && detail::kHasView<T>>>
   AnyView(const T& v) {
     TypeTraits<detail::TraitsType<T>>::CopyToAnyView(v, &data_);
   }

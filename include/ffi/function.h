@@ -245,12 +245,33 @@ class Function : public ObjectRef {
     return detail::ObjectUnsafe::RefFromOwnedHeader<Function>(handle);
   }
 
-  /*! \brief Calls with `args` converted to borrowed values; the result is owned. */
+  /*!
+   * \brief Calls with `args` converted to borrowed values; the result is owned. Values with no
+   * borrowed form (std::vector with extra/stl.h, ...) are converted into owned values that live
+   * until the call returns.
+   */
   template <typename... Args>
   Any operator()(Args&&... args) const {
-    const AnyView packed[sizeof...(Args) + 1] = {AnyView(args)..., AnyView()};
     Any result;
-    CallPacked(PackedArgs(packed, static_cast<int32_t>(sizeof...(Args))), &result);
+    if constexpr ((detail::kHasView<Args> && ...)) {
+      const AnyView packed[sizeof...(Args) + 1] = {AnyView(args)..., AnyView()};
+      CallPacked(PackedArgs(packed, static_cast<int32_t>(sizeof...(Args))), &result);
+    } else {
+      Any owned[sizeof...(Args)];
+      AnyView packed[sizeof...(Args)];
+      size_t i = 0;
+      auto pack = [&](auto&& arg) {
+        if constexpr (detail::kHasView<decltype(arg)>) {
+          packed[i] = AnyView(arg);
+        } else {
+          owned[i] = Any(std::forward<decltype(arg)>(arg));
+          packed[i] = AnyView(owned[i]);
+        }
+        ++i;
+      };
+      (pack(std::forward<Args>(args)), ...);
+      CallPacked(PackedArgs(packed, static_cast<int32_t>(sizeof...(Args))), &result);
+    }
     return result;
   }
 

@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "object.h"
 #include "optional.h"
@@ -415,6 +416,25 @@ constexpr bool kHasMismatchInfo = false;
 template <typename T>
 constexpr bool
     kHasMismatchInfo<T, std::void_t<decltype(TypeTraits<T>::GetMismatchTypeInfo(nullptr))>> = true;
+
+/*! \brief ", " before every item but the first, for JoinTypeStrs. */
+template <size_t I, typename T>
+constexpr auto TypeStrListItem() {
+  if constexpr (I == 0) {
+    return TypeTraits<T>::TypeStr();
+  } else {
+    return ConstString(", ") + TypeTraits<T>::TypeStr();
+  }
+}
+template <typename... Ts, size_t... I>
+constexpr auto JoinTypeStrsImpl(std::index_sequence<I...>) {
+  return (ConstString("") + ... + TypeStrListItem<I, Ts>());
+}
+/*! \brief The TypeStr of each of `Ts`, joined by ", " (at compile time): "int, str". */
+template <typename... Ts>
+constexpr auto JoinTypeStrs() {
+  return JoinTypeStrsImpl<Ts...>(std::index_sequence_for<Ts...>{});
+}
 
 /*!
  * \brief What error messages say a value that did not convert to `T` is: its type name, or for a

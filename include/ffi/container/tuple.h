@@ -161,7 +161,7 @@ struct TypeTraits<Tuple<Types...>> {
     return out.empty() ? detail::TypeIndexToName(src->type_index) : out;
   }
   static constexpr auto TypeStr() {
-    return ConstString("Tuple<") + JoinTypeStr(std::index_sequence_for<Types...>{}) + ">";
+    return ConstString("Tuple<") + detail::JoinTypeStrs<Types...>() + ">";
   }
 
  private:
@@ -204,18 +204,6 @@ struct TypeTraits<Tuple<Types...>> {
                     detail::MismatchTypeInfo<Types>(cells[I].raw()) + "]",
              false)) &&
            ...);
-  }
-  template <size_t I, typename T>
-  static constexpr auto TypeStrItem() {
-    if constexpr (I == 0) {
-      return TypeTraits<T>::TypeStr();
-    } else {
-      return ConstString(", ") + TypeTraits<T>::TypeStr();
-    }
-  }
-  template <size_t... I>
-  static constexpr auto JoinTypeStr(std::index_sequence<I...>) {
-    return (ConstString("") + ... + TypeStrItem<I, Types>());
   }
 };
 

@@ -112,7 +112,7 @@ struct TypeTraits<Variant<V...>> {
     return Variant<V...>(typename Variant<V...>::FromAny(), Any(AnyView::FromRaw(*src)));
   }
   static constexpr auto TypeStr() {
-    return ConstString("Variant<") + JoinTypeStr(std::index_sequence_for<V...>{}) + ">";
+    return ConstString("Variant<") + detail::JoinTypeStrs<V...>() + ">";
   }
 
  private:
@@ -122,18 +122,6 @@ struct TypeTraits<Variant<V...>> {
     if (!item.has_value()) return false;
     *out = Variant<V...>(typename Variant<V...>::FromAny(), Any(*std::move(item)));
     return true;
-  }
-  template <size_t I, typename T>
-  static constexpr auto TypeStrItem() {
-    if constexpr (I == 0) {
-      return TypeTraits<T>::TypeStr();
-    } else {
-      return ConstString(", ") + TypeTraits<T>::TypeStr();
-    }
-  }
-  template <size_t... I>
-  static constexpr auto JoinTypeStr(std::index_sequence<I...>) {
-    return (ConstString("") + ... + TypeStrItem<I, V>());
   }
 };
 
