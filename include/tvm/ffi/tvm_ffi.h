@@ -4,6 +4,11 @@
 #ifndef FFI_FORWARD_TVM_FFI_TVM_FFI_H_
 #define FFI_FORWARD_TVM_FFI_TVM_FFI_H_
 
+#include <ffi/container/array.h>
+#include <ffi/container/list.h>
+#include <ffi/container/map.h>
+#include <ffi/container/tuple.h>
+#include <ffi/container/variant.h>
 #include <ffi/ffi.h>
 #include <ffi/tvm_compat.h>
 

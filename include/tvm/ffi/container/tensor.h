@@ -4,6 +4,7 @@
 #ifndef FFI_FORWARD_TVM_FFI_CONTAINER_TENSOR_H_
 #define FFI_FORWARD_TVM_FFI_CONTAINER_TENSOR_H_
 
+#include <ffi/container/array.h>  // the reference's tensor.h brings Array
 #include <ffi/tensor.h>
 #include <ffi/tvm_compat.h>
 

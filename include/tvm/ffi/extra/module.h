@@ -4,6 +4,8 @@
 #ifndef FFI_FORWARD_TVM_FFI_EXTRA_MODULE_H_
 #define FFI_FORWARD_TVM_FFI_EXTRA_MODULE_H_
 
+#include <ffi/container/array.h>  // the reference's module.h brings Array and Map
+#include <ffi/container/map.h>
 #include <ffi/module.h>
 #include <ffi/tvm_compat.h>
 
