@@ -13,6 +13,7 @@
 #include <exception>
 #include <iosfwd>
 #include <new>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -56,8 +57,30 @@ class Error : public ObjectRef, public std::exception {
   /*! \brief Makes a new error; `backtrace` is most recent call first, one frame per line. */
   Error(std::string_view kind, std::string_view message, std::string_view backtrace = {})
       : ObjectRef(detail::CreateErrorObject(kind, message, backtrace)) {}
+  /*!
+   * \brief Makes a new error recording the error that caused it (`cause_chain`) and any object
+   * of extra context; the new error holds a reference to each.
+   */
+  Error(std::string_view kind, std::string_view message, std::string_view backtrace,
+        std::optional<Error> cause_chain, std::optional<ObjectRef> extra_context)
+      : ObjectRef(CreateWithCause(
+            kind, message, backtrace,
+            cause_chain ? detail::ObjectUnsafe::HeaderOf(*cause_chain) : nullptr,
+            extra_context ? detail::ObjectUnsafe::HeaderOf(*extra_context) : nullptr)) {}
   /*! \brief Wraps an existing error object (any library's). */
   explicit Error(ObjectPtr<Object> obj) : ObjectRef(std::move(obj)) {}
+
+  /*! \brief The error that caused this one, if one was recorded. */
+  std::optional<Error> cause_chain() const {
+    if (cell()->cause_chain == nullptr) return std::nullopt;
+    return Error(ObjectPtr<Object>::Borrow(detail::ObjectUnsafe::FromHeader(cell()->cause_chain)));
+  }
+  /*! \brief The object of extra context, if one was recorded. */
+  std::optional<ObjectRef> extra_context() const {
+    if (cell()->extra_context == nullptr) return std::nullopt;
+    return ObjectRef(
+        ObjectPtr<Object>::Borrow(detail::ObjectUnsafe::FromHeader(cell()->extra_context)));
+  }
 
   /*! \brief The kind, e.g. "ValueError". */
   std::string kind() const { return std::string(detail::ByteView(cell()->kind)); }
@@ -96,6 +119,18 @@ class Error : public ObjectRef, public std::exception {
   static constexpr bool _type_is_nullable = false;
 
  private:
+  static ObjectPtr<Object> CreateWithCause(std::string_view kind, std::string_view message,
+                                           std::string_view backtrace, TVMFFIObject* cause,
+                                           TVMFFIObject* context) {
+    TVMFFIByteArray k{kind.data(), kind.size()}, m{message.data(), message.size()},
+        b{backtrace.data(), backtrace.size()};
+    TVMFFIObjectHandle handle = nullptr;
+    if (TVMFFIErrorCreateWithCauseAndExtraContext(&k, &m, &b, cause, context, &handle) != 0 ||
+        handle == nullptr) {
+      throw std::bad_alloc();
+    }
+    return ObjectPtr<Object>::Steal(detail::ObjectUnsafe::FromHeader(handle));
+  }
   /*! \brief Appends the stored frames in reverse order, each ending in a newline. */
   void AppendTraceback(std::string* out) const {
     std::string_view bt = detail::ByteView(cell()->backtrace);

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <limits>
 #include <new>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
@@ -949,4 +950,24 @@ TEST(Raised, ErrorsRaisedInParallelStaySeparate) {
   for (int i = 0; i < kThreads; ++i) EXPECT_EQ(ok[i], 200) << "thread " << i;
 }
 
+}  // namespace
+
+namespace {
+TEST(ErrorCause, CauseChainAndExtraContextAreKept) {
+  ffi::Error original("TypeError", "root cause", "frame0\n");
+  ffi::Error context_holder("Info", "context", "");
+  ffi::Error chained("ValueError", "wrapped", "frame1\n", original, ffi::ObjectRef(context_holder));
+  EXPECT_EQ(chained.kind(), "ValueError");
+  std::optional<ffi::Error> cause = chained.cause_chain();
+  ASSERT_TRUE(cause.has_value());
+  EXPECT_EQ(cause->message(), "root cause");
+  EXPECT_TRUE(cause->same_as(original));
+  ASSERT_TRUE(chained.extra_context().has_value());
+  EXPECT_TRUE(chained.extra_context()->same_as(context_holder));
+  EXPECT_FALSE(original.cause_chain().has_value());
+  EXPECT_FALSE(original.extra_context().has_value());
+  // The chained error holds its own references: they outlive the originals' handles.
+  ffi::Error only_cause("RuntimeError", "x", "", std::nullopt, std::nullopt);
+  EXPECT_FALSE(only_cause.cause_chain().has_value());
+}
 }  // namespace
