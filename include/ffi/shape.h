@@ -205,7 +205,8 @@ class Shape : public ObjectRef {
                                         !std::is_same_v<Range, Shape>>,
             typename = decltype(static_cast<int64_t>(*std::declval<const Range&>().begin()))>
   Shape(const Range& dims) : Shape(CopyRange(dims.begin(), dims.end())) {}
-  explicit Shape(ShapeView dims) : ObjectRef(detail::MakeShapeObj(dims)) {}
+  /*! \brief A copy of the extents of a view (implicit, as `Shape s = t.shape();` expects). */
+  Shape(ShapeView dims) : ObjectRef(detail::MakeShapeObj(dims)) {}
   /*! \brief A copy of the extents in `[first, last)` (any input iterators over integers). */
   template <typename Iter, typename = decltype(static_cast<int64_t>(*std::declval<Iter&>()),
                                                ++std::declval<Iter&>())>

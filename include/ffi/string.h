@@ -294,6 +294,33 @@ struct TypeTraits<const char*> {
   }
   static constexpr auto TypeStr() { return ConstString("str"); }
 };
+/*!
+ * \brief TVMFFIByteArray*: viewed as a borrowed kTVMFFIByteArrayPtr (the bytes must outlive the
+ * view), owned as a Bytes copy; converts back only from a borrowed byte-array pointer.
+ */
+template <>
+struct TypeTraits<TVMFFIByteArray*> {
+  static constexpr bool enabled = true;
+  static bool CheckAnyStrict(const TVMFFIAny* src) {
+    return src->type_index == kTVMFFIByteArrayPtr;
+  }
+  static void CopyToAnyView(TVMFFIByteArray* const& v, TVMFFIAny* out) {
+    if (v == nullptr) return detail::SetNone(out);
+    out->type_index = kTVMFFIByteArrayPtr;
+    out->zero_padding = 0;
+    out->v_int64 = 0;
+    out->v_ptr = v;
+  }
+  static void MoveToAny(TVMFFIByteArray* v, TVMFFIAny* out) {
+    if (v == nullptr) return detail::SetNone(out);
+    detail::BytesToAny<BytesObj>(std::string_view(v->data, v->size), kTVMFFISmallBytes, out);
+  }
+  static Optional<TVMFFIByteArray*> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (src->type_index != kTVMFFIByteArrayPtr) return std::nullopt;
+    return static_cast<TVMFFIByteArray*>(src->v_ptr);
+  }
+  static constexpr auto TypeStr() { return ConstString("TVMFFIByteArray*"); }
+};
 /*! \brief String literals and char arrays behave as const char*. */
 template <size_t N>
 struct TypeTraits<char[N]> : TypeTraits<const char*> {

@@ -352,3 +352,17 @@ TEST(StringMembers, FromByteArrayAndHash) {
   EXPECT_EQ(std::hash<Bytes>()(Bytes("key")), std::hash<String>()(String("key")));
 }
 }  // namespace
+
+namespace {
+TEST(StringMembers, ByteArrayPointerTravelsBorrowedAndConvertsToBytesWhenOwned) {
+  TVMFFIByteArray raw{"a byte array longer than seven", 30};
+  ffi::AnyView view = &raw;
+  EXPECT_EQ(view.type_index(), kTVMFFIByteArrayPtr);
+  EXPECT_EQ(view.cast<TVMFFIByteArray*>(), &raw);
+  EXPECT_EQ(view.cast<Bytes>().size(), 30u);
+  ffi::Any owned = &raw;
+  EXPECT_EQ(owned.type_index(), kTVMFFIBytes);
+  EXPECT_EQ(owned.cast<Bytes>().view(), std::string_view(raw.data, raw.size));
+  EXPECT_FALSE(owned.try_cast<TVMFFIByteArray*>().has_value());
+}
+}  // namespace

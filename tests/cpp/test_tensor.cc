@@ -811,3 +811,10 @@ TEST(TensorStrided, ShapeFromAnyIntegerRange) {
   ffi::Shape from_array = arr;
   EXPECT_EQ(from_array, ffi::Shape({6, 7}));
 }
+
+TEST(TensorStrided, ShapeFromAViewIsACopy) {
+  int64_t dims[] = {2, 3};
+  ffi::Shape s = ffi::ShapeView(dims, 2);
+  dims[0] = 9;
+  EXPECT_EQ(s, ffi::Shape({2, 3}));
+}
