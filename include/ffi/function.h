@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "any.h"
+#include "expected.h"
 #include "optional.h"
 
 namespace tvm {
@@ -275,6 +276,31 @@ class Function : public ObjectRef {
     return result;
   }
 
+  /*!
+   * \brief Calls without throwing: the result converted to `T`, or the error the call raised or
+   * returned (a TypeError when the result is neither a `T` nor an Error).
+   */
+  template <typename T = Any, typename... Args>
+  Expected<T> CallExpected(Args&&... args) const {
+    const AnyView packed[sizeof...(Args) + 1] = {AnyView(args)..., AnyView()};
+    Any result;
+    const FunctionObj* f = get();
+    if (FFI_UNLIKELY(f == nullptr)) return Error("ValueError", "Cannot call a null Function");
+    int rc =
+        f->safe_call(detail::ObjectUnsafe::Header(f), reinterpret_cast<const TVMFFIAny*>(packed),
+                     static_cast<int32_t>(sizeof...(Args)), const_cast<TVMFFIAny*>(result.raw()));
+    if (rc != 0) {
+      TVMFFIObjectHandle handle = nullptr;
+      TVMFFIErrorMoveFromRaised(&handle);
+      if (handle == nullptr) return Error("InternalError", "a call failed but raised no error");
+      return detail::ObjectUnsafe::RefFromOwnedHeader<Error>(handle);
+    }
+    if (auto v = result.try_cast<Expected<T>>()) return *std::move(v);
+    return Error("TypeError", "CallExpected: result type mismatch, expected " +
+                                  std::string(TypeTraits<Expected<T>>::TypeStr().view()) +
+                                  ", but got " + result.GetTypeName());
+  }
+
   /*! \brief Calls with packed arguments, storing the result in `*result`. */
   void CallPacked(PackedArgs args, Any* result) const {
     const FunctionObj* f = get();
@@ -320,25 +346,72 @@ class Function : public ObjectRef {
   }
 };
 
+template <typename Signature>
+class TypedFunction;
+
 /*!
- * \brief Registers global functions, usually inside FFI_STATIC_INIT_BLOCK:
- * `ffi::GlobalDef().def("my_lib.add", Add).def_packed("my_lib.sum", Sum);`
- * Registering a name twice throws unless `allow_override` is set.
+ * \brief A Function with a C++ signature: `TypedFunction<int(int)> f = [](int x) { return x + 1;
+ * };` then `int y = f(1);`. Calls go through the packed convention (so the function may come from
+ * any library or host), and the result is converted to `R` (TypeError when it does not convert).
+ * Converts to and from Function and travels in an Any as one.
  */
-class GlobalDef {
+template <typename R, typename... Args>
+class TypedFunction<R(Args...)> {
  public:
-  /*! \brief Registers a typed callable. */
-  template <typename F>
-  GlobalDef& def(const std::string& name, F&& typed, bool allow_override = false) {
-    Function::SetGlobal(name, Function::FromTyped(std::forward<F>(typed), name), allow_override);
-    return *this;
+  /*! \brief A null function. */
+  TypedFunction() = default;
+  TypedFunction(std::nullptr_t) {}
+  /*! \brief Views `packed` with this signature (checked at each call, not here). */
+  TypedFunction(Function packed) : packed_(std::move(packed)) {}
+  /*! \brief Wraps a callable with this signature; `name` is used in argument errors. */
+  template <typename F,
+            typename = std::enable_if_t<std::is_invocable_r_v<R, F&, Args...> &&
+                                        !std::is_base_of_v<ObjectRef, std::decay_t<F>> &&
+                                        !std::is_same_v<std::decay_t<F>, TypedFunction>>>
+  TypedFunction(F typed, std::string name = "<anonymous>")
+      : packed_(Function::FromTyped(
+            [f = std::move(typed)](Args... args) -> R { return f(std::forward<Args>(args)...); },
+            std::move(name))) {}
+
+  /*! \brief Calls the function and converts its result to `R`. */
+  R operator()(Args... args) const {
+    if constexpr (std::is_void_v<R>) {
+      packed_(std::forward<Args>(args)...);
+    } else {
+      return packed_(std::forward<Args>(args)...).template cast<R>();
+    }
   }
-  /*! \brief Registers a packed callable `void(PackedArgs, Any*)`. */
-  template <typename F>
-  GlobalDef& def_packed(const std::string& name, F&& packed, bool allow_override = false) {
-    Function::SetGlobal(name, Function::FromPacked(std::forward<F>(packed)), allow_override);
-    return *this;
+  /*! \brief The underlying packed function. */
+  const Function& packed() const& { return packed_; }
+  Function&& packed() && { return std::move(packed_); }
+  operator Function() const { return packed_; }
+  /*! \brief Whether the function is null. */
+  bool operator==(std::nullptr_t) const { return !packed_.defined(); }
+  bool operator!=(std::nullptr_t) const { return packed_.defined(); }
+
+ private:
+  Function packed_;
+};
+
+/*! \brief A TypedFunction is stored as its Function. */
+template <typename R, typename... Args>
+struct TypeTraits<TypedFunction<R(Args...)>> {
+  using Self = TypedFunction<R(Args...)>;
+  static constexpr bool enabled = true;
+  static void CopyToAnyView(const Self& v, TVMFFIAny* out) {
+    TypeTraits<Function>::CopyToAnyView(v.packed(), out);
   }
+  static void MoveToAny(Self v, TVMFFIAny* out) {
+    TypeTraits<Function>::MoveToAny(std::move(v).packed(), out);
+  }
+  static bool CheckAnyStrict(const TVMFFIAny* src) {
+    return TypeTraits<Function>::CheckAnyStrict(src);
+  }
+  static Optional<Self> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (auto f = TypeTraits<Function>::TryCastFromAnyView(src)) return Self(*std::move(f));
+    return std::nullopt;
+  }
+  static constexpr auto TypeStr() { return TypeTraits<Function>::TypeStr(); }
 };
 
 #define FFI_STATIC_INIT_BLOCK_IMPL_(Fn)                                    \

@@ -64,8 +64,12 @@ class Object {
     header_.__padding = 0;
     header_.deleter = nullptr;
   }
-  Object(const Object&) = delete;
-  Object& operator=(const Object&) = delete;
+  /*!
+   * \brief Copying copies a subclass's fields, never the header: the copy starts unowned, and
+   * `make_object<T>(*obj)` gives it its own count, index and deleter (how objects are cloned).
+   */
+  Object(const Object&) : Object() {}
+  Object& operator=(const Object&) { return *this; }
 
   /*! \brief The runtime type index of this object. */
   int32_t type_index() const { return header_.type_index; }
@@ -93,8 +97,17 @@ class Object {
   static constexpr bool _type_child_slots_can_overflow = true;
   /*! \brief Number of ancestors. */
   static constexpr int32_t _type_depth = 0;
+  /*! \brief The index of the root kind (subclasses' own `_type_index` hides it). */
+  static constexpr int32_t _type_index = kTVMFFIObject;
+  /*! \brief Whether reflection may write fields (def_rw) and references hand out mutable pointers.
+   */
+  static constexpr bool _type_mutable = false;
+  /*! \brief How structural equality and hashing treat the type (recorded by reflection). */
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindUnsupported;
   /*! \brief The index of the root kind. */
   static int32_t RuntimeTypeIndex() { return kTVMFFIObject; }
+  /*! \brief Registers the type (a no-op for the root) and returns its index. */
+  static int32_t _GetOrAllocRuntimeTypeIndex() { return kTVMFFIObject; }
 
  protected:
   /*! \brief The ABI header; must stay the first bytes of every object. */
@@ -161,16 +174,20 @@ class Object {
  * Use inside `class MyObj : public Parent` with a unique key, e.g. "my_lib.MyObj". The index is
  * allocated by the runtime on first use and is the same in every library of the process.
  */
-#define FFI_DECLARE_OBJECT_INFO(TypeKey, TypeName, ParentType)                     \
-  static constexpr const char* _type_key = TypeKey;                                \
-  static constexpr int32_t _type_depth = ParentType::_type_depth + 1;              \
-  static int32_t RuntimeTypeIndex() {                                              \
-    static int32_t index = ::ffi::detail::RegisterType(                            \
-        _type_key, -1, _type_depth, TypeName::_type_child_slots,                   \
-        TypeName::_type_child_slots_can_overflow, ParentType::RuntimeTypeIndex()); \
-    return index;                                                                  \
-  }                                                                                \
-  using _type_parent = ParentType;                                                 \
+#define FFI_DECLARE_OBJECT_INFO(TypeKey, TypeName, ParentType)                                \
+  static constexpr const char* _type_key = TypeKey;                                           \
+  static constexpr int32_t _type_depth = ParentType::_type_depth + 1;                         \
+  static int32_t _GetOrAllocRuntimeTypeIndex() {                                              \
+    static_assert(!ParentType::_type_final, "the parent type is final");                      \
+    static int32_t index = ::tvm::ffi::detail::RegisterType(                                  \
+        _type_key, -1, _type_depth, TypeName::_type_child_slots,                              \
+        TypeName::_type_child_slots_can_overflow, ParentType::_GetOrAllocRuntimeTypeIndex()); \
+    return index;                                                                             \
+  }                                                                                           \
+  static int32_t RuntimeTypeIndex() { return _GetOrAllocRuntimeTypeIndex(); }                 \
+  /* Registered while the library loads; RuntimeTypeIndex() is safe even before. */           \
+  static inline const int32_t _type_index = _GetOrAllocRuntimeTypeIndex();                    \
+  using _type_parent = ParentType;                                                            \
   static_assert(true, "")
 
 /*! \brief FFI_DECLARE_OBJECT_INFO for a type that has no subclasses. */
@@ -185,6 +202,7 @@ class Object {
   static constexpr int32_t _type_depth = ParentType::_type_depth + 1;        \
   static constexpr int32_t _type_index = Index;                              \
   static int32_t RuntimeTypeIndex() { return Index; }                        \
+  static int32_t _GetOrAllocRuntimeTypeIndex() { return Index; }             \
   using _type_parent = ParentType;                                           \
   static_assert(true, "")
 
@@ -317,6 +335,12 @@ class WeakObjectPtr {
 };
 
 /*!
+ * \brief Tag of the constructor that leaves a reference null whatever its class (for objects whose
+ * reference fields are set right after construction).
+ */
+struct UnsafeInit {};
+
+/*!
  * \brief Base of typed references to objects (String, Function, Tensor, ... and user types).
  * A reference holds an ObjectPtr; copying shares the object.
  */
@@ -324,6 +348,8 @@ class ObjectRef {
  public:
   ObjectRef() = default;
   explicit ObjectRef(ObjectPtr<Object> data) : data_(std::move(data)) {}
+  /*! \brief A null reference (see UnsafeInit). */
+  explicit ObjectRef(UnsafeInit) {}
 
   /*! \brief The object, or nullptr. */
   const Object* get() const { return data_.get(); }
@@ -352,26 +378,42 @@ class ObjectRef {
   friend struct detail::ObjectUnsafe;
 };
 
+namespace detail {
+/*! \brief What a reference's `->` and `get()` return: mutable only for `_type_mutable` objects. */
+template <typename ObjName>
+using RefPtrType = std::conditional_t<ObjName::_type_mutable, ObjName*, const ObjName*>;
+}  // namespace detail
+
 /*!
- * \brief Defines the constructors and accessors of a reference class `TypeName` over `ObjName`.
- * Nullable: a default-constructed reference is null.
+ * \brief Defines the constructors and accessors of a reference class `TypeName` over `ObjName`:
+ * from an ObjectPtr (of `ObjName` or a subclass), from UnsafeInit (null), copy and move, `->`
+ * and `get()`. Nullable: a default-constructed reference is null.
  */
-#define FFI_DEFINE_OBJECT_REF_METHODS(TypeName, ParentType, ObjName)                     \
-  TypeName() = default;                                                                  \
-  explicit TypeName(::ffi::ObjectPtr<::ffi::Object> n) : ParentType(std::move(n)) {}     \
-  const ObjName* operator->() const { return static_cast<const ObjName*>(data_.get()); } \
-  const ObjName* get() const { return static_cast<const ObjName*>(data_.get()); }        \
-  using ContainerType = ObjName;                                                         \
+#define FFI_DEFINE_OBJECT_REF_METHODS(TypeName, ParentType, ObjName) \
+  TypeName() = default;                                              \
+  FFI_DETAIL_OBJECT_REF_COMMON(TypeName, ParentType, ObjName);       \
+  static constexpr bool _type_is_nullable = true;                    \
   static_assert(true, "")
 
 /*! \brief As FFI_DEFINE_OBJECT_REF_METHODS for a class whose references are never null. */
-#define FFI_DEFINE_NOTNULLABLE_OBJECT_REF_METHODS(TypeName, ParentType, ObjName)         \
-  explicit TypeName(::ffi::ObjectPtr<::ffi::Object> n) : ParentType(std::move(n)) {}     \
-  const ObjName* operator->() const { return static_cast<const ObjName*>(data_.get()); } \
-  const ObjName* get() const { return static_cast<const ObjName*>(data_.get()); }        \
-  using ContainerType = ObjName;                                                         \
-  static constexpr bool _type_is_nullable = false;                                       \
+#define FFI_DEFINE_NOTNULLABLE_OBJECT_REF_METHODS(TypeName, ParentType, ObjName) \
+  FFI_DETAIL_OBJECT_REF_COMMON(TypeName, ParentType, ObjName);                   \
+  static constexpr bool _type_is_nullable = false;                               \
   static_assert(true, "")
+
+#define FFI_DETAIL_OBJECT_REF_COMMON(TypeName, ParentType, ObjName)                            \
+  explicit TypeName(::tvm::ffi::ObjectPtr<::tvm::ffi::Object> n) : ParentType(std::move(n)) {} \
+  explicit TypeName(::tvm::ffi::UnsafeInit tag) : ParentType(tag) {}                           \
+  TypeName(const TypeName&) = default;                                                         \
+  TypeName(TypeName&&) = default;                                                              \
+  TypeName& operator=(const TypeName&) = default;                                              \
+  TypeName& operator=(TypeName&&) = default;                                                   \
+  ::tvm::ffi::detail::RefPtrType<ObjName> operator->() const {                                 \
+    return static_cast<::tvm::ffi::detail::RefPtrType<ObjName>>(                               \
+        const_cast<::tvm::ffi::Object*>(data_.get()));                                         \
+  }                                                                                            \
+  ::tvm::ffi::detail::RefPtrType<ObjName> get() const { return operator->(); }                 \
+  using ContainerType = ObjName
 
 namespace detail {
 /*! \brief Access to object internals for the headers (not for users). */
@@ -410,6 +452,83 @@ struct ObjectUnsafe {
   static RefT RefFromBorrowedHeader(void* header) {
     return RefT(ObjectPtr<Object>::Borrow(header ? FromHeader(header) : nullptr));
   }
+
+  // The reference's spellings of the same operations, used by code written for it.
+  /*! \brief The ABI header of an object. */
+  static TVMFFIObject* GetHeader(const Object* obj) { return Header(obj); }
+  /*! \brief Bytes from the start of a `Class` to its object header (reflected field offsets). */
+  template <typename Class>
+  static int64_t GetObjectOffsetToSubclass() {
+    // Where the Object base sits in a Class (offsetof is not for non-standard-layout classes):
+    // converted at a made-up, suitably aligned address, never dereferenced.
+    constexpr uintptr_t kProbe = 4096;
+    const Class* probe = reinterpret_cast<const Class*>(kProbe);
+    return static_cast<int64_t>(reinterpret_cast<uintptr_t>(static_cast<const Object*>(probe)) -
+                                kProbe);
+  }
+  /*! \brief A reference of class `T` sharing `ptr`'s object. */
+  template <typename T>
+  static T ObjectRefFromObjectPtr(ObjectPtr<Object> ptr) {
+    return T(std::move(ptr));
+  }
+  /*! \brief The object of `ref` as a `T` pointer, sharing it. */
+  template <typename T>
+  static ObjectPtr<T> ObjectPtrFromObjectRef(const ObjectRef& ref) {
+    return ObjectPtr<T>::Borrow(static_cast<T*>(const_cast<Object*>(ref.data_.get())));
+  }
+  /*! \brief The object of `ref` as a `T` pointer, taking `ref`'s reference. */
+  template <typename T>
+  static ObjectPtr<T> ObjectPtrFromObjectRef(ObjectRef&& ref) {
+    return ObjectPtr<T>::Steal(static_cast<T*>(ref.data_.release()));
+  }
+  /*! \brief Takes ownership of a reference the caller holds. */
+  template <typename T>
+  static ObjectPtr<T> ObjectPtrFromOwned(Object* obj) {
+    return ObjectPtr<T>::Steal(static_cast<T*>(obj));
+  }
+  template <typename T>
+  static ObjectPtr<T> ObjectPtrFromOwned(TVMFFIObject* header) {
+    return ObjectPtrFromOwned<T>(header ? FromHeader(header) : nullptr);
+  }
+  /*! \brief Takes a new reference to an object the caller does not own. */
+  template <typename T>
+  static ObjectPtr<T> ObjectPtrFromUnowned(Object* obj) {
+    return ObjectPtr<T>::Borrow(static_cast<T*>(obj));
+  }
+  template <typename T>
+  static ObjectPtr<T> ObjectPtrFromUnowned(TVMFFIObject* header) {
+    return ObjectPtrFromUnowned<T>(header ? FromHeader(header) : nullptr);
+  }
+  /*! \brief The object at `header` as a `T`, no reference taken. */
+  template <typename T>
+  static T* RawObjectPtrFromUnowned(TVMFFIObject* header) {
+    return static_cast<T*>(FromHeader(header));
+  }
+  /*! \brief The object a reference holds, no reference taken. */
+  static Object* RawObjectPtrFromObjectRef(const ObjectRef& ref) {
+    return const_cast<Object*>(ref.data_.get());
+  }
+  static void IncRefObjectHandle(TVMFFIObjectHandle handle) {
+    if (handle != nullptr) IncRef(handle);
+  }
+  static void DecRefObjectHandle(TVMFFIObjectHandle handle) {
+    if (handle != nullptr) DecRef(handle);
+  }
+  /*! \brief The header of a reference's object (null allowed), no reference taken. */
+  static TVMFFIObject* TVMFFIObjectPtrFromObjectRef(const ObjectRef& ref) { return HeaderOf(ref); }
+  template <typename T>
+  static TVMFFIObject* TVMFFIObjectPtrFromObjectPtr(const ObjectPtr<T>& ptr) {
+    return ptr ? Header(ptr.get()) : nullptr;
+  }
+  /*! \brief Gives up a pointer's reference as an owned header. */
+  template <typename T>
+  static TVMFFIObject* MoveObjectPtrToTVMFFIObjectPtr(ObjectPtr<T>&& ptr) {
+    T* obj = ptr.release();
+    return obj ? Header(obj) : nullptr;
+  }
+  static TVMFFIObject* MoveObjectRefToTVMFFIObjectPtr(ObjectRef&& ref) {
+    return MoveToHeader(std::move(ref));
+  }
 };
 
 /*! \brief The deleter make_object installs: destroys `T`, frees memory from operator new. */
@@ -420,6 +539,9 @@ void ObjectDeleter(void* self, int flags) {
   if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) ::operator delete(static_cast<void*>(obj));
 }
 }  // namespace detail
+
+/*! \brief The spelling of `detail` some code written for the reference uses. */
+namespace details = detail;
 
 namespace detail {
 /*! \brief Bytes of a `T` rounded up to 8, where make_object_with_extra's extra storage starts. */

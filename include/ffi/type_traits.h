@@ -450,6 +450,36 @@ std::string MismatchTypeInfo(const TVMFFIAny* src) {
 }
 }  // namespace detail
 
+/*!
+ * \brief Pointers to objects (`const MyObj*`, as reflected methods take `self`): a view of the
+ * object, which the caller keeps alive; storing one in an Any takes a reference. Null is None.
+ */
+template <typename T>
+struct TypeTraits<T*, std::enable_if_t<std::is_base_of_v<Object, std::remove_cv_t<T>>>> {
+  using Obj = std::remove_cv_t<T>;
+  static constexpr bool enabled = true;
+  static void CopyToAnyView(T* const& v, TVMFFIAny* out) {
+    if (v == nullptr) return detail::SetNone(out);
+    out->type_index = v->type_index();
+    out->zero_padding = 0;
+    out->v_obj = detail::ObjectUnsafe::Header(v);
+  }
+  static void MoveToAny(T* v, TVMFFIAny* out) {
+    CopyToAnyView(v, out);
+    if (v != nullptr) detail::ObjectUnsafe::IncRef(out->v_obj);
+  }
+  static bool CheckAnyStrict(const TVMFFIAny* src) {
+    return src->type_index >= kTVMFFIStaticObjectBegin &&
+           detail::ObjectUnsafe::FromHeader(src->v_obj)->template IsInstance<Obj>();
+  }
+  static Optional<T*> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (src->type_index == kTVMFFINone) return static_cast<T*>(nullptr);
+    if (!CheckAnyStrict(src)) return std::nullopt;
+    return static_cast<T*>(static_cast<Obj*>(detail::ObjectUnsafe::FromHeader(src->v_obj)));
+  }
+  static constexpr auto TypeStr() { return detail::ObjectTypeName<Obj>(); }
+};
+
 /*! \brief Optional<T>: None or whatever converts to `T`. */
 template <typename T>
 struct TypeTraits<Optional<T>> {

@@ -19,6 +19,7 @@
 #include <ffi/container/dict.h>
 #include <ffi/container/map.h>
 #include <ffi/function.h>
+#include <ffi/reflection/registry.h>
 
 #include <cstdint>
 #include <string>
@@ -131,7 +132,7 @@ void EnsureKeyHookColumns() {
 
 FFI_STATIC_INIT_BLOCK() {
   EnsureKeyHookColumns();
-  GlobalDef()
+  reflection::GlobalDef()
       .def("ffi.GetInvalidObject", []() { return MissingObject(); })
       .def_packed("ffi.Map", BuildFromPairs<Map<Any, Any>>)
       .def("ffi.MapSize", [](MapArg m) { return static_cast<int64_t>(m->size()); })

@@ -4,6 +4,7 @@
 #include <ffi/container/array.h>
 #include <ffi/container/list.h>
 #include <ffi/function.h>
+#include <ffi/reflection/registry.h>
 
 #include <cstring>
 
@@ -46,7 +47,7 @@ bool SeqContains(const SeqBaseObj* seq, const Any& value) {
 }
 
 FFI_STATIC_INIT_BLOCK() {
-  GlobalDef()
+  reflection::GlobalDef()
       .def_packed("ffi.Array",
                   [](PackedArgs args, Any* result) {
                     Array<Any> out;

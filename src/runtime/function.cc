@@ -1,5 +1,6 @@
 // Functions made from C callbacks, the global function registry, strings and owned values.
 #include <ffi/function.h>
+#include <ffi/reflection/registry.h>
 
 #include <map>
 #include <memory>
@@ -134,7 +135,7 @@ class GlobalRegistry {
 };
 
 FFI_STATIC_INIT_BLOCK() {
-  GlobalDef()
+  reflection::GlobalDef()
       .def("ffi.FunctionRemoveGlobal",
            [](const std::string& name) { return GlobalRegistry::Get()->Remove(name); })
       .def("ffi.GetGlobalFuncMetadata",

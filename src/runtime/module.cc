@@ -17,6 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "ffi/reflection/registry.h"
 #include "loading.h"
 
 namespace tvm {
@@ -441,7 +442,7 @@ RuntimeModuleObj* AsRuntimeModule(const Module& mod) {
 }
 
 FFI_STATIC_INIT_BLOCK() {
-  GlobalDef()
+  reflection::GlobalDef()
       .def_packed("ffi.Module.load_from_file.so",
                   [](PackedArgs args, Any* result) {
                     // (path) or (path, format); the format is implied by the extension.

@@ -1,5 +1,6 @@
 // Function: packed and typed callables, argument checking, the global registry, threads.
 #include <ffi/ffi.h>
+#include <ffi/reflection/registry.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -450,7 +451,9 @@ TEST(Function, NullNamesAreRefused) {
 }
 
 int64_t StaticSquare(int64_t x) { return x * x; }
-FFI_STATIC_INIT_BLOCK() { ffi::GlobalDef().def("testing.function.static_square", StaticSquare); }
+FFI_STATIC_INIT_BLOCK() {
+  ffi::reflection::GlobalDef().def("testing.function.static_square", StaticSquare);
+}
 
 TEST(Function, StaticRegistration) {
   EXPECT_EQ(ffi::Function::GetGlobalRequired("testing.function.static_square")(9).cast<int64_t>(),

@@ -1,6 +1,7 @@
 // Seeds: the seeds' own kernel code (tests/cpp/seeds/, TVM-FFI vocabulary through
 // <ffi/tvm_compat.h>) built into libraries, loaded with ffi::Module and called with DLTensor*
 // views and owning Tensors; and the compatibility macros themselves.
+#include <ffi/reflection/registry.h>
 #include <ffi/tvm_compat.h>
 #include <gtest/gtest.h>
 
@@ -229,7 +230,7 @@ static_assert(std::is_same_v<ffi::DLDevice, ::DLDevice>);
 static_assert(std::is_same_v<ffi::DLDataType, ::DLDataType>);
 
 TVM_FFI_STATIC_INIT_BLOCK() {
-  ffi::GlobalDef().def("seeds.compat.triple", [](int64_t x) { return 3 * x; });
+  ffi::reflection::GlobalDef().def("seeds.compat.triple", [](int64_t x) { return 3 * x; });
 }
 
 int CompatSafeCall(int64_t x) {

@@ -49,6 +49,8 @@ FFI_DLL_EXPORT_TYPED_FUNC(throw_std, [](int64_t n) -> int64_t {
 
 // A global function registered when the library is loaded.
 FFI_STATIC_INIT_BLOCK() {
-  ffi::GlobalDef().def(
-      "test_kernels.triple", [](int64_t x) { return 3 * x; }, true);
+  // Overriding: the library may be loaded again from another path in one process.
+  ffi::Function::SetGlobal("test_kernels.triple",
+                           ffi::Function::FromTyped([](int64_t x) { return 3 * x; }),
+                           /*allow_override=*/true);
 }

@@ -2,9 +2,10 @@
 // ("ffi_loader_test.dup"), between two fresh ones. Loaded by the loader, it must make loading fail
 // with an error naming the function, and the process must live.
 #include <ffi/ffi.h>
+#include <ffi/reflection/registry.h>
 
 FFI_STATIC_INIT_BLOCK() {
-  ffi::GlobalDef()
+  ffi::reflection::GlobalDef()
       .def("ffi_loader_test.before", []() { return 1; })
       .def("ffi_loader_test.dup", []() { return 2; })
       .def("ffi_loader_test.after", []() { return 3; });

@@ -1,0 +1,131 @@
+/*
+ * ffi/detail/type_schema.h - the JSON "type schema" reflection records for fields and functions,
+ * e.g. {"type":"int"} or {"type":"Optional","args":[{"type":"ffi.String"}]}, in the vocabulary
+ * the reference's hosts read (its stub generator and Python dataclasses). Internal: included by
+ * the reflection headers, never by users.
+ *
+ * A type's TypeTraits may supply `static std::string TypeSchema()` (containers do, to describe
+ * their element types); otherwise the schema follows from the kind of the type.
+ */
+#ifndef FFI_DETAIL_TYPE_SCHEMA_H_
+#define FFI_DETAIL_TYPE_SCHEMA_H_
+
+#include <string>
+#include <type_traits>
+
+#include "../any.h"
+#include "../function.h"
+
+namespace tvm {
+namespace ffi {
+inline namespace ffi_v1 {
+namespace detail {
+
+template <typename T, typename = void>
+struct HasTraitsTypeSchema : std::false_type {};
+template <typename T>
+struct HasTraitsTypeSchema<T, std::void_t<decltype(TypeTraits<T>::TypeSchema())>> : std::true_type {
+};
+
+/*! \brief {"type":"<key>"}. */
+inline std::string SchemaOfKey(std::string_view key) {
+  std::string out = "{\"type\":\"";
+  out.append(key);
+  out += "\"}";
+  return out;
+}
+
+template <typename T>
+struct TypeSchemaOf;
+
+/*! \brief The type schema of `T` (cv and references ignored). */
+template <typename T>
+std::string TypeSchema() {
+  return TypeSchemaOf<std::remove_cv_t<std::remove_reference_t<T>>>::Get();
+}
+
+/*! \brief The schema of a function `R(Args...)`: its return type and parameters. */
+template <typename R, typename... Args>
+std::string FunctionTypeSchema() {
+  std::string out = "{\"type\":\"ffi.Function\",\"named_args\":{\"return\":[";
+  out += TypeSchema<R>();
+  out += "],\"params\":[";
+  bool first = true;
+  ((out += (first ? "" : ","), first = false, out += TypeSchema<Args>()), ...);
+  out += "]}}";
+  return out;
+}
+
+template <typename T>
+struct TypeSchemaOf {
+  static std::string Get() {
+    if constexpr (HasTraitsTypeSchema<T>::value) {
+      return TypeTraits<T>::TypeSchema();
+    } else if constexpr (std::is_void_v<T> || std::is_same_v<T, std::nullptr_t>) {
+      return SchemaOfKey("None");
+    } else if constexpr (std::is_same_v<T, Any> || std::is_same_v<T, AnyView>) {
+      return SchemaOfKey("Any");
+    } else if constexpr (std::is_same_v<T, bool>) {
+      return SchemaOfKey("bool");
+    } else if constexpr (std::is_integral_v<T>) {
+      return SchemaOfKey("int");
+    } else if constexpr (std::is_floating_point_v<T>) {
+      return SchemaOfKey("float");
+    } else if constexpr (std::is_same_v<T, void*>) {
+      return SchemaOfKey("void*");
+    } else if constexpr (std::is_same_v<T, DLDevice>) {
+      return SchemaOfKey("Device");
+    } else if constexpr (std::is_same_v<T, DLDataType>) {
+      return SchemaOfKey("DataType");
+    } else if constexpr (std::is_same_v<T, DLTensor*>) {
+      return SchemaOfKey("DLTensor*");
+    } else if constexpr (std::is_same_v<T, std::string>) {
+      return SchemaOfKey("std::string");
+    } else if constexpr (std::is_same_v<T, const char*> || std::is_array_v<T>) {
+      return SchemaOfKey("const char*");
+    } else if constexpr (std::is_base_of_v<ObjectRef, T>) {
+      return SchemaOfKey(T::ContainerType::_type_key);
+    } else {
+      // Types known only by their TypeTraits (views, user types) are named by them.
+      return SchemaOfKey(TypeTraits<T>::TypeStr().view());
+    }
+  }
+};
+
+template <typename T>
+struct TypeSchemaOf<Optional<T>> {
+  static std::string Get() { return "{\"type\":\"Optional\",\"args\":[" + TypeSchema<T>() + "]}"; }
+};
+
+template <typename R, typename... Args>
+struct TypeSchemaOf<TypedFunction<R(Args...)>> {
+  static std::string Get() { return FunctionTypeSchema<R, Args...>(); }
+};
+
+template <typename T>
+struct TypeSchemaOf<Expected<T>> {
+  static std::string Get() {
+    return "{\"type\":\"Expected\",\"args\":[" + TypeSchema<T>() + ",{\"type\":\"ffi.Error\"}]}";
+  }
+};
+
+/*! \brief The schema of a callable `F` (function, pointer or lambda), via FunctionInfo. */
+template <typename F>
+struct CallableSchema : CallableSchema<decltype(&F::operator())> {};
+template <typename R, typename... Args>
+struct CallableSchema<R(Args...)> {
+  static std::string Get() { return FunctionTypeSchema<R, std::decay_t<Args>...>(); }
+};
+template <typename R, typename... Args>
+struct CallableSchema<R (*)(Args...)> : CallableSchema<R(Args...)> {};
+template <typename C, typename R, typename... Args>
+struct CallableSchema<R (C::*)(Args...) const> : CallableSchema<R(Args...)> {};
+template <typename C, typename R, typename... Args>
+struct CallableSchema<R (C::*)(Args...)> : CallableSchema<R(Args...)> {};
+
+}  // namespace detail
+}  // namespace ffi_v1
+}  // namespace ffi
+}  // namespace tvm
+
+#endif  // FFI_DETAIL_TYPE_SCHEMA_H_

@@ -1,0 +1,187 @@
+/*
+ * ffi/expected.h - Expected<T>: a value of type T or an Error, for error handling without
+ * exceptions.
+ *
+ *   Expected<int> Parse(String s) {
+ *     if (s.empty()) return Unexpected(Error("ValueError", "empty"));
+ *     return 42;
+ *   }
+ *   Expected<int> r = Parse("1");
+ *   if (r.is_ok()) use(r.value()); else report(r.error());
+ *
+ * In the ABI an Expected is its content: the value itself, or the Error object (type index
+ * kTVMFFIError), returned normally (return code 0). A typed function returning Expected<T> thus
+ * returns an Error object rather than raising it; Function::CallExpected<T> turns both a raised
+ * error and a returned Error into an Expected.
+ */
+#ifndef FFI_EXPECTED_H_
+#define FFI_EXPECTED_H_
+
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "any.h"
+#include "error.h"
+
+namespace tvm {
+namespace ffi {
+inline namespace ffi_v1 {
+
+/*! \brief An error wrapped to make an Expected hold it: `return Unexpected(Error(...));`. */
+template <typename E>
+class Unexpected {
+ public:
+  static_assert(std::is_base_of_v<Error, E>, "Unexpected holds an ffi::Error");
+  explicit Unexpected(E error) : error_(std::move(error)) {}
+  const E& error() const& noexcept { return error_; }
+  E& error() & noexcept { return error_; }
+  E&& error() && noexcept { return std::move(error_); }
+
+ private:
+  E error_;
+};
+template <typename E>
+Unexpected(E) -> Unexpected<E>;
+
+template <typename T>
+class Expected;
+
+namespace detail {
+template <typename T>
+inline constexpr bool kIsExpected = false;
+template <typename T>
+inline constexpr bool kIsExpected<Expected<T>> = true;
+template <typename T>
+inline constexpr bool kIsUnexpected = false;
+template <typename E>
+inline constexpr bool kIsUnexpected<Unexpected<E>> = true;
+
+/*! \brief The error an Expected holds, thrown by value() and read by error(). */
+inline Error ErrorIn(const Any& data) {
+  return ObjectUnsafe::RefFromBorrowedHeader<Error>(data.raw()->v_obj);
+}
+[[noreturn]] inline void ThrowBadExpectedAccess() {
+  FFI_THROW(RuntimeError) << "Bad expected access: contains value, not error";
+}
+}  // namespace detail
+
+/*! \brief A `T` or an Error; stored as one Any holding either. */
+template <typename T>
+class Expected {
+ public:
+  static_assert(!std::is_void_v<T> || std::is_same_v<T, void>, "use Expected<void>");
+  static_assert(!std::is_base_of_v<Error, T>, "Expected<Error> is not allowed; use Error");
+
+  /*! \brief A value. */
+  Expected(T value) : data_(Any(std::move(value))) {}
+  /*! \brief A value of a type converting to `T`. */
+  template <typename U,
+            typename = std::enable_if_t<
+                !detail::kIsExpected<std::decay_t<U>> && !detail::kIsUnexpected<std::decay_t<U>> &&
+                !std::is_base_of_v<Error, std::decay_t<U>> && !std::is_same_v<std::decay_t<U>, T> &&
+                std::is_convertible_v<U, T>>>
+  Expected(U&& value) : data_(Any(T(std::forward<U>(value)))) {}
+  /*! \brief An error. */
+  Expected(Error error) : data_(Any(std::move(error))) {}
+  template <typename E>
+  Expected(Unexpected<E> unexpected) : data_(Any(Error(std::move(unexpected).error()))) {}
+
+  /*! \brief The stored type index (kTVMFFIError for an error). */
+  int32_t type_index() const noexcept { return data_.type_index(); }
+  /*! \brief Whether it holds a value. */
+  bool is_ok() const noexcept { return data_.type_index() != kTVMFFIError; }
+  /*! \brief Whether it holds an error. */
+  bool is_err() const noexcept { return data_.type_index() == kTVMFFIError; }
+  /*! \brief Same as is_ok(). */
+  bool has_value() const noexcept { return is_ok(); }
+
+  /*! \brief The value; throws the error when it holds one. */
+  T value() const {
+    if (FFI_UNLIKELY(is_err())) throw detail::ErrorIn(data_);
+    return data_.cast<T>();
+  }
+  /*! \brief The error; RuntimeError when it holds a value. */
+  Error error() const {
+    if (FFI_UNLIKELY(is_ok())) detail::ThrowBadExpectedAccess();
+    return detail::ErrorIn(data_);
+  }
+  /*! \brief The value, or `fallback` when it holds an error. */
+  template <typename U = T>
+  T value_or(U&& fallback) const {
+    if (is_ok()) return data_.cast<T>();
+    return T(std::forward<U>(fallback));
+  }
+  /*! \brief The content as it travels in the ABI. */
+  const Any& data() const& { return data_; }
+  Any&& data() && { return std::move(data_); }
+
+ private:
+  Any data_;  // A `T`, or an Error.
+};
+
+/*! \brief Success (None) or an Error. */
+template <>
+class Expected<void> {
+ public:
+  /*! \brief Success. */
+  Expected() = default;
+  /*! \brief An error. */
+  Expected(Error error) : data_(Any(std::move(error))) {}
+  template <typename E>
+  Expected(Unexpected<E> unexpected) : data_(Any(Error(std::move(unexpected).error()))) {}
+
+  int32_t type_index() const noexcept { return data_.type_index(); }
+  bool is_ok() const noexcept { return data_.type_index() != kTVMFFIError; }
+  bool is_err() const noexcept { return data_.type_index() == kTVMFFIError; }
+  bool has_value() const noexcept { return is_ok(); }
+  /*! \brief Throws the error when it holds one. */
+  void value() const {
+    if (FFI_UNLIKELY(is_err())) throw detail::ErrorIn(data_);
+  }
+  /*! \brief The error; RuntimeError when it holds none. */
+  Error error() const {
+    if (FFI_UNLIKELY(is_ok())) detail::ThrowBadExpectedAccess();
+    return detail::ErrorIn(data_);
+  }
+  const Any& data() const& { return data_; }
+  Any&& data() && { return std::move(data_); }
+
+ private:
+  Any data_;  // None, or an Error.
+};
+
+/*! \brief Expected<T> travels as its value or its Error; either converts back. */
+template <typename T>
+struct TypeTraits<Expected<T>> {
+  static constexpr bool enabled = true;
+  static void CopyToAnyView(const Expected<T>& v, TVMFFIAny* out) { *out = *v.data().raw(); }
+  static void MoveToAny(Expected<T> v, TVMFFIAny* out) { *out = std::move(v).data().release(); }
+  static bool CheckAnyStrict(const TVMFFIAny* src) {
+    return src->type_index == kTVMFFIError || ValueTraits::CheckAnyStrict(src);
+  }
+  static Optional<Expected<T>> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (src->type_index == kTVMFFIError) {
+      return Expected<T>(ObjectUnsafe::RefFromBorrowedHeader<Error>(src->v_obj));
+    }
+    if constexpr (std::is_void_v<T>) {
+      if (src->type_index == kTVMFFINone) return Expected<T>();
+    } else {
+      if (auto v = ValueTraits::TryCastFromAnyView(src)) return Expected<T>(*std::move(v));
+    }
+    return std::nullopt;
+  }
+  static constexpr auto TypeStr() {
+    return ConstString("Expected<") + ValueTraits::TypeStr() + ">";
+  }
+
+ private:
+  using ValueTraits = TypeTraits<std::conditional_t<std::is_void_v<T>, std::nullptr_t, T>>;
+  using ObjectUnsafe = detail::ObjectUnsafe;
+};
+
+}  // namespace ffi_v1
+}  // namespace ffi
+}  // namespace tvm
+
+#endif  // FFI_EXPECTED_H_

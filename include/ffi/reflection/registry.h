@@ -1,0 +1,420 @@
+/*
+ * ffi/reflection/registry.h - registering global functions, object types (fields, methods,
+ * constructors) and type attributes, usually from a static-init block:
+ *
+ *   namespace refl = tvm::ffi::reflection;
+ *   TVM_FFI_STATIC_INIT_BLOCK() {
+ *     refl::GlobalDef().def("my.add", Add, "Adds two integers.");
+ *     refl::ObjectDef<PointObj>()
+ *         .def(refl::init<int64_t, int64_t>())
+ *         .def_ro("x", &PointObj::x, "The x coordinate.")
+ *         .def_rw("y", &PointObj::y, refl::default_value(0))
+ *         .def("norm1", &PointObj::Norm1)
+ *         .def_static("origin", &Origin);
+ *     refl::TypeAttrDef<PointObj>().def("__my_attr__", 42);
+ *   }
+ *
+ * Everything registers through the C ABI (TVMFFIFunctionSetGlobalFromMethodInfo,
+ * TVMFFITypeRegisterField/Method/Metadata/Attr), with the records and metadata JSON the
+ * reference's headers produce, so a library built with these headers registers into either
+ * runtime and hosts of either implementation read it.
+ */
+#ifndef FFI_REFLECTION_REGISTRY_H_
+#define FFI_REFLECTION_REGISTRY_H_
+
+#include <exception>
+#include <initializer_list>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "../detail/type_schema.h"
+#include "accessor.h"
+#include "info_traits.h"
+
+namespace tvm {
+namespace ffi {
+inline namespace ffi_v1 {
+namespace reflection {
+
+namespace detail {
+/*! \brief Reads a field of type `T` (a TVMFFIFieldGetter). */
+template <typename T>
+int FieldGetter(void* field, TVMFFIAny* result) {
+  FFI_SAFE_CALL_BEGIN();
+  *result = Any(*static_cast<const T*>(field)).release();
+  FFI_SAFE_CALL_END();
+}
+
+/*! \brief Writes a field of type `T`, converting the value (a TVMFFIFieldSetter). */
+template <typename T>
+int FieldSetter(void* field, const TVMFFIAny* value) {
+  FFI_SAFE_CALL_BEGIN();
+  if constexpr (std::is_same_v<T, Any>) {
+    *static_cast<T*>(field) = Any(AnyView::FromRaw(*value));
+  } else {
+    *static_cast<T*>(field) = AnyView::FromRaw(*value).cast<T>();
+  }
+  FFI_SAFE_CALL_END();
+}
+
+/*! \brief Makes a default-constructed `T` for reflection (TVMFFITypeMetadata::creator). */
+template <typename T>
+int ObjectCreator(TVMFFIObjectHandle* result) {
+  FFI_SAFE_CALL_BEGIN();
+  if constexpr (std::is_default_constructible_v<T>) {
+    *result = ffi::detail::ObjectUnsafe::MoveObjectPtrToTVMFFIObjectPtr(make_object<T>());
+  } else {
+    *result =
+        ffi::detail::ObjectUnsafe::MoveObjectPtrToTVMFFIObjectPtr(make_object<T>(UnsafeInit{}));
+  }
+  FFI_SAFE_CALL_END();
+}
+
+/*! \brief The type index recorded for a field of type `T` (a hint for hosts). */
+template <typename T>
+constexpr int32_t FieldStaticTypeIndex() {
+  if constexpr (std::is_same_v<T, bool>) {
+    return kTVMFFIBool;
+  } else if constexpr (std::is_integral_v<T>) {
+    return kTVMFFIInt;
+  } else if constexpr (std::is_floating_point_v<T>) {
+    return kTVMFFIFloat;
+  } else if constexpr (std::is_same_v<T, void*>) {
+    return kTVMFFIOpaquePtr;
+  } else if constexpr (std::is_same_v<T, DLDevice>) {
+    return kTVMFFIDevice;
+  } else if constexpr (std::is_same_v<T, DLDataType>) {
+    return kTVMFFIDataType;
+  } else if constexpr (std::is_same_v<T, Function>) {
+    return kTVMFFIFunction;
+  } else if constexpr (std::is_base_of_v<ObjectRef, T> && !std::is_same_v<T, String> &&
+                       !std::is_same_v<T, Bytes>) {
+    return kTVMFFIObject;
+  } else {
+    return kTVMFFIAny;  // Strings may be small (not objects); Any and the rest may be anything.
+  }
+}
+
+/*!
+ * \brief A method pointer as a callable taking the object first: `const Class*` for an Object
+ * subclass, the reference itself for an ObjectRef subclass. Other callables pass through.
+ */
+template <typename F>
+F&& WrapMethod(F&& f) {
+  return std::forward<F>(f);
+}
+template <typename Class, typename R, typename... Args>
+auto WrapMethod(R (Class::*method)(Args...)) {
+  if constexpr (std::is_base_of_v<ObjectRef, Class>) {
+    return [method](Class self, Args... args) -> R {
+      return (self.*method)(std::forward<Args>(args)...);
+    };
+  } else {
+    static_assert(std::is_base_of_v<Object, Class>, "a method of an Object or ObjectRef class");
+    return [method](const Class* self, Args... args) -> R {
+      return (const_cast<Class*>(self)->*method)(std::forward<Args>(args)...);
+    };
+  }
+}
+template <typename Class, typename R, typename... Args>
+auto WrapMethod(R (Class::*method)(Args...) const) {
+  if constexpr (std::is_base_of_v<ObjectRef, Class>) {
+    return [method](const Class& self, Args... args) -> R {
+      return (self.*method)(std::forward<Args>(args)...);
+    };
+  } else {
+    static_assert(std::is_base_of_v<Object, Class>, "a method of an Object or ObjectRef class");
+    return [method](const Class* self, Args... args) -> R {
+      return (self->*method)(std::forward<Args>(args)...);
+    };
+  }
+}
+
+/*! \brief A typed Function of `f` (method pointers wrapped) and its type schema. */
+template <typename F>
+std::pair<Function, std::string> MakeTyped(std::string name, F&& f) {
+  auto wrapped = WrapMethod(std::forward<F>(f));
+  using W = std::decay_t<decltype(wrapped)>;
+  std::string schema = ffi::detail::CallableSchema<W>::Get();
+  return {Function::FromTyped(std::move(wrapped), std::move(name)), std::move(schema)};
+}
+
+/*! \brief Registers a type attribute value through the C ABI. */
+inline void RegisterTypeAttr(int32_t type_index, std::string_view name, AnyView value) {
+  TVMFFIByteArray name_bytes{name.data(), name.size()};
+  FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterAttr(type_index, &name_bytes, value.raw()));
+}
+
+/*! \brief Whether `type_index` already has a value for attribute `name`. */
+inline bool HasTypeAttr(int32_t type_index, std::string_view name) {
+  TVMFFIByteArray name_bytes{name.data(), name.size()};
+  const TVMFFITypeAttrColumn* column = TVMFFIGetTypeAttrColumn(&name_bytes);
+  if (column == nullptr) return false;
+  int32_t offset = type_index - column->begin_index;
+  return offset >= 0 && offset < column->size && column->data[offset].type_index != kTVMFFINone;
+}
+}  // namespace detail
+
+/*!
+ * \brief Registers global functions: `.def(name, f, extra...)` for a typed callable,
+ * `.def_packed(name, f, extra...)` for `void(PackedArgs, Any*)`, `.def_method(name, &C::m, ...)`
+ * for a method (the object becomes the first argument). Extras are a doc string and Metadata.
+ * A name already registered is a ValueError.
+ */
+class GlobalDef {
+ public:
+  template <typename F, typename... Extra>
+  GlobalDef& def(const char* name, F&& f, Extra&&... extra) {
+    auto [fn, schema] = detail::MakeTyped(name, std::forward<F>(f));
+    Register(name, fn, schema, std::forward<Extra>(extra)...);
+    return *this;
+  }
+  template <typename F, typename... Extra>
+  GlobalDef& def_packed(const char* name, F f, Extra&&... extra) {
+    Register(name, Function::FromPacked(std::move(f)), ffi::detail::SchemaOfKey("ffi.Function"),
+             std::forward<Extra>(extra)...);
+    return *this;
+  }
+  template <typename F, typename... Extra>
+  GlobalDef& def_method(const char* name, F&& f, Extra&&... extra) {
+    return def(name, std::forward<F>(f), std::forward<Extra>(extra)...);
+  }
+
+ private:
+  template <typename... Extra>
+  static void Register(const char* name, const Function& fn, const std::string& schema,
+                       Extra&&... extra) {
+    MethodInfoBuilder info(name, schema);
+    (info.Apply(std::forward<Extra>(extra)), ...);
+    info.Finish(AnyView(fn));
+    FFI_CHECK_SAFE_CALL(TVMFFIFunctionSetGlobalFromMethodInfo(&info.info, 0));
+  }
+};
+
+/*!
+ * \brief Registers the reflection of object type `Class` (which declares its type with
+ * TVM_FFI_DECLARE_OBJECT_INFO): fields, methods, static methods and constructors. Constructing
+ * it registers the type's metadata (size, creator, doc from a string extra); when it goes out of
+ * scope it also registers the standard attributes: `__ffi_new__` (an empty object), `__ffi_init__`
+ * (when no `init<...>` was given and the runtime provides `ffi._RegisterFFIInit`),
+ * `__ffi_shallow_copy__` (for copyable classes) and `__ffi_type_final__`.
+ */
+template <typename Class>
+class ObjectDef {
+ public:
+  template <typename... Extra>
+  explicit ObjectDef(Extra&&... extra)
+      : type_index_(Class::_GetOrAllocRuntimeTypeIndex()), type_key_(Class::_type_key) {
+    static_assert(std::is_base_of_v<Object, Class>, "ObjectDef<T>: T must derive from Object");
+    TVMFFITypeMetadata metadata{};
+    metadata.total_size = static_cast<int32_t>(sizeof(Class));
+    metadata.structural_eq_hash_kind = Class::_type_s_eq_hash_kind;
+    if constexpr (std::is_default_constructible_v<Class> ||
+                  std::is_constructible_v<Class, UnsafeInit>) {
+      metadata.creator = detail::ObjectCreator<Class>;
+    }
+    (ApplyTypeExtra(&metadata, extra), ...);
+    FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterMetadata(type_index_, &metadata));
+  }
+  ObjectDef(const ObjectDef&) = delete;
+  ObjectDef& operator=(const ObjectDef&) = delete;
+
+  ~ObjectDef() noexcept(false) {
+    // A registration that threw is already failing; adding more would terminate the process.
+    if (std::uncaught_exceptions() > uncaught_) return;
+    if constexpr (std::is_copy_constructible_v<Class>) {
+      RegisterAttrOnce(type_attr::kShallowCopy.name,
+                       Function::FromTyped(
+                           [](const Class* self) { return ObjectRef(make_object<Class>(*self)); },
+                           std::string(type_key_) + "." + type_attr::kShallowCopy.name));
+    }
+    const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index_);
+    if (info->metadata != nullptr && info->metadata->creator != nullptr) {
+      TVMFFIObjectCreator creator = info->metadata->creator;
+      RegisterAttrOnce(
+          type_attr::kNew.name,
+          Function::FromTyped(
+              [creator]() {
+                TVMFFIObjectHandle handle = nullptr;
+                FFI_CHECK_SAFE_CALL(creator(&handle));
+                return ffi::detail::ObjectUnsafe::RefFromOwnedHeader<ObjectRef>(handle);
+              },
+              std::string(type_key_) + "." + type_attr::kNew.name));
+      if (!has_init_) {
+        // The runtime may derive a keyword constructor from the fields (the reference's does).
+        if (Optional<Function> make_init = Function::GetGlobal("ffi._RegisterFFIInit")) {
+          (*make_init)(type_index_);
+        }
+      }
+    }
+    RegisterAttrOnce(type_attr::kTypeFinal.name, Class::_type_final);
+  }
+
+  /*! \brief A read-only field; extras: a doc string, default_value, Metadata, other traits. */
+  template <typename T, typename Base, typename... Extra>
+  ObjectDef& def_ro(const char* name, T Base::*field, Extra&&... extra) {
+    RegisterField(name, field, false, std::forward<Extra>(extra)...);
+    return *this;
+  }
+  /*! \brief A writable field (the class must set `_type_mutable = true`). */
+  template <typename T, typename Base, typename... Extra>
+  ObjectDef& def_rw(const char* name, T Base::*field, Extra&&... extra) {
+    static_assert(Class::_type_mutable, "def_rw needs a class with _type_mutable = true");
+    RegisterField(name, field, true, std::forward<Extra>(extra)...);
+    return *this;
+  }
+  /*! \brief A method: a member function pointer, or a callable taking the object first. */
+  template <typename F, typename... Extra>
+  ObjectDef& def(const char* name, F&& f, Extra&&... extra) {
+    RegisterMethod(name, false, std::forward<F>(f), std::forward<Extra>(extra)...);
+    return *this;
+  }
+  /*! \brief A static method (no object argument). */
+  template <typename F, typename... Extra>
+  ObjectDef& def_static(const char* name, F&& f, Extra&&... extra) {
+    RegisterMethod(name, true, std::forward<F>(f), std::forward<Extra>(extra)...);
+    return *this;
+  }
+  /*!
+   * \brief A constructor `Class(Args...)`, registered as the static method `__ffi_init__` and as
+   * the type attribute of that name.
+   */
+  template <typename... Args, typename... Extra>
+  ObjectDef& def(init<Args...>, Extra&&... extra) {
+    has_init_ = true;
+    RegisterMethod(type_attr::kInit.name, true, &init<Args...>::template Make<Class>,
+                   std::forward<Extra>(extra)...);
+    detail::RegisterTypeAttr(type_index_, type_attr::kInit.name,
+                             AnyView::FromRaw(GetInitMethod()->method));
+    return *this;
+  }
+  /*! \brief A type attribute of this type (a value, or a callable made a Function). */
+  template <typename V>
+  ObjectDef& def_type_attr(const char* name, V&& value) {
+    TypeAttrValue(name, std::forward<V>(value));
+    return *this;
+  }
+
+ private:
+  template <typename V>
+  void TypeAttrValue(const char* name, V&& value) {
+    if constexpr (std::is_convertible_v<V&&, AnyView>) {
+      detail::RegisterTypeAttr(type_index_, name, AnyView(value));
+    } else {
+      auto made = detail::MakeTyped(std::string(type_key_) + "." + name, std::forward<V>(value));
+      detail::RegisterTypeAttr(type_index_, name, AnyView(made.first));
+    }
+  }
+  void RegisterAttrOnce(const char* name, AnyView value) {
+    if (!detail::HasTypeAttr(type_index_, name)) {
+      detail::RegisterTypeAttr(type_index_, name, value);
+    }
+  }
+  const TVMFFIMethodInfo* GetInitMethod() const {
+    const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index_);
+    for (int32_t i = 0; i < info->num_methods; ++i) {
+      if (ffi::detail::ByteView(info->methods[i].name) == type_attr::kInit.name) {
+        return &info->methods[i];
+      }
+    }
+    FFI_THROW(InternalError) << "ObjectDef: " << type_key_ << " has no " << type_attr::kInit.name;
+  }
+  template <typename E>
+  static void ApplyTypeExtra(TVMFFITypeMetadata* metadata, const E& extra) {
+    if constexpr (std::is_convertible_v<const E&, const char*>) {
+      metadata->doc = AsByteArray(extra);
+    }
+  }
+
+  template <typename T, typename Base, typename... Extra>
+  void RegisterField(const char* name, T Base::*field, bool writable, Extra&&... extra) {
+    static_assert(std::is_base_of_v<Base, Class>, "the field must be a member of the class");
+    // The offset of the member within a Class (at a made-up address, never dereferenced),
+    // relative to the object header.
+    constexpr uintptr_t kProbe = 4096;
+    const Class* probe = reinterpret_cast<const Class*>(kProbe);
+    int64_t offset = static_cast<int64_t>(reinterpret_cast<uintptr_t>(&(probe->*field)) - kProbe) -
+                     ffi::detail::ObjectUnsafe::GetObjectOffsetToSubclass<Class>();
+    FieldInfoBuilder info(name, ffi::detail::TypeSchema<T>());
+    info.info.field_static_type_index = detail::FieldStaticTypeIndex<T>();
+    info.info.offset = offset;
+    info.info.size = static_cast<int64_t>(sizeof(T));
+    info.info.alignment = static_cast<int64_t>(alignof(T));
+    info.info.flags = writable ? kTVMFFIFieldFlagBitMaskWritable : 0;
+    info.info.getter = detail::FieldGetter<T>;
+    info.info.setter = reinterpret_cast<void*>(&detail::FieldSetter<T>);
+    (info.Apply(std::forward<Extra>(extra)), ...);
+    info.Finish();
+    FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterField(type_index_, &info.info));
+  }
+
+  template <typename F, typename... Extra>
+  void RegisterMethod(const char* name, bool is_static, F&& f, Extra&&... extra) {
+    auto [fn, schema] = detail::MakeTyped(std::string(type_key_) + "." + name, std::forward<F>(f));
+    MethodInfoBuilder info(name, schema);
+    info.info.flags = is_static ? kTVMFFIFieldFlagBitMaskIsStaticMethod : 0;
+    (info.Apply(std::forward<Extra>(extra)), ...);
+    info.Finish(AnyView(fn));
+    FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterMethod(type_index_, &info.info));
+  }
+
+  int32_t type_index_;
+  const char* type_key_;
+  bool has_init_ = false;
+  int uncaught_ = std::uncaught_exceptions();
+};
+
+/*!
+ * \brief Registers type attributes of `Class`: `.def(name, value)` stores a value (or a callable,
+ * made a Function) in column `name` at the type's index; `.attr(name, value)` stores a value.
+ * Registering an attribute twice for one type is a ValueError.
+ */
+template <typename Class, typename = std::enable_if_t<std::is_base_of_v<Object, Class>>>
+class TypeAttrDef {
+ public:
+  TypeAttrDef() : type_index_(Class::_GetOrAllocRuntimeTypeIndex()) {}
+
+  template <typename V>
+  TypeAttrDef& def(const char* name, V&& value) {
+    if constexpr (std::is_convertible_v<V&&, AnyView>) {
+      detail::RegisterTypeAttr(type_index_, name, AnyView(value));
+    } else {
+      auto made =
+          detail::MakeTyped(std::string(Class::_type_key) + "." + name, std::forward<V>(value));
+      detail::RegisterTypeAttr(type_index_, name, AnyView(made.first));
+    }
+    return *this;
+  }
+  template <typename V>
+  TypeAttrDef& attr(const char* name, V value) {
+    detail::RegisterTypeAttr(type_index_, name, AnyView(value));
+    return *this;
+  }
+  /*! \brief Stores `value` as the key's value type. */
+  template <typename T, typename V>
+  TypeAttrDef& attr(AttrKey<T> key, V&& value) {
+    T typed(std::forward<V>(value));
+    detail::RegisterTypeAttr(type_index_, key.name, AnyView(typed));
+    return *this;
+  }
+
+ private:
+  int32_t type_index_;
+};
+
+/*! \brief Creates the type attribute column `name` if it does not exist yet (all None). */
+inline void EnsureTypeAttrColumn(std::string_view name) {
+  detail::RegisterTypeAttr(kTVMFFINone, name, AnyView());
+}
+template <typename T>
+void EnsureTypeAttrColumn(AttrKey<T> key) {
+  EnsureTypeAttrColumn(key.name);
+}
+
+}  // namespace reflection
+}  // namespace ffi_v1
+}  // namespace ffi
+}  // namespace tvm
+
+#endif  // FFI_REFLECTION_REGISTRY_H_

@@ -1,0 +1,309 @@
+// Reflection registration (reflection/registry.h) and its readers (reflection/accessor.h):
+// global functions with docs and metadata, an object type with fields, methods, static methods,
+// a constructor and type attributes, read back through the C ABI records.
+#include <ffi/reflection/accessor.h>
+#include <ffi/reflection/registry.h>
+#include <ffi/tvm_compat.h>
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "testing.h"
+
+namespace {
+
+using namespace ffi_testing;
+namespace refl = tvm::ffi::reflection;
+
+class PointObj : public ffi::Object {
+ public:
+  int64_t x = 0;
+  double y = 0.0;
+  ffi::String label = "unnamed";
+  static constexpr bool _type_mutable = true;
+
+  PointObj() = default;
+  PointObj(int64_t x, double y) : x(x), y(y) {}
+  int64_t Shifted(int64_t k) const { return x + k; }
+  void Move(int64_t dx) { x += dx; }
+
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("testing.refl.Point", PointObj, ffi::Object);
+};
+
+class Point : public ffi::ObjectRef {
+ public:
+  Point(int64_t x, double y) : ObjectRef(ffi::make_object<PointObj>(x, y)) {}
+  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NULLABLE(Point, ffi::ObjectRef, PointObj);
+};
+
+/*! \brief A read-only type: references hand out const pointers. */
+class FrozenObj : public ffi::Object {
+ public:
+  int64_t v = 7;
+  TVM_FFI_DECLARE_OBJECT_INFO("testing.refl.Frozen", FrozenObj, ffi::Object);
+};
+class Frozen : public ffi::ObjectRef {
+ public:
+  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(Frozen, ffi::ObjectRef, FrozenObj);
+};
+
+int64_t Add(int64_t a, int64_t b) { return a + b; }
+
+TVM_FFI_STATIC_INIT_BLOCK() {
+  refl::GlobalDef()
+      .def("testing.refl.add", Add, "Adds two integers.",
+           refl::Metadata{{"pure", true}, {"arity", 2}, {"note", "say \"hi\""}})
+      .def_packed("testing.refl.count",
+                  [](ffi::PackedArgs args, ffi::Any* rv) { *rv = args.size(); })
+      .def_method("testing.refl.point_shifted", &PointObj::Shifted);
+  refl::ObjectDef<PointObj>("A point in the plane.")
+      .def(refl::init<int64_t, double>(), "Makes a point.")
+      .def_ro("x", &PointObj::x, "The x coordinate.")
+      .def_rw("y", &PointObj::y, refl::default_value(2.5), refl::Metadata{{"unit", "m"}})
+      .def_rw("label", &PointObj::label, refl::repr(false))
+      .def("shifted", &PointObj::Shifted, "x + k")
+      .def("move", &PointObj::Move)
+      .def("scaled_y", [](const PointObj* self, double k) { return self->y * k; })
+      .def_static("origin", []() { return Point(0, 0.0); });
+  refl::ObjectDef<FrozenObj>().def_ro("v", &FrozenObj::v);
+  refl::TypeAttrDef<PointObj>()
+      .def("__testing_refl_answer__", 42)
+      .def("__testing_refl_twice__", [](int64_t a) { return 2 * a; });
+  refl::EnsureTypeAttrColumn("__testing_refl_empty__");
+}
+
+std::string_view View(const TVMFFIByteArray& a) { return std::string_view(a.data, a.size); }
+
+const TVMFFITypeInfo* PointInfo() { return TVMFFIGetTypeInfo(PointObj::RuntimeTypeIndex()); }
+
+const TVMFFIFieldInfo* FindField(const TVMFFITypeInfo* info, std::string_view name) {
+  for (int32_t i = 0; i < info->num_fields; ++i) {
+    if (View(info->fields[i].name) == name) return &info->fields[i];
+  }
+  return nullptr;
+}
+
+TEST(Reflection, ObjectInfoMacrosGiveTheReferenceStatics) {
+  // _type_index, RuntimeTypeIndex() and _GetOrAllocRuntimeTypeIndex() agree.
+  EXPECT_GE(PointObj::_type_index, kTVMFFIDynObjectBegin);
+  EXPECT_EQ(PointObj::_type_index, PointObj::RuntimeTypeIndex());
+  EXPECT_EQ(PointObj::_GetOrAllocRuntimeTypeIndex(), PointObj::RuntimeTypeIndex());
+  EXPECT_TRUE(PointObj::_type_final);
+  EXPECT_FALSE(FrozenObj::_type_final);
+  EXPECT_EQ(ffi::Object::_type_index, kTVMFFIObject);
+  EXPECT_EQ(ffi::FunctionObj::_GetOrAllocRuntimeTypeIndex(), kTVMFFIFunction);
+  // A mutable type's reference gives mutable access; a frozen one's does not.
+  static_assert(std::is_same_v<decltype(std::declval<Point>().get()), PointObj*>);
+  static_assert(std::is_same_v<decltype(std::declval<Frozen>().get()), const FrozenObj*>);
+  static_assert(Point::_type_is_nullable && !Frozen::_type_is_nullable);
+  Point p(1, 2.0);
+  p->x = 5;
+  EXPECT_EQ(p->x, 5);
+  Point null_point(ffi::UnsafeInit{});
+  EXPECT_FALSE(null_point.defined());
+  // The reference's spelling of the internals.
+  EXPECT_EQ(ffi::details::ObjectUnsafe::RawObjectPtrFromObjectRef(p), p.get());
+  ffi::ObjectPtr<PointObj> ptr = ffi::details::ObjectUnsafe::ObjectPtrFromObjectRef<PointObj>(p);
+  EXPECT_EQ(ptr.get(), p.get());
+  EXPECT_EQ(p.use_count(), 2u);
+}
+
+TEST(Reflection, GlobalFunctionsCarryTypeSchemaAndMetadata) {
+  ffi::Function add = ffi::Function::GetGlobalRequired("testing.refl.add");
+  EXPECT_EQ(add(2, 3).cast<int64_t>(), 5);
+  auto metadata = ffi::Function::GetGlobalRequired("ffi.GetGlobalFuncMetadata");
+  EXPECT_EQ(metadata("testing.refl.add").cast<std::string>(),
+            R"({"type_schema":"{\"type\":\"ffi.Function\",\"named_args\":{\"return\":[{\"type\":)"
+            R"(\"int\"}],\"params\":[{\"type\":\"int\"},{\"type\":\"int\"}]}}","pure":true,)"
+            R"("arity":2,"note":"say \"hi\""})");
+  EXPECT_EQ(ffi::Function::GetGlobalRequired("testing.refl.count")(1, "a", 2.0).cast<int64_t>(), 3);
+  EXPECT_EQ(metadata("testing.refl.count").cast<std::string>(),
+            R"({"type_schema":"{\"type\":\"ffi.Function\"}"})");
+  // def_method: the object comes first.
+  ffi::Function shifted = ffi::Function::GetGlobalRequired("testing.refl.point_shifted");
+  EXPECT_EQ(shifted(Point(4, 0.0), 3).cast<int64_t>(), 7);
+  // Registering a name twice is refused, the first registration intact.
+  ffi::Error e = ExpectError([] { refl::GlobalDef().def("testing.refl.add", Add); });
+  EXPECT_EQ(e.kind(), "ValueError");
+  EXPECT_EQ(add(1, 1).cast<int64_t>(), 2);
+}
+
+TEST(Reflection, MetadataRefusesOtherValueTypes) {
+  ffi::Error e = ExpectError([] { refl::Metadata m{{"bad", 1.5}}; });
+  EXPECT_EQ(e.kind(), "TypeError");
+  EXPECT_NE(e.message().find("on key `bad`"), std::string::npos) << e.message();
+}
+
+TEST(Reflection, FieldsAreRecordedWithOffsetsDocsDefaultsAndFlags) {
+  const TVMFFITypeInfo* info = PointInfo();
+  ASSERT_EQ(info->num_fields, 3);
+  const TVMFFIFieldInfo* x = FindField(info, "x");
+  const TVMFFIFieldInfo* y = FindField(info, "y");
+  const TVMFFIFieldInfo* label = FindField(info, "label");
+  ASSERT_TRUE(x && y && label);
+  EXPECT_EQ(View(x->doc), "The x coordinate.");
+  EXPECT_EQ(x->flags & kTVMFFIFieldFlagBitMaskWritable, 0);
+  EXPECT_EQ(x->size, 8);
+  EXPECT_EQ(x->field_static_type_index, kTVMFFIInt);
+  EXPECT_EQ(y->field_static_type_index, kTVMFFIFloat);
+  EXPECT_EQ(label->field_static_type_index, kTVMFFIAny);
+  EXPECT_EQ(View(x->metadata), R"({"type_schema":"{\"type\":\"int\"}"})");
+  EXPECT_EQ(View(y->metadata), R"({"type_schema":"{\"type\":\"float\"}","unit":"m"})");
+  EXPECT_EQ(View(label->metadata), R"({"type_schema":"{\"type\":\"ffi.String\"}"})");
+  EXPECT_NE(y->flags & kTVMFFIFieldFlagBitMaskWritable, 0);
+  EXPECT_NE(y->flags & kTVMFFIFieldFlagBitMaskHasDefault, 0);
+  EXPECT_EQ(y->default_value_or_factory.type_index, kTVMFFIFloat);
+  EXPECT_DOUBLE_EQ(y->default_value_or_factory.v_float64, 2.5);
+  EXPECT_NE(label->flags & kTVMFFIFieldFlagBitMaskReprOff, 0);
+  EXPECT_EQ(x->flags & kTVMFFIFieldFlagBitMaskHasDefault, 0);
+  // Offsets are from the object header, which is where the C ABI hands objects around.
+  Point p(11, 1.5);
+  const char* base = reinterpret_cast<const char*>(p.get());
+  EXPECT_EQ(reinterpret_cast<const int64_t*>(base + x->offset), &p->x);
+  EXPECT_EQ(reinterpret_cast<const double*>(base + y->offset), &p->y);
+  // The type's metadata: doc, size and a creator.
+  ASSERT_NE(info->metadata, nullptr);
+  EXPECT_EQ(View(info->metadata->doc), "A point in the plane.");
+  EXPECT_EQ(info->metadata->total_size, static_cast<int32_t>(sizeof(PointObj)));
+  ASSERT_NE(info->metadata->creator, nullptr);
+}
+
+TEST(Reflection, FieldGetterAndSetterReadAndWriteThroughTheRecords) {
+  Point p(3, 4.5);
+  refl::FieldGetter get_x("testing.refl.Point", "x");
+  refl::FieldGetter get_label(FindField(PointInfo(), "label"));
+  refl::FieldSetter set_y("testing.refl.Point", "y");
+  EXPECT_EQ(get_x(p).cast<int64_t>(), 3);
+  EXPECT_EQ(get_label(p).cast<std::string>(), "unnamed");
+  set_y(p, 8);  // An int converts to the double field.
+  EXPECT_DOUBLE_EQ(p->y, 8.0);
+  // A value that does not convert is a TypeError and leaves the field as it was.
+  ffi::Error e = ExpectError([&] { set_y(p, "text"); });
+  EXPECT_EQ(e.kind(), "TypeError");
+  EXPECT_DOUBLE_EQ(p->y, 8.0);
+  // Setting a field to its default.
+  refl::SetFieldToDefault(FindField(PointInfo(), "y"),
+                          reinterpret_cast<char*>(p.get()) + FindField(PointInfo(), "y")->offset);
+  EXPECT_DOUBLE_EQ(p->y, 2.5);
+  // Object references stay counted exactly through getters.
+  EXPECT_EQ(p.use_count(), 1u);
+  {
+    ffi::Any label = get_label(p);
+    EXPECT_EQ(label.cast<std::string>(), "unnamed");
+  }
+  // Unknown fields and types are errors of the reference's kinds.
+  EXPECT_EQ(ExpectError([] { refl::FieldGetter("testing.refl.Point", "z"); }).kind(),
+            "RuntimeError");
+  EXPECT_EQ(ExpectError([] { refl::FieldGetter("testing.refl.NoSuchType", "x"); }).kind(),
+            "KeyError");
+}
+
+TEST(Reflection, MethodsStaticMethodsAndConstructor) {
+  Point p(10, 2.0);
+  EXPECT_EQ(refl::GetMethod("testing.refl.Point", "shifted")(p, 5).cast<int64_t>(), 15);
+  EXPECT_DOUBLE_EQ(refl::GetMethod("testing.refl.Point", "scaled_y")(p, 3.0).cast<double>(), 6.0);
+  refl::GetMethod("testing.refl.Point", "move")(p, 1);
+  EXPECT_EQ(p->x, 11);
+  const TVMFFIMethodInfo* shifted = refl::GetMethodInfo("testing.refl.Point", "shifted");
+  EXPECT_EQ(View(shifted->doc), "x + k");
+  EXPECT_EQ(shifted->flags & kTVMFFIFieldFlagBitMaskIsStaticMethod, 0);
+  EXPECT_EQ(View(shifted->metadata),
+            R"({"type_schema":"{\"type\":\"ffi.Function\",\"named_args\":{\"return\":[{\"type\":)"
+            R"(\"int\"}],\"params\":[{\"type\":\"testing.refl.Point\"},{\"type\":\"int\"}]}}"})");
+  const TVMFFIMethodInfo* origin = refl::GetMethodInfo("testing.refl.Point", "origin");
+  EXPECT_NE(origin->flags & kTVMFFIFieldFlagBitMaskIsStaticMethod, 0);
+  Point o = refl::GetMethod("testing.refl.Point", "origin")().cast<Point>();
+  EXPECT_EQ(o->x, 0);
+  // A wrong self is a TypeError naming the method.
+  ffi::Error e = ExpectError([] { refl::GetMethod("testing.refl.Point", "shifted")(1, 2); });
+  EXPECT_EQ(e.kind(), "TypeError");
+  EXPECT_NE(e.message().find("testing.refl.Point.shifted"), std::string::npos) << e.message();
+
+  // init<int64_t, double>: the static method __ffi_init__ and the type attribute of that name.
+  const TVMFFIMethodInfo* init = refl::GetMethodInfo("testing.refl.Point", "__ffi_init__");
+  EXPECT_NE(init->flags & kTVMFFIFieldFlagBitMaskIsStaticMethod, 0);
+  EXPECT_EQ(View(init->doc), "Makes a point.");
+  refl::TypeAttrColumn init_column(ffi::type_attr::kInit);
+  ffi::Function make = init_column[PointObj::RuntimeTypeIndex()].cast<ffi::Function>();
+  Point made = make(7, 0.5).cast<Point>();
+  EXPECT_EQ(made->x, 7);
+  EXPECT_DOUBLE_EQ(made->y, 0.5);
+  EXPECT_EQ(made.use_count(), 1u);
+}
+
+TEST(Reflection, StandardTypeAttributes) {
+  int32_t t = PointObj::RuntimeTypeIndex();
+  // __ffi_new__ makes an empty (default-constructed) object.
+  Point fresh = refl::TypeAttrColumn("__ffi_new__")[t].cast<ffi::Function>()().cast<Point>();
+  EXPECT_EQ(fresh->x, 0);
+  EXPECT_EQ(fresh->label.view(), "unnamed");
+  // __ffi_shallow_copy__ copies field by field into a new object.
+  Point p(5, 1.0);
+  Point copy =
+      refl::TypeAttrColumn(ffi::type_attr::kShallowCopy)[t].cast<ffi::Function>()(p).cast<Point>();
+  EXPECT_FALSE(copy.same_as(p));
+  EXPECT_EQ(copy->x, 5);
+  // __ffi_type_final__ publishes finality.
+  refl::TypeAttrColumn final_column(ffi::type_attr::kTypeFinal);
+  EXPECT_EQ(ffi::type_attr::kTypeFinal.ValueFrom(final_column[t]), std::optional<bool>(true));
+  EXPECT_EQ(final_column[FrozenObj::RuntimeTypeIndex()].cast<bool>(), false);
+}
+
+TEST(Reflection, TypeAttrDefAndColumns) {
+  int32_t t = PointObj::RuntimeTypeIndex();
+  refl::TypeAttrColumn answer("__testing_refl_answer__");
+  EXPECT_EQ(answer[t].cast<int64_t>(), 42);
+  EXPECT_TRUE(answer[FrozenObj::RuntimeTypeIndex()].is_none());  // Other types: None.
+  EXPECT_TRUE(answer[-5].is_none());
+  EXPECT_TRUE(answer[1 << 20].is_none());
+  refl::TypeAttrColumn twice("__testing_refl_twice__");
+  EXPECT_EQ(twice[t].cast<ffi::Function>()(21).cast<int64_t>(), 42);
+  // A column made sure of exists, all None.
+  EXPECT_TRUE(refl::TypeAttrColumn("__testing_refl_empty__")[t].is_none());
+  // Missing column: RuntimeError. Registering an attribute twice: ValueError, value intact.
+  EXPECT_EQ(ExpectError([] { refl::TypeAttrColumn("__testing_refl_missing__"); }).kind(),
+            "RuntimeError");
+  ffi::Error e =
+      ExpectError([] { refl::TypeAttrDef<PointObj>().def("__testing_refl_answer__", 1); });
+  EXPECT_EQ(e.kind(), "ValueError");
+  EXPECT_EQ(answer[t].cast<int64_t>(), 42);
+  // AttrKey checks the value's type where it is read.
+  refl::AttrKey<ffi::String> as_string{"__testing_refl_answer__"};
+  EXPECT_EQ(ExpectError([&] { as_string.ValueFrom(answer[t]); }).kind(), "TypeError");
+  EXPECT_EQ(as_string.ValueFrom(answer[FrozenObj::RuntimeTypeIndex()]), std::nullopt);
+}
+
+TEST(Reflection, DuplicateFieldIsRefusedAndLeavesTheTypeIntact) {
+  ffi::Error e = ExpectError([] { refl::ObjectDef<PointObj>().def_ro("x", &PointObj::x); });
+  EXPECT_EQ(e.kind(), "ValueError");
+  EXPECT_EQ(PointInfo()->num_fields, 3);
+  EXPECT_EQ(refl::FieldGetter("testing.refl.Point", "x")(Point(9, 0.0)).cast<int64_t>(), 9);
+}
+
+TEST(TypedFunction, WrapsCallablesAndFunctions) {
+  ffi::TypedFunction<int64_t(int64_t)> inc = [](int64_t x) { return x + 1; };
+  EXPECT_EQ(inc(1), 2);
+  // Travels as a Function, and back.
+  ffi::Function packed = inc;
+  EXPECT_EQ(packed(41).cast<int64_t>(), 42);
+  ffi::Any held = inc;
+  EXPECT_EQ(held.type_index(), kTVMFFIFunction);
+  auto back = held.cast<ffi::TypedFunction<int64_t(int64_t)>>();
+  EXPECT_EQ(back(9), 10);
+  // As a parameter of a typed function.
+  ffi::Function apply = ffi::Function::FromTyped(
+      [](ffi::TypedFunction<int64_t(int64_t)> f, int64_t v) { return f(f(v)); });
+  EXPECT_EQ(apply(inc, 1).cast<int64_t>(), 3);
+  // A Function whose result does not convert: TypeError at the call.
+  ffi::TypedFunction<int64_t()> wrong(ffi::Function::FromTyped([]() { return "text"; }));
+  EXPECT_EQ(ExpectError([&] { wrong(); }).kind(), "TypeError");
+  ffi::TypedFunction<void(int64_t)> sink = [](int64_t) {};
+  sink(1);
+  ffi::TypedFunction<int64_t(int64_t)> null_fn;
+  EXPECT_TRUE(null_fn == nullptr);
+  EXPECT_TRUE(inc != nullptr);
+}
+
+}  // namespace
