@@ -282,6 +282,44 @@ TEST(Reflection, DuplicateFieldIsRefusedAndLeavesTheTypeIntact) {
   EXPECT_EQ(refl::FieldGetter("testing.refl.Point", "x")(Point(9, 0.0)).cast<int64_t>(), 9);
 }
 
+TEST(ReflectionGlobals, MakeObjectFromPackedArgs) {
+  ffi::Function make = ffi::Function::GetGlobalRequired("ffi.MakeObjectFromPackedArgs");
+  // Named fields set, the others at their defaults.
+  Point p = make("testing.refl.Point", "label", "L", "x", 3).cast<Point>();
+  EXPECT_EQ(p->x, 3);
+  EXPECT_DOUBLE_EQ(p->y, 2.5);
+  EXPECT_EQ(p->label.view(), "L");
+  EXPECT_EQ(p.use_count(), 1u);
+  // A field without a default must be given; unknown names and types, bad values and a
+  // dangling name are refused with the reference's kinds and messages.
+  ffi::Error missing = ExpectError([&] { make("testing.refl.Point", "label", "L"); });
+  EXPECT_EQ(missing.kind(), "TypeError");
+  EXPECT_EQ(missing.message(), "Required field `x` not set in type `testing.refl.Point`");
+  ffi::Error unknown = ExpectError([&] { make("testing.refl.Point", "x", 1, "z", 2); });
+  EXPECT_EQ(unknown.kind(), "TypeError");
+  EXPECT_EQ(unknown.message(), "Type `testing.refl.Point` does not have field `z`");
+  ffi::Error no_type = ExpectError([&] { make("testing.refl.NoSuchType"); });
+  EXPECT_EQ(no_type.kind(), "RuntimeError");
+  EXPECT_EQ(no_type.message(), "Cannot find type `testing.refl.NoSuchType`");
+  EXPECT_EQ(ExpectError([&] { make("testing.refl.Point", "x"); }).kind(), "RuntimeError");
+  EXPECT_EQ(ExpectError([&] { make("testing.refl.Point", "x", "one", "label", "L"); }).kind(),
+            "TypeError");
+  EXPECT_EQ(ExpectError([&] { make("testing.refl.Point", 1, 2); }).kind(), "TypeError");
+}
+
+TEST(ReflectionGlobals, GetRegisteredTypeKeys) {
+  ffi::Function keys = ffi::Function::GetGlobalRequired("ffi.GetRegisteredTypeKeys");
+  if (!ffi::Function::GetGlobal("ffi.Array").has_value()) {
+    // Without the runtime's Array the result cannot be built: a clear error, not a crash.
+    ffi::Error e = ExpectError([&] { keys(); });
+    EXPECT_EQ(e.kind(), "RuntimeError");
+    EXPECT_NE(e.message().find("ffi.Array"), std::string::npos);
+    return;
+  }
+  ffi::Any all = keys();
+  EXPECT_GE(all.type_index(), kTVMFFIStaticObjectBegin);
+}
+
 TEST(TypedFunction, WrapsCallablesAndFunctions) {
   ffi::TypedFunction<int64_t(int64_t)> inc = [](int64_t x) { return x + 1; };
   EXPECT_EQ(inc(1), 2);
