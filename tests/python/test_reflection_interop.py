@@ -1,0 +1,157 @@
+"""Reflection across implementations: one library source (tests/cpp/loader/reflection_lib.cc)
+built with our headers ("ours") and with the reference wheel's ("ref"), used from our Python
+package, and from the reference's package and runtime (in a subprocess, so that the two runtimes
+never share a process)."""
+
+import importlib.util
+import json
+import os
+import shlex
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+LIB_SRC = os.path.join(HERE, "..", "cpp", "loader", "reflection_lib.cc")
+
+
+def reference_include_dir():
+    """The wheel's include dir, found without importing (which would load its runtime here)."""
+    spec = importlib.util.find_spec("tvm_ffi")
+    if spec is None or spec.origin is None:
+        return None
+    include = os.path.join(os.path.dirname(spec.origin), "include")
+    return include if os.path.exists(os.path.join(include, "tvm", "ffi", "c_api.h")) else None
+
+
+def build(prefix, include_flags, out_dir):
+    lib = os.path.join(out_dir, f"reflection_lib_{prefix}.so")
+    cmd = ["g++", "-std=c++17", "-O1", "-shared", "-fPIC", "-Wall", "-Wextra", *include_flags,
+           f'-DREFL_LIB_PREFIX="{prefix}"', LIB_SRC, "-o", lib]  # fmt: skip
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    return lib
+
+
+@pytest.fixture(scope="module")
+def libs(tmp_path_factory):
+    out = str(tmp_path_factory.mktemp("reflection"))
+    ours_flags = shlex.split(
+        subprocess.check_output([sys.executable, "-m", "ffi.config", "--cflags"], text=True)
+    )
+    built = {"ours": build("ours", [*ours_flags, "-Werror"], out)}
+    ref_include = reference_include_dir()
+    if ref_include is not None:
+        built["ref"] = build("ref", ["-isystem", ref_include], out)
+    return built
+
+
+def copies(libs):
+    return sorted(libs)
+
+
+# What the reference's package reads back from a library: run in a fresh interpreter.
+REFERENCE_PROBE = textwrap.dedent(
+    """
+    import json, sys
+    import tvm_ffi
+
+    out = {}
+    for prefix, path in json.loads(sys.argv[1]).items():
+        tvm_ffi.load_module(path)
+        get = tvm_ffi.get_global_func
+        meta = get("ffi.GetGlobalFuncMetadata")
+        c = get(prefix + ".make_counter")(3, "a")
+        r = {"type": type(c).__name__, "count": c.count, "scale": c.scale, "name": c.name}
+        r["add"] = c.add(4)
+        r["peek"] = c.peek()
+        c.scale = 2.0
+        r["scaled"] = c.scaled()
+        r["zero"] = type(c).zero().count
+        r["nargs"] = get(prefix + ".nargs")(1, 2, 3)
+        r["counter_peek"] = get(prefix + ".counter_peek")(c)
+        made = get("ffi.MakeObjectFromPackedArgs")(prefix + ".Counter", "count", 9, "name", "m")
+        r["made"] = [made.count, made.scale, made.name]
+        r["metadata"] = {
+            n: meta(prefix + n).replace(prefix, "P")
+            for n in (".make_counter", ".counter_peek", ".nargs", ".with_meta")
+        }
+        try:
+            c.count = 1
+            r["set_readonly"] = "allowed"
+        except Exception as e:
+            r["set_readonly"] = type(e).__name__
+        out[prefix] = r
+    print(json.dumps(out))
+    """
+)
+
+
+def run_reference(libs):
+    if "ref" not in libs:
+        pytest.skip("apache-tvm-ffi is not installed")
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    proc = subprocess.run(
+        [sys.executable, "-c", REFERENCE_PROBE, json.dumps(libs)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def test_our_library_works_in_the_reference_runtime(libs):
+    got = run_reference(libs)
+    ours = got["ours"]
+    assert ours["type"] == "Counter"
+    assert (ours["count"], ours["scale"], ours["name"]) == (3, 1.0, "a")
+    assert (ours["add"], ours["peek"], ours["scaled"], ours["zero"]) == (7, 7, 14.0, 0)
+    assert (ours["nargs"], ours["counter_peek"]) == (3, 7)
+    # Fields not given take the registered default (scale: 1.5).
+    assert ours["made"] == [9, 1.5, "m"]
+    assert json.loads(ours["metadata"][".with_meta"]) == {
+        "type_schema": json.dumps(
+            {
+                "type": "ffi.Function",
+                "named_args": {"return": [{"type": "int"}], "params": [{"type": "int"}]},
+            },
+            separators=(",", ":"),
+        ),
+        "bound": 3,
+        "label": 'one "more"',
+        "pure": True,
+    }
+
+
+def test_the_reference_sees_the_same_records_from_both_copies(libs):
+    got = run_reference(libs)
+    assert got["ours"] == got["ref"]
+
+
+@pytest.mark.parametrize("prefix", ["ours", "ref"])
+def test_our_package_calls_registered_functions_and_methods(libs, prefix):
+    if prefix not in libs:
+        pytest.skip("apache-tvm-ffi is not installed")
+    import ffi
+
+    ffi.load_module(libs[prefix])
+    counter = ffi.get_global_func(f"{prefix}.make_counter")(3, "a")
+    assert isinstance(counter, ffi.Object)
+    assert ffi.get_global_func(f"{prefix}.counter_peek")(counter) == 3
+    assert ffi.get_global_func(f"{prefix}.nargs")(1, "x", None) == 3
+    assert ffi.get_global_func(f"{prefix}.with_meta")(41) == 42
+    made = ffi.get_global_func("ffi.MakeObjectFromPackedArgs")(
+        f"{prefix}.Counter", "count", 9, "name", "m"
+    )
+    assert ffi.get_global_func(f"{prefix}.counter_peek")(made) == 9
+    with pytest.raises(TypeError, match="does not have field `nope`"):
+        ffi.get_global_func("ffi.MakeObjectFromPackedArgs")(f"{prefix}.Counter", "nope", 1)
+    with pytest.raises(TypeError, match="counter_peek"):
+        ffi.get_global_func(f"{prefix}.counter_peek")(1)
+    metadata = json.loads(ffi.get_global_func("ffi.GetGlobalFuncMetadata")(f"{prefix}.with_meta"))
+    assert (metadata["bound"], metadata["pure"]) == (3, True)
