@@ -174,13 +174,17 @@ class Object {
  * Use inside `class MyObj : public Parent` with a unique key, e.g. "my_lib.MyObj". The index is
  * allocated by the runtime on first use and is the same in every library of the process.
  */
-#define FFI_DECLARE_OBJECT_INFO(TypeKey, TypeName, ParentType)                                \
-  static constexpr const char* _type_key = TypeKey;                                           \
+#define FFI_DECLARE_OBJECT_INFO(TypeKey, TypeName, ParentType) \
+  static constexpr const char* _type_key = TypeKey;            \
+  FFI_DECLARE_OBJECT_INFO_PREDEFINED_TYPE_KEY(TypeName, ParentType)
+
+/*! \brief FFI_DECLARE_OBJECT_INFO for a class that defines its own `_type_key`. */
+#define FFI_DECLARE_OBJECT_INFO_PREDEFINED_TYPE_KEY(TypeName, ParentType)                     \
   static constexpr int32_t _type_depth = ParentType::_type_depth + 1;                         \
   static int32_t _GetOrAllocRuntimeTypeIndex() {                                              \
     static_assert(!ParentType::_type_final, "the parent type is final");                      \
     static int32_t index = ::tvm::ffi::detail::RegisterType(                                  \
-        _type_key, -1, _type_depth, TypeName::_type_child_slots,                              \
+        TypeName::_type_key, -1, _type_depth, TypeName::_type_child_slots,                    \
         TypeName::_type_child_slots_can_overflow, ParentType::_GetOrAllocRuntimeTypeIndex()); \
     return index;                                                                             \
   }                                                                                           \

@@ -161,6 +161,24 @@ T CompatCheckNotNull(T&& value, const char* kind, const char* text, const char* 
   FFI_DECLARE_OBJECT_INFO(TypeKey, TypeName, ParentType)
 #define TVM_FFI_DECLARE_OBJECT_INFO_FINAL(TypeKey, TypeName, ParentType) \
   FFI_DECLARE_OBJECT_INFO_FINAL(TypeKey, TypeName, ParentType)
+#define TVM_FFI_DECLARE_OBJECT_INFO_PREDEFINED_TYPE_KEY(TypeName, ParentType) \
+  FFI_DECLARE_OBJECT_INFO_PREDEFINED_TYPE_KEY(TypeName, ParentType)
+/*!
+ * \brief A type at the fixed index the class defines as `static constexpr int32_t _type_index`,
+ * registered on first use of `_GetOrAllocRuntimeTypeIndex()`.
+ */
+#define TVM_FFI_DECLARE_OBJECT_INFO_STATIC(TypeKey, TypeName, ParentType)                     \
+  static constexpr int32_t _type_depth = ParentType::_type_depth + 1;                         \
+  static int32_t _GetOrAllocRuntimeTypeIndex() {                                              \
+    static_assert(!ParentType::_type_final, "the parent type is final");                      \
+    [[maybe_unused]] static int32_t index = ::tvm::ffi::detail::RegisterType(                 \
+        TypeName::_type_key, TypeName::_type_index, _type_depth, TypeName::_type_child_slots, \
+        TypeName::_type_child_slots_can_overflow, ParentType::_GetOrAllocRuntimeTypeIndex()); \
+    return TypeName::_type_index;                                                             \
+  }                                                                                           \
+  static int32_t RuntimeTypeIndex() { return TypeName::_type_index; }                         \
+  using _type_parent = ParentType;                                                            \
+  static constexpr const char* _type_key = TypeKey
 #define TVM_FFI_DEFINE_OBJECT_REF_METHODS_NULLABLE(TypeName, ParentType, ObjectName) \
   FFI_DEFINE_OBJECT_REF_METHODS(TypeName, ParentType, ObjectName)
 #define TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(TypeName, ParentType, ObjectName) \

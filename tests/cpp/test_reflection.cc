@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "testing.h"
 
@@ -47,6 +48,30 @@ class FrozenObj : public ffi::Object {
 class Frozen : public ffi::ObjectRef {
  public:
   TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(Frozen, ffi::ObjectRef, FrozenObj);
+};
+
+/*! \brief A type at a fixed index, and one whose class defines its own key. */
+class FixedObj : public ffi::Object {
+ public:
+  static constexpr int32_t _type_index = 120;
+  TVM_FFI_DECLARE_OBJECT_INFO_STATIC("testing.refl.Fixed", FixedObj, ffi::Object);
+};
+class KeyedObj : public ffi::Object {
+ public:
+  static constexpr const char* _type_key = "testing.refl.Keyed";
+  TVM_FFI_DECLARE_OBJECT_INFO_PREDEFINED_TYPE_KEY(KeyedObj, ffi::Object);
+};
+
+/*! \brief Types registered only inside a test (for the generated-constructor hook). */
+class AutoInitObj : public ffi::Object {
+ public:
+  int64_t v = 0;
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("testing.refl.AutoInit", AutoInitObj, ffi::Object);
+};
+class NoAutoInitObj : public ffi::Object {
+ public:
+  int64_t v = 0;
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("testing.refl.NoAutoInit", NoAutoInitObj, ffi::Object);
 };
 
 int64_t Add(int64_t a, int64_t b) { return a + b; }
@@ -108,6 +133,31 @@ TEST(Reflection, ObjectInfoMacrosGiveTheReferenceStatics) {
   ffi::ObjectPtr<PointObj> ptr = ffi::details::ObjectUnsafe::ObjectPtrFromObjectRef<PointObj>(p);
   EXPECT_EQ(ptr.get(), p.get());
   EXPECT_EQ(p.use_count(), 2u);
+}
+
+TEST(Reflection, StaticAndPredefinedKeyDeclarations) {
+  EXPECT_EQ(FixedObj::RuntimeTypeIndex(), 120);
+  EXPECT_EQ(FixedObj::_GetOrAllocRuntimeTypeIndex(), 120);
+  const TVMFFITypeInfo* fixed = TVMFFIGetTypeInfo(120);
+  ASSERT_NE(fixed, nullptr);
+  EXPECT_EQ(View(fixed->type_key), "testing.refl.Fixed");
+  EXPECT_EQ(fixed->type_depth, 1);
+  EXPECT_GE(KeyedObj::_type_index, kTVMFFIDynObjectBegin);
+  EXPECT_EQ(View(TVMFFIGetTypeInfo(KeyedObj::RuntimeTypeIndex())->type_key), "testing.refl.Keyed");
+  auto obj = ffi::make_object<KeyedObj>();
+  EXPECT_TRUE(ffi::ObjectRef(obj).as<KeyedObj>() != nullptr);
+}
+
+TEST(Reflection, GeneratedConstructorHookUnlessInitGivenOrRefused) {
+  // The runtime's ffi._RegisterFFIInit (when it has one) is asked for a constructor for types
+  // registered without init<...>; init(false) refuses it. A recording stand-in shows the calls.
+  static std::vector<int32_t> asked;
+  ffi::Function::SetGlobal("ffi._RegisterFFIInit",
+                           ffi::Function::FromTyped([](int32_t index) { asked.push_back(index); }));
+  refl::ObjectDef<AutoInitObj>().def_ro("v", &AutoInitObj::v);
+  refl::ObjectDef<NoAutoInitObj>(refl::init(false)).def_ro("v", &NoAutoInitObj::v);
+  ffi::Function::RemoveGlobal("ffi._RegisterFFIInit");
+  EXPECT_EQ(asked, std::vector<int32_t>{AutoInitObj::RuntimeTypeIndex()});
 }
 
 TEST(Reflection, GlobalFunctionsCarryTypeSchemaAndMetadata) {
@@ -273,6 +323,10 @@ TEST(Reflection, TypeAttrDefAndColumns) {
   refl::AttrKey<ffi::String> as_string{"__testing_refl_answer__"};
   EXPECT_EQ(ExpectError([&] { as_string.ValueFrom(answer[t]); }).kind(), "TypeError");
   EXPECT_EQ(as_string.ValueFrom(answer[FrozenObj::RuntimeTypeIndex()]), std::nullopt);
+  // Strict: an int is not read as a float.
+  refl::AttrKey<double> as_double{"__testing_refl_answer__"};
+  EXPECT_EQ(ExpectError([&] { as_double.ValueFrom(answer[t]); }).kind(), "TypeError");
+  EXPECT_EQ(refl::AttrKey<int64_t>{"__testing_refl_answer__"}.ValueFrom(answer[t]), 42);
 }
 
 TEST(Reflection, DuplicateFieldIsRefusedAndLeavesTheTypeIntact) {

@@ -40,10 +40,15 @@ struct AttrKey {
   using ValueType = T;
   /*! \brief The attribute name (static storage). */
   const char* name;
-  /*! \brief The value, or nullopt for None (absent); TypeError when it is not a `T`. */
+  /*!
+   * \brief The value, or nullopt for None (absent); TypeError when it is not stored as a `T`
+   * (no conversion: an attribute has one declared type).
+   */
   std::optional<ValueType> ValueFrom(AnyView value) const {
     if (value.is_none()) return std::nullopt;
-    return value.cast<ValueType>();
+    if (std::optional<ValueType> v = value.as<ValueType>()) return v;
+    FFI_THROW(TypeError) << "Type attribute `" << name << "` holds `" << value.GetTypeName()
+                         << "`, not `" << TypeTraits<ValueType>::TypeStr() << "`";
   }
 };
 

@@ -201,6 +201,8 @@ struct init<> : InfoTrait {
   static ObjectRef Make() {
     return ObjectRef(make_object<Class>());
   }
+  /*! \brief Whether the field (or, given to ObjectDef, the generated constructor) is kept. */
+  bool included() const { return include_; }
 
  private:
   bool include_ = true;

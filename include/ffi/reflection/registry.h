@@ -218,6 +218,7 @@ class ObjectDef {
     FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterMetadata(type_index_, &metadata));
   }
   ObjectDef(const ObjectDef&) = delete;
+  ObjectDef(ObjectDef&&) = delete;
   ObjectDef& operator=(const ObjectDef&) = delete;
 
   ~ObjectDef() noexcept(false) {
@@ -321,9 +322,11 @@ class ObjectDef {
     FFI_THROW(InternalError) << "ObjectDef: " << type_key_ << " has no " << type_attr::kInit.name;
   }
   template <typename E>
-  static void ApplyTypeExtra(TVMFFITypeMetadata* metadata, const E& extra) {
+  void ApplyTypeExtra(TVMFFITypeMetadata* metadata, const E& extra) {
     if constexpr (std::is_convertible_v<const E&, const char*>) {
       metadata->doc = AsByteArray(extra);
+    } else if constexpr (std::is_same_v<E, init<>>) {
+      if (!extra.included()) has_init_ = true;  // init(false): no generated constructor.
     }
   }
 
