@@ -180,6 +180,33 @@ struct TypeTraits<Expected<T>> {
   using ObjectUnsafe = detail::ObjectUnsafe;
 };
 
+namespace detail {
+/*! \brief Moving an Expected's content in and out of a raw ABI value, unchecked. */
+struct ExpectedUnsafe {
+  /*! \brief Takes ownership of `raw`, which must hold a `T` or an Error. */
+  template <typename T>
+  static Expected<T> MoveFromTVMFFIAny(TVMFFIAny raw) {
+    Any data = Any::FromRaw(raw);
+    if (data.type_index() == kTVMFFIError) return Expected<T>(data.cast<Error>());
+    if constexpr (std::is_void_v<T>) {
+      return Expected<void>();
+    } else {
+      return Expected<T>(std::move(data).cast<T>());
+    }
+  }
+  /*! \brief Gives up the content as an owned raw value. */
+  template <typename T>
+  static TVMFFIAny MoveToTVMFFIAny(Expected<T>&& result) {
+    return std::move(result).data().release();
+  }
+  /*! \brief The content. */
+  template <typename T>
+  static const Any& GetData(const Expected<T>& result) noexcept {
+    return result.data();
+  }
+};
+}  // namespace detail
+
 }  // namespace ffi_v1
 }  // namespace ffi
 }  // namespace tvm

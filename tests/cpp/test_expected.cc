@@ -107,4 +107,18 @@ TEST(Expected, CallExpectedCatchesRaisedAndReturnedErrors) {
   EXPECT_TRUE(nothing.CallExpected<void>().is_err());
 }
 
+TEST(Expected, UnsafeMovesTheRawContent) {
+  ffi::Expected<ffi::String> src = ffi::String("hello");
+  const ffi::Any& data = ffi::details::ExpectedUnsafe::GetData(src);
+  EXPECT_EQ(data.cast<std::string>(), "hello");
+  TVMFFIAny raw = ffi::details::ExpectedUnsafe::MoveToTVMFFIAny(std::move(src));
+  ffi::Expected<ffi::Optional<ffi::String>> dst =
+      ffi::details::ExpectedUnsafe::MoveFromTVMFFIAny<ffi::Optional<ffi::String>>(raw);
+  ASSERT_TRUE(dst.is_ok());
+  EXPECT_EQ(*dst.value(), "hello");
+  TVMFFIAny err = ffi::Any(ffi::Error("KeyError", "k")).release();
+  EXPECT_EQ(ffi::details::ExpectedUnsafe::MoveFromTVMFFIAny<int64_t>(err).error().kind(),
+            "KeyError");
+}
+
 }  // namespace

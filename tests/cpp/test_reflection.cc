@@ -208,6 +208,8 @@ TEST(Reflection, FieldsAreRecordedWithOffsetsDocsDefaultsAndFlags) {
   EXPECT_DOUBLE_EQ(y->default_value_or_factory.v_float64, 2.5);
   EXPECT_NE(label->flags & kTVMFFIFieldFlagBitMaskReprOff, 0);
   EXPECT_EQ(x->flags & kTVMFFIFieldFlagBitMaskHasDefault, 0);
+  EXPECT_EQ(refl::GetFieldByteOffsetToObject(&PointObj::x), sizeof(TVMFFIObject));
+  EXPECT_EQ(refl::GetFieldByteOffsetToObject(&PointObj::y), x->offset + 8);
   // Offsets are from the object header, which is where the C ABI hands objects around.
   Point p(11, 1.5);
   const char* base = reinterpret_cast<const char*>(p.get());
@@ -295,6 +297,9 @@ TEST(Reflection, StandardTypeAttributes) {
       refl::TypeAttrColumn(ffi::type_attr::kShallowCopy)[t].cast<ffi::Function>()(p).cast<Point>();
   EXPECT_FALSE(copy.same_as(p));
   EXPECT_EQ(copy->x, 5);
+  // Both spellings of the keys name the same attributes.
+  EXPECT_STREQ(refl::type_attr::kNew.name, ffi::type_attr::kNew.name);
+  EXPECT_EQ(ffi::TypeIndex::kTVMFFIFunction, kTVMFFIFunction);
   // __ffi_type_final__ publishes finality.
   refl::TypeAttrColumn final_column(ffi::type_attr::kTypeFinal);
   EXPECT_EQ(ffi::type_attr::kTypeFinal.ValueFrom(final_column[t]), std::optional<bool>(true));

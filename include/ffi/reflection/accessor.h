@@ -220,6 +220,13 @@ inline constexpr reflection::AttrKey<Function> kShallowCopy{"__ffi_shallow_copy_
 inline constexpr reflection::AttrKey<bool> kTypeFinal{"__ffi_type_final__"};
 }  // namespace type_attr
 
+namespace reflection {
+/*! \brief The keys also as `reflection::type_attr::k...` (the reference's newer spelling). */
+namespace type_attr {
+using namespace ::tvm::ffi::type_attr;
+}  // namespace type_attr
+}  // namespace reflection
+
 }  // namespace ffi_v1
 }  // namespace ffi
 }  // namespace tvm

@@ -37,6 +37,16 @@ namespace ffi {
 inline namespace ffi_v1 {
 namespace reflection {
 
+/*! \brief The byte offset of a member from the object header (what field records hold). */
+template <typename Class, typename T>
+int64_t GetFieldByteOffsetToObject(T Class::*field) {
+  // At a made-up address, never dereferenced (offsetof is not for non-standard-layout classes).
+  constexpr uintptr_t kProbe = 4096;
+  const Class* probe = reinterpret_cast<const Class*>(kProbe);
+  return static_cast<int64_t>(reinterpret_cast<uintptr_t>(&(probe->*field)) - kProbe) -
+         ffi::detail::ObjectUnsafe::GetObjectOffsetToSubclass<Class>();
+}
+
 namespace detail {
 /*! \brief Reads a field of type `T` (a TVMFFIFieldGetter). */
 template <typename T>
@@ -333,12 +343,7 @@ class ObjectDef {
   template <typename T, typename Base, typename... Extra>
   void RegisterField(const char* name, T Base::*field, bool writable, Extra&&... extra) {
     static_assert(std::is_base_of_v<Base, Class>, "the field must be a member of the class");
-    // The offset of the member within a Class (at a made-up address, never dereferenced),
-    // relative to the object header.
-    constexpr uintptr_t kProbe = 4096;
-    const Class* probe = reinterpret_cast<const Class*>(kProbe);
-    int64_t offset = static_cast<int64_t>(reinterpret_cast<uintptr_t>(&(probe->*field)) - kProbe) -
-                     ffi::detail::ObjectUnsafe::GetObjectOffsetToSubclass<Class>();
+    int64_t offset = GetFieldByteOffsetToObject<Class, T>(field);
     FieldInfoBuilder info(name, ffi::detail::TypeSchema<T>());
     info.info.field_static_type_index = detail::FieldStaticTypeIndex<T>();
     info.info.offset = offset;
