@@ -30,9 +30,6 @@ namespace tvm {
 namespace ffi {
 inline namespace ffi_v1 {
 
-/*! \brief The ABI's type index enum under the reference's C++ name (`TypeIndex::kTVMFFIInt`). */
-using TypeIndex = TVMFFITypeIndex;
-
 /*!
  * \brief A string of `N` characters made at compile time. Type names (TypeStr) are ConstStrings, so
  * that the signature text of a typed function, built from them with `+`, is constant data rather
