@@ -4,6 +4,7 @@
 #include <ffi/any.h>
 #include <ffi/function.h>
 #include <ffi/reflection/accessor.h>
+#include <ffi/reflection/creator.h>
 #include <ffi/reflection/registry.h>
 
 #include <string>
@@ -31,26 +32,6 @@ const TVMFFITypeInfo* TypeInfoOrThrow(std::string_view key) {
   return TVMFFIGetTypeInfo(index);
 }
 
-/*! \brief An empty object of the type: its creator, else its `__ffi_new__` attribute. */
-ObjectRef CreateEmpty(const TVMFFITypeInfo* info) {
-  std::string_view key = detail::ByteView(info->type_key);
-  if (info->metadata != nullptr && info->metadata->creator != nullptr) {
-    TVMFFIObjectHandle handle = nullptr;
-    FFI_CHECK_SAFE_CALL(info->metadata->creator(&handle));
-    return detail::ObjectUnsafe::RefFromOwnedHeader<ObjectRef>(handle);
-  }
-  TVMFFIByteArray name = reflection::AsByteArray(type_attr::kNew.name);
-  if (const TVMFFITypeAttrColumn* column = TVMFFIGetTypeAttrColumn(&name)) {
-    int32_t offset = info->type_index - column->begin_index;
-    if (offset >= 0 && offset < column->size &&
-        column->data[offset].type_index == kTVMFFIFunction) {
-      return AnyView::FromRaw(column->data[offset]).cast<Function>()().cast<ObjectRef>();
-    }
-  }
-  FFI_THROW(RuntimeError) << "Type `" << key << "` does not support reflection creation"
-                          << " (no native creator or __ffi_new__ type attr)";
-}
-
 /*!
  * \brief (type_key, name0, value0, name1, value1, ...): a new object of the type with the named
  * fields set, the others set to their defaults. A field without a default must be given; a name
@@ -64,7 +45,6 @@ void MakeObjectFromPackedArgs(PackedArgs args, Any* result) {
   }
   std::string type_key = args[0].cast<std::string>();
   const TVMFFITypeInfo* info = TypeInfoOrThrow(type_key);
-  // The names first, so that a bad call fails before anything is made.
   std::vector<std::string> names;
   for (int32_t i = 1; i < args.size(); i += 2) {
     std::optional<std::string> name = args[i].try_cast<std::string>();
@@ -72,33 +52,20 @@ void MakeObjectFromPackedArgs(PackedArgs args, Any* result) {
       FFI_THROW(TypeError) << "MakeObjectFromPackedArgs: argument #" << i
                            << " must be a field name (str), got `" << args[i].GetTypeName() << "`";
     }
-    bool found = reflection::ForEachFieldInfoWithEarlyStop(
-        info, [&](const TVMFFIFieldInfo* f) { return detail::ByteView(f->name) == *name; });
-    if (!found) {
-      FFI_THROW(TypeError) << "Type `" << type_key << "` does not have field `" << *name << "`";
-    }
     names.push_back(*std::move(name));
   }
-  ObjectRef obj = CreateEmpty(info);
-  char* base = const_cast<char*>(reinterpret_cast<const char*>(obj.get()));
-  reflection::ForEachFieldInfo(info, [&](const TVMFFIFieldInfo* field) {
-    std::string_view field_name = detail::ByteView(field->name);
-    void* addr = base + field->offset;
+  ObjectPtr<Object> obj = CreateEmptyObject(info);
+  size_t matched = reflection::detail::InitFields(info, obj.get(), [&](std::string_view name) {
+    std::optional<Any> value;
     for (size_t k = 0; k < names.size(); ++k) {
-      if (names[k] == field_name) {
-        FFI_CHECK_SAFE_CALL(
-            reflection::CallFieldSetter(field, addr, args[static_cast<int32_t>(2 * k + 2)].raw()));
-        return;
-      }
+      if (names[k] == name) value = Any(args[static_cast<int32_t>(2 * k + 2)]);
     }
-    if (field->flags & kTVMFFIFieldFlagBitMaskHasDefault) {
-      reflection::SetFieldToDefault(field, addr);
-      return;
-    }
-    FFI_THROW(TypeError) << "Required field `" << field_name << "` not set in type `" << type_key
-                         << "`";
+    return value;
   });
-  *result = std::move(obj);
+  if (matched != names.size()) {
+    for (const std::string& name : names) reflection::detail::CheckIsField(info, name);
+  }
+  *result = ObjectRef(std::move(obj));
 }
 
 /*! \brief Every registered type key in type index order, as an Array (through `ffi.Array`). */

@@ -1,7 +1,9 @@
 // Reflection registration (reflection/registry.h) and its readers (reflection/accessor.h):
 // global functions with docs and metadata, an object type with fields, methods, static methods,
 // a constructor and type attributes, read back through the C ABI records.
+#include <ffi/container/array.h>
 #include <ffi/reflection/accessor.h>
+#include <ffi/reflection/creator.h>
 #include <ffi/reflection/registry.h>
 #include <ffi/tvm_compat.h>
 #include <gtest/gtest.h>
@@ -354,7 +356,8 @@ TEST(ReflectionGlobals, MakeObjectFromPackedArgs) {
   ffi::Error missing = ExpectError([&] { make("testing.refl.Point", "label", "L"); });
   EXPECT_EQ(missing.kind(), "TypeError");
   EXPECT_EQ(missing.message(), "Required field `x` not set in type `testing.refl.Point`");
-  ffi::Error unknown = ExpectError([&] { make("testing.refl.Point", "x", 1, "z", 2); });
+  ffi::Error unknown =
+      ExpectError([&] { make("testing.refl.Point", "x", 1, "label", "L", "z", 2); });
   EXPECT_EQ(unknown.kind(), "TypeError");
   EXPECT_EQ(unknown.message(), "Type `testing.refl.Point` does not have field `z`");
   ffi::Error no_type = ExpectError([&] { make("testing.refl.NoSuchType"); });
@@ -366,17 +369,39 @@ TEST(ReflectionGlobals, MakeObjectFromPackedArgs) {
   EXPECT_EQ(ExpectError([&] { make("testing.refl.Point", 1, 2); }).kind(), "TypeError");
 }
 
+TEST(Reflection, ObjectCreatorFromAMap) {
+  refl::ObjectCreator creator("testing.refl.Point");
+  using Fields = ffi::Map<ffi::String, ffi::Any>;
+  Point p = creator(Fields{{"x", 4}, {"label", "L"}}).cast<Point>();
+  EXPECT_EQ(p->x, 4);
+  EXPECT_DOUBLE_EQ(p->y, 2.5);
+  EXPECT_EQ(p->label.view(), "L");
+  EXPECT_EQ(p.use_count(), 1u);
+  ffi::Error missing = ExpectError([&] { creator(Fields{{"label", "L"}}); });
+  EXPECT_EQ(missing.kind(), "TypeError");
+  EXPECT_EQ(missing.message(), "Required field `x` not set in type `testing.refl.Point`");
+  ffi::Error unknown = ExpectError([&] { creator(Fields{{"x", 1}, {"label", "L"}, {"w", 0}}); });
+  EXPECT_EQ(unknown.kind(), "TypeError");
+  EXPECT_EQ(unknown.message(), "Type `testing.refl.Point` does not have field `w`");
+  // A type reflection cannot make (no creator, no __ffi_new__).
+  EXPECT_FALSE(ffi::HasCreator(TVMFFIGetTypeInfo(KeyedObj::RuntimeTypeIndex())));
+  EXPECT_EQ(ExpectError([] { refl::ObjectCreator("testing.refl.Keyed"); }).kind(), "RuntimeError");
+}
+
 TEST(ReflectionGlobals, GetRegisteredTypeKeys) {
+  FixedObj::_GetOrAllocRuntimeTypeIndex();  // Registered on first use.
   ffi::Function keys = ffi::Function::GetGlobalRequired("ffi.GetRegisteredTypeKeys");
-  if (!ffi::Function::GetGlobal("ffi.Array").has_value()) {
-    // Without the runtime's Array the result cannot be built: a clear error, not a crash.
-    ffi::Error e = ExpectError([&] { keys(); });
-    EXPECT_EQ(e.kind(), "RuntimeError");
-    EXPECT_NE(e.message().find("ffi.Array"), std::string::npos);
-    return;
+  auto all = keys().cast<ffi::Array<ffi::String>>();
+  // In type index order: the root kind before the types registered here, which are all present.
+  int64_t object_at = -1, point_at = -1, fixed_at = -1;
+  for (int64_t i = 0; i < static_cast<int64_t>(all.size()); ++i) {
+    if (all[i] == "ffi.Object") object_at = i;
+    if (all[i] == "testing.refl.Point") point_at = i;
+    if (all[i] == "testing.refl.Fixed") fixed_at = i;
   }
-  ffi::Any all = keys();
-  EXPECT_GE(all.type_index(), kTVMFFIStaticObjectBegin);
+  EXPECT_GE(object_at, 0);
+  EXPECT_GT(fixed_at, object_at);  // index 120
+  EXPECT_GT(point_at, fixed_at);   // a dynamic index (>= 128)
 }
 
 TEST(TypedFunction, WrapsCallablesAndFunctions) {
