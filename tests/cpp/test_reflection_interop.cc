@@ -1,6 +1,8 @@
 // Libraries registering through the reflection API, loaded into our runtime: the same source
 // (loader/reflection_lib.cc) built with our headers ("ours") and with the reference's ("ref").
 // Both must work through the C ABI records alone, and both must register the same records.
+#include <ffi/container/array.h>
+#include <ffi/container/map.h>
 #include <ffi/reflection/accessor.h>
 #include <ffi/reflection/registry.h>
 #include <gtest/gtest.h>
@@ -69,6 +71,14 @@ TEST_P(ReflectionInterop, GlobalFunctionsFieldsMethodsAndConstructor) {
   EXPECT_EQ(refl::FieldGetter(key, "count")(zero).cast<int64_t>(), 0);
   EXPECT_EQ(ffi::Function::GetGlobalRequired(p + ".nargs")(1, 2, 3).cast<int64_t>(), 3);
   EXPECT_EQ(ffi::Function::GetGlobalRequired(p + ".with_meta")(1).cast<int64_t>(), 2);
+  // Containers built here pass into either copy.
+  ffi::Function containers = ffi::Function::GetGlobalRequired(p + ".containers");
+  ffi::Array<int64_t> xs{1, 2, 3};
+  ffi::Map<ffi::String, int64_t> extra{{"a", 1}, {"b", 2}};
+  EXPECT_EQ(containers(xs, extra, 10).cast<int64_t>(), 18);
+  EXPECT_EQ(containers(xs, nullptr, "s").cast<int64_t>(), 6);
+  refl::FieldSetter(key, "tags")(counter, ffi::Array<ffi::String>{"x", "y"});
+  EXPECT_EQ(refl::FieldGetter(key, "tags")(counter).cast<ffi::Array<ffi::String>>().size(), 2u);
 
   // The constructor through the type attribute, the empty object through __ffi_new__ with the
   // default set by reflection, and the library's own attribute.
@@ -146,7 +156,8 @@ TEST(ReflectionInteropRecords, OursRegisterWhatTheReferenceRegisters) {
   }
   // Global functions: the same metadata JSON.
   ffi::Function metadata = ffi::Function::GetGlobalRequired("ffi.GetGlobalFuncMetadata");
-  for (const char* name : {".make_counter", ".counter_peek", ".nargs", ".with_meta"}) {
+  for (const char* name :
+       {".make_counter", ".counter_peek", ".nargs", ".with_meta", ".containers"}) {
     EXPECT_EQ(Neutral(metadata(std::string("ours") + name).cast<std::string>(), "ours"),
               Neutral(metadata(std::string("ref") + name).cast<std::string>(), "ref"))
         << name;

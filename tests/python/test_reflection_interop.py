@@ -76,7 +76,7 @@ REFERENCE_PROBE = textwrap.dedent(
         r["made"] = [made.count, made.scale, made.name]
         r["metadata"] = {
             n: meta(prefix + n).replace(prefix, "P")
-            for n in (".make_counter", ".counter_peek", ".nargs", ".with_meta")
+            for n in (".make_counter", ".counter_peek", ".nargs", ".with_meta", ".containers")
         }
         try:
             c.count = 1

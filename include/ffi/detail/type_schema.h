@@ -19,6 +19,20 @@
 namespace tvm {
 namespace ffi {
 inline namespace ffi_v1 {
+// The containers, declared here only to name them in schemas (container/*.h define them).
+template <typename T>
+class Array;
+template <typename T>
+class List;
+template <typename K, typename V>
+class Map;
+template <typename K, typename V>
+class Dict;
+template <typename... Types>
+class Tuple;
+template <typename... V>
+class Variant;
+
 namespace detail {
 
 template <typename T, typename = void>
@@ -92,21 +106,59 @@ struct TypeSchemaOf {
   }
 };
 
+/*! \brief {"type":"<key>","args":[<schema of each Args>]}: how containers name their elements. */
+template <typename... Args>
+std::string SchemaWithArgs(std::string_view key) {
+  std::string out = "{\"type\":\"";
+  out.append(key);
+  out += "\",\"args\":[";
+  bool first = true;
+  ((out += (first ? "" : ","), first = false, out += TypeSchema<Args>()), ...);
+  out += "]}";
+  return out;
+}
+template <typename T>
+struct TypeSchemaOf<Array<T>> {
+  static std::string Get() { return SchemaWithArgs<T>("ffi.Array"); }
+};
+template <typename T>
+struct TypeSchemaOf<List<T>> {
+  static std::string Get() { return SchemaWithArgs<T>("ffi.List"); }
+};
+template <typename K, typename V>
+struct TypeSchemaOf<Map<K, V>> {
+  static std::string Get() { return SchemaWithArgs<K, V>("ffi.Map"); }
+};
+template <typename K, typename V>
+struct TypeSchemaOf<Dict<K, V>> {
+  static std::string Get() { return SchemaWithArgs<K, V>("ffi.Dict"); }
+};
+template <typename... Types>
+struct TypeSchemaOf<Tuple<Types...>> {
+  static std::string Get() { return SchemaWithArgs<Types...>("Tuple"); }
+};
+template <typename... V>
+struct TypeSchemaOf<Variant<V...>> {
+  static std::string Get() { return SchemaWithArgs<V...>("Variant"); }
+};
+
 template <typename T>
 struct TypeSchemaOf<Optional<T>> {
-  static std::string Get() { return "{\"type\":\"Optional\",\"args\":[" + TypeSchema<T>() + "]}"; }
+  static std::string Get() { return SchemaWithArgs<T>("Optional"); }
+};
+/*! \brief The value's schema and the error's. */
+template <typename T>
+struct TypeSchemaOf<Expected<T>> {
+  static std::string Get() {
+    std::string out = SchemaWithArgs<T>("Expected");
+    out.insert(out.size() - 2, ",{\"type\":\"ffi.Error\"}");
+    return out;
+  }
 };
 
 template <typename R, typename... Args>
 struct TypeSchemaOf<TypedFunction<R(Args...)>> {
   static std::string Get() { return FunctionTypeSchema<R, Args...>(); }
-};
-
-template <typename T>
-struct TypeSchemaOf<Expected<T>> {
-  static std::string Get() {
-    return "{\"type\":\"Expected\",\"args\":[" + TypeSchema<T>() + ",{\"type\":\"ffi.Error\"}]}";
-  }
 };
 
 /*! \brief The schema of a callable `F` (function, pointer or lambda), via FunctionInfo. */

@@ -35,6 +35,11 @@
 namespace tvm {
 namespace ffi {
 inline namespace ffi_v1 {
+// Named in field records' type hints; their headers define them.
+class Shape;
+class Tensor;
+class TensorView;
+
 namespace reflection {
 
 /*! \brief The byte offset of a member from the object header (what field records hold). */
@@ -81,7 +86,25 @@ int ObjectCreator(TVMFFIObjectHandle* result) {
   FFI_SAFE_CALL_END();
 }
 
-/*! \brief The type index recorded for a field of type `T` (a hint for hosts). */
+template <typename T>
+constexpr bool kIsArray = false;
+template <typename T>
+constexpr bool kIsArray<Array<T>> = true;
+template <typename T>
+constexpr bool kIsList = false;
+template <typename T>
+constexpr bool kIsList<List<T>> = true;
+template <typename T>
+constexpr bool kIsTypedFunction = false;
+template <typename S>
+constexpr bool kIsTypedFunction<TypedFunction<S>> = true;
+
+/*!
+ * \brief The type index recorded for a field of type `T` (a hint for hosts), as the reference's
+ * traits give it: the kind for values and for Array, List, Shape, Function and tensors (stored as
+ * DLTensor*), ffi.Object for other references, Any where the value may take several forms
+ * (strings small or not, Optional, Variant, Any).
+ */
 template <typename T>
 constexpr int32_t FieldStaticTypeIndex() {
   if constexpr (std::is_same_v<T, bool>) {
@@ -92,17 +115,27 @@ constexpr int32_t FieldStaticTypeIndex() {
     return kTVMFFIFloat;
   } else if constexpr (std::is_same_v<T, void*>) {
     return kTVMFFIOpaquePtr;
+  } else if constexpr (std::is_same_v<T, std::nullptr_t>) {
+    return kTVMFFINone;
   } else if constexpr (std::is_same_v<T, DLDevice>) {
     return kTVMFFIDevice;
   } else if constexpr (std::is_same_v<T, DLDataType>) {
     return kTVMFFIDataType;
-  } else if constexpr (std::is_same_v<T, Function>) {
+  } else if constexpr (std::is_same_v<T, Function> || kIsTypedFunction<T>) {
     return kTVMFFIFunction;
+  } else if constexpr (kIsArray<T>) {
+    return kTVMFFIArray;
+  } else if constexpr (kIsList<T>) {
+    return kTVMFFIList;
+  } else if constexpr (std::is_same_v<T, Shape>) {
+    return kTVMFFIShape;
+  } else if constexpr (std::is_same_v<T, Tensor> || std::is_same_v<T, TensorView>) {
+    return kTVMFFIDLTensorPtr;
   } else if constexpr (std::is_base_of_v<ObjectRef, T> && !std::is_same_v<T, String> &&
                        !std::is_same_v<T, Bytes>) {
     return kTVMFFIObject;
   } else {
-    return kTVMFFIAny;  // Strings may be small (not objects); Any and the rest may be anything.
+    return kTVMFFIAny;
   }
 }
 

@@ -5,6 +5,9 @@
 // wheel's, with REFL_LIB_PREFIX naming the copy ("ours" / "ref") so both can share a process.
 // test_reflection_interop (C++) and tests/python/test_reflection_interop.py load the copies into
 // either runtime and check that both register the same records.
+#include <tvm/ffi/container/array.h>
+#include <tvm/ffi/container/map.h>
+#include <tvm/ffi/container/variant.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/object.h>
 #include <tvm/ffi/reflection/registry.h>
@@ -24,6 +27,8 @@ class CounterObj : public tvm::ffi::Object {
  public:
   int64_t count = 0;
   double scale = 1.0;
+  // Before `name`: the reference's String is larger than ours, so fields after it sit elsewhere.
+  tvm::ffi::Array<tvm::ffi::String> tags;
   tvm::ffi::String name;
   static constexpr bool _type_mutable = true;
 
@@ -56,6 +61,7 @@ TVM_FFI_STATIC_INIT_BLOCK() {
       .def_ro("count", &CounterObj::count, "The count so far.")
       .def_rw("scale", &CounterObj::scale, refl::DefaultValue(1.5))
       .def_ro("name", &CounterObj::name, "The name.", refl::Metadata{{"shown", true}})
+      .def_rw("tags", &CounterObj::tags, "Labels.")
       .def("add", &CounterObj::Add, "Adds k and returns the count.")
       .def("peek", &CounterObj::Peek)
       .def("scaled", [](const CounterObj* self) { return self->scale * self->count; })
@@ -70,5 +76,15 @@ TVM_FFI_STATIC_INIT_BLOCK() {
                   })
       .def(
           REFL_LIB_PREFIX ".with_meta", [](int64_t x) { return x + 1; },
-          refl::Metadata{{"bound", 3}, {"label", "one \"more\""}, {"pure", true}});
+          refl::Metadata{{"bound", 3}, {"label", "one \"more\""}, {"pure", true}})
+      .def(REFL_LIB_PREFIX ".containers",
+           [](tvm::ffi::Array<int64_t> xs,
+              tvm::ffi::Optional<tvm::ffi::Map<tvm::ffi::String, int64_t>> extra,
+              tvm::ffi::Variant<int64_t, tvm::ffi::String> v) -> int64_t {
+             int64_t total = 0;
+             for (int64_t x : xs) total += x;
+             if (extra.has_value()) total += static_cast<int64_t>(extra.value().size());
+             if (auto i = v.as<int64_t>()) total += *i;
+             return total;
+           });
 }
