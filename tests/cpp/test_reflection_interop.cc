@@ -93,6 +93,12 @@ TEST_P(ReflectionInterop, GlobalFunctionsFieldsMethodsAndConstructor) {
   refl::SetFieldToDefault(
       scale, const_cast<char*>(reinterpret_cast<const char*>(fresh.get())) + scale->offset);
   EXPECT_DOUBLE_EQ(refl::FieldGetter(scale)(fresh).cast<double>(), 1.5);
+  // A factory default: each object gets its own value.
+  const TVMFFIFieldInfo* tags = refl::GetFieldInfo(key, "tags");
+  EXPECT_NE(tags->flags & kTVMFFIFieldFlagBitMaskDefaultFromFactory, 0);
+  refl::SetFieldToDefault(
+      tags, const_cast<char*>(reinterpret_cast<const char*>(fresh.get())) + tags->offset);
+  EXPECT_EQ(refl::FieldGetter(tags)(fresh).cast<ffi::Array<ffi::String>>().size(), 0u);
   EXPECT_EQ(refl::TypeAttrColumn("__" + p + "_kind__")[t].cast<int64_t>(), 7);
   EXPECT_EQ(refl::TypeAttrColumn("__ffi_type_final__")[t].cast<bool>(), true);
   EXPECT_FALSE(refl::TypeAttrColumn("__ffi_shallow_copy__")[t].is_none());

@@ -73,7 +73,7 @@ REFERENCE_PROBE = textwrap.dedent(
         r["nargs"] = get(prefix + ".nargs")(1, 2, 3)
         r["counter_peek"] = get(prefix + ".counter_peek")(c)
         made = get("ffi.MakeObjectFromPackedArgs")(prefix + ".Counter", "count", 9, "name", "m")
-        r["made"] = [made.count, made.scale, made.name]
+        r["made"] = [made.count, made.scale, made.name, len(made.tags)]
         r["metadata"] = {
             n: meta(prefix + n).replace(prefix, "P")
             for n in (".make_counter", ".counter_peek", ".nargs", ".with_meta", ".containers")
@@ -113,7 +113,7 @@ def test_our_library_works_in_the_reference_runtime(libs):
     assert (ours["add"], ours["peek"], ours["scaled"], ours["zero"]) == (7, 7, 14.0, 0)
     assert (ours["nargs"], ours["counter_peek"]) == (3, 7)
     # Fields not given take the registered default (scale: 1.5).
-    assert ours["made"] == [9, 1.5, "m"]
+    assert ours["made"] == [9, 1.5, "m", 0]
     assert json.loads(ours["metadata"][".with_meta"]) == {
         "type_schema": json.dumps(
             {
@@ -150,7 +150,11 @@ def test_our_package_calls_registered_functions_and_methods(libs, prefix):
     )
     assert ffi.get_global_func(f"{prefix}.counter_peek")(made) == 9
     with pytest.raises(TypeError, match="does not have field `nope`"):
-        ffi.get_global_func("ffi.MakeObjectFromPackedArgs")(f"{prefix}.Counter", "nope", 1)
+        ffi.get_global_func("ffi.MakeObjectFromPackedArgs")(
+            f"{prefix}.Counter", "count", 1, "name", "n", "nope", 1
+        )
+    with pytest.raises(TypeError, match="Required field `count` not set"):
+        ffi.get_global_func("ffi.MakeObjectFromPackedArgs")(f"{prefix}.Counter", "name", "n")
     with pytest.raises(TypeError, match="counter_peek"):
         ffi.get_global_func(f"{prefix}.counter_peek")(1)
     metadata = json.loads(ffi.get_global_func("ffi.GetGlobalFuncMetadata")(f"{prefix}.with_meta"))

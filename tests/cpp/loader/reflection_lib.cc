@@ -61,7 +61,9 @@ TVM_FFI_STATIC_INIT_BLOCK() {
       .def_ro("count", &CounterObj::count, "The count so far.")
       .def_rw("scale", &CounterObj::scale, refl::DefaultValue(1.5))
       .def_ro("name", &CounterObj::name, "The name.", refl::Metadata{{"shown", true}})
-      .def_rw("tags", &CounterObj::tags, "Labels.")
+      .def_rw("tags", &CounterObj::tags, "Labels.",
+              refl::DefaultFactory(tvm::ffi::Function::FromTyped(
+                  []() { return tvm::ffi::Array<tvm::ffi::String>(); })))
       .def("add", &CounterObj::Add, "Adds k and returns the count.")
       .def("peek", &CounterObj::Peek)
       .def("scaled", [](const CounterObj* self) { return self->scale * self->count; })
