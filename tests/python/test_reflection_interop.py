@@ -3,7 +3,7 @@ built with our headers ("ours") and with the reference wheel's ("ref"), used fro
 package, and from the reference's package and runtime (in a subprocess, so that the two runtimes
 never share a process)."""
 
-import importlib.util
+import importlib.metadata
 import json
 import os
 import shlex
@@ -18,12 +18,14 @@ LIB_SRC = os.path.join(HERE, "..", "cpp", "loader", "reflection_lib.cc")
 
 
 def reference_include_dir():
-    """The wheel's include dir, found without importing (which would load its runtime here)."""
-    spec = importlib.util.find_spec("tvm_ffi")
-    if spec is None or spec.origin is None:
+    """The wheel's include dir, found through its distribution: importing (or finding) tvm_ffi
+    beside ffi is refused, and would load its runtime here."""
+    try:
+        dist = importlib.metadata.distribution("apache-tvm-ffi")
+    except importlib.metadata.PackageNotFoundError:
         return None
-    include = os.path.join(os.path.dirname(spec.origin), "include")
-    return include if os.path.exists(os.path.join(include, "tvm", "ffi", "c_api.h")) else None
+    include = str(dist.locate_file(os.path.join("tvm_ffi", "include")))
+    return include if os.path.isfile(os.path.join(include, "tvm", "ffi", "c_api.h")) else None
 
 
 def build(prefix, include_flags, out_dir):
