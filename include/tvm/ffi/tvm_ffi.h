@@ -9,7 +9,11 @@
 #include <ffi/container/map.h>
 #include <ffi/container/tuple.h>
 #include <ffi/container/variant.h>
+#include <ffi/expected.h>
 #include <ffi/ffi.h>
+#include <ffi/reflection/accessor.h>
+#include <ffi/reflection/creator.h>
+#include <ffi/reflection/registry.h>
 #include <ffi/tvm_compat.h>
 
 #endif  // FFI_FORWARD_TVM_FFI_TVM_FFI_H_
