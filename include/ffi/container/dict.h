@@ -41,11 +41,12 @@ static_assert(sizeof(DictObj) == 56, "DictObj layout");
 template <typename K, typename V>
 class Dict : public ObjectRef {
  public:
+  /*! \brief Iterator yielding (key, value) pairs converted to K and V. */
+  using iterator = detail::MapIterator<K, V>;
   /*! \brief Key type. */
   using key_type = K;
   /*! \brief Value type. */
   using mapped_type = V;
-  class iterator;
 
   /*! \brief An empty dict. */
   Dict() : ObjectRef(detail::MapImpl::SmallEmpty<DictObj>(0)) {}
@@ -119,48 +120,6 @@ class Dict : public ObjectRef {
   using ContainerType = DictObj;
   /*! \brief A Dict always has a table. */
   static constexpr bool _type_is_nullable = false;
-
-  /*! \brief Iterator yielding (key, value) pairs converted to K and V. */
-  class iterator {
-   public:
-    using iterator_category = std::bidirectional_iterator_tag;
-    using difference_type = int64_t;
-    using value_type = const std::pair<K, V>;
-    using pointer = value_type*;
-    using reference = value_type;
-
-    iterator() = default;
-    bool operator==(const iterator& other) const { return it_ == other.it_; }
-    bool operator!=(const iterator& other) const { return it_ != other.it_; }
-    /*! \brief The entry as a (K, V) pair (a copy). */
-    reference operator*() const {
-      const MapBaseObj::KVType& kv = *it_;
-      return std::pair<K, V>(detail::MapElementAs<K>(kv.first), detail::MapElementAs<V>(kv.second));
-    }
-    iterator& operator++() {
-      ++it_;
-      return *this;
-    }
-    iterator& operator--() {
-      --it_;
-      return *this;
-    }
-    iterator operator++(int) {
-      iterator copy = *this;
-      ++it_;
-      return copy;
-    }
-    iterator operator--(int) {
-      iterator copy = *this;
-      --it_;
-      return copy;
-    }
-
-   private:
-    explicit iterator(MapBaseObj::iterator it) : it_(it) {}
-    MapBaseObj::iterator it_;
-    friend class Dict;
-  };
 
  private:
   DictObj* obj() const { return static_cast<DictObj*>(const_cast<Object*>(data_.get())); }

@@ -5,6 +5,7 @@
 #ifndef FFI_DETAIL_MAP_TRAITS_H_
 #define FFI_DETAIL_MAP_TRAITS_H_
 
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -39,6 +40,52 @@ struct IsPairRange<R, K, V,
           !std::is_base_of_v<ObjectRef, R> &&
           std::is_constructible_v<Any, decltype(std::declval<const R&>().begin()->first)> &&
           std::is_constructible_v<Any, decltype(std::declval<const R&>().begin()->second)>> {};
+
+/*!
+ * \brief Iterator of Map<K, V> and Dict<K, V>: walks the table in its iteration order and yields
+ * each entry as a (K, V) pair (a copy, converted from the stored Anys).
+ */
+template <typename K, typename V>
+class MapIterator {
+ public:
+  using iterator_category = std::bidirectional_iterator_tag;
+  using difference_type = int64_t;
+  using value_type = const std::pair<K, V>;
+  using pointer = value_type*;
+  using reference = value_type;
+
+  MapIterator() = default;
+  /*! \brief At `it` of the untyped table. */
+  explicit MapIterator(MapBaseObj::iterator it) : it_(it) {}
+  bool operator==(const MapIterator& other) const { return it_ == other.it_; }
+  bool operator!=(const MapIterator& other) const { return it_ != other.it_; }
+  /*! \brief The entry as a (K, V) pair. */
+  reference operator*() const {
+    const MapBaseObj::KVType& kv = *it_;
+    return std::pair<K, V>(MapElementAs<K>(kv.first), MapElementAs<V>(kv.second));
+  }
+  MapIterator& operator++() {
+    ++it_;
+    return *this;
+  }
+  MapIterator& operator--() {
+    --it_;
+    return *this;
+  }
+  MapIterator operator++(int) {
+    MapIterator copy = *this;
+    ++it_;
+    return copy;
+  }
+  MapIterator operator--(int) {
+    MapIterator copy = *this;
+    --it_;
+    return copy;
+  }
+
+ private:
+  MapBaseObj::iterator it_;
+};
 
 /*!
  * \brief Any conversions of a map reference `Ref` (Map or Dict) with element types K and V.
