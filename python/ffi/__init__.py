@@ -90,6 +90,12 @@ from .api import (  # noqa: E402
     use_raw_stream,
     use_torch_stream,
 )
+from .registry import (  # noqa: E402
+    get_global_func_metadata,
+    get_registered_type_keys,
+    init_ffi_api,
+    register_object,
+)
 
 __all__ = [
     "__version__",
@@ -110,16 +116,20 @@ __all__ = [
     "float64",
     "from_dlpack",
     "get_global_func",
+    "get_global_func_metadata",
+    "get_registered_type_keys",
     "get_raw_stream",
     "int8",
     "int16",
     "int32",
+    "init_ffi_api",
     "int64",
     "libinfo",
     "list_global_func_names",
     "load_module",
     "register_error",
     "register_global_func",
+    "register_object",
     "remove_global_func",
     "uint8",
     "uint16",

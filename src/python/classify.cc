@@ -122,7 +122,10 @@ Classified Classify(PyObject* obj) {
   if (obj == Py_None) return {PyKind::kNone};
   if (type == &PyBool_Type) return {PyKind::kBool};
   if (type == &PyUnicode_Type) return {PyKind::kStr};
-  if (PyObject_TypeCheck(obj, ObjectType)) return {PyKind::kObject};
+  if (PyObject_TypeCheck(obj, ObjectType)) {
+    // A registered class whose __init__ never made its object has nothing to pass.
+    return {reinterpret_cast<PyObj*>(obj)->handle ? PyKind::kObject : PyKind::kUnsupported};
+  }
   if (type == DTypeType) return {PyKind::kDType};
   if (type == DeviceType) return {PyKind::kDevice};
   if (numpy_ndarray.Is(type)) return {PyKind::kNumpy};

@@ -9,7 +9,8 @@
 //   convert.cc        Python <-> TVMFFIAny values (owned and viewed)
 //   errors.cc         FFI errors <-> Python exceptions
 //   dlpack_import.cc  tensors from NumPy, the DLPack exchange API and any __dlpack__ producer
-//   objects.cc        ffi.Object and ffi.Function, and the class registry
+//   objects.cc        ffi.Object and ffi.Function
+//   reflection.cc     the class registry, reflected fields and methods (ffi.register_object)
 //   tensor.cc         ffi.Tensor and its DLPack export
 //   dtype_device.cc   ffi.dtype and ffi.Device
 //   module.cc         the module, its functions, and the hooks the package registers
@@ -204,12 +205,25 @@ bool InitObjectTypes(PyObject* module);
 bool AddType(PyObject* module, const char* name, PyTypeObject* type);
 /*! \brief A new Python object of `type` owning `handle` (steals the reference, also on failure). */
 PyObject* WrapObject(PyTypeObject* type, TVMFFIObject* handle);
-/*! \brief The Python class for objects of `type_index` (registered, or ffi.Object). */
-PyTypeObject* ClassForTypeIndex(int32_t type_index);
-/*! \brief Registers the Python class used for objects of `type_index`. */
-void RegisterClass(int32_t type_index, PyTypeObject* cls);
 /*! \brief Sets the name ffi.Function shows in errors and repr. */
 void SetFunctionName(PyObject* func, PyObject* name);
+
+// ---- reflection.cc ---------------------------------------------------------------------------
+
+/*! \brief Creates the field and method descriptor types and the registration functions. */
+bool InitReflection(PyObject* module);
+/*!
+ * \brief The Python class for objects of `type_index`: the most derived registered class along
+ * its ancestors (a generated one showing reflected fields and methods nobody registered), else
+ * ffi.Object. Cached per type index.
+ */
+PyTypeObject* ClassForTypeIndex(int32_t type_index);
+/*! \brief Registers the Python class used for objects of `type_index` (and their subtypes). */
+void RegisterClass(int32_t type_index, PyTypeObject* cls);
+/*! \brief The type index `type` (or its nearest base) was bound to by register_object, or -1. */
+int32_t ReflectedIndexOf(PyTypeObject* type);
+/*! \brief Whether the object is of type `type_index` or a type derived from it. */
+bool IsInstanceOfIndex(const TVMFFIObject* handle, int32_t type_index);
 
 // ---- tensor.cc -------------------------------------------------------------------------------
 

@@ -1,8 +1,6 @@
-// ffi.Object and ffi.Function, and the registry of Python classes for FFI type indices.
+// ffi.Object and ffi.Function. The registry of Python classes for type indices is reflection.cc.
 #include <Python.h>  // before any other Python header
 #include <structmember.h>
-
-#include <unordered_map>
 
 #include "core.h"
 
@@ -14,11 +12,6 @@ PyTypeObject* ObjectType = nullptr;
 PyTypeObject* FunctionType = nullptr;
 
 namespace {
-
-std::unordered_map<int32_t, PyTypeObject*>& Classes() {
-  static auto* classes = new std::unordered_map<int32_t, PyTypeObject*>();
-  return *classes;
-}
 
 void ObjectDealloc(PyObject* self) {
   auto* o = reinterpret_cast<PyObj*>(self);
@@ -37,21 +30,37 @@ void ObjectDealloc(PyObject* self) {
 }
 
 PyObject* ObjectNew(PyTypeObject* type, PyObject*, PyObject*) {
+  // A class bound by register_object starts empty; its __init__ (the reflected constructor, or
+  // the class's own calling __ffi_init__) gives it its object.
+  if (ReflectedIndexOf(type) >= 0) return type->tp_alloc(type, 0);
   PyErr_Format(PyExc_TypeError, "%s objects are made by FFI calls, not constructed directly",
                type->tp_name);
   return nullptr;
 }
 
+/*! \brief The object's handle, or NULL with a RuntimeError when it has none yet. */
+TVMFFIObject* Handle(PyObject* self) {
+  TVMFFIObject* h = reinterpret_cast<PyObj*>(self)->handle;
+  if (h == nullptr) {
+    PyErr_Format(PyExc_RuntimeError,
+                 "this %s holds no FFI object: its __init__ did not call __ffi_init__",
+                 Py_TYPE(self)->tp_name);
+  }
+  return h;
+}
+
 PyObject* ObjectTypeKey(PyObject* self, void*) {
-  const TVMFFITypeInfo* info =
-      TVMFFIGetTypeInfo(reinterpret_cast<PyObj*>(self)->handle->type_index);
+  TVMFFIObject* h = Handle(self);
+  if (h == nullptr) return nullptr;
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(h->type_index);
   if (info == nullptr) Py_RETURN_NONE;
   return PyUnicode_FromStringAndSize(info->type_key.data,
                                      static_cast<Py_ssize_t>(info->type_key.size));
 }
 
 PyObject* ObjectTypeIndex(PyObject* self, void*) {
-  return PyLong_FromLong(reinterpret_cast<PyObj*>(self)->handle->type_index);
+  TVMFFIObject* h = Handle(self);
+  return h != nullptr ? PyLong_FromLong(h->type_index) : nullptr;
 }
 
 PyObject* ObjectHandle(PyObject* self, void*) {
@@ -59,6 +68,9 @@ PyObject* ObjectHandle(PyObject* self, void*) {
 }
 
 PyObject* ObjectRepr(PyObject* self) {
+  if (reinterpret_cast<PyObj*>(self)->handle == nullptr) {
+    return PyUnicode_FromFormat("<%s (no FFI object)>", Py_TYPE(self)->tp_name);
+  }
   PyObject* key = ObjectTypeKey(self, nullptr);
   if (key == nullptr) return nullptr;
   PyObject* r =
@@ -74,9 +86,40 @@ PyObject* ObjectSameAs(PyObject* self, PyObject* other) {
 }
 
 PyObject* ObjectUseCount(PyObject* self, PyObject*) {
-  TVMFFIObject* h = reinterpret_cast<PyObj*>(self)->handle;
+  TVMFFIObject* h = Handle(self);
+  if (h == nullptr) return nullptr;
   return PyLong_FromUnsignedLong(static_cast<unsigned long>(
       __atomic_load_n(&h->combined_ref_count, __ATOMIC_RELAXED) & 0xffffffffu));
+}
+
+/*!
+ * \brief __init_handle_by_constructor__(constructor, *args): calls the constructor and makes
+ * the object it returns this one's (the reference's name, used by custom __init__ methods).
+ */
+PyObject* ObjectInitHandle(PyObject* self, PyObject* const* args, Py_ssize_t n) {
+  if (n < 1 || !PyObject_TypeCheck(args[0], FunctionType)) {
+    PyErr_SetString(PyExc_TypeError,
+                    "__init_handle_by_constructor__ needs an ffi.Function constructor first");
+    return nullptr;
+  }
+  auto* ctor = reinterpret_cast<PyFunc*>(args[0]);
+  PyObject* made = CallFunction(ctor->base.handle, ctor->name, args + 1, n - 1);
+  if (made == nullptr) return nullptr;
+  TVMFFIObject* h =
+      PyObject_TypeCheck(made, ObjectType) ? reinterpret_cast<PyObj*>(made)->handle : nullptr;
+  int32_t want = ReflectedIndexOf(Py_TYPE(self));
+  if (h == nullptr || (want >= 0 && !IsInstanceOfIndex(h, want))) {
+    PyErr_Format(PyExc_TypeError, "the constructor of %s returned `%s`, not an object of its type",
+                 Py_TYPE(self)->tp_name, Py_TYPE(made)->tp_name);
+    Py_DECREF(made);
+    return nullptr;
+  }
+  TVMFFIObjectIncRef(h);
+  TVMFFIObject* old = reinterpret_cast<PyObj*>(self)->handle;
+  reinterpret_cast<PyObj*>(self)->handle = h;
+  TVMFFIObjectDecRef(old);
+  Py_DECREF(made);
+  Py_RETURN_NONE;
 }
 
 PyGetSetDef object_getset[] = {
@@ -88,6 +131,10 @@ PyGetSetDef object_getset[] = {
 PyMethodDef object_methods[] = {
     {"same_as", ObjectSameAs, METH_O, "Whether both refer to the same FFI object."},
     {"_use_count", ObjectUseCount, METH_NOARGS, "The object's strong reference count."},
+    {"__init_handle_by_constructor__",
+     reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(ObjectInitHandle)), METH_FASTCALL,
+     "__init_handle_by_constructor__(constructor, *args)\n\nCalls the constructor and holds the "
+     "object it makes (for custom __init__ methods)."},
     {nullptr, nullptr, 0, nullptr}};
 
 PyMemberDef object_members[] = {
@@ -222,18 +269,6 @@ PyObject* WrapObject(PyTypeObject* type, TVMFFIObject* handle) {
     reinterpret_cast<PyFunc*>(self)->vectorcall = FunctionVectorcall;
   }
   return self;
-}
-
-PyTypeObject* ClassForTypeIndex(int32_t type_index) {
-  auto& classes = Classes();
-  auto it = classes.find(type_index);
-  return it == classes.end() ? ObjectType : it->second;
-}
-
-void RegisterClass(int32_t type_index, PyTypeObject* cls) {
-  Py_INCREF(cls);
-  PyTypeObject*& slot = Classes()[type_index];
-  Py_XSETREF(slot, cls);  // a class registered again replaces (and releases) the earlier one
 }
 
 void SetFunctionName(PyObject* func, PyObject* name) {

@@ -1,0 +1,147 @@
+"""Binding Python classes to C++ object types, and the registry of global functions and types.
+
+``register_object`` gives a C++ type registered with reflection (``ObjectDef<T>``) a Python class:
+its reflected fields become attributes (read-only or writable as declared), its methods methods,
+its static methods static methods and its reflected constructor ``__init__``. Field and method
+access is native (``ffi._Field`` / ``ffi._Method`` descriptors built once per class).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import types
+from collections.abc import MutableMapping, Sequence
+from typing import Any, Callable, TypeVar
+
+from . import _core
+from ._core import Function, Object
+
+_T = TypeVar("_T", bound=type)
+
+
+def _type_index(type_key: str) -> int:
+    try:
+        return _core.type_key_to_index(type_key)
+    except KeyError:
+        raise ValueError(
+            f"Cannot find object type index for `{type_key}`: no C++ type is registered with that "
+            "key (load the library that defines it first)"
+        ) from None
+
+
+def _install_init(cls: type, ffi_init: Function | None) -> None:
+    """Give `cls` ``__ffi_init__`` (when the type has a constructor) and, unless its body
+    defines one, an ``__init__`` calling it; without a constructor ``__init__`` refuses."""
+    name = cls.__name__
+    if ffi_init is not None:
+
+        def __ffi_init__(self: Any, *args: Any) -> None:
+            self.__init_handle_by_constructor__(ffi_init, *args)
+
+        __ffi_init__.__qualname__ = f"{cls.__qualname__}.__ffi_init__"
+        __ffi_init__.__module__ = cls.__module__
+        __ffi_init__.__doc__ = ffi_init.__doc__
+        cls.__ffi_init__ = __ffi_init__  # type: ignore[attr-defined]
+    if "__init__" in cls.__dict__:
+        return
+    if ffi_init is not None:
+
+        def __init__(self: Any, *args: Any) -> None:
+            self.__init_handle_by_constructor__(ffi_init, *args)
+
+    else:
+
+        def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+            raise TypeError(
+                f"`{name}` cannot be constructed directly: its C++ type registers no constructor "
+                "(refl::init<...>). Define __init__ or use a factory function."
+            )
+
+    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+    __init__.__module__ = cls.__module__
+    cls.__init__ = __init__  # type: ignore[misc]
+
+
+def register_object(type_key: str | type | None = None, *, init: bool = True) -> Any:
+    """Bind a Python class to the C++ object type `type_key` (default: the class name).
+
+    Use as a decorator on a subclass of :class:`ffi.Object`::
+
+        @ffi.register_object("my.Point")
+        class Point(ffi.Object):
+            pass
+
+        p = Point(1, 2)      # the reflected constructor (refl::init<...>)
+        p.x; p.y = 3.0       # reflected fields; writing a read-only one is an AttributeError
+        p.shifted(1)         # reflected methods; static methods are static
+
+    Objects of the type (and of types derived from it that have no class of their own) returned
+    from C++ then arrive as instances of the class. What the class body defines itself is kept.
+    With ``init=False`` no ``__init__`` is installed. An unknown `type_key` is a ValueError.
+    """
+
+    def register(cls: _T, key: str) -> _T:
+        if not (isinstance(cls, type) and issubclass(cls, Object)):
+            raise TypeError(f"register_object needs a subclass of ffi.Object, not {cls!r}")
+        ffi_init = _core._register_object(_type_index(key), cls)
+        if init:
+            _install_init(cls, ffi_init)
+        return cls
+
+    if isinstance(type_key, str):
+        key = type_key
+        return lambda cls: register(cls, key)
+    if type_key is None:
+        return lambda cls: register(cls, cls.__name__)
+    if isinstance(type_key, type):
+        return register(type_key, type_key.__name__)
+    raise TypeError("register_object(type_key): type_key must be a string, a class or None")
+
+
+def get_global_func_metadata(name: str) -> dict[str, Any]:
+    """The metadata of global function `name` as a dict (``type_schema``, user metadata); an
+    empty dict for a function registered without any."""
+    text = _core.get_global_func("ffi.GetGlobalFuncMetadata")(name)
+    return json.loads(text) if text else {}
+
+
+def get_registered_type_keys() -> Sequence[str]:
+    """Every registered type key (``ffi.GetRegisteredTypeKeys``), in type index order."""
+    return _core._registered_type_keys()
+
+
+def init_ffi_api(
+    namespace: str, target: str | types.ModuleType | MutableMapping[str, Any] | None = None
+) -> None:
+    """Expose the global functions ``<namespace>.<name>`` as attributes ``<name>``.
+
+    `target` is a module name (the reference's form; default: `namespace` itself), a module, or a
+    namespace dict such as ``globals()``. Names with a further dot after the prefix are skipped;
+    a leading ``tvm.`` of `namespace` is dropped from the prefix, as the reference does::
+
+        ffi.init_ffi_api("my", globals())   # my.add -> add
+    """
+    if target is None:
+        target = namespace
+    if isinstance(target, str):
+        target = sys.modules[target]
+    setter: Callable[[str, Any], None]
+    if isinstance(target, types.ModuleType):
+        module = target
+
+        def setter(name: str, value: Any) -> None:
+            setattr(module, name, value)
+
+    elif isinstance(target, MutableMapping):
+        setter = target.__setitem__
+    else:
+        raise TypeError("init_ffi_api target must be a module name, a module or a dict")
+    prefix = namespace[4:] if namespace.startswith("tvm.") else namespace
+    for full in _core.list_global_func_names():
+        if not full.startswith(prefix + "."):
+            continue
+        name = full[len(prefix) + 1 :]
+        if "." in name:
+            continue
+        setter(name, _core.get_global_func(full))

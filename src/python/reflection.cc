@@ -1,0 +1,525 @@
+// Python classes for FFI object types: the registry of classes (most derived registered class
+// along a type's ancestors, generated classes for reflected types nobody registered), reflected
+// fields as C-level descriptors, reflected methods as method descriptors, and the functions
+// ffi.register_object builds on.
+#include <Python.h>  // before any other Python header
+#include <ffi/container/array.h>
+#include <structmember.h>
+
+#include <algorithm>
+#include <cstring>
+#include <unordered_map>
+#include <vector>
+
+#include "core.h"
+
+namespace tvm {
+namespace ffi {
+namespace python {
+namespace {
+
+// ---- the class registry ----------------------------------------------------------------------
+
+/*! \brief Classes registered per type index (owned references). */
+std::unordered_map<int32_t, PyTypeObject*>& Classes() {
+  static auto* classes = new std::unordered_map<int32_t, PyTypeObject*>();
+  return *classes;
+}
+
+/*! \brief Classes generated for reflected types nobody registered (owned references). */
+std::unordered_map<int32_t, PyTypeObject*>& Generated() {
+  static auto* generated = new std::unordered_map<int32_t, PyTypeObject*>();
+  return *generated;
+}
+
+/*! \brief Resolved class per type index (borrowed from the two maps above); NULL: not yet. */
+std::vector<PyTypeObject*>& Resolved() {
+  static auto* resolved = new std::vector<PyTypeObject*>();
+  return *resolved;
+}
+
+/*! \brief Classes bound by register_object, with their type index: these may be constructed. */
+std::unordered_map<PyTypeObject*, int32_t>& Reflected() {
+  static auto* reflected = new std::unordered_map<PyTypeObject*, int32_t>();
+  return *reflected;
+}
+
+/*! \brief A new reference to `o` (Py_NewRef is 3.10+). */
+PyObject* NewRef(PyObject* o) {
+  Py_INCREF(o);
+  return o;
+}
+
+PyObject* Str(const TVMFFIByteArray& a) {
+  return PyUnicode_DecodeUTF8(a.data, static_cast<Py_ssize_t>(a.size), "surrogateescape");
+}
+
+bool HasReflection(const TVMFFITypeInfo* info) {
+  return info->num_fields > 0 || info->num_methods > 0;
+}
+
+PyTypeObject* MakeGeneratedClass(const TVMFFITypeInfo* info, PyTypeObject* base);
+
+/*!
+ * \brief The class for objects of `type_index`: its registered class, else — when it or an
+ * unregistered ancestor reflects fields or methods — a generated subclass of the nearest
+ * registered ancestor's class showing them, else that ancestor's class (or ffi.Object).
+ */
+PyTypeObject* Resolve(int32_t type_index) {
+  auto& classes = Classes();
+  auto exact = classes.find(type_index);
+  if (exact != classes.end()) return exact->second;
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
+  if (info == nullptr) return ObjectType;
+  PyTypeObject* base = ObjectType;
+  bool reflected = HasReflection(info);
+  for (int32_t d = info->type_depth - 1; d >= 0; --d) {
+    const TVMFFITypeInfo* ancestor = info->type_ancestors[d];
+    auto it = classes.find(ancestor->type_index);
+    if (it != classes.end()) {
+      base = it->second;
+      break;
+    }
+    reflected = reflected || HasReflection(ancestor);
+  }
+  if (!reflected || !PyType_IsSubtype(base, ObjectType)) return base;
+  PyTypeObject* made = MakeGeneratedClass(info, base);
+  if (made == nullptr) {
+    PyErr_Clear();  // the object still arrives, as its base class
+    return base;
+  }
+  Generated()[type_index] = made;
+  return made;
+}
+
+// ---- fields ----------------------------------------------------------------------------------
+
+/*! \brief A reflected field, copied from its record (the runtime may grow its tables). */
+struct FieldRec {
+  TVMFFIFieldGetter getter;
+  void* setter;
+  int64_t flags;
+  int64_t offset;
+  int32_t owner_index;  // the type declaring the field
+};
+
+/*! \brief Layout of ffi._Field, the descriptor a reflected field is on its class. */
+struct PyField {
+  PyObject_HEAD FieldRec rec;
+  PyObject* name;      // str
+  PyObject* owner;     // str: the declaring type's key, for messages
+  PyObject* doc;       // str or None
+  PyObject* metadata;  // str (JSON) or None
+};
+
+PyTypeObject* FieldType = nullptr;
+PyTypeObject* MethodType = nullptr;
+
+/*! \brief The object's handle when it is one `f` applies to; NULL with an error otherwise. */
+TVMFFIObject* FieldTarget(PyField* f, PyObject* obj) {
+  TVMFFIObject* h =
+      PyObject_TypeCheck(obj, ObjectType) ? reinterpret_cast<PyObj*>(obj)->handle : nullptr;
+  if (h == nullptr) {
+    PyErr_Format(PyExc_TypeError, "field `%U` of `%U` needs an initialized `%U` object, not `%s`",
+                 f->name, f->owner, f->owner, Py_TYPE(obj)->tp_name);
+    return nullptr;
+  }
+  if (!IsInstanceOfIndex(h, f->rec.owner_index)) {
+    PyErr_Format(PyExc_TypeError, "field `%U` belongs to `%U`, not to this `%s` object", f->name,
+                 f->owner, Py_TYPE(obj)->tp_name);
+    return nullptr;
+  }
+  return h;
+}
+
+PyObject* FieldGet(PyObject* self, PyObject* obj, PyObject*) {
+  auto* f = reinterpret_cast<PyField*>(self);
+  if (obj == nullptr || obj == Py_None) {
+    Py_INCREF(self);
+    return self;
+  }
+  TVMFFIObject* h = FieldTarget(f, obj);
+  if (h == nullptr) return nullptr;
+  TVMFFIAny value;
+  value.type_index = kTVMFFINone;
+  value.v_int64 = 0;
+  int rc = f->rec.getter(reinterpret_cast<char*>(h) + f->rec.offset, &value);
+  if (rc != 0) return RaiseFromFFI(rc);
+  return ToPython(&value);
+}
+
+int FieldSet(PyObject* self, PyObject* obj, PyObject* value) {
+  auto* f = reinterpret_cast<PyField*>(self);
+  if (value == nullptr) {
+    PyErr_Format(PyExc_AttributeError, "field `%U` of `%U` cannot be deleted", f->name, f->owner);
+    return -1;
+  }
+  if (!(f->rec.flags & kTVMFFIFieldFlagBitMaskWritable)) {
+    PyErr_Format(PyExc_AttributeError, "field `%U` of `%U` is read-only", f->name, f->owner);
+    return -1;
+  }
+  TVMFFIObject* h = FieldTarget(f, obj);
+  if (h == nullptr) return -1;
+  TVMFFIAny owned;
+  if (!ToOwnedAny(value, &owned)) return -1;
+  void* addr = reinterpret_cast<char*>(h) + f->rec.offset;
+  int rc = 0;
+  if (f->rec.flags & kTVMFFIFieldFlagBitSetterIsFunctionObj) {
+    TVMFFIAny args[2];
+    args[0].type_index = kTVMFFIOpaquePtr;
+    args[0].zero_padding = 0;
+    args[0].v_ptr = addr;
+    args[1] = owned;
+    TVMFFIAny result;
+    result.type_index = kTVMFFINone;
+    result.v_int64 = 0;
+    rc = TVMFFIFunctionCall(f->rec.setter, args, 2, &result);
+    if (rc == 0) ReleaseAny(&result);
+  } else {
+    rc = reinterpret_cast<TVMFFIFieldSetter>(f->rec.setter)(addr, &owned);
+  }
+  ReleaseAny(&owned);
+  if (rc != 0) {
+    RaiseFromFFI(rc);
+    return -1;
+  }
+  return 0;
+}
+
+void FieldDealloc(PyObject* self) {
+  auto* f = reinterpret_cast<PyField*>(self);
+  PyTypeObject* type = Py_TYPE(self);
+  Py_XDECREF(f->name);
+  Py_XDECREF(f->owner);
+  Py_XDECREF(f->doc);
+  Py_XDECREF(f->metadata);
+  type->tp_free(self);
+  Py_DECREF(type);
+}
+
+PyObject* FieldRepr(PyObject* self) {
+  auto* f = reinterpret_cast<PyField*>(self);
+  return PyUnicode_FromFormat(
+      "<ffi field `%U` of `%U` (%s)>", f->name, f->owner,
+      (f->rec.flags & kTVMFFIFieldFlagBitMaskWritable) ? "writable" : "read-only");
+}
+
+PyObject* FieldWritable(PyObject* self, void*) {
+  return PyBool_FromLong(reinterpret_cast<PyField*>(self)->rec.flags &
+                         kTVMFFIFieldFlagBitMaskWritable);
+}
+
+PyMemberDef field_members[] = {
+    {"__name__", T_OBJECT, offsetof(PyField, name), READONLY, "The field's name."},
+    {"__doc__", T_OBJECT, offsetof(PyField, doc), READONLY, "The field's documentation."},
+    {"metadata", T_OBJECT, offsetof(PyField, metadata), READONLY,
+     "The field's metadata (JSON text), or None."},
+    {nullptr, 0, 0, 0, nullptr}};
+
+PyGetSetDef field_getset[] = {
+    {"writable", FieldWritable, nullptr, "Whether the field may be assigned.", nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr}};
+
+/*! \brief A new descriptor for `info` (a field of the type `owner`). */
+PyObject* NewField(const TVMFFIFieldInfo& info, const TVMFFITypeInfo* owner) {
+  auto* f = PyObject_New(PyField, FieldType);
+  if (f == nullptr) return nullptr;
+  f->rec = FieldRec{info.getter, info.setter, info.flags, info.offset, owner->type_index};
+  f->name = Str(info.name);
+  f->owner = Str(owner->type_key);
+  f->doc = info.doc.size ? Str(info.doc) : NewRef(Py_None);
+  f->metadata = info.metadata.size ? Str(info.metadata) : NewRef(Py_None);
+  if (!f->name || !f->owner || !f->doc || !f->metadata) Py_CLEAR(f);
+  return reinterpret_cast<PyObject*>(f);
+}
+
+// ---- methods ---------------------------------------------------------------------------------
+
+/*! \brief Binds a method to an instance (LOAD_METHOD skips this: the type is a method descriptor).
+ */
+PyObject* MethodGet(PyObject* self, PyObject* obj, PyObject*) {
+  if (obj == nullptr || obj == Py_None) {
+    Py_INCREF(self);
+    return self;
+  }
+  return PyMethod_New(self, obj);
+}
+
+PyObject* MethodDoc(PyObject* self, void*) {
+  PyObject* dict = reinterpret_cast<PyFunc*>(self)->dict;
+  PyObject* doc = dict ? PyDict_GetItemString(dict, "_ffi_doc") : nullptr;
+  return NewRef(doc ? doc : Py_None);
+}
+
+PyGetSetDef method_getset[] = {
+    {"__doc__", MethodDoc, nullptr, "The method's documentation.", nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr}};
+
+PyMemberDef method_members[] = {
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(PyFunc, vectorcall), READONLY, nullptr},
+    {nullptr, 0, 0, 0, nullptr}};
+
+/*! \brief The method's Function as a Python object: a method descriptor, or for a static method
+ * the plain ffi.Function (which does not bind). */
+PyObject* NewMethod(const TVMFFIMethodInfo& info, PyObject* name) {
+  TVMFFIAny owned;
+  if (TVMFFIAnyViewToOwnedAny(&info.method, &owned) != 0) return RaiseFromFFI(-1);
+  if (owned.type_index != kTVMFFIFunction) {
+    ReleaseAny(&owned);
+    PyErr_Format(PyExc_TypeError, "reflected method `%U` is not a function", name);
+    return nullptr;
+  }
+  bool is_static = info.flags & kTVMFFIFieldFlagBitMaskIsStaticMethod;
+  PyObject* fn = WrapObject(is_static ? FunctionType : MethodType, owned.v_obj);
+  if (fn == nullptr) return nullptr;
+  SetFunctionName(fn, name);
+  if (info.doc.size != 0) {
+    PyObject* doc = Str(info.doc);
+    if (doc == nullptr || PyObject_SetAttrString(fn, "_ffi_doc", doc) != 0) Py_CLEAR(fn);
+    Py_XDECREF(doc);
+  }
+  return fn;
+}
+
+/*! \brief The type attribute `name` of `type_index` as Python, or a new None. */
+PyObject* TypeAttr(int32_t type_index, const char* name) {
+  TVMFFIByteArray key{name, std::strlen(name)};
+  const TVMFFITypeAttrColumn* column = TVMFFIGetTypeAttrColumn(&key);
+  if (column == nullptr || type_index < column->begin_index ||
+      type_index >= column->begin_index + column->size) {
+    Py_RETURN_NONE;
+  }
+  TVMFFIAny owned;
+  if (TVMFFIAnyViewToOwnedAny(&column->data[type_index - column->begin_index], &owned) != 0) {
+    return RaiseFromFFI(-1);
+  }
+  return ToPython(&owned);
+}
+
+/*!
+ * \brief Sets the reflected fields (of the type and its ancestors) and methods on `cls`, keeping
+ * whatever the class body itself defines. Returns the constructor `__ffi_init__` (a method of
+ * the type, else its type attribute) or None.
+ */
+PyObject* InstallReflection(PyTypeObject* cls, int32_t type_index) {
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
+  if (info == nullptr) {
+    PyErr_Format(PyExc_ValueError, "no type is registered at index %d", type_index);
+    return nullptr;
+  }
+  PyObject* own = cls->tp_dict;  // what the class body defined
+  PyObject* init = nullptr;
+  // Root first, so a derived type's field or method replaces an ancestor's of the same name.
+  for (int32_t d = 0; d <= info->type_depth; ++d) {
+    const TVMFFITypeInfo* t = d < info->type_depth ? info->type_ancestors[d] : info;
+    for (int32_t i = 0; i < t->num_fields; ++i) {
+      PyObject* field = NewField(t->fields[i], t);
+      if (field == nullptr) return nullptr;
+      PyObject* name = reinterpret_cast<PyField*>(field)->name;
+      int rc = PyDict_Contains(own, name) ? 0 : PyObject_SetAttr((PyObject*)cls, name, field);
+      Py_DECREF(field);
+      if (rc != 0) return nullptr;
+    }
+    for (int32_t i = 0; i < t->num_methods; ++i) {
+      const TVMFFIMethodInfo& m = t->methods[i];
+      PyObject* name = Str(m.name);
+      if (name == nullptr) return nullptr;
+      bool is_init = PyUnicode_CompareWithASCIIString(name, "__ffi_init__") == 0;
+      if ((is_init && t != info) || (!is_init && PyDict_Contains(own, name))) {
+        Py_DECREF(name);  // constructors are per type; the class body's definitions stay
+        continue;
+      }
+      PyObject* fn = NewMethod(m, name);
+      int rc = -1;
+      if (fn != nullptr && is_init) {
+        Py_XSETREF(init, NewRef(fn));
+        rc = 0;
+      } else if (fn != nullptr) {
+        rc = PyObject_SetAttr(reinterpret_cast<PyObject*>(cls), name, fn);
+      }
+      Py_XDECREF(fn);
+      Py_DECREF(name);
+      if (rc != 0) {
+        Py_XDECREF(init);
+        return nullptr;
+      }
+    }
+  }
+  return init != nullptr ? init : TypeAttr(type_index, "__ffi_init__");
+}
+
+PyTypeObject* MakeGeneratedClass(const TVMFFITypeInfo* info, PyTypeObject* base) {
+  PyObject* key = Str(info->type_key);
+  if (key == nullptr) return nullptr;
+  Py_ssize_t dot = PyUnicode_FindChar(key, '.', 0, PyUnicode_GET_LENGTH(key), -1);
+  PyObject* name =
+      dot >= 0 ? PyUnicode_Substring(key, dot + 1, PyUnicode_GET_LENGTH(key)) : NewRef(key);
+  PyObject* module = dot >= 0 ? PyUnicode_Substring(key, 0, dot) : PyUnicode_FromString("ffi");
+  PyObject* doc =
+      info->metadata && info->metadata->doc.size ? Str(info->metadata->doc) : NewRef(Py_None);
+  PyObject* cls = nullptr;
+  if (name != nullptr && module != nullptr && doc != nullptr) {
+    cls = PyObject_CallFunction(reinterpret_cast<PyObject*>(&PyType_Type), "O(O){sOsOs()sO}", name,
+                                base, "__module__", module, "__qualname__", name, "__slots__",
+                                "__doc__", doc);
+  }
+  Py_XDECREF(doc);
+  Py_XDECREF(name);
+  Py_XDECREF(module);
+  Py_DECREF(key);
+  if (cls == nullptr) return nullptr;
+  PyObject* init = InstallReflection(reinterpret_cast<PyTypeObject*>(cls), info->type_index);
+  if (init == nullptr) Py_CLEAR(cls);
+  Py_XDECREF(init);
+  return reinterpret_cast<PyTypeObject*>(cls);
+}
+
+// ---- module functions ------------------------------------------------------------------------
+
+/*! \brief _register_object(type_index, cls) -> the constructor Function or None. */
+PyObject* RegisterObject(PyObject*, PyObject* const* args, Py_ssize_t n) {
+  long long index = 0;
+  if (n != 2) {
+    PyErr_SetString(PyExc_TypeError, "_register_object(type_index, cls)");
+    return nullptr;
+  }
+  if (!IntInRange(args[0], 0, INT32_MAX, "type_index", &index)) return nullptr;
+  if (!PyType_Check(args[1]) ||
+      !PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(args[1]), ObjectType)) {
+    PyErr_SetString(PyExc_TypeError, "register_object needs a subclass of ffi.Object");
+    return nullptr;
+  }
+  auto* cls = reinterpret_cast<PyTypeObject*>(args[1]);
+  PyObject* init = InstallReflection(cls, static_cast<int32_t>(index));
+  if (init == nullptr) return nullptr;
+  RegisterClass(static_cast<int32_t>(index), cls);
+  Reflected()[cls] = static_cast<int32_t>(index);  // the class holds a reference in Classes()
+  return init;
+}
+
+/*! \brief _type_attr(type_index, name): the type attribute, or None. */
+PyObject* GetTypeAttr(PyObject*, PyObject* const* args, Py_ssize_t n) {
+  long long index = 0;
+  if (n != 2 || !PyUnicode_Check(args[1])) {
+    PyErr_SetString(PyExc_TypeError, "_type_attr(type_index, name)");
+    return nullptr;
+  }
+  if (!IntInRange(args[0], 0, INT32_MAX, "type_index", &index)) return nullptr;
+  const char* name = PyUnicode_AsUTF8(args[1]);
+  return name ? TypeAttr(static_cast<int32_t>(index), name) : nullptr;
+}
+
+/*! \brief _registered_type_keys(): every type key, through ffi.GetRegisteredTypeKeys. */
+PyObject* RegisteredTypeKeys(PyObject*, PyObject*) {
+  try {
+    Array<String> keys =
+        Function::GetGlobalRequired("ffi.GetRegisteredTypeKeys")().cast<Array<String>>();
+    PyObject* list = PyList_New(static_cast<Py_ssize_t>(keys.size()));
+    if (list == nullptr) return nullptr;
+    for (size_t i = 0; i < keys.size(); ++i) {
+      PyObject* s = PyUnicode_DecodeUTF8(keys[i].data(), static_cast<Py_ssize_t>(keys[i].size()),
+                                         "surrogateescape");
+      if (s == nullptr) {
+        Py_DECREF(list);
+        return nullptr;
+      }
+      PyList_SET_ITEM(list, static_cast<Py_ssize_t>(i), s);
+    }
+    return list;
+  } catch (const Error& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+    return nullptr;
+  }
+}
+
+PyMethodDef reflection_functions[] = {
+    {"_register_object", reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(RegisterObject)),
+     METH_FASTCALL,
+     "_register_object(type_index, cls)\n\nBinds cls to the type, sets its reflected fields and "
+     "methods, returns the type's constructor (or None)."},
+    {"_type_attr", reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(GetTypeAttr)),
+     METH_FASTCALL, "_type_attr(type_index, name)\n\nA type attribute's value, or None."},
+    {"_registered_type_keys", RegisteredTypeKeys, METH_NOARGS,
+     "Every registered type key, as ffi.GetRegisteredTypeKeys returns them."},
+    {nullptr, nullptr, 0, nullptr}};
+
+}  // namespace
+
+bool IsInstanceOfIndex(const TVMFFIObject* handle, int32_t type_index) {
+  if (handle->type_index == type_index) return true;
+  const TVMFFITypeInfo* target = TVMFFIGetTypeInfo(type_index);
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(handle->type_index);
+  return target != nullptr && info != nullptr && info->type_depth > target->type_depth &&
+         info->type_ancestors[target->type_depth]->type_index == type_index;
+}
+
+int32_t ReflectedIndexOf(PyTypeObject* type) {
+  auto& reflected = Reflected();
+  PyObject* mro = type->tp_mro;
+  Py_ssize_t n = mro != nullptr ? PyTuple_GET_SIZE(mro) : 0;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    auto it = reflected.find(reinterpret_cast<PyTypeObject*>(PyTuple_GET_ITEM(mro, i)));
+    if (it != reflected.end()) return it->second;
+  }
+  return -1;
+}
+
+PyTypeObject* ClassForTypeIndex(int32_t type_index) {
+  auto& resolved = Resolved();
+  if (type_index >= 0 && static_cast<size_t>(type_index) < resolved.size() &&
+      resolved[type_index] != nullptr) {
+    return resolved[type_index];
+  }
+  PyTypeObject* cls = Resolve(type_index);
+  if (type_index >= 0) {
+    if (static_cast<size_t>(type_index) >= resolved.size()) resolved.resize(type_index + 1);
+    resolved[type_index] = cls;
+  }
+  return cls;
+}
+
+void RegisterClass(int32_t type_index, PyTypeObject* cls) {
+  Py_INCREF(cls);
+  PyTypeObject*& slot = Classes()[type_index];
+  if (slot != nullptr) Reflected().erase(slot);
+  Py_XSETREF(slot, cls);  // a class registered again replaces (and releases) the earlier one
+  // Resolution along ancestors may change for any type: resolve again, generating anew.
+  std::fill(Resolved().begin(), Resolved().end(), nullptr);
+  for (auto& [index, generated] : Generated()) Py_DECREF(generated);
+  Generated().clear();
+}
+
+bool InitReflection(PyObject* module) {
+  PyType_Slot field_slots[] = {{Py_tp_dealloc, reinterpret_cast<void*>(FieldDealloc)},
+                               {Py_tp_repr, reinterpret_cast<void*>(FieldRepr)},
+                               {Py_tp_descr_get, reinterpret_cast<void*>(FieldGet)},
+                               {Py_tp_descr_set, reinterpret_cast<void*>(FieldSet)},
+                               {Py_tp_members, field_members},
+                               {Py_tp_getset, field_getset},
+                               {0, nullptr}};
+  PyType_Spec field_spec = {"ffi._Field", sizeof(PyField), 0, Py_TPFLAGS_DEFAULT, field_slots};
+  FieldType = reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&field_spec));
+  if (FieldType == nullptr) return false;
+
+  // A GC type made from a spec must name its traverse and clear: Function's.
+  PyType_Slot method_slots[] = {{Py_tp_descr_get, reinterpret_cast<void*>(MethodGet)},
+                                {Py_tp_getset, method_getset},
+                                {Py_tp_members, method_members},
+                                {Py_tp_traverse, PyType_GetSlot(FunctionType, Py_tp_traverse)},
+                                {Py_tp_clear, PyType_GetSlot(FunctionType, Py_tp_clear)},
+                                {0, nullptr}};
+  PyType_Spec method_spec = {"ffi._Method", 0, 0,
+                             Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_HAVE_GC |
+                                 Py_TPFLAGS_METHOD_DESCRIPTOR,
+                             method_slots};
+  PyObject* bases = PyTuple_Pack(1, FunctionType);
+  MethodType = reinterpret_cast<PyTypeObject*>(PyType_FromSpecWithBases(&method_spec, bases));
+  Py_DECREF(bases);
+  if (MethodType == nullptr) return false;
+  return AddType(module, "_Field", FieldType) && AddType(module, "_Method", MethodType) &&
+         PyModule_AddFunctions(module, reflection_functions) == 0;
+}
+
+}  // namespace python
+}  // namespace ffi
+}  // namespace tvm
