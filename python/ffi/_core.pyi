@@ -40,6 +40,9 @@ class Object:
     def _use_count(self) -> int:
         """The object's strong reference count."""
 
+    def __init_handle_by_constructor__(self, constructor: Function, /, *args: Any) -> None:
+        """Call `constructor` and hold the object it makes (for custom ``__init__`` methods)."""
+
 @disjoint_base
 class Function(Object):
     """A callable FFI function: ``f(*args)`` calls it with positional arguments only."""
@@ -60,6 +63,31 @@ class Function(Object):
 
     keep_gil: bool
     """Opt-in fast path: when True, calls keep holding the GIL (default False: released)."""
+
+@final
+class _Field:
+    """A reflected field on its class: reads and writes go through the C++ getter and setter."""
+
+    __name__: str
+    metadata: str | None
+    """The field's metadata (JSON text), or None."""
+
+    @property
+    def writable(self) -> bool:
+        """Whether the field may be assigned."""
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None, /) -> _Field: ...
+    @overload
+    def __get__(self, obj: Object, owner: type | None = None, /) -> Any: ...
+    def __set__(self, obj: Object, value: Any, /) -> None: ...
+    def __delete__(self, obj: Object, /) -> None: ...
+
+@final
+class _Method(Function):
+    """A reflected instance method: binds like a Python method, the object passed first."""
+
+    def __get__(self, obj: object, owner: type | None = None, /) -> Any: ...
 
 @disjoint_base
 class Tensor(Object):
@@ -215,6 +243,15 @@ def register_error(kind: str, cls: type[BaseException]) -> None:
 
 def _register_class(type_index: int, cls: type, /) -> None:
     """Set the Python class used for FFI objects of a type index."""
+
+def _register_object(type_index: int, cls: type, /) -> Function | None:
+    """Bind `cls` to the type, set its reflected fields and methods; returns its constructor."""
+
+def _type_attr(type_index: int, name: str, /) -> Any:
+    """A type attribute's value, or None."""
+
+def _registered_type_keys() -> list[str]:
+    """Every registered type key, as ffi.GetRegisteredTypeKeys returns them."""
 
 def type_key_to_index(key: str, /) -> int:
     """The type index registered for a type key."""

@@ -1,0 +1,300 @@
+"""Objects from Python: ffi.register_object binds classes to C++ types registered with reflection
+(fields, methods, static methods, constructors), objects of unregistered types show their fields,
+and init_ffi_api / get_global_func_metadata / get_registered_type_keys. Against a library built
+with our headers (kernels/objects_kernels.cc) and the reflection library of
+tests/cpp/loader/reflection_lib.cc built with ours and with the reference's headers."""
+
+import gc
+import os
+import shlex
+import subprocess
+import sys
+import types
+
+import pytest
+from conftest import build_kernel
+from test_reflection_interop import build, reference_include_dir
+
+import ffi
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+@pytest.fixture(scope="module")
+def objmod(tmp_path_factory):
+    path = build_kernel(
+        os.path.join(HERE, "kernels", "objects_kernels.cc"), str(tmp_path_factory.mktemp("objs"))
+    )
+    return ffi.load_module(path)
+
+
+@pytest.fixture(scope="module")
+def Point(objmod):
+    @ffi.register_object("objtest.Point")
+    class Point(ffi.Object):
+        def describe(self):  # the class body's own methods stay
+            return f"Point({self.x}, {self.y})"
+
+    return Point
+
+
+def fn(name):
+    return ffi.get_global_func(name)
+
+
+# ---- a registered class ----------------------------------------------------------------------
+
+
+def test_constructor_fields_and_methods(Point):
+    p = Point(1, 2.0)
+    assert type(p) is Point and isinstance(p, ffi.Object)
+    assert p.type_key == "objtest.Point"
+    assert (p.x, p.y, p.label) == (1, 2.0, "p")
+    assert p.norm2() == 5.0
+    assert p.describe() == "Point(1, 2.0)"
+    q = p.shifted(2)
+    assert type(q) is Point and (q.x, q.y) == (3, 4.0)
+    assert p._use_count() == 1 and q._use_count() == 1
+
+
+def test_writable_fields(Point):
+    p = Point(1, 2.0)
+    p.y = 5
+    p.label = "moved"
+    assert (p.y, p.label) == (5.0, "moved")
+    assert fn("objtest.point_x")(p) == 1  # the C++ object is the one changed
+
+
+def test_read_only_and_wrong_type_fields(Point):
+    p = Point(1, 2.0)
+    with pytest.raises(AttributeError, match="`x` of `objtest.Point` is read-only"):
+        p.x = 3
+    with pytest.raises(TypeError):
+        p.y = "not a float"
+    with pytest.raises(TypeError):
+        p.label = 3
+    with pytest.raises(AttributeError, match="cannot be deleted"):
+        del p.y
+    assert (p.x, p.y, p.label) == (1, 2.0, "p")  # all intact
+
+
+def test_static_method(Point):
+    o = Point.origin()
+    assert type(o) is Point and (o.x, o.y) == (0, 0.0)
+    assert Point(5, 1.0).origin().x == 0  # static through an instance too: no self passed
+
+
+def test_constructor_errors(Point):
+    with pytest.raises(TypeError, match="__ffi_init__"):
+        Point("a", 1.0)
+    with pytest.raises(TypeError):
+        Point(1)
+    with pytest.raises(TypeError):
+        Point(1, y=2.0)
+
+
+def test_descriptors_describe_themselves(Point):
+    assert isinstance(Point.x, ffi._core._Field)
+    assert not Point.x.writable and Point.y.writable
+    assert Point.x.__doc__ == "The x coordinate."
+    assert "type_schema" in Point.x.metadata
+    assert Point.norm2.__doc__ == "x*x + y*y."
+    assert Point.__init__.__qualname__.endswith("Point.__init__")
+
+
+def test_field_descriptor_refuses_other_objects(Point, objmod):
+    bag = fn("objtest.make_bag")(2)
+    with pytest.raises(TypeError, match="belongs to `objtest.Point`"):
+        Point.x.__get__(bag)
+    with pytest.raises(TypeError):
+        Point.norm2(bag)  # the method checks its object
+
+
+# ---- derived, unregistered and plain types ---------------------------------------------------
+
+
+def test_derived_type_arrives_as_most_derived_registered_class(Point):
+    p3 = fn("objtest.make_point3")(1, 2.0, 3)
+    assert isinstance(p3, Point) and type(p3) is not Point  # a generated subclass shows z
+    assert p3.type_key == "objtest.Point3"
+    assert (p3.x, p3.y, p3.z) == (1, 2.0, 3)
+    assert p3.norm2() == 5.0 and p3.sum() == 6.0 and p3.describe() == "Point(1, 2.0)"
+    with pytest.raises(AttributeError):
+        p3.z = 1
+    assert type(fn("objtest.make_point3")(0, 0.0, 0)) is type(p3)  # generated once
+
+
+def test_unregistered_type_shows_fields(objmod):
+    bag = fn("objtest.make_bag")(3)
+    assert isinstance(bag, ffi.Object)
+    assert bag.type_key == "objtest.Bag"
+    assert bag.count == 3
+    assert bag.items._use_count() == 2  # the field and the value read
+    assert bag.first() == 0
+    with pytest.raises(AttributeError):
+        bag.count = 4
+    with pytest.raises(AttributeError):
+        bag.nope  # noqa: B018
+    with pytest.raises(TypeError):
+        type(bag)()  # not registered: not constructible
+
+
+def test_type_without_reflection_is_a_plain_object(objmod):
+    plain = fn("objtest.make_plain")()
+    assert type(plain) is ffi.Object and plain.type_key == "objtest.Plain"
+
+
+def test_type_without_constructor(objmod):
+    @ffi.register_object("objtest.NoInit")
+    class NoInit(ffi.Object):
+        pass
+
+    with pytest.raises(TypeError, match="cannot be constructed directly"):
+        NoInit()
+    made = fn("objtest.make_noinit")()
+    assert type(made) is NoInit and made.value == 7
+
+
+# ---- custom constructors and subclasses ------------------------------------------------------
+
+
+def test_custom_init_calls_ffi_init(Point):
+    class Labeled(Point):
+        def __init__(self, x, label):
+            self.__ffi_init__(x, 0.5)
+            self.label = label
+
+    p = Labeled(4, "four")
+    assert (p.x, p.y, p.label) == (4, 0.5, "four")
+    assert fn("objtest.point_x")(p) == 4
+
+
+def test_object_without_ffi_object_fails_cleanly(Point):
+    class Lazy(Point):
+        def __init__(self):
+            pass  # never calls __ffi_init__
+
+    lazy = Lazy()
+    with pytest.raises(TypeError, match="initialized"):
+        lazy.x  # noqa: B018
+    with pytest.raises(TypeError):
+        fn("objtest.point_x")(lazy)
+    with pytest.raises(RuntimeError, match="holds no FFI object"):
+        lazy.type_key  # noqa: B018
+    assert "no FFI object" in repr(lazy)
+    del lazy
+    gc.collect()
+
+
+def test_constructor_of_another_type_is_refused(Point):
+    make_bag = fn("objtest.make_bag")
+
+    class Wrong(Point):
+        def __init__(self):
+            self.__init_handle_by_constructor__(make_bag, 1)
+
+    with pytest.raises(TypeError, match="not an object of its type"):
+        Wrong()
+
+
+def test_register_object_errors(objmod):
+    with pytest.raises(ValueError, match="Cannot find object type index for `no.Such`"):
+
+        @ffi.register_object("no.Such")
+        class Missing(ffi.Object):
+            pass
+
+    with pytest.raises(TypeError, match="subclass of ffi.Object"):
+        ffi.register_object("objtest.Bag")(int)
+    with pytest.raises(TypeError):
+        ffi.register_object(3)
+
+
+def test_register_object_default_key_and_init_false(objmod):
+    Bag = type("objtest.Bag", (ffi.Object,), {})  # the class name is the key
+    assert ffi.register_object(Bag) is Bag
+    bag = fn("objtest.make_bag")(2)
+    assert type(bag) is Bag and bag.count == 2
+
+    @ffi.register_object("objtest.NoInit", init=False)
+    class Raw(ffi.Object):
+        pass
+
+    assert "__init__" not in Raw.__dict__
+
+
+# ---- global functions and types --------------------------------------------------------------
+
+
+def test_init_ffi_api(objmod):
+    ns = {}
+    ffi.init_ffi_api("objtest", ns)
+    assert ns["add"](2, 3) == 5
+    assert "make_point3" in ns and "skipped" not in ns and "nested.skipped" not in ns
+    mod = types.ModuleType("objtest_api")
+    sys.modules["objtest_api"] = mod
+    try:
+        ffi.init_ffi_api("objtest", "objtest_api")
+        assert mod.add(1, 1) == 2
+        other = types.ModuleType("other")
+        ffi.init_ffi_api("objtest", other)
+        assert other.make_bag(1).count == 1
+    finally:
+        del sys.modules["objtest_api"]
+    with pytest.raises(TypeError):
+        ffi.init_ffi_api("objtest", 3)
+
+
+def test_global_func_metadata_and_type_keys(objmod):
+    meta = ffi.get_global_func_metadata("objtest.add")
+    assert meta["pure"] is True and '"type":"ffi.Function"' in meta["type_schema"]
+    keys = ffi.get_registered_type_keys()
+    assert {"objtest.Point", "objtest.Point3", "ffi.Object"} <= set(keys)
+    assert all(isinstance(k, str) for k in keys)
+
+
+# ---- the reflection library, built with our headers and with the reference's -----------------
+
+
+@pytest.fixture(scope="module")
+def counter_libs(tmp_path_factory):
+    out = str(tmp_path_factory.mktemp("counter"))
+    flags = shlex.split(
+        subprocess.check_output([sys.executable, "-m", "ffi.config", "--cflags"], text=True)
+    )
+    # Prefixes of their own: test_reflection_interop loads copies named "ours" and "ref".
+    libs = {"objours": build("objours", flags, out)}
+    ref_include = reference_include_dir()
+    if ref_include is not None:
+        libs["objref"] = build("objref", ["-isystem", ref_include], out)
+    for path in libs.values():
+        ffi.load_module(path)
+    return libs
+
+
+@pytest.mark.parametrize("prefix", ["objours", "objref"])
+def test_reflection_library(counter_libs, prefix):
+    if prefix not in counter_libs:
+        pytest.skip("apache-tvm-ffi is not installed")
+    unregistered = fn(f"{prefix}.make_counter")(3, "a")
+    assert unregistered.type_key == f"{prefix}.Counter"
+    assert (unregistered.count, unregistered.name) == (3, "a")
+
+    @ffi.register_object(f"{prefix}.Counter")
+    class Counter(ffi.Object):
+        pass
+
+    c = Counter(3, "a")
+    assert (c.count, c.scale, c.name) == (3, 1.0, "a")
+    assert c.add(4) == 7 and c.peek() == 7
+    c.scale = 2.0
+    assert c.scaled() == 14.0
+    assert type(Counter.zero()) is Counter and Counter.zero().count == 0
+    assert type(fn(f"{prefix}.make_counter")(1, "b")) is Counter
+    assert fn(f"{prefix}.counter_peek")(c) == 7
+    with pytest.raises(AttributeError, match="read-only"):
+        c.count = 1
+    with pytest.raises(TypeError):
+        c.scale = "x"
+    assert (c.count, c.scale) == (7, 2.0)
+    assert Counter.count.__doc__ == "The count so far."
