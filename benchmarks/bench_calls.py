@@ -32,6 +32,8 @@ CASES = [
     ("three ffi.Tensor", "f.tensors3(ft, ft, ft)"),
     ("from_dlpack(PyTorch)", "from_dlpack(tx)"),
     ("from_dlpack(NumPy)", "from_dlpack(na)"),
+    # A reflected int field of an object returned by the kernel library (nanobind: def_rw).
+    ("field access", "pt.x"),
 ]
 IMPLS = ["ffi", "tvm_ffi", "nanobind"]
 
@@ -95,6 +97,7 @@ def worker(impl: str, kernel: str, nb_build: str) -> dict[str, float]:
             )
             g.nop.keep_gil = g.add3.keep_gil = True
             env["g"] = g
+    env["pt"] = env["f"].make_point(3)
     out = {}
     for name, stmt in cases:
         timer = timeit.Timer(stmt, globals=env)

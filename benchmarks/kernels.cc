@@ -1,13 +1,30 @@
 // The kernel library the call benchmarks load (built with ffi's headers only; the same binary is
 // loaded by ffi and by the reference package, which the ABI's compatibility allows).
 #include <ffi/ffi.h>
+#include <ffi/reflection/registry.h>
 
 namespace {
 void Nop() {}
 int64_t Add3(int64_t a, int64_t b, int64_t c) { return a + b + c; }
 void Tensors3(ffi::TensorView, ffi::TensorView, ffi::TensorView) {}
+
+/*! \brief The object of the "field access" row: one reflected int field. */
+class PointObj : public ffi::Object {
+ public:
+  int64_t x = 0;
+  FFI_DECLARE_OBJECT_INFO_FINAL("bench.Point", PointObj, ffi::Object);
+};
+
+ffi::ObjectRef MakePoint(int64_t x) {
+  auto p = ffi::make_object<PointObj>();
+  p->x = x;
+  return ffi::ObjectRef(std::move(p));
+}
 }  // namespace
+
+FFI_STATIC_INIT_BLOCK() { ffi::reflection::ObjectDef<PointObj>().def_ro("x", &PointObj::x); }
 
 FFI_DLL_EXPORT_TYPED_FUNC(nop, Nop);
 FFI_DLL_EXPORT_TYPED_FUNC(add3, Add3);
 FFI_DLL_EXPORT_TYPED_FUNC(tensors3, Tensors3);
+FFI_DLL_EXPORT_TYPED_FUNC(make_point, MakePoint);
