@@ -38,7 +38,8 @@ std::vector<PyTypeObject*>& Resolved() {
   return *resolved;
 }
 
-/*! \brief Classes bound by register_object, with their type index: these may be constructed. */
+/*! \brief Classes bound by register_object (owned), with their type index: these may be
+ * constructed. */
 std::unordered_map<PyTypeObject*, int32_t>& Reflected() {
   static auto* reflected = new std::unordered_map<PyTypeObject*, int32_t>();
   return *reflected;
@@ -393,7 +394,11 @@ PyObject* RegisterObject(PyObject*, PyObject* const* args, Py_ssize_t n) {
   PyObject* init = InstallReflection(cls, static_cast<int32_t>(index));
   if (init == nullptr) return nullptr;
   RegisterClass(static_cast<int32_t>(index), cls);
-  Reflected()[cls] = static_cast<int32_t>(index);  // the class holds a reference in Classes()
+  // Held for good: a class replaced by a later registration stays constructible, and its
+  // address may not be reused by another class.
+  auto [it, added] = Reflected().emplace(cls, static_cast<int32_t>(index));
+  if (added) Py_INCREF(cls);
+  it->second = static_cast<int32_t>(index);
   return init;
 }
 
@@ -481,7 +486,6 @@ PyTypeObject* ClassForTypeIndex(int32_t type_index) {
 void RegisterClass(int32_t type_index, PyTypeObject* cls) {
   Py_INCREF(cls);
   PyTypeObject*& slot = Classes()[type_index];
-  if (slot != nullptr) Reflected().erase(slot);
   Py_XSETREF(slot, cls);  // a class registered again replaces (and releases) the earlier one
   // Resolution along ancestors may change for any type: resolve again, generating anew.
   std::fill(Resolved().begin(), Resolved().end(), nullptr);

@@ -110,6 +110,32 @@ def test_field_descriptor_refuses_other_objects(Point, objmod):
         Point.norm2(bag)  # the method checks its object
 
 
+def test_descriptors_on_bad_targets_raise(Point):
+    assert Point.__dict__["x"].__get__(None, Point) is Point.x
+    with pytest.raises(TypeError):
+        Point.y.__set__(3, 1.0)
+    with pytest.raises(TypeError):
+        Point.x.__get__(object())
+    p = Point(1, 2.0)
+    for _ in range(3):
+        p.norm2(), p.x, p.shifted(1)
+    assert p._use_count() == 1  # reads and method calls hold no reference afterwards
+
+
+def test_registering_again_replaces_the_class(objmod):
+    @ffi.register_object("objtest.NoInit")
+    class First(ffi.Object):
+        pass
+
+    @ffi.register_object("objtest.NoInit")
+    class Second(ffi.Object):
+        pass
+
+    assert type(fn("objtest.make_noinit")()) is Second
+    with pytest.raises(TypeError, match="cannot be constructed directly"):
+        First()  # still bound (the type has no constructor): refused, not crashed
+
+
 # ---- derived, unregistered and plain types ---------------------------------------------------
 
 
