@@ -177,3 +177,44 @@ def test_same_constants_as_the_reference():
     for name, (text, code_, bits, lanes) in reference.items():
         ours = getattr(ffi, name)
         assert (str(ours), ours.type_code, ours.bits, ours.lanes) == (text, code_, bits, lanes)
+
+
+def test_predicates():
+    floats = {n for n, (c, _, _) in EXPECTED.items() if c == 2 or c == 4 or c >= 7}
+    for name in EXPECTED:
+        d = getattr(ffi, name)
+        assert d.is_float == (name in floats), name
+        assert d.is_integer == name.startswith(("int", "uint")), name
+        assert d.is_bool == (name == "bool"), name
+        assert not d.is_handle
+    assert ffi.dtype("handle").is_handle and not ffi.dtype("complex64").is_float
+
+
+def test_with_lanes():
+    assert ffi.float8_e4m3fn.with_lanes(4) == "float8_e4m3fnx4"
+    assert ffi.dtype("float32x4").with_lanes(1) == ffi.float32
+    assert ffi.float4_e2m1fn.with_lanes(2) == ffi.float4_e2m1fnx2
+    with pytest.raises(ValueError, match=r"lanes must be in \[1, 65535\], got 0"):
+        ffi.float32.with_lanes(0)
+    with pytest.raises(ValueError, match="got 65536"):
+        ffi.float32.with_lanes(65536)
+    with pytest.raises(TypeError, match="lanes must be an int, got str"):
+        ffi.float32.with_lanes("2")
+    assert ffi.float32 == "float32"  # the constant itself is untouched
+
+
+def test_from_dlpack_data_type():
+    for name, fields in EXPECTED.items():
+        assert ffi.dtype.from_dlpack_data_type(fields) == getattr(ffi, name)
+    with pytest.raises(TypeError, match=r"expects a tuple \(type_code, bits, lanes\)"):
+        ffi.dtype.from_dlpack_data_type((2, 16))
+    with pytest.raises(ValueError, match=r"type_code must be in \[0, 17\], got 99"):
+        ffi.dtype.from_dlpack_data_type((99, 8, 1))
+    with pytest.raises(ValueError, match="bits must be in"):
+        ffi.dtype.from_dlpack_data_type((2, 256, 1))
+
+
+def test_is_dtype():
+    assert ffi.dtype.is_dtype("float8_e5m2") and ffi.dtype.is_dtype(ffi.float32)
+    assert not ffi.dtype.is_dtype("not_a_dtype") and not ffi.dtype.is_dtype(5)
+    assert not ffi.dtype.is_dtype("float4_e2m1fn_x")
