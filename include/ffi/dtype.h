@@ -119,8 +119,10 @@ inline DLDataType DLDataTypeFromString(std::string_view str) {
   // A vector type: "<scalar>x<lanes>".
   if (size_t x = str.rfind('x'); x != std::string_view::npos) {
     int64_t lanes = detail::ParseDecimal(str.substr(x + 1));
-    if (lanes > 0 && lanes <= 0xFFFF &&
-        parse_scalar(str.substr(0, x), static_cast<uint16_t>(lanes), &t)) {
+    std::string_view scalar = str.substr(0, x);
+    // PyTorch spells packed 4-bit floats "float4_e2m1fn_x2"; the reference accepts that too.
+    if (scalar == "float4_e2m1fn_") scalar.remove_suffix(1);
+    if (lanes > 0 && lanes <= 0xFFFF && parse_scalar(scalar, static_cast<uint16_t>(lanes), &t)) {
       return t;
     }
   }

@@ -165,6 +165,33 @@ class dtype:
     def itemsize(self) -> int:
         """Bytes per element (rounded up)."""
 
+    @property
+    def is_bool(self) -> bool:
+        """Whether this is bool."""
+
+    @property
+    def is_integer(self) -> bool:
+        """Whether this is a signed or unsigned int."""
+
+    @property
+    def is_float(self) -> bool:
+        """Whether this is a float (bfloat16, fp8/6/4 included)."""
+
+    @property
+    def is_handle(self) -> bool:
+        """Whether this is an opaque handle."""
+
+    def with_lanes(self, lanes: int, /) -> dtype:
+        """The same element type with `lanes` lanes."""
+
+    @staticmethod
+    def from_dlpack_data_type(dltype_data_type: tuple[int, int, int], /) -> dtype:
+        """The dtype of a DLPack (type_code, bits, lanes) tuple."""
+
+    @staticmethod
+    def is_dtype(arg: object, /) -> bool:
+        """Whether ffi.dtype() accepts the argument."""
+
     def __eq__(self, other: object, /) -> bool:
         """Equal to the same dtype or to its string form (``ffi.float32 == "float32"``)."""
 

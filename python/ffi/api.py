@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Callable, TypeVar, overload
 
 from . import _core
-from ._core import Device, Function, Object, dtype
+from ._core import Device, Function, Object
 
 
 class Shape(tuple):
@@ -121,21 +121,6 @@ class DLDeviceType(enum.IntEnum):
 def device(type: str | int | Any, index: int | None = None) -> Device:
     """Make a Device: ``device("cuda:1")``, ``device("cuda", 1)``, ``device(torch.device(...))``."""
     return Device(type, index)
-
-
-bool_ = dtype("bool")
-int8 = dtype("int8")
-int16 = dtype("int16")
-int32 = dtype("int32")
-int64 = dtype("int64")
-uint8 = dtype("uint8")
-uint16 = dtype("uint16")
-uint32 = dtype("uint32")
-uint64 = dtype("uint64")
-float16 = dtype("float16")
-float32 = dtype("float32")
-float64 = dtype("float64")
-bfloat16 = dtype("bfloat16")
 
 
 _E = TypeVar("_E", bound=type[BaseException])

@@ -9,12 +9,23 @@ Two layouts are understood:
 
 The environment variable ``FFI_LIBRARY_PATH`` (the runtime library itself, or a directory holding
 it) overrides where the runtime library is looked for. This module has no side effects on import.
+
+The ``find_*``, ``include_paths`` and ``load_lib_*`` functions carry the reference package's names
+(``tvm_ffi.libinfo``), so code written against it keeps working; ``find_libtvm_ffi`` finds this
+package's runtime library, which implements the same C ABI.
 """
 
 from __future__ import annotations
 
+import ctypes
 import os
 import sys
+from typing import TYPE_CHECKING, Union
+
+if TYPE_CHECKING:
+    from .api import Module
+
+_PathLike = Union[str, "os.PathLike[str]"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _SOURCE_ROOT = os.path.dirname(os.path.dirname(_PACKAGE_DIR))
@@ -92,3 +103,151 @@ def get_cmake_dir() -> str:
         "the CMake package (ffiConfig.cmake)",
     )
     return os.path.dirname(config)
+
+
+def get_source_dir() -> str:
+    """Return the directory holding ``src/runtime/*.cc`` (the runtime's sources) and ``include``.
+
+    That is the repository root in a source checkout, and the package directory of an installed
+    wheel, which ships the runtime's sources.
+    """
+    candidates = [_PACKAGE_DIR]
+    if _is_source_tree():
+        candidates.append(_SOURCE_ROOT)
+    marker = _first_existing(
+        [os.path.join(d, "src", "runtime", "object.cc") for d in candidates],
+        "the runtime's sources (src/runtime)",
+    )
+    return os.path.dirname(os.path.dirname(os.path.dirname(marker)))
+
+
+# ---- The reference's names ----------------------------------------------------------------------
+
+
+def find_include_path() -> str:
+    """The reference's name for :func:`get_include_dir`."""
+    return get_include_dir()
+
+
+def find_dlpack_include_path() -> str:
+    """Return the directory to pass as ``-I`` for ``<dlpack/dlpack.h>``."""
+    include = get_include_dir()
+    return os.path.dirname(
+        os.path.dirname(
+            _first_existing(
+                [os.path.join(include, "dlpack", "dlpack.h")], "the DLPack header (dlpack.h)"
+            )
+        )
+    )
+
+
+def include_paths() -> list[str]:
+    """Return every include directory a kernel library needs, sorted, without duplicates."""
+    return sorted({find_include_path(), find_dlpack_include_path()})
+
+
+def find_libffi_runtime() -> str:
+    """Return the full path of the runtime library (as :func:`get_runtime_library_path`)."""
+    return get_runtime_library_path()
+
+
+def find_libtvm_ffi() -> str:
+    """The reference's name for :func:`find_libffi_runtime`: the library implementing the C ABI."""
+    return get_runtime_library_path()
+
+
+def find_cmake_path() -> str:
+    """The reference's name for :func:`get_cmake_dir`."""
+    return get_cmake_dir()
+
+
+def find_source_path() -> str:
+    """The reference's name for :func:`get_source_dir`."""
+    return get_source_dir()
+
+
+def _library_file_names(target_name: str) -> tuple[str, ...]:
+    if sys.platform.startswith("win"):
+        return (f"{target_name}.dll",)
+    if sys.platform == "darwin":
+        return (f"lib{target_name}.dylib", f"lib{target_name}.so")
+    return (f"lib{target_name}.so",)
+
+
+def find_library(
+    package: str, target_name: str, extra_lib_paths: list[_PathLike] | None = None
+) -> str:
+    """Return the full path of the shared library built from the CMake target `target_name`.
+
+    `package` is the distribution that installed it (as pip names it, e.g. ``"my-kernels"``):
+    its installed files are searched first. Then the directories in `extra_lib_paths`, then
+    those on ``LD_LIBRARY_PATH`` (``DYLD_LIBRARY_PATH`` on macOS) and ``PATH``. A missing library
+    is a ``RuntimeError`` listing every directory searched.
+    """
+    import importlib.metadata
+
+    if not isinstance(package, str) or not isinstance(target_name, str):
+        raise TypeError("find_library: package and target_name must be str")
+    dirs: list[str] = []
+    for i, entry in enumerate(extra_lib_paths or []):
+        if not isinstance(entry, (str, os.PathLike)):
+            raise TypeError(
+                f"extra_lib_paths[{i}] must be a path (str or os.PathLike), "
+                f"got {type(entry).__name__}"
+            )
+        dirs.append(os.fspath(entry))
+    names = _library_file_names(target_name)
+    try:
+        dist = importlib.metadata.distribution(package)
+    except importlib.metadata.PackageNotFoundError:
+        dist = None
+    if dist is not None:
+        for file in dist.files or []:
+            if file.name in names:
+                path = os.path.abspath(str(dist.locate_file(file)))
+                if os.path.isfile(path):
+                    return path
+    if sys.platform.startswith("win"):
+        env_vars: tuple[str, ...] = ("PATH",)
+    elif sys.platform == "darwin":
+        env_vars = ("DYLD_LIBRARY_PATH", "PATH")
+    else:
+        env_vars = ("LD_LIBRARY_PATH", "PATH")
+    for var in env_vars:
+        dirs.extend(d for d in os.environ.get(var, "").split(os.pathsep) if d)
+    for d in dirs:
+        for name in names:
+            path = os.path.join(d, name)
+            if os.path.isfile(path):
+                return os.path.abspath(path)
+    where = f"the files of distribution {package!r}" if dist else f"no distribution {package!r}"
+    searched = "\n  ".join([where, *dirs])
+    raise RuntimeError(f"Cannot find library {', '.join(names)}; searched:\n  {searched}")
+
+
+def load_lib_ctypes(
+    package: str, target_name: str, mode: str, extra_lib_paths: list[_PathLike] | None = None
+) -> ctypes.CDLL:
+    """Find a library as :func:`find_library` does and load it with ctypes.
+
+    `mode` is ``"RTLD_LOCAL"`` or ``"RTLD_GLOBAL"``; anything else is a ``ValueError``.
+    """
+    if mode not in ("RTLD_LOCAL", "RTLD_GLOBAL"):
+        raise ValueError(f"mode must be 'RTLD_LOCAL' or 'RTLD_GLOBAL', got {mode!r}")
+    return ctypes.CDLL(find_library(package, target_name, extra_lib_paths), getattr(ctypes, mode))
+
+
+def load_lib_module(
+    package: str,
+    target_name: str,
+    keep_module_alive: bool = True,
+    extra_lib_paths: list[_PathLike] | None = None,
+) -> Module:
+    """Find a kernel library as :func:`find_library` does and load it with ``ffi.load_module``.
+
+    `keep_module_alive` is accepted for the reference's sake: a loaded library always stays
+    loaded here.
+    """
+    from . import load_module
+
+    return load_module(find_library(package, target_name, extra_lib_paths))

@@ -71,12 +71,94 @@ PyObject* DTypeItemsize(PyObject* self, void*) {
   return PyLong_FromSize_t(GetDataSize(1, DT(self)));
 }
 
+// The predicates group codes as the reference does: bfloat16 and the narrow floats are floats.
+PyObject* DTypeIsBool(PyObject* self, void*) { return PyBool_FromLong(DT(self).code == kDLBool); }
+PyObject* DTypeIsInteger(PyObject* self, void*) {
+  return PyBool_FromLong(DT(self).code == kDLInt || DT(self).code == kDLUInt);
+}
+PyObject* DTypeIsFloat(PyObject* self, void*) {
+  uint8_t c = DT(self).code;
+  return PyBool_FromLong(c == kDLFloat || c == kDLBfloat ||
+                         (c >= kDLFloat8_e3m4 && c <= kDLFloat4_e2m1fn));
+}
+PyObject* DTypeIsHandle(PyObject* self, void*) {
+  return PyBool_FromLong(DT(self).code == kDLOpaqueHandle);
+}
+
 PyGetSetDef dtype_getset[] = {
     {"type_code", DTypeCode, nullptr, "The DLDataTypeCode.", nullptr},
     {"bits", DTypeBits, nullptr, "Bits per lane.", nullptr},
     {"lanes", DTypeLanes, nullptr, "Vector lanes.", nullptr},
     {"itemsize", DTypeItemsize, nullptr, "Bytes per element (rounded up).", nullptr},
+    {"is_bool", DTypeIsBool, nullptr, "Whether this is bool.", nullptr},
+    {"is_integer", DTypeIsInteger, nullptr, "Whether this is a signed or unsigned int.", nullptr},
+    {"is_float", DTypeIsFloat, nullptr, "Whether this is a float (bfloat16, fp8/6/4 included).",
+     nullptr},
+    {"is_handle", DTypeIsHandle, nullptr, "Whether this is an opaque handle.", nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr}};
+
+// Reads a Python int into [lo, hi]; TypeError for a non-int, ValueError outside the range.
+bool TakeField(PyObject* obj, const char* what, long lo, long hi, long* out) {
+  if (!PyLong_Check(obj) || PyBool_Check(obj)) {
+    PyErr_Format(PyExc_TypeError, "%s must be an int, got %s", what, Py_TYPE(obj)->tp_name);
+    return false;
+  }
+  int overflow = 0;
+  *out = PyLong_AsLongAndOverflow(obj, &overflow);
+  if (overflow != 0 || *out < lo || *out > hi) {
+    PyErr_Format(PyExc_ValueError, "%s must be in [%ld, %ld], got %S", what, lo, hi, obj);
+    return false;
+  }
+  return true;
+}
+
+PyObject* DTypeWithLanes(PyObject* self, PyObject* arg) {
+  long lanes = 0;
+  if (!TakeField(arg, "lanes", 1, 0xFFFF, &lanes)) return nullptr;
+  DLDataType d = DT(self);
+  d.lanes = static_cast<uint16_t>(lanes);
+  return NewDType(d);
+}
+
+PyObject* DTypeFromDLPackDataType(PyObject*, PyObject* arg) {
+  if (!PyTuple_Check(arg) || PyTuple_GET_SIZE(arg) != 3) {
+    PyErr_SetString(PyExc_TypeError,
+                    "from_dlpack_data_type expects a tuple (type_code, bits, lanes)");
+    return nullptr;
+  }
+  long code = 0, bits = 0, lanes = 0;
+  if (!TakeField(PyTuple_GET_ITEM(arg, 0), "type_code", 0, kDLFloat4_e2m1fn, &code) ||
+      !TakeField(PyTuple_GET_ITEM(arg, 1), "bits", 0, 0xFF, &bits) ||
+      !TakeField(PyTuple_GET_ITEM(arg, 2), "lanes", 0, 0xFFFF, &lanes)) {
+    return nullptr;
+  }
+  return NewDType(DLDataType{static_cast<uint8_t>(code), static_cast<uint8_t>(bits),
+                             static_cast<uint16_t>(lanes)});
+}
+
+PyObject* DTypeIsDType(PyObject*, PyObject* arg) {
+  // Whatever ffi.dtype() accepts; its ValueError or TypeError means no.
+  PyObject* args = PyTuple_Pack(1, arg);
+  if (args == nullptr) return nullptr;
+  PyObject* d = DTypeNew(DTypeType, args, nullptr);
+  Py_DECREF(args);
+  if (d != nullptr) {
+    Py_DECREF(d);
+    Py_RETURN_TRUE;
+  }
+  if (!PyErr_ExceptionMatches(PyExc_ValueError) && !PyErr_ExceptionMatches(PyExc_TypeError)) {
+    return nullptr;
+  }
+  PyErr_Clear();
+  Py_RETURN_FALSE;
+}
+
+PyMethodDef dtype_methods[] = {
+    {"with_lanes", DTypeWithLanes, METH_O, "The same element type with `lanes` lanes."},
+    {"from_dlpack_data_type", DTypeFromDLPackDataType, METH_O | METH_STATIC,
+     "The dtype of a DLPack (type_code, bits, lanes) tuple."},
+    {"is_dtype", DTypeIsDType, METH_O | METH_STATIC, "Whether ffi.dtype() accepts the argument."},
+    {nullptr, nullptr, 0, nullptr}};
 
 // ---- Device ------------------------------------------------------------------------------------
 
@@ -174,6 +256,7 @@ bool InitDTypeDeviceTypes(PyObject* module) {
       {Py_tp_hash, reinterpret_cast<void*>(DTypeHash)},
       {Py_tp_richcompare, reinterpret_cast<void*>(DTypeRichCompare)},
       {Py_tp_getset, dtype_getset},
+      {Py_tp_methods, dtype_methods},
       {Py_tp_doc, const_cast<char*>("An element type: ffi.dtype(\"float32\"), also from NumPy "
                                     "and PyTorch dtypes.")},
       {0, nullptr}};

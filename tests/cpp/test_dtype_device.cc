@@ -146,6 +146,16 @@ TEST(DType, ComplexRoundTrips) {
   EXPECT_EQ(ffi::DLDataTypeFromString("complex64x2"), (DLDataType{kDLComplex, 64, 2}));
 }
 
+TEST(DType, PyTorchSpellingOfPackedFloat4) {
+  // torch.float4_e2m1fn_x2: "_x<lanes>", accepted for this type only; printed canonically.
+  EXPECT_EQ(ffi::DLDataTypeFromString("float4_e2m1fn_x2"), (DLDataType{kDLFloat4_e2m1fn, 4, 2}));
+  EXPECT_EQ(ffi::DLDataTypeToString(ffi::DLDataTypeFromString("float4_e2m1fn_x2")),
+            "float4_e2m1fnx2");
+  for (const char* bad : {"float8_e4m3fn_x2", "float4_e2m1fn_x", "float4_e2m1fn_", "int8_x2"}) {
+    EXPECT_EQ(CatchError([&] { ffi::DLDataTypeFromString(bad); }).kind(), "ValueError") << bad;
+  }
+}
+
 TEST(DType, BadStringsAreValueErrorsNamingTheString) {
   for (const char* bad : {"float", "int0", "floatx", "cuda", "", "int8x", "float32x0", "int256",
                           "Float32", "float32 ", "uint-8", "bfloat"}) {
