@@ -90,12 +90,17 @@ from .api import (  # noqa: E402
     use_raw_stream,
     use_torch_stream,
 )
+from .containers import Array, Dict, List, Map  # noqa: E402
 
 __all__ = [
     "__version__",
+    "Array",
     "DLDeviceType",
     "Device",
+    "Dict",
     "Function",
+    "List",
+    "Map",
     "Module",
     "Object",
     "Shape",
