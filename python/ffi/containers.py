@@ -98,10 +98,12 @@ def _format(x: object) -> str:
     if isinstance(x, (Array, List, Map, Dict)):
         return repr(x)
     if isinstance(x, Tensor):
-        return f"{x.dtype}[{','.join(map(str, x.shape))}]@{x.device}"
+        return f"{x.dtype}[{','.join(map(str, x.shape))}]@{_format(x.device)}"
     if isinstance(x, Function):
         return "ffi.Function"
-    if isinstance(x, (dtype, Device)):
+    if isinstance(x, Device):
+        return f"{x.type}:{x.index}"
+    if isinstance(x, dtype):
         return str(x)
     if isinstance(x, tuple) and type(x).__name__ == "Shape":
         return f"Shape({', '.join(map(str, x))})"

@@ -7,6 +7,7 @@
 
 #include <exception>
 #include <utility>
+#include <vector>
 
 #include "core.h"
 
@@ -95,8 +96,52 @@ bool FillSequence(PyObject* fast, const char* what, SeqRef* seq) {
   return true;
 }
 
-template <typename MapRef>
-bool FillMapping(PyObject* value, MapRef* map) {
+/*!
+ * \brief An Array of the elements of `fast` (a list or tuple), converted straight into its cells
+ * through the ABI's sequence layout: the hot path of a call with a list. Sized once: elements a
+ * conversion appends to the list meanwhile are not included.
+ */
+bool FillArray(PyObject* fast, const char* what, TVMFFIAny* out) {
+  const Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+  ObjectPtr<ArrayObj> array = ArrayObj::Empty(n);
+  // The sequence cell follows the object header (the ABI's layout of ArrayObj).
+  auto* cell = reinterpret_cast<TVMFFISeqCell*>(detail::ObjectUnsafe::Header(array.get()) + 1);
+  auto* slots = static_cast<TVMFFIAny*>(cell->data);
+  for (Py_ssize_t i = 0; i < n && i < PySequence_Fast_GET_SIZE(fast); ++i) {
+    PyObject* item = PySequence_Fast_GET_ITEM(fast, i);
+    TVMFFIAny* slot = &slots[i];
+    bool ok;
+    if (Py_TYPE(item) == &PyLong_Type) {
+      int overflow = 0;
+      long long v = PyLong_AsLongLongAndOverflow(item, &overflow);
+      if (overflow != 0)
+        PyErr_SetString(PyExc_OverflowError, "the integer does not fit in 64 bits");
+      ok = overflow == 0 && !(v == -1 && PyErr_Occurred());
+      slot->type_index = kTVMFFIInt;
+      slot->zero_padding = 0;
+      slot->v_int64 = v;
+    } else {
+      // Converting may run Python code that changes the list: hold the item meanwhile.
+      Py_INCREF(item);
+      ok = ToOwnedAny(item, slot);
+      Py_DECREF(item);
+    }
+    if (!ok) {
+      PyObject* index = PyUnicode_FromFormat("[%zd]", i);
+      if (index != nullptr) {
+        PrefixTypeError(what, index);
+        Py_DECREF(index);
+      }
+      return false;  // the array releases the `size` values converted so far
+    }
+    cell->size = i + 1;
+  }
+  *out = Any(Array<Any>(std::move(array))).release();
+  return true;
+}
+
+/*! \brief The converted entries of a dict or other mapping, in its order. */
+bool CollectEntries(PyObject* value, std::vector<std::pair<Any, Any>>* entries) {
   auto set = [&](PyObject* k, PyObject* v) {
     Any key, val;
     if (!ItemToAny(k, &key)) {
@@ -111,10 +156,11 @@ bool FillMapping(PyObject* value, MapRef* map) {
       }
       return false;
     }
-    map->Set(key, val);
+    entries->emplace_back(std::move(key), std::move(val));
     return true;
   };
   if (PyDict_Check(value)) {
+    entries->reserve(static_cast<size_t>(PyDict_GET_SIZE(value)));
     Py_ssize_t pos = 0;
     PyObject *k, *v;
     while (PyDict_Next(value, &pos, &k, &v)) {
@@ -196,7 +242,8 @@ PyObject* NewContainer(PyObject*, PyObject* const* args, Py_ssize_t n) {
       break;
     case kTVMFFIMap:
     case kTVMFFIDict:
-      if (!PyDict_Check(args[1]) && !PyMapping_Check(args[1])) {
+      // What dict() takes as a mapping: anything with keys(); a list is not one.
+      if (!PyDict_Check(args[1]) && !PyObject_HasAttrString(args[1], "keys")) {
         PyErr_Format(PyExc_TypeError, "expected a mapping, not `%s`", Py_TYPE(args[1])->tp_name);
         return nullptr;
       }
@@ -336,10 +383,7 @@ bool SequenceToAny(PyObject* value, int32_t type_index, TVMFFIAny* out) {
       ok = FillSequence(fast, what, &list);
       if (ok) *out = Any(std::move(list)).release();
     } else {
-      Array<Any> array;
-      array.reserve(PySequence_Fast_GET_SIZE(fast));
-      ok = FillSequence(fast, what, &array);
-      if (ok) *out = Any(std::move(array)).release();
+      ok = FillArray(fast, what, out);
     }
   } catch (const std::exception& e) {
     ok = RaiseCpp(e);
@@ -352,14 +396,13 @@ bool MappingToAny(PyObject* value, int32_t type_index, TVMFFIAny* out) {
   NestingGuard guard;
   if (!guard.ok()) return false;
   try {
+    // Built from all entries at once: the table is sized once instead of growing per entry.
+    std::vector<std::pair<Any, Any>> entries;
+    if (!CollectEntries(value, &entries)) return false;
     if (type_index == kTVMFFIDict) {
-      Dict<Any, Any> dict;
-      if (!FillMapping(value, &dict)) return false;
-      *out = Any(std::move(dict)).release();
+      *out = Any(Dict<Any, Any>(entries.begin(), entries.end())).release();
     } else {
-      Map<Any, Any> map;
-      if (!FillMapping(value, &map)) return false;
-      *out = Any(std::move(map)).release();
+      *out = Any(Map<Any, Any>(entries.begin(), entries.end())).release();
     }
     return true;
   } catch (const std::exception& e) {

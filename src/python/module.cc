@@ -185,7 +185,7 @@ NB_MODULE(_core, m) {
       },
       nb::arg("value").none(),
       "Converts a Python value to its FFI form: callables become ffi.Function, DLPack producers "
-      "ffi.Tensor; plain values round-trip.");
+      "ffi.Tensor, lists and tuples ffi.Array, dicts ffi.Map; plain values round-trip.");
 
   m.def(
       "register_error",
