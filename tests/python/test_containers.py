@@ -4,6 +4,7 @@ arrive as these classes. The kernels (kernels/containers_kernels.cc) are built t
 headers and with the reference's, and both builds are called with plain Python values."""
 
 import collections
+import collections.abc
 import copy
 import importlib.metadata
 import os
@@ -12,9 +13,9 @@ import subprocess
 
 import numpy as np
 import pytest
+from conftest import build_kernel
 
 import ffi
-from conftest import build_kernel
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.join(HERE, "kernels", "containers_kernels.cc")
