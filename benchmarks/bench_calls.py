@@ -34,7 +34,12 @@ CASES = [
     ("from_dlpack(NumPy)", "from_dlpack(na)"),
     # A reflected int field of an object returned by the kernel library (nanobind: def_rw).
     ("field access", "pt.x"),
+    ("list of three ints", "f.sum_ints(l3)"),
+    ("dict of two entries", "f.map_len(d2)"),
+    ("list of 10,000 ints", "f.sum_ints(l10k)"),
 ]
+# Calls per timing for the cases too slow for the default.
+NUMBER = {"list of 10,000 ints": 200}
 IMPLS = ["ffi", "tvm_ffi", "nanobind"]
 
 
@@ -72,6 +77,7 @@ def worker(impl: str, kernel: str, nb_build: str) -> dict[str, float]:
     import torch
 
     env: dict = {"tx": torch.zeros(16), "na": np.zeros(16, dtype=np.float32)}
+    env.update(l3=[1, 2, 3], d2={"a": 1, "b": 2}, l10k=list(range(10000)))
     if impl == "nanobind":
         sys.path.insert(0, nb_build)
         import nb_baseline
@@ -101,7 +107,7 @@ def worker(impl: str, kernel: str, nb_build: str) -> dict[str, float]:
     out = {}
     for name, stmt in cases:
         timer = timeit.Timer(stmt, globals=env)
-        number = max(1000, int(200000 / 10 ** max(0, len(stmt) // 40)))
+        number = NUMBER.get(name) or max(1000, int(200000 / 10 ** max(0, len(stmt) // 40)))
         out[name] = min(timer.repeat(repeat=7, number=number)) / number * 1e9
     return out
 

@@ -1,5 +1,7 @@
 // The kernel library the call benchmarks load (built with ffi's headers only; the same binary is
 // loaded by ffi and by the reference package, which the ABI's compatibility allows).
+#include <ffi/container/array.h>
+#include <ffi/container/map.h>
 #include <ffi/ffi.h>
 #include <ffi/reflection/registry.h>
 
@@ -20,6 +22,13 @@ ffi::ObjectRef MakePoint(int64_t x) {
   p->x = x;
   return ffi::ObjectRef(std::move(p));
 }
+
+int64_t SumInts(ffi::Array<int64_t> values) {
+  int64_t total = 0;
+  for (int64_t v : values) total += v;
+  return total;
+}
+int64_t MapLen(ffi::Map<ffi::String, ffi::Any> m) { return static_cast<int64_t>(m.size()); }
 }  // namespace
 
 FFI_STATIC_INIT_BLOCK() { ffi::reflection::ObjectDef<PointObj>().def_ro("x", &PointObj::x); }
@@ -28,3 +37,5 @@ FFI_DLL_EXPORT_TYPED_FUNC(nop, Nop);
 FFI_DLL_EXPORT_TYPED_FUNC(add3, Add3);
 FFI_DLL_EXPORT_TYPED_FUNC(tensors3, Tensors3);
 FFI_DLL_EXPORT_TYPED_FUNC(make_point, MakePoint);
+FFI_DLL_EXPORT_TYPED_FUNC(sum_ints, SumInts);
+FFI_DLL_EXPORT_TYPED_FUNC(map_len, MapLen);

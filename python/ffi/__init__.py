@@ -106,6 +106,7 @@ from .api import (  # noqa: E402
     use_raw_stream,
     use_torch_stream,
 )
+from .containers import Array, Dict, List, Map  # noqa: E402
 from .registry import (  # noqa: E402
     get_global_func_metadata,
     get_registered_type_keys,
@@ -115,6 +116,7 @@ from .registry import (  # noqa: E402
 
 __all__ = [
     "__version__",
+    "Array",
     "bool_",
     "int8",
     "int16",
@@ -143,7 +145,10 @@ __all__ = [
     "float4_e2m1fn_x2",
     "DLDeviceType",
     "Device",
+    "Dict",
     "Function",
+    "List",
+    "Map",
     "Module",
     "Object",
     "Shape",

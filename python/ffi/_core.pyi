@@ -263,7 +263,7 @@ def list_global_func_names() -> list[str]:
 
 def convert(value: Any) -> Any:
     """Convert a Python value to its FFI form: callables become ffi.Function, DLPack producers
-    ffi.Tensor; plain values round-trip."""
+    ffi.Tensor, lists and tuples ffi.Array, dicts ffi.Map; plain values round-trip."""
 
 def register_error(kind: str, cls: type[BaseException]) -> None:
     """Map the FFI error kind `kind` to the exception class `cls`."""
@@ -294,3 +294,28 @@ def env_set_stream(device_type: int, device_id: int, stream: int, /) -> int:
 
 def env_get_stream(device_type: int, device_id: int, /) -> int:
     """This thread's current stream for a device (0: the default stream)."""
+
+# The container functions python/ffi/containers.py builds ffi.Array, List, Map and Dict on.
+
+def _new_container(type_index: int, values: Any, /) -> Any:
+    """A new Array or List (from an iterable) or Map or Dict (from a mapping) of the FFI type
+    `type_index`, converting every element."""
+
+def _seq_len(seq: Object, /) -> int:
+    """Size of an Array or List."""
+
+def _seq_getitem(seq: Object, index: int, /) -> Any:
+    """Element `index` (negative counts from the end) of an Array or List; IndexError when out of
+    range."""
+
+def _seq_items(seq: Object, /) -> list[Any]:
+    """The elements of an Array or List as a Python list."""
+
+def _map_len(map: Object, /) -> int:
+    """Size of a Map or Dict."""
+
+def _map_get(map: Object, key: Any, default: Any = ..., /) -> Any:
+    """The value of `key` in a Map or Dict; `default` when absent and given, else KeyError."""
+
+def _map_items(map: Object, /) -> list[tuple[Any, Any]]:
+    """The entries of a Map or Dict as (key, value) pairs, in insertion order."""

@@ -290,11 +290,23 @@ class CallArgs {
   bool SetOwned(Py_ssize_t i, PyObject* arg, Classified c, PyObject* func_name) {
     TVMFFIAny* out = &values()[i];
     if (!ToOwnedAny(arg, c, out)) {
-      if (PyErr_ExceptionMatches(PyExc_TypeError)) {
-        PyErr_Clear();
-        return Fail(i, arg, func_name, nullptr);
+      if (!PyErr_ExceptionMatches(PyExc_TypeError)) return false;
+      if (c.kind == PyKind::kSequence || c.kind == PyKind::kMapping) {
+        // Keep the inner message: it names the element that failed.
+        PyObject *type, *value, *tb;
+        PyErr_Fetch(&type, &value, &tb);
+        PyErr_NormalizeException(&type, &value, &tb);
+        PyObject* why = value ? PyObject_Str(value) : nullptr;
+        Py_XDECREF(type);
+        Py_XDECREF(value);
+        Py_XDECREF(tb);
+        const char* text = why ? PyUnicode_AsUTF8(why) : nullptr;
+        bool r = text ? Fail(i, arg, func_name, text) : false;
+        Py_XDECREF(why);
+        return r;
       }
-      return false;
+      PyErr_Clear();
+      return Fail(i, arg, func_name, nullptr);
     }
     if (out->type_index >= kTVMFFIStaticObjectBegin) Own(out->v_obj);
     return true;

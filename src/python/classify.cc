@@ -122,6 +122,8 @@ Classified Classify(PyObject* obj) {
   if (obj == Py_None) return {PyKind::kNone};
   if (type == &PyBool_Type) return {PyKind::kBool};
   if (type == &PyUnicode_Type) return {PyKind::kStr};
+  if (type == &PyList_Type || type == &PyTuple_Type) return {PyKind::kSequence};
+  if (type == &PyDict_Type) return {PyKind::kMapping};
   if (PyObject_TypeCheck(obj, ObjectType)) {
     // A registered class whose __init__ never made its object has nothing to pass.
     return {reinterpret_cast<PyObj*>(obj)->handle ? PyKind::kObject : PyKind::kUnsupported};
@@ -136,6 +138,9 @@ Classified Classify(PyObject* obj) {
   if (PyUnicode_Check(obj)) return {PyKind::kStr};
   if (PyBytes_Check(obj) || PyByteArray_Check(obj)) return {PyKind::kBytes};
   if (PyTuple_Check(obj) && type == ClassForTypeIndex(kTVMFFIShape)) return {PyKind::kShape};
+  // Subclasses of list, tuple (named tuples) and dict (OrderedDict, ...) convert as their base.
+  if (PyList_Check(obj) || PyTuple_Check(obj)) return {PyKind::kSequence};
+  if (PyDict_Check(obj)) return {PyKind::kMapping};
   if (ctypes_void_p.IsSubtype(type)) return {PyKind::kVoidPtr};
   if (TypeAttribute(type, "__dlpack__") != nullptr) return {PyKind::kDLPack};
   if (PyIndex_Check(obj)) return {PyKind::kIndex};

@@ -101,6 +101,10 @@ bool ToOwnedAny(PyObject* value, Classified c, TVMFFIAny* out) {
       *out = Any(Shape(dims)).release();
       return true;
     }
+    case PyKind::kSequence:
+      return SequenceToAny(value, kTVMFFIArray, out);
+    case PyKind::kMapping:
+      return MappingToAny(value, kTVMFFIMap, out);
     case PyKind::kIndex: {
       PyObject* index = PyNumber_Index(value);
       if (index == nullptr) return false;

@@ -7,6 +7,7 @@
 //   call.cc           Python -> C++ calls: argument packing, the borrowed-tensor pool, the GIL
 //   callback.cc       C++ -> Python calls: Python callables as FFI functions
 //   convert.cc        Python <-> TVMFFIAny values (owned and viewed)
+//   containers.cc     lists, tuples and dicts <-> Array, List, Map and Dict
 //   errors.cc         FFI errors <-> Python exceptions
 //   dlpack_import.cc  tensors from NumPy, the DLPack exchange API and any __dlpack__ producer
 //   objects.cc        ffi.Object and ffi.Function
@@ -116,6 +117,8 @@ enum class PyKind : uint8_t {
   kDLPack,       // any other object with __dlpack__
   kVoidPtr,      // ctypes.c_void_p
   kShape,        // ffi.Shape
+  kSequence,     // list or tuple (and their subclasses): an Array
+  kMapping,      // dict (and its subclasses): a Map
   kIndex,        // other integers through __index__ (NumPy integer scalars, ...)
   kFloatLike,    // other numbers through __float__ (NumPy float scalars, ...)
   kCallable,     // any other callable: becomes an ffi.Function
@@ -168,6 +171,19 @@ inline void ReleaseAny(TVMFFIAny* owned) {
   if (owned->type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(owned->v_obj);
   owned->type_index = kTVMFFINone;
 }
+
+// ---- containers.cc ---------------------------------------------------------------------------
+
+/*!
+ * \brief Converts any iterable (a list or tuple on calls) to an owned Array, or List when
+ * `type_index` is kTVMFFIList, converting its elements. False with a Python error: TypeError naming
+ * the element that does not convert, RecursionError when nested past the recursion limit.
+ */
+bool SequenceToAny(PyObject* value, int32_t type_index, TVMFFIAny* out);
+/*! \brief Converts a dict or other mapping to an owned Map, or Dict for kTVMFFIDict. */
+bool MappingToAny(PyObject* value, int32_t type_index, TVMFFIAny* out);
+/*! \brief Adds the module functions the package's container classes are built on. */
+bool InitContainerFunctions(PyObject* module);
 
 // ---- errors.cc -------------------------------------------------------------------------------
 

@@ -103,7 +103,8 @@ int CheckPythonSignals() {
 NB_MODULE(_core, m) {
   m.doc() = "Native core of the ffi package: FFI objects, functions, tensors and conversions.";
   if (!InitObjectTypes(m.ptr()) || !InitReflection(m.ptr()) || !InitTensorType(m.ptr()) ||
-      !InitDTypeDeviceTypes(m.ptr()) || PyModule_AddFunctions(m.ptr(), fast_functions) != 0) {
+      !InitDTypeDeviceTypes(m.ptr()) || PyModule_AddFunctions(m.ptr(), fast_functions) != 0 ||
+      !InitContainerFunctions(m.ptr())) {
     throw nb::python_error();
   }
   TVMFFIEnvRegisterCAPI("TVMFFIPyErrCheckSignals", reinterpret_cast<void*>(CheckPythonSignals));
@@ -185,7 +186,7 @@ NB_MODULE(_core, m) {
       },
       nb::arg("value").none(),
       "Converts a Python value to its FFI form: callables become ffi.Function, DLPack producers "
-      "ffi.Tensor; plain values round-trip.");
+      "ffi.Tensor, lists and tuples ffi.Array, dicts ffi.Map; plain values round-trip.");
 
   m.def(
       "register_error",

@@ -1,8 +1,8 @@
 """Sequence containers from Python: a kernel library built with the reference implementation's
 headers (tests/cpp/loader/containers_seq_reference.cc) takes and returns Array, List, Tuple and
 Variant values through our package and runtime, and the runtime's ffi.Array*/ffi.List* functions
-build and read them. Our package does not turn Python lists into Arrays yet; arrays come back as
-ffi.Object handles that pass back in unchanged."""
+build and read them. Arrays come back as ffi.Array (an ffi.Object) and pass back in unchanged;
+Python lists converting on call are tested in test_containers.py."""
 
 import importlib.metadata
 import os

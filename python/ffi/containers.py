@@ -1,0 +1,446 @@
+"""The FFI's containers as Python collections: ``Array`` and ``List`` (sequences), ``Map`` and
+``Dict`` (mappings).
+
+They are built and read natively by the extension: a Python list, tuple or dict passed to an FFI
+function becomes an ``Array`` or ``Map`` without going through these classes, and containers a
+function returns arrive as these classes, converting each element when it is read. ``Array`` and
+``Map`` are immutable (copy-on-write in C++); ``List`` and ``Dict`` are shared and mutable: a change
+made through one reference, in Python or C++, is seen by every holder.
+"""
+
+from __future__ import annotations
+
+import json
+import operator
+from collections.abc import (
+    ItemsView,
+    Iterable,
+    Iterator,
+    Mapping,
+    MutableMapping,
+    MutableSequence,
+    Sequence,
+    ValuesView,
+)
+from typing import Any, TypeVar, overload
+
+from . import _core
+from ._core import Device, Function, Object, Tensor, dtype
+
+__all__ = ["Array", "Dict", "List", "Map"]
+
+T = TypeVar("T")
+K = TypeVar("K")
+V = TypeVar("V")
+
+_ARRAY = _core.type_key_to_index("ffi.Array")
+_LIST = _core.type_key_to_index("ffi.List")
+_MAP = _core.type_key_to_index("ffi.Map")
+_DICT = _core.type_key_to_index("ffi.Dict")
+
+_list_fns: dict[str, Function] = {}
+
+
+def _list_fn(name: str) -> Function:
+    # Mutations go through the runtime's own global functions, looked up once.
+    fn = _list_fns.get(name)
+    if fn is None:
+        fn = _list_fns[name] = _core.get_global_func(name)
+    return fn
+
+
+def _is_plain_object(x: object) -> bool:
+    # FFI objects other than containers compare by identity of the object they refer to.
+    return isinstance(x, Object) and not isinstance(x, (Array, List, Map, Dict))
+
+
+def _elem_eq(a: object, b: object) -> bool:
+    if _is_plain_object(a) or _is_plain_object(b):
+        return isinstance(a, Object) and isinstance(b, Object) and a.same_as(b)
+    return bool(a == b)
+
+
+def _elem_hash(x: object) -> int:
+    if _is_plain_object(x):
+        return hash(x._handle)  # type: ignore[attr-defined]
+    return hash(x)
+
+
+def _seq_eq(items: list[Any], other: object) -> Any:
+    if isinstance(other, (str, bytes, bytearray, Mapping)) or not isinstance(other, Sequence):
+        return NotImplemented
+    other_items = list(other)
+    return len(items) == len(other_items) and all(map(_elem_eq, items, other_items))
+
+
+def _map_eq(this: Map[Any, Any] | Dict[Any, Any], other: object) -> Any:
+    if not isinstance(other, (Map, Dict)):
+        return NotImplemented
+    if len(this) != len(other):
+        return False
+    missing = object()
+    for k, v in _core._map_items(this):
+        w = _core._map_get(other, k, missing)
+        if w is missing or not _elem_eq(v, w):
+            return False
+    return True
+
+
+def _format(x: object) -> str:
+    """One element as the containers' repr shows it (strings double-quoted, as in C++)."""
+    if isinstance(x, str):
+        return json.dumps(x, ensure_ascii=False)
+    if isinstance(x, bytes):
+        return "b" + json.dumps(x.decode("latin-1"), ensure_ascii=False)
+    if isinstance(x, float):
+        text = repr(x)
+        return text[:-2] if text.endswith(".0") else text
+    if isinstance(x, (Array, List, Map, Dict)):
+        return repr(x)
+    if isinstance(x, Tensor):
+        return f"{x.dtype}[{','.join(map(str, x.shape))}]@{_format(x.device)}"
+    if isinstance(x, Function):
+        return "ffi.Function"
+    if isinstance(x, Device):
+        return f"{x.type}:{x.index}"
+    if isinstance(x, dtype):
+        return str(x)
+    if isinstance(x, tuple) and type(x).__name__ == "Shape":
+        return f"Shape({', '.join(map(str, x))})"
+    return repr(x)
+
+
+def _index(size: int, i: Any) -> int:
+    """A normalized in-range index (list semantics); IndexError otherwise."""
+    index = operator.index(i)
+    if index < -size or index >= size:
+        raise IndexError(f"index {index} is out of range for a sequence of size {size}")
+    return index + size if index < 0 else index
+
+
+class Array(Object, Sequence[T]):
+    """An immutable FFI sequence (``ffi.Array``; C++ ``Array<T>``).
+
+    ``ffi.Array(iterable)`` converts each element (lists and tuples inside become Arrays, dicts
+    Maps). Indexing converts the element it reads; a slice gives a Python list. Equal to any
+    sequence (list, tuple, Array, List) with equal elements; FFI objects in it compare by
+    identity. Hashable, picklable when its elements are.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, values: Iterable[T] = ()) -> Array[T]:
+        return _core._new_container(_ARRAY, values)  # type: ignore[no-any-return]
+
+    def __len__(self) -> int:
+        return _core._seq_len(self)
+
+    @overload
+    def __getitem__(self, i: int) -> T: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[T]: ...
+    def __getitem__(self, i: int | slice) -> T | list[T]:
+        if isinstance(i, slice):
+            return _core._seq_items(self)[i]
+        return _core._seq_getitem(self, i)  # type: ignore[no-any-return]
+
+    def __iter__(self) -> Iterator[T]:
+        return iter(_core._seq_items(self))
+
+    def __contains__(self, value: object) -> bool:
+        return any(_elem_eq(x, value) for x in _core._seq_items(self))
+
+    def __eq__(self, other: object) -> bool:
+        return _seq_eq(_core._seq_items(self), other)  # type: ignore[no-any-return]
+
+    def __ne__(self, other: object) -> bool:
+        r = self.__eq__(other)
+        return r if r is NotImplemented else not r
+
+    def __hash__(self) -> int:
+        return hash(tuple(map(_elem_hash, _core._seq_items(self))))
+
+    def __bool__(self) -> bool:
+        return _core._seq_len(self) > 0
+
+    def __add__(self, other: Iterable[T]) -> Array[T]:
+        return Array([*self, *other])
+
+    def __radd__(self, other: Iterable[T]) -> Array[T]:
+        return Array([*other, *self])
+
+    def __repr__(self) -> str:
+        items = [_format(x) for x in _core._seq_items(self)]
+        return "(" + items[0] + ",)" if len(items) == 1 else "(" + ", ".join(items) + ")"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (_core._seq_items(self),))
+
+
+class List(Object, MutableSequence[T]):
+    """A mutable, shared FFI sequence (``ffi.List``; C++ ``List<T>``).
+
+    Supports everything a Python list does through ``MutableSequence`` (indexing, slices,
+    ``append``, ``insert``, ``pop``, ``extend``, ``del``, ...); a change is seen by every holder,
+    C++ included. Compares like ``Array``.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, values: Iterable[T] = ()) -> List[T]:
+        return _core._new_container(_LIST, values)  # type: ignore[no-any-return]
+
+    def __len__(self) -> int:
+        return _core._seq_len(self)
+
+    @overload
+    def __getitem__(self, i: int) -> T: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[T]: ...
+    def __getitem__(self, i: int | slice) -> T | list[T]:
+        if isinstance(i, slice):
+            return _core._seq_items(self)[i]
+        return _core._seq_getitem(self, i)  # type: ignore[no-any-return]
+
+    @overload
+    def __setitem__(self, i: int, value: T) -> None: ...
+    @overload
+    def __setitem__(self, i: slice, value: Iterable[T]) -> None: ...
+    def __setitem__(self, i: int | slice, value: Any) -> None:
+        if isinstance(i, slice):
+            new = _core._seq_items(self)
+            new[i] = list(value)  # list semantics, errors included, before anything changes
+            _list_fn("ffi.ListReplaceSlice")(self, 0, len(self), List(new))
+            return
+        _list_fn("ffi.ListSetItem")(self, _index(len(self), i), value)
+
+    @overload
+    def __delitem__(self, i: int) -> None: ...
+    @overload
+    def __delitem__(self, i: slice) -> None: ...
+    def __delitem__(self, i: int | slice) -> None:
+        if isinstance(i, slice):
+            start, stop, step = i.indices(len(self))
+            if step == 1:
+                if stop > start:
+                    _list_fn("ffi.ListEraseRange")(self, start, stop)
+                return
+            for k in sorted(range(start, stop, step), reverse=True):
+                _list_fn("ffi.ListErase")(self, k)
+            return
+        _list_fn("ffi.ListErase")(self, _index(len(self), i))
+
+    def insert(self, index: int, value: T) -> None:
+        """Inserts `value` before `index` (clamped to the list, as Python's list does)."""
+        size = len(self)
+        index = max(0, index + size) if index < 0 else min(index, size)
+        _list_fn("ffi.ListInsert")(self, index, value)
+
+    def append(self, value: T) -> None:
+        """Appends `value`."""
+        _list_fn("ffi.ListAppend")(self, value)
+
+    def pop(self, index: int = -1) -> T:
+        """Removes and returns element `index` (the last by default); IndexError when empty."""
+        if len(self) == 0:
+            raise IndexError("pop from an empty List")
+        return _list_fn("ffi.ListPop")(self, _index(len(self), index))  # type: ignore[no-any-return]
+
+    def clear(self) -> None:
+        """Removes every element."""
+        _list_fn("ffi.ListClear")(self)
+
+    def reverse(self) -> None:
+        """Reverses the list in place."""
+        _list_fn("ffi.ListReverse")(self)
+
+    def __iter__(self) -> Iterator[T]:
+        return iter(_core._seq_items(self))
+
+    def __contains__(self, value: object) -> bool:
+        return any(_elem_eq(x, value) for x in _core._seq_items(self))
+
+    def __eq__(self, other: object) -> bool:
+        return _seq_eq(_core._seq_items(self), other)  # type: ignore[no-any-return]
+
+    def __ne__(self, other: object) -> bool:
+        r = self.__eq__(other)
+        return r if r is NotImplemented else not r
+
+    def __hash__(self) -> int:
+        return hash(tuple(map(_elem_hash, _core._seq_items(self))))
+
+    def __bool__(self) -> bool:
+        return _core._seq_len(self) > 0
+
+    def __add__(self, other: Iterable[T]) -> List[T]:
+        return List([*self, *other])
+
+    def __radd__(self, other: Iterable[T]) -> List[T]:
+        return List([*other, *self])
+
+    def __repr__(self) -> str:
+        return "[" + ", ".join(_format(x) for x in _core._seq_items(self)) + "]"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (_core._seq_items(self),))
+
+
+class Map(Object, Mapping[K, V]):
+    """An immutable FFI mapping (``ffi.Map``; C++ ``Map<K, V>``), in insertion order.
+
+    ``ffi.Map(mapping)`` converts keys and values. A missing key raises KeyError. Equal to another
+    Map or Dict with equal entries (not to a Python dict, as in the reference).
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, values: Mapping[K, V] | None = None) -> Map[K, V]:
+        return _core._new_container(_MAP, {} if values is None else values)  # type: ignore[no-any-return]
+
+    def __len__(self) -> int:
+        return _core._map_len(self)
+
+    def __getitem__(self, key: K) -> V:
+        return _core._map_get(self, key)  # type: ignore[no-any-return]
+
+    def get(self, key: K, default: Any = None) -> Any:
+        """The value of `key`, or `default` when it is absent."""
+        return _core._map_get(self, key, default)
+
+    def __contains__(self, key: object) -> bool:
+        missing = object()
+        return _core._map_get(self, key, missing) is not missing
+
+    def __iter__(self) -> Iterator[K]:
+        return iter([k for k, _ in _core._map_items(self)])
+
+    def items(self) -> ItemsView[K, V]:
+        """The entries as (key, value) pairs, in insertion order."""
+        return _ItemsView(self)
+
+    def values(self) -> ValuesView[V]:
+        """The values, in insertion order."""
+        return _ValuesView(self)
+
+    def __eq__(self, other: object) -> bool:
+        return _map_eq(self, other)  # type: ignore[no-any-return]
+
+    def __ne__(self, other: object) -> bool:
+        r = self.__eq__(other)
+        return r if r is NotImplemented else not r
+
+    def __hash__(self) -> int:
+        return hash(frozenset((_elem_hash(k), _elem_hash(v)) for k, v in _core._map_items(self)))
+
+    def __bool__(self) -> bool:
+        return _core._map_len(self) > 0
+
+    def __repr__(self) -> str:
+        entries = (f"{_format(k)}: {_format(v)}" for k, v in _core._map_items(self))
+        return "{" + ", ".join(entries) + "}"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (dict(_core._map_items(self)),))
+
+
+class Dict(Object, MutableMapping[K, V]):
+    """A mutable, shared FFI mapping (``ffi.Dict``; C++ ``Dict<K, V>``), in insertion order.
+
+    Supports everything a Python dict does through ``MutableMapping`` (``d[k] = v``, ``del``,
+    ``pop``, ``update``, ``setdefault``, ...); a change is seen by every holder, C++ included.
+    Compares like ``Map``.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, values: Mapping[K, V] | None = None) -> Dict[K, V]:
+        return _core._new_container(_DICT, {} if values is None else values)  # type: ignore[no-any-return]
+
+    def __len__(self) -> int:
+        return _core._map_len(self)
+
+    def __getitem__(self, key: K) -> V:
+        return _core._map_get(self, key)  # type: ignore[no-any-return]
+
+    def get(self, key: K, default: Any = None) -> Any:
+        """The value of `key`, or `default` when it is absent."""
+        return _core._map_get(self, key, default)
+
+    def __setitem__(self, key: K, value: V) -> None:
+        _list_fn("ffi.DictSetItem")(self, key, value)
+
+    def __delitem__(self, key: K) -> None:
+        if key not in self:
+            raise KeyError(key)
+        _list_fn("ffi.DictErase")(self, key)
+
+    def clear(self) -> None:
+        """Removes every entry."""
+        _list_fn("ffi.DictClear")(self)
+
+    def __contains__(self, key: object) -> bool:
+        missing = object()
+        return _core._map_get(self, key, missing) is not missing
+
+    def __iter__(self) -> Iterator[K]:
+        return iter([k for k, _ in _core._map_items(self)])
+
+    def items(self) -> ItemsView[K, V]:
+        """The entries as (key, value) pairs, in insertion order."""
+        return _ItemsView(self)
+
+    def values(self) -> ValuesView[V]:
+        """The values, in insertion order."""
+        return _ValuesView(self)
+
+    def __eq__(self, other: object) -> bool:
+        return _map_eq(self, other)  # type: ignore[no-any-return]
+
+    def __ne__(self, other: object) -> bool:
+        r = self.__eq__(other)
+        return r if r is NotImplemented else not r
+
+    def __hash__(self) -> int:
+        return hash(frozenset((_elem_hash(k), _elem_hash(v)) for k, v in _core._map_items(self)))
+
+    def __bool__(self) -> bool:
+        return _core._map_len(self) > 0
+
+    def __repr__(self) -> str:
+        entries = (f"{_format(k)}: {_format(v)}" for k, v in _core._map_items(self))
+        return "{" + ", ".join(entries) + "}"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (dict(_core._map_items(self)),))
+
+
+class _ItemsView(ItemsView[Any, Any]):
+    """items() of a Map or Dict: iterating reads every entry in one native call."""
+
+    __slots__ = ()
+
+    def __iter__(self) -> Iterator[tuple[Any, Any]]:
+        return iter(_core._map_items(self._mapping))  # type: ignore[arg-type]
+
+    def __contains__(self, item: object) -> bool:
+        if not isinstance(item, tuple) or len(item) != 2:
+            return False
+        missing = object()
+        v = _core._map_get(self._mapping, item[0], missing)
+        return v is not missing and _elem_eq(v, item[1])
+
+
+class _ValuesView(ValuesView[Any]):
+    """values() of a Map or Dict, read in one native call."""
+
+    __slots__ = ()
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter([v for _, v in _core._map_items(self._mapping)])  # type: ignore[arg-type]
+
+
+_core._register_class(_ARRAY, Array)
+_core._register_class(_LIST, List)
+_core._register_class(_MAP, Map)
+_core._register_class(_DICT, Dict)

@@ -1,0 +1,419 @@
+// Python lists, tuples and dicts <-> the FFI's Array, List, Map and Dict, built and read natively:
+// a call with a list never goes through a Python-level constructor.
+#include <ffi/container/array.h>
+#include <ffi/container/dict.h>
+#include <ffi/container/list.h>
+#include <ffi/container/map.h>
+
+#include <exception>
+#include <utility>
+#include <vector>
+
+#include "core.h"
+
+namespace tvm {
+namespace ffi {
+namespace python {
+namespace {
+
+/*! \brief Raises the Python form of a C++ exception thrown by a container operation. */
+bool RaiseCpp(const std::exception& e) {
+  PyErr_SetString(PyExc_RuntimeError, e.what());
+  return false;
+}
+
+/*!
+ * \brief Prefixes the pending TypeError with where in a container the value failed, so that a
+ * nested failure reads "list element [2]: dict value for key 'a': cannot convert ...".
+ */
+void PrefixTypeError(const char* what, PyObject* where) {
+  if (!PyErr_ExceptionMatches(PyExc_TypeError)) return;
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  PyErr_NormalizeException(&type, &value, &tb);
+  PyErr_Format(PyExc_TypeError, "%s %S: %S", what, where, value ? value : Py_None);
+  Py_XDECREF(type);
+  Py_XDECREF(value);
+  Py_XDECREF(tb);
+}
+
+/*! \brief Converts `item` (borrowed) to an owned Any; false with a Python error. */
+bool ItemToAny(PyObject* item, Any* out) {
+  TVMFFIAny raw;
+  PyTypeObject* type = Py_TYPE(item);
+  if (type == &PyLong_Type) {
+    // The common case, inline: an exact int runs no Python code and needs no reference.
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(item, &overflow);
+    if (overflow != 0) {
+      PyErr_SetString(PyExc_OverflowError, "the integer does not fit in 64 bits");
+      return false;
+    }
+    if (v == -1 && PyErr_Occurred()) return false;
+    raw.type_index = kTVMFFIInt;
+    raw.zero_padding = 0;
+    raw.v_int64 = v;
+    *out = Any::FromRaw(raw);
+    return true;
+  }
+  // Converting may run Python code that changes the container: hold the item meanwhile.
+  Py_INCREF(item);
+  bool ok = ToOwnedAny(item, &raw);
+  Py_DECREF(item);
+  if (!ok) return false;
+  *out = Any::FromRaw(raw);
+  return true;
+}
+
+/*! \brief Guards one level of container nesting against runaway depth (RecursionError). */
+class NestingGuard {
+ public:
+  NestingGuard() : ok_(Py_EnterRecursiveCall(" while converting a nested container") == 0) {}
+  ~NestingGuard() {
+    if (ok_) Py_LeaveRecursiveCall();
+  }
+  bool ok() const { return ok_; }
+
+ private:
+  bool ok_;
+};
+
+template <typename SeqRef>
+bool FillSequence(PyObject* fast, const char* what, SeqRef* seq) {
+  // Re-read the size each time: an element's conversion may shrink a list under us.
+  for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(fast); ++i) {
+    Any v;
+    if (!ItemToAny(PySequence_Fast_GET_ITEM(fast, i), &v)) {
+      PyObject* index = PyUnicode_FromFormat("[%zd]", i);
+      if (index != nullptr) {
+        PrefixTypeError(what, index);
+        Py_DECREF(index);
+      }
+      return false;
+    }
+    seq->push_back(std::move(v));
+  }
+  return true;
+}
+
+/*!
+ * \brief An Array of the elements of `fast` (a list or tuple), converted straight into its cells
+ * through the ABI's sequence layout: the hot path of a call with a list. Sized once: elements a
+ * conversion appends to the list meanwhile are not included.
+ */
+bool FillArray(PyObject* fast, const char* what, TVMFFIAny* out) {
+  const Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+  ObjectPtr<ArrayObj> array = ArrayObj::Empty(n);
+  // The sequence cell follows the object header (the ABI's layout of ArrayObj).
+  auto* cell = reinterpret_cast<TVMFFISeqCell*>(detail::ObjectUnsafe::Header(array.get()) + 1);
+  auto* slots = static_cast<TVMFFIAny*>(cell->data);
+  for (Py_ssize_t i = 0; i < n && i < PySequence_Fast_GET_SIZE(fast); ++i) {
+    PyObject* item = PySequence_Fast_GET_ITEM(fast, i);
+    TVMFFIAny* slot = &slots[i];
+    bool ok;
+    if (Py_TYPE(item) == &PyLong_Type) {
+      int overflow = 0;
+      long long v = PyLong_AsLongLongAndOverflow(item, &overflow);
+      if (overflow != 0)
+        PyErr_SetString(PyExc_OverflowError, "the integer does not fit in 64 bits");
+      ok = overflow == 0 && !(v == -1 && PyErr_Occurred());
+      slot->type_index = kTVMFFIInt;
+      slot->zero_padding = 0;
+      slot->v_int64 = v;
+    } else {
+      // Converting may run Python code that changes the list: hold the item meanwhile.
+      Py_INCREF(item);
+      ok = ToOwnedAny(item, slot);
+      Py_DECREF(item);
+    }
+    if (!ok) {
+      PyObject* index = PyUnicode_FromFormat("[%zd]", i);
+      if (index != nullptr) {
+        PrefixTypeError(what, index);
+        Py_DECREF(index);
+      }
+      return false;  // the array releases the `size` values converted so far
+    }
+    cell->size = i + 1;
+  }
+  *out = Any(Array<Any>(std::move(array))).release();
+  return true;
+}
+
+/*! \brief The converted entries of a dict or other mapping, in its order. */
+bool CollectEntries(PyObject* value, std::vector<std::pair<Any, Any>>* entries) {
+  auto set = [&](PyObject* k, PyObject* v) {
+    Any key, val;
+    if (!ItemToAny(k, &key)) {
+      PrefixTypeError("dict key", k);
+      return false;
+    }
+    if (!ItemToAny(v, &val)) {
+      PyObject* r = PyObject_Repr(k);
+      if (r != nullptr) {
+        PrefixTypeError("dict value for key", r);
+        Py_DECREF(r);
+      }
+      return false;
+    }
+    entries->emplace_back(std::move(key), std::move(val));
+    return true;
+  };
+  if (PyDict_Check(value)) {
+    entries->reserve(static_cast<size_t>(PyDict_GET_SIZE(value)));
+    Py_ssize_t pos = 0;
+    PyObject *k, *v;
+    while (PyDict_Next(value, &pos, &k, &v)) {
+      Py_INCREF(k);
+      Py_INCREF(v);
+      bool ok = set(k, v);
+      Py_DECREF(k);
+      Py_DECREF(v);
+      if (!ok) return false;
+    }
+    return true;
+  }
+  PyObject* items = PyMapping_Items(value);  // any other Mapping: a list of (key, value)
+  if (items == nullptr) return false;
+  bool ok = true;
+  for (Py_ssize_t i = 0; ok && i < PyList_GET_SIZE(items); ++i) {
+    PyObject* kv = PyList_GET_ITEM(items, i);
+    if (!PyTuple_Check(kv) || PyTuple_GET_SIZE(kv) != 2) {
+      PyErr_SetString(PyExc_TypeError, "a mapping's items() must be (key, value) pairs");
+      ok = false;
+    } else {
+      ok = set(PyTuple_GET_ITEM(kv, 0), PyTuple_GET_ITEM(kv, 1));
+    }
+  }
+  Py_DECREF(items);
+  return ok;
+}
+
+/*! \brief The sequence object behind an Array or List handle, or NULL with a TypeError. */
+const SeqBaseObj* SeqOf(PyObject* obj) {
+  if (PyObject_TypeCheck(obj, ObjectType)) {
+    TVMFFIObject* h = reinterpret_cast<PyObj*>(obj)->handle;
+    if (h->type_index == kTVMFFIArray || h->type_index == kTVMFFIList) {
+      return static_cast<const SeqBaseObj*>(detail::ObjectUnsafe::FromHeader(h));
+    }
+  }
+  PyErr_Format(PyExc_TypeError, "expected an ffi.Array or ffi.List, not `%s`",
+               Py_TYPE(obj)->tp_name);
+  return nullptr;
+}
+
+/*! \brief The map object behind a Map or Dict handle, or NULL with a TypeError. */
+const MapBaseObj* MapOf(PyObject* obj) {
+  if (PyObject_TypeCheck(obj, ObjectType)) {
+    TVMFFIObject* h = reinterpret_cast<PyObj*>(obj)->handle;
+    if (h->type_index == kTVMFFIMap || h->type_index == kTVMFFIDict) {
+      return static_cast<const MapBaseObj*>(detail::ObjectUnsafe::FromHeader(h));
+    }
+  }
+  PyErr_Format(PyExc_TypeError, "expected an ffi.Map or ffi.Dict, not `%s`", Py_TYPE(obj)->tp_name);
+  return nullptr;
+}
+
+/*! \brief A stored value as Python (a new reference to a converted copy). */
+PyObject* AnyToPython(const Any& v) {
+  TVMFFIAny owned;
+  detail::ViewToOwned(*v.raw(), &owned);
+  return ToPython(&owned);
+}
+
+bool CheckArgs(const char* name, Py_ssize_t n, Py_ssize_t want) {
+  if (n == want) return true;
+  PyErr_Format(PyExc_TypeError, "%s() takes %zd arguments (%zd given)", name, want, n);
+  return false;
+}
+
+// ---- module functions the package's container classes are built on -----------------------------
+
+PyObject* NewContainer(PyObject*, PyObject* const* args, Py_ssize_t n) {
+  if (!CheckArgs("_new_container", n, 2)) return nullptr;
+  long long type_index = 0;
+  if (!IntInRange(args[0], 0, INT32_MAX, "type_index", &type_index)) return nullptr;
+  TVMFFIAny out;
+  bool ok = false;
+  switch (type_index) {
+    case kTVMFFIArray:
+    case kTVMFFIList:
+      ok = SequenceToAny(args[1], static_cast<int32_t>(type_index), &out);
+      break;
+    case kTVMFFIMap:
+    case kTVMFFIDict:
+      // What dict() takes as a mapping: anything with keys(); a list is not one.
+      if (!PyDict_Check(args[1]) && !PyObject_HasAttrString(args[1], "keys")) {
+        PyErr_Format(PyExc_TypeError, "expected a mapping, not `%s`", Py_TYPE(args[1])->tp_name);
+        return nullptr;
+      }
+      ok = MappingToAny(args[1], static_cast<int32_t>(type_index), &out);
+      break;
+    default:
+      PyErr_Format(PyExc_ValueError, "type index %lld is not a container", type_index);
+      return nullptr;
+  }
+  return ok ? ToPython(&out) : nullptr;
+}
+
+PyObject* SeqLen(PyObject*, PyObject* obj) {
+  const SeqBaseObj* seq = SeqOf(obj);
+  return seq ? PyLong_FromSize_t(seq->size()) : nullptr;
+}
+
+PyObject* SeqGetItem(PyObject*, PyObject* const* args, Py_ssize_t n) {
+  if (!CheckArgs("_seq_getitem", n, 2)) return nullptr;
+  const SeqBaseObj* seq = SeqOf(args[0]);
+  if (seq == nullptr) return nullptr;
+  Py_ssize_t i = PyNumber_AsSsize_t(args[1], PyExc_IndexError);
+  if (i == -1 && PyErr_Occurred()) return nullptr;
+  Py_ssize_t size = static_cast<Py_ssize_t>(seq->size());
+  if (i < 0) i += size;
+  if (i < 0 || i >= size) {
+    PyErr_Format(PyExc_IndexError, "index %S is out of range for a sequence of size %zd", args[1],
+                 size);
+    return nullptr;
+  }
+  return AnyToPython(seq->begin()[i]);
+}
+
+PyObject* SeqItems(PyObject*, PyObject* obj) {
+  const SeqBaseObj* seq = SeqOf(obj);
+  if (seq == nullptr) return nullptr;
+  // Hold the object: converting an element may drop the last Python reference to `obj`.
+  Object* keep = const_cast<SeqBaseObj*>(seq);
+  detail::ObjectUnsafe::IncRef(detail::ObjectUnsafe::Header(keep));
+  PyObject* out = PyList_New(static_cast<Py_ssize_t>(seq->size()));
+  for (Py_ssize_t i = 0; out != nullptr && i < static_cast<Py_ssize_t>(seq->size()); ++i) {
+    PyObject* v = AnyToPython(seq->begin()[i]);
+    if (v == nullptr) Py_CLEAR(out);
+    if (out != nullptr) PyList_SET_ITEM(out, i, v);
+  }
+  detail::ObjectUnsafe::DecRef(detail::ObjectUnsafe::Header(keep));
+  return out;
+}
+
+PyObject* MapLen(PyObject*, PyObject* obj) {
+  const MapBaseObj* map = MapOf(obj);
+  return map ? PyLong_FromSize_t(map->size()) : nullptr;
+}
+
+/*!
+ * \brief Looks `args[1]` up in the map `args[0]`: its value; else `args[2]` when given, else
+ * KeyError. A key with no FFI form is absent.
+ */
+PyObject* MapGet(PyObject*, PyObject* const* args, Py_ssize_t n) {
+  if (n != 2 && n != 3) return CheckArgs("_map_get", n, 3), nullptr;
+  const MapBaseObj* map = MapOf(args[0]);
+  if (map == nullptr) return nullptr;
+  TVMFFIAny raw;
+  const Any* found = nullptr;
+  Any key;
+  if (ToOwnedAny(args[1], &raw)) {
+    key = Any::FromRaw(raw);
+    auto it = map->find(key);
+    if (it != map->end()) found = &it->second;
+  } else if (PyErr_ExceptionMatches(PyExc_TypeError)) {
+    PyErr_Clear();
+  } else {
+    return nullptr;
+  }
+  if (found != nullptr) return AnyToPython(*found);
+  if (n == 3) {
+    Py_INCREF(args[2]);
+    return args[2];
+  }
+  PyErr_SetObject(PyExc_KeyError, args[1]);
+  return nullptr;
+}
+
+PyObject* MapItems(PyObject*, PyObject* obj) {
+  const MapBaseObj* map = MapOf(obj);
+  if (map == nullptr) return nullptr;
+  Object* keep = const_cast<MapBaseObj*>(map);
+  detail::ObjectUnsafe::IncRef(detail::ObjectUnsafe::Header(keep));
+  PyObject* out = PyList_New(0);
+  for (auto it = map->begin(); out != nullptr && it != map->end(); ++it) {
+    PyObject* k = AnyToPython(it->first);
+    PyObject* v = k ? AnyToPython(it->second) : nullptr;
+    PyObject* kv = v ? PyTuple_Pack(2, k, v) : nullptr;
+    Py_XDECREF(k);
+    Py_XDECREF(v);
+    if (kv == nullptr || PyList_Append(out, kv) != 0) Py_CLEAR(out);
+    Py_XDECREF(kv);
+  }
+  detail::ObjectUnsafe::DecRef(detail::ObjectUnsafe::Header(keep));
+  return out;
+}
+
+#define FFI_FASTCALL(fn) reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(fn))
+PyMethodDef container_functions[] = {
+    {"_new_container", FFI_FASTCALL(NewContainer), METH_FASTCALL,
+     "_new_container($module, type_index, values, /)\n--\n\nA new Array or List (from an "
+     "iterable) or Map or Dict (from a mapping) of the FFI type `type_index`."},
+    {"_seq_len", SeqLen, METH_O, "_seq_len($module, seq, /)\n--\n\nSize of an Array or List."},
+    {"_seq_getitem", FFI_FASTCALL(SeqGetItem), METH_FASTCALL,
+     "_seq_getitem($module, seq, index, /)\n--\n\nElement `index` (negative counts from the "
+     "end) of an Array or List; IndexError when out of range."},
+    {"_seq_items", SeqItems, METH_O,
+     "_seq_items($module, seq, /)\n--\n\nThe elements of an Array or List as a Python list."},
+    {"_map_len", MapLen, METH_O, "_map_len($module, map, /)\n--\n\nSize of a Map or Dict."},
+    {"_map_get", FFI_FASTCALL(MapGet), METH_FASTCALL,
+     "_map_get($module, map, key, default=..., /)\n--\n\nThe value of `key` in a Map or Dict; "
+     "`default` when absent and given, else KeyError."},
+    {"_map_items", MapItems, METH_O,
+     "_map_items($module, map, /)\n--\n\nThe entries of a Map or Dict as a list of (key, value), "
+     "in insertion order."},
+    {nullptr, nullptr, 0, nullptr}};
+#undef FFI_FASTCALL
+
+}  // namespace
+
+bool SequenceToAny(PyObject* value, int32_t type_index, TVMFFIAny* out) {
+  NestingGuard guard;
+  if (!guard.ok()) return false;
+  PyObject* fast = PySequence_Fast(value, "expected an iterable");
+  if (fast == nullptr) return false;
+  const char* what = PyTuple_Check(value) ? "tuple element" : "list element";
+  bool ok = false;
+  try {
+    if (type_index == kTVMFFIList) {
+      List<Any> list;
+      list.reserve(PySequence_Fast_GET_SIZE(fast));
+      ok = FillSequence(fast, what, &list);
+      if (ok) *out = Any(std::move(list)).release();
+    } else {
+      ok = FillArray(fast, what, out);
+    }
+  } catch (const std::exception& e) {
+    ok = RaiseCpp(e);
+  }
+  Py_DECREF(fast);
+  return ok;
+}
+
+bool MappingToAny(PyObject* value, int32_t type_index, TVMFFIAny* out) {
+  NestingGuard guard;
+  if (!guard.ok()) return false;
+  try {
+    // Built from all entries at once: the table is sized once instead of growing per entry.
+    std::vector<std::pair<Any, Any>> entries;
+    if (!CollectEntries(value, &entries)) return false;
+    if (type_index == kTVMFFIDict) {
+      *out = Any(Dict<Any, Any>(entries.begin(), entries.end())).release();
+    } else {
+      *out = Any(Map<Any, Any>(entries.begin(), entries.end())).release();
+    }
+    return true;
+  } catch (const std::exception& e) {
+    return RaiseCpp(e);
+  }
+}
+
+bool InitContainerFunctions(PyObject* module) {
+  return PyModule_AddFunctions(module, container_functions) == 0;
+}
+
+}  // namespace python
+}  // namespace ffi
+}  // namespace tvm
