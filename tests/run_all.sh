@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 section() {
-  printf '\n==== %s ====\n' "$*"
+  printf '\n==== %s ==== (at %d s)\n' "$*" "$SECONDS"
 }
 
 section "System packages"

@@ -245,8 +245,11 @@ void AppendText(std::string* out, const T& value) {
   }
 }
 
-/*! \brief The text of a backtrace taken here (most recent first). */
-inline std::string BacktraceHere(const char* file, int line, const char* func) {
+/*!
+ * \brief The text of a backtrace taken here (most recent first). Always inlined, so that at any
+ * optimization level the first frame is the function that raised, not this helper.
+ */
+FFI_INLINE std::string BacktraceHere(const char* file, int line, const char* func) {
   const TVMFFIByteArray* bt = TVMFFIBacktrace(file, line, func, 0);
   return bt ? std::string(bt->data, bt->size) : std::string();
 }
