@@ -48,7 +48,10 @@ class PackedArgs {
 };
 
 namespace detail {
-/*! \brief A FunctionObj around a C++ callable `F` with signature `void(PackedArgs, Any*)`. */
+/*!
+ * \brief A FunctionObj around a C++ callable `F` with signature `void(PackedArgs, Any*)`, or
+ * `void(const AnyView* args, int32_t num_args, Any*)` (TVM-FFI's raw form).
+ */
 template <typename F>
 class PackedFunctionObj : public FunctionObj {
  public:
@@ -61,8 +64,12 @@ class PackedFunctionObj : public FunctionObj {
   static int SafeCall(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
     FFI_SAFE_CALL_BEGIN();
     auto* obj = static_cast<PackedFunctionObj*>(ObjectUnsafe::FromHeader(self));
-    obj->callable_(PackedArgs(reinterpret_cast<const AnyView*>(args), num_args),
-                   reinterpret_cast<Any*>(result));
+    const AnyView* views = reinterpret_cast<const AnyView*>(args);
+    if constexpr (std::is_invocable_v<F&, const AnyView*, int32_t, Any*>) {
+      obj->callable_(views, num_args, reinterpret_cast<Any*>(result));
+    } else {
+      obj->callable_(PackedArgs(views, num_args), reinterpret_cast<Any*>(result));
+    }
     FFI_SAFE_CALL_END();
   }
   F callable_;
@@ -216,7 +223,10 @@ class Function : public ObjectRef {
  public:
   FFI_DEFINE_OBJECT_REF_METHODS(Function, ObjectRef, FunctionObj);
 
-  /*! \brief A function from `void(PackedArgs args, Any* result)`. */
+  /*!
+   * \brief A function from `void(PackedArgs args, Any* result)`, or from
+   * `void(const AnyView* args, int32_t num_args, Any* result)`.
+   */
   template <typename F>
   static Function FromPacked(F packed) {
     return Function(make_object<detail::PackedFunctionObj<std::decay_t<F>>>(std::move(packed)));

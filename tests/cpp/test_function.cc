@@ -493,3 +493,16 @@ TEST(Function, ConcurrentCallsAndRegistrations) {
 }
 
 }  // namespace
+
+namespace {
+TEST(FunctionPacked, RawArgumentArrayForm) {
+  ffi::Function f =
+      ffi::Function::FromPacked([](const ffi::AnyView* args, int32_t num_args, ffi::Any* result) {
+        int64_t total = 0;
+        for (int32_t i = 0; i < num_args; ++i) total += args[i].cast<int64_t>();
+        *result = total;
+      });
+  EXPECT_EQ(f(1, 2, 3).cast<int64_t>(), 6);
+  EXPECT_EQ(f().cast<int64_t>(), 0);
+}
+}  // namespace

@@ -323,6 +323,8 @@ def test_installed_include_dir_has_the_forwarding_tree():
 NAMESPACE_USER = r"""
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/any.h>
+#include <tvm/ffi/container/array.h>
+#include <tvm/ffi/container/map.h>
 
 namespace ffi = tvm::ffi;  // written at global scope by much reference-era code
 
@@ -346,6 +348,18 @@ struct TypeTraits<Color> : TypeTraits<int64_t> {
 inline int UserHelper(Color c) { return static_cast<int>(c) * 10; }
 }  // namespace ffi
 }  // namespace tvm
+
+// Containers through the forwarding headers: their type names are compile-time strings, which
+// nvcc must be able to build too.
+int64_t SumRows(tvm::ffi::Array<tvm::ffi::Array<int64_t>> rows,
+                tvm::ffi::Map<tvm::ffi::String, int64_t> scale) {
+  int64_t total = 0;
+  for (const auto& row : rows) {
+    for (int64_t v : row) total += v;
+  }
+  return total * scale.at("by");
+}
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(sum_rows, SumRows);
 
 int Run() {
   ffi::Function f = ffi::Function::FromTyped([](Color c) { return ffi::UserHelper(c); });

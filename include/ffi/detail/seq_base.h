@@ -351,7 +351,9 @@ struct SeqTraits {
     return TypeIndexToName(src->type_index);
   }
   static constexpr auto TypeStr() {
-    return ConstString(Ref::kSeqName) + "<" + TypeTraits<T>::TypeStr() + ">";
+    // The size spelled out: nvcc cannot deduce it from a static member array.
+    return ConstString<sizeof(Ref::kSeqName) - 1>(Ref::kSeqName) + "<" + TypeTraits<T>::TypeStr() +
+           ">";
   }
 
  private:
