@@ -78,6 +78,9 @@ def test_sigint_interrupts_a_polling_kernel(reliability_path):
         f"""
         import os, signal, threading
         import ffi
+        # A job started in the background by a non-interactive shell (CI) inherits SIGINT ignored,
+        # and Python then installs no handler: install Python's own explicitly.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         mod = ffi.load_module({reliability_path!r})
         threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
         try:
