@@ -22,7 +22,7 @@ HEADERS = sorted(
     os.path.relpath(p, os.path.join(INCLUDE, "ffi"))
     for p in glob.glob(os.path.join(INCLUDE, "ffi", "**", "*.h"), recursive=True)
 )
-C_HEADERS = ["c_api.h", "c_env_api.h", "dlpack.h"]
+C_HEADERS = ["c_api.h", "c_env_api.h", "c_reflection_api.h", "dlpack.h"]
 # Standard headers kernels must not parse (bits/ostream_insert.h, <iosfwd> and the like are fine).
 FORBIDDEN = {
     "ostream",
