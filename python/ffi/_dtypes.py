@@ -38,35 +38,3 @@ float6_e3m2fn = dtype("float6_e3m2fn")
 float4_e2m1fn = dtype("float4_e2m1fn")
 float4_e2m1fnx2 = dtype("float4_e2m1fnx2")
 float4_e2m1fn_x2 = float4_e2m1fnx2
-
-# Every constant's name, `bool` included (ffi/__init__.py leaves `bool` out of its own __all__ so
-# that `from ffi import *` does not shadow the builtin).
-NAMES = (
-    "bool",
-    "bool_",
-    "int8",
-    "int16",
-    "int32",
-    "int64",
-    "uint8",
-    "uint16",
-    "uint32",
-    "uint64",
-    "float16",
-    "float32",
-    "float64",
-    "bfloat16",
-    "float8_e3m4",
-    "float8_e4m3",
-    "float8_e4m3b11fnuz",
-    "float8_e4m3fn",
-    "float8_e4m3fnuz",
-    "float8_e5m2",
-    "float8_e5m2fnuz",
-    "float8_e8m0fnu",
-    "float6_e2m3fn",
-    "float6_e3m2fn",
-    "float4_e2m1fn",
-    "float4_e2m1fnx2",
-    "float4_e2m1fn_x2",
-)

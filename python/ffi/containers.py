@@ -22,7 +22,7 @@ from collections.abc import (
     Sequence,
     ValuesView,
 )
-from typing import Any, TypeVar, overload
+from typing import Any, Generic, TypeVar, overload
 
 from . import _core
 from ._core import Device, Function, Object, Tensor, dtype
@@ -118,31 +118,14 @@ def _index(size: int, i: Any) -> int:
     return index + size if index < 0 else index
 
 
-class Array(Object, Sequence[T]):
-    """An immutable FFI sequence (``ffi.Array``; C++ ``Array<T>``).
-
-    ``ffi.Array(iterable)`` converts each element (lists and tuples inside become Arrays, dicts
-    Maps). Indexing converts the element it reads; a slice gives a Python list. Equal to any
-    sequence (list, tuple, Array, List) with equal elements; FFI objects in it compare by
-    identity. Hashable, picklable when its elements are.
-    """
+class _SeqReads(Generic[T]):
+    """What Array and List read alike: length, iteration, membership, equality, hashing, pickling.
+    Listed before ``Object`` in their bases, so these methods win over ``Object``'s."""
 
     __slots__ = ()
 
-    def __new__(cls, values: Iterable[T] = ()) -> Array[T]:
-        return _core._new_container(_ARRAY, values)  # type: ignore[no-any-return]
-
     def __len__(self) -> int:
         return _core._seq_len(self)
-
-    @overload
-    def __getitem__(self, i: int) -> T: ...
-    @overload
-    def __getitem__(self, i: slice) -> list[T]: ...
-    def __getitem__(self, i: int | slice) -> T | list[T]:
-        if isinstance(i, slice):
-            return _core._seq_items(self)[i]
-        return _core._seq_getitem(self, i)  # type: ignore[no-any-return]
 
     def __iter__(self) -> Iterator[T]:
         return iter(_core._seq_items(self))
@@ -163,6 +146,85 @@ class Array(Object, Sequence[T]):
     def __bool__(self) -> bool:
         return _core._seq_len(self) > 0
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (_core._seq_items(self),))
+
+
+class _MapReads(Generic[K, V]):
+    """What Map and Dict read alike: lookups, iteration, views, equality, hashing, repr, pickling.
+    Listed before ``Object`` in their bases, so these methods win over ``Object``'s."""
+
+    __slots__ = ()
+
+    def __len__(self) -> int:
+        return _core._map_len(self)
+
+    def __getitem__(self, key: K) -> V:
+        return _core._map_get(self, key)  # type: ignore[no-any-return]
+
+    def get(self, key: K, default: Any = None) -> Any:
+        """The value of `key`, or `default` when it is absent."""
+        return _core._map_get(self, key, default)
+
+    def __contains__(self, key: object) -> bool:
+        missing = object()
+        return _core._map_get(self, key, missing) is not missing
+
+    def __iter__(self) -> Iterator[K]:
+        return iter([k for k, _ in _core._map_items(self)])
+
+    def items(self) -> ItemsView[K, V]:
+        """The entries as (key, value) pairs, in insertion order."""
+        return _ItemsView(self)
+
+    def values(self) -> ValuesView[V]:
+        """The values, in insertion order."""
+        return _ValuesView(self)
+
+    def __eq__(self, other: object) -> bool:
+        return _map_eq(self, other)  # type: ignore[no-any-return]
+
+    def __ne__(self, other: object) -> bool:
+        r = self.__eq__(other)
+        return r if r is NotImplemented else not r
+
+    def __hash__(self) -> int:
+        return hash(frozenset((_elem_hash(k), _elem_hash(v)) for k, v in _core._map_items(self)))
+
+    def __bool__(self) -> bool:
+        return _core._map_len(self) > 0
+
+    def __repr__(self) -> str:
+        entries = (f"{_format(k)}: {_format(v)}" for k, v in _core._map_items(self))
+        return "{" + ", ".join(entries) + "}"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (dict(_core._map_items(self)),))
+
+
+class Array(_SeqReads[T], Object, Sequence[T]):
+    """An immutable FFI sequence (``ffi.Array``; C++ ``Array<T>``).
+
+    ``ffi.Array(iterable)`` converts each element (lists and tuples inside become Arrays, dicts
+    Maps). Indexing converts the element it reads; a slice gives a Python list. Equal to any
+    sequence (list, tuple, Array, List) with equal elements; FFI objects in it compare by
+    identity. Hashable, picklable when its elements are.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, values: Iterable[T] = ()) -> Array[T]:
+        return _core._new_container(_ARRAY, values)  # type: ignore[no-any-return]
+
+    @overload
+    def __getitem__(self, i: int) -> T: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[T]: ...
+    def __getitem__(self, i: int | slice) -> T | list[T]:
+        if isinstance(i, slice):
+            return _core._seq_items(self)[i]
+        return _core._seq_getitem(self, i)  # type: ignore[no-any-return]
+
     def __add__(self, other: Iterable[T]) -> Array[T]:
         return Array([*self, *other])
 
@@ -173,11 +235,8 @@ class Array(Object, Sequence[T]):
         items = [_format(x) for x in _core._seq_items(self)]
         return "(" + items[0] + ",)" if len(items) == 1 else "(" + ", ".join(items) + ")"
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (_core._seq_items(self),))
 
-
-class List(Object, MutableSequence[T]):
+class List(_SeqReads[T], Object, MutableSequence[T]):
     """A mutable, shared FFI sequence (``ffi.List``; C++ ``List<T>``).
 
     Supports everything a Python list does through ``MutableSequence`` (indexing, slices,
@@ -189,9 +248,6 @@ class List(Object, MutableSequence[T]):
 
     def __new__(cls, values: Iterable[T] = ()) -> List[T]:
         return _core._new_container(_LIST, values)  # type: ignore[no-any-return]
-
-    def __len__(self) -> int:
-        return _core._seq_len(self)
 
     @overload
     def __getitem__(self, i: int) -> T: ...
@@ -254,25 +310,6 @@ class List(Object, MutableSequence[T]):
         """Reverses the list in place."""
         _list_fn("ffi.ListReverse")(self)
 
-    def __iter__(self) -> Iterator[T]:
-        return iter(_core._seq_items(self))
-
-    def __contains__(self, value: object) -> bool:
-        return any(_elem_eq(x, value) for x in _core._seq_items(self))
-
-    def __eq__(self, other: object) -> bool:
-        return _seq_eq(_core._seq_items(self), other)  # type: ignore[no-any-return]
-
-    def __ne__(self, other: object) -> bool:
-        r = self.__eq__(other)
-        return r if r is NotImplemented else not r
-
-    def __hash__(self) -> int:
-        return hash(tuple(map(_elem_hash, _core._seq_items(self))))
-
-    def __bool__(self) -> bool:
-        return _core._seq_len(self) > 0
-
     def __add__(self, other: Iterable[T]) -> List[T]:
         return List([*self, *other])
 
@@ -282,11 +319,8 @@ class List(Object, MutableSequence[T]):
     def __repr__(self) -> str:
         return "[" + ", ".join(_format(x) for x in _core._seq_items(self)) + "]"
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (_core._seq_items(self),))
 
-
-class Map(Object, Mapping[K, V]):
+class Map(_MapReads[K, V], Object, Mapping[K, V]):
     """An immutable FFI mapping (``ffi.Map``; C++ ``Map<K, V>``), in insertion order.
 
     ``ffi.Map(mapping)`` converts keys and values. A missing key raises KeyError. Equal to another
@@ -298,53 +332,8 @@ class Map(Object, Mapping[K, V]):
     def __new__(cls, values: Mapping[K, V] | None = None) -> Map[K, V]:
         return _core._new_container(_MAP, {} if values is None else values)  # type: ignore[no-any-return]
 
-    def __len__(self) -> int:
-        return _core._map_len(self)
 
-    def __getitem__(self, key: K) -> V:
-        return _core._map_get(self, key)  # type: ignore[no-any-return]
-
-    def get(self, key: K, default: Any = None) -> Any:
-        """The value of `key`, or `default` when it is absent."""
-        return _core._map_get(self, key, default)
-
-    def __contains__(self, key: object) -> bool:
-        missing = object()
-        return _core._map_get(self, key, missing) is not missing
-
-    def __iter__(self) -> Iterator[K]:
-        return iter([k for k, _ in _core._map_items(self)])
-
-    def items(self) -> ItemsView[K, V]:
-        """The entries as (key, value) pairs, in insertion order."""
-        return _ItemsView(self)
-
-    def values(self) -> ValuesView[V]:
-        """The values, in insertion order."""
-        return _ValuesView(self)
-
-    def __eq__(self, other: object) -> bool:
-        return _map_eq(self, other)  # type: ignore[no-any-return]
-
-    def __ne__(self, other: object) -> bool:
-        r = self.__eq__(other)
-        return r if r is NotImplemented else not r
-
-    def __hash__(self) -> int:
-        return hash(frozenset((_elem_hash(k), _elem_hash(v)) for k, v in _core._map_items(self)))
-
-    def __bool__(self) -> bool:
-        return _core._map_len(self) > 0
-
-    def __repr__(self) -> str:
-        entries = (f"{_format(k)}: {_format(v)}" for k, v in _core._map_items(self))
-        return "{" + ", ".join(entries) + "}"
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (dict(_core._map_items(self)),))
-
-
-class Dict(Object, MutableMapping[K, V]):
+class Dict(_MapReads[K, V], Object, MutableMapping[K, V]):
     """A mutable, shared FFI mapping (``ffi.Dict``; C++ ``Dict<K, V>``), in insertion order.
 
     Supports everything a Python dict does through ``MutableMapping`` (``d[k] = v``, ``del``,
@@ -357,16 +346,6 @@ class Dict(Object, MutableMapping[K, V]):
     def __new__(cls, values: Mapping[K, V] | None = None) -> Dict[K, V]:
         return _core._new_container(_DICT, {} if values is None else values)  # type: ignore[no-any-return]
 
-    def __len__(self) -> int:
-        return _core._map_len(self)
-
-    def __getitem__(self, key: K) -> V:
-        return _core._map_get(self, key)  # type: ignore[no-any-return]
-
-    def get(self, key: K, default: Any = None) -> Any:
-        """The value of `key`, or `default` when it is absent."""
-        return _core._map_get(self, key, default)
-
     def __setitem__(self, key: K, value: V) -> None:
         _list_fn("ffi.DictSetItem")(self, key, value)
 
@@ -378,41 +357,6 @@ class Dict(Object, MutableMapping[K, V]):
     def clear(self) -> None:
         """Removes every entry."""
         _list_fn("ffi.DictClear")(self)
-
-    def __contains__(self, key: object) -> bool:
-        missing = object()
-        return _core._map_get(self, key, missing) is not missing
-
-    def __iter__(self) -> Iterator[K]:
-        return iter([k for k, _ in _core._map_items(self)])
-
-    def items(self) -> ItemsView[K, V]:
-        """The entries as (key, value) pairs, in insertion order."""
-        return _ItemsView(self)
-
-    def values(self) -> ValuesView[V]:
-        """The values, in insertion order."""
-        return _ValuesView(self)
-
-    def __eq__(self, other: object) -> bool:
-        return _map_eq(self, other)  # type: ignore[no-any-return]
-
-    def __ne__(self, other: object) -> bool:
-        r = self.__eq__(other)
-        return r if r is NotImplemented else not r
-
-    def __hash__(self) -> int:
-        return hash(frozenset((_elem_hash(k), _elem_hash(v)) for k, v in _core._map_items(self)))
-
-    def __bool__(self) -> bool:
-        return _core._map_len(self) > 0
-
-    def __repr__(self) -> str:
-        entries = (f"{_format(k)}: {_format(v)}" for k, v in _core._map_items(self))
-        return "{" + ", ".join(entries) + "}"
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (dict(_core._map_items(self)),))
 
 
 class _ItemsView(ItemsView[Any, Any]):
