@@ -124,6 +124,8 @@ class AnyView : public detail::AnyReader<AnyView> {
     out.data_ = v;
     return out;
   }
+  /*! \brief The ABI value, borrowed like the view itself (TVM-FFI's spelling of `*raw()`). */
+  TVMFFIAny CopyToTVMFFIAny() const { return data_; }
 
  private:
   TVMFFIAny data_;
@@ -251,6 +253,64 @@ inline Optional<Any> TypeTraits<Any>::TryCastFromAnyView(const TVMFFIAny* src) {
 inline Optional<AnyView> TypeTraits<AnyView>::TryCastFromAnyView(const TVMFFIAny* src) {
   return AnyView::FromRaw(*src);
 }
+
+namespace detail {
+/*!
+ * \brief Unchecked moves between Any and the ABI value, and casts whose check the caller already
+ * made: TVM-FFI's `details::AnyUnsafe`, for code written against it. Prefer Any's own methods.
+ */
+struct AnyUnsafe : ObjectUnsafe {
+  /*! \brief Moves the value out of `any` (left None); the caller owns the result. */
+  static TVMFFIAny MoveAnyToTVMFFIAny(Any&& any) { return any.release(); }
+  /*! \brief Takes ownership of `*data`, leaving it None. */
+  static Any MoveTVMFFIAnyToAny(TVMFFIAny* data) {
+    Any out = Any::FromRaw(*data);
+    SetNone(data);
+    return out;
+  }
+  /*! \brief Takes ownership of an owned ABI value. */
+  static Any MoveTVMFFIAnyRawToAny(TVMFFIAny raw) { return Any::FromRaw(raw); }
+  /*! \brief Whether the value is stored exactly as a `T`. */
+  template <typename T>
+  static bool CheckAnyStrict(const Any& ref) {
+    return TypeTraits<T>::CheckAnyStrict(ref.raw());
+  }
+  /*! \brief Whether the viewed value is stored exactly as a `T`. */
+  template <typename T>
+  static bool CheckAnyViewStrict(const AnyView& ref) {
+    return TypeTraits<T>::CheckAnyStrict(ref.raw());
+  }
+  /*! \brief The value as a `T`, after CheckAnyStrict said it is one. */
+  template <typename T>
+  static T CopyFromAnyViewAfterCheck(const Any& ref) {
+    return *TypeTraits<T>::TryCastFromAnyView(ref.raw());
+  }
+  /*! \brief The value moved out as a `T`, after CheckAnyStrict said it is one. */
+  template <typename T>
+  static T MoveFromAnyAfterCheck(Any&& ref) {
+    T out = CopyFromAnyViewAfterCheck<T>(ref);
+    ref.reset();
+    return out;
+  }
+  /*! \brief The object an Any holds, after a check that it holds a `TObject`. */
+  template <typename TObject = Object>
+  static TObject* RawObjectPtrFromAnyAfterCheck(const Any& ref) {
+    return static_cast<TObject*>(FromHeader(ref.raw()->v_obj));
+  }
+  /*! \brief The object an AnyView refers to, after a check that it is a `TObject`. */
+  template <typename TObject = Object>
+  static TObject* RawObjectPtrFromAnyViewAfterCheck(const AnyView& ref) {
+    return static_cast<TObject*>(FromHeader(ref.raw()->v_obj));
+  }
+  /*! \brief The ABI value inside an Any (still owned by it). */
+  static const TVMFFIAny* TVMFFIAnyPtrFromAny(const Any& ref) { return ref.raw(); }
+  /*! \brief How the value is described when it does not convert to `T`. */
+  template <typename T>
+  static std::string GetMismatchTypeInfo(const Any& ref) {
+    return MismatchTypeInfo<T>(ref.raw());
+  }
+};
+}  // namespace detail
 
 }  // namespace ffi_v1
 }  // namespace ffi

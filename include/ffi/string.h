@@ -49,6 +49,19 @@ ObjectPtr<T> MakeBytesObj(const char* data, size_t size) {
   return obj;
 }
 
+/*! \brief A String or Bytes object that took over a std::string's buffer instead of copying. */
+template <typename T>
+class MovedStdStringObj : public T {
+ public:
+  explicit MovedStdStringObj(std::string&& s) : owned_(std::move(s)) {
+    this->data = owned_.data();
+    this->size = owned_.size();
+  }
+
+ private:
+  std::string owned_;
+};
+
 /*! \brief Shared body of String and Bytes. */
 template <typename Obj>
 class BytesRefBase : public ObjectRef {
@@ -70,6 +83,8 @@ class BytesRefBase : public ObjectRef {
 
  protected:
   explicit BytesRefBase(std::string_view s) : ObjectRef(MakeBytesObj<Obj>(s.data(), s.size())) {}
+  explicit BytesRefBase(std::string&& s)
+      : ObjectRef(make_object<MovedStdStringObj<Obj>>(std::move(s))) {}
   explicit BytesRefBase(ObjectPtr<Object> p) : ObjectRef(std::move(p)) {}
 };
 
@@ -91,11 +106,92 @@ void BytesToAny(std::string_view s, int32_t small_index, TVMFFIAny* out) {
 }  // namespace detail
 
 /*! \brief An immutable, reference-counted string. Never null; default is "". */
+namespace detail {
+/*!
+ * \brief What String::Split returns: the pieces as string views, indexable and iterable, and
+ * convertible to any container built from an iterator pair (std::vector<std::string_view>, ...).
+ */
+class StringPieces {
+ public:
+  StringPieces(const StringPieces&) = delete;
+  StringPieces& operator=(const StringPieces&) = delete;
+  StringPieces(StringPieces&& other) noexcept
+      : pieces_(std::exchange(other.pieces_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+  ~StringPieces() { delete[] pieces_; }
+  StringPieces(std::string_view text, char delim) {
+    size_ = 1;
+    for (char c : text) size_ += c == delim;
+    pieces_ = new std::string_view[size_];
+    size_t begin = 0, n = 0;
+    for (size_t i = 0; i <= text.size(); ++i) {
+      if (i == text.size() || text[i] == delim) {
+        pieces_[n++] = text.substr(begin, i - begin);
+        begin = i + 1;
+      }
+    }
+  }
+  /*! \brief The number of pieces (at least one). */
+  size_t size() const { return size_; }
+  /*! \brief Piece `i` (unchecked). */
+  std::string_view operator[](size_t i) const { return pieces_[i]; }
+  const std::string_view* begin() const { return pieces_; }
+  const std::string_view* end() const { return pieces_ + size_; }
+  /*! \brief The pieces in any container constructible from an iterator range. */
+  template <typename Container,
+            typename = decltype(Container(std::declval<const std::string_view*>(),
+                                          std::declval<const std::string_view*>()))>
+  operator Container() const {
+    return Container(begin(), end());
+  }
+
+ private:
+  std::string_view* pieces_ = nullptr;
+  size_t size_ = 0;
+};
+
+/*! \brief `s` as a JSON string literal: quoted, with quotes, backslashes and controls escaped. */
+inline std::string JSONString(std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out = "\"";
+  for (char c : s) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out += "\\u00";
+          out += kHex[(c >> 4) & 0xf];
+          out += kHex[c & 0xf];
+        } else {
+          out += c;
+        }
+    }
+  }
+  out += '"';
+  return out;
+}
+}  // namespace detail
+
 class String : public detail::BytesRefBase<StringObj> {
  public:
   String() : BytesRefBase(std::string_view()) {}
   String(const char* s) : BytesRefBase(std::string_view(s)) {}
   String(const std::string& s) : BytesRefBase(std::string_view(s)) {}
+  /*! \brief Takes over `s`'s buffer (no copy); `s` is left empty. */
+  String(std::string&& s) : BytesRefBase(std::move(s)) {}
   String(std::string_view s) : BytesRefBase(s) {}
   String(const char* s, size_t n) : BytesRefBase(std::string_view(s, n)) {}
   /*! \brief Wraps an existing string object. */
@@ -118,13 +214,22 @@ class String : public detail::BytesRefBase<StringObj> {
    * \brief Byte-wise three-way comparison: negative, zero or positive as this string sorts
    * before, equal to or after `other`.
    */
-  int compare(std::string_view other) const { return view().compare(other); }
+  int compare(std::string_view other) const {
+    int r = view().compare(other);
+    return (r > 0) - (r < 0);
+  }
   int compare(const String& other) const { return compare(other.view()); }
   int compare(const std::string& other) const { return compare(std::string_view(other)); }
   int compare(const char* other) const { return compare(std::string_view(other)); }
   int compare(const TVMFFIByteArray& other) const {
     return compare(std::string_view(other.data, other.size));
   }
+  /*!
+   * \brief The pieces between occurrences of `delim`: always size() + 1 - (number of delimiters)
+   * pieces, empty ones included ("a,,b" gives "a", "", "b"; "" gives one empty piece). The views
+   * point into this string.
+   */
+  detail::StringPieces Split(char delim) const { return detail::StringPieces(view(), delim); }
   /*! \brief Position of the first `needle` at or after `pos`, or npos. */
   size_t find(std::string_view needle, size_t pos = 0) const { return view().find(needle, pos); }
   size_t find(const String& needle, size_t pos = 0) const { return find(needle.view(), pos); }
@@ -207,6 +312,8 @@ class Bytes : public detail::BytesRefBase<BytesObj> {
   Bytes(TVMFFIByteArray bytes) : BytesRefBase(std::string_view(bytes.data, bytes.size)) {}
   Bytes(const char* s) : BytesRefBase(std::string_view(s)) {}
   Bytes(const std::string& s) : BytesRefBase(std::string_view(s)) {}
+  /*! \brief Takes over `s`'s buffer (no copy); `s` is left empty. */
+  Bytes(std::string&& s) : BytesRefBase(std::move(s)) {}
   Bytes(std::string_view s) : BytesRefBase(s) {}
   /*! \brief Wraps an existing bytes object. */
   explicit Bytes(ObjectPtr<Object> p) : BytesRefBase(std::move(p)) {}
@@ -329,6 +436,65 @@ struct TypeTraits<char[N]> : TypeTraits<const char*> {
   }
 };
 
+/*! \brief `value` as a JSON string literal (quoted and escaped). */
+inline String EscapeStringJSON(const String& value) {
+  return String(detail::JSONString(value.view()));
+}
+
+/*!
+ * \brief `value` as a Python string literal in double quotes, printable in any terminal: C
+ * escapes for quotes, backslashes and \\n \\t \\r, `\\xNN` for other control bytes and for
+ * bytes that are not valid UTF-8, and `\\uNNNN` / `\\UNNNNNNNN` for non-ASCII characters.
+ */
+inline String EscapedStringPy(const String& value) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string_view s = value.view();
+  std::string out = "\"";
+  auto hex = [&](uint32_t v, int digits) {
+    for (int shift = 4 * (digits - 1); shift >= 0; shift -= 4) out += kHex[(v >> shift) & 0xf];
+  };
+  auto continuation = [&](size_t i) {
+    return i < s.size() && (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80;
+  };
+  for (size_t i = 0; i < s.size();) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c == '\n' || c == '\t' || c == '\r') {
+      out += c == '\n' ? "\\n" : c == '\t' ? "\\t" : "\\r";
+    } else if (c < 0x20 || c == 0x7f) {
+      out += "\\x";
+      hex(c, 2);
+    } else if (c < 0x80) {
+      out += static_cast<char>(c);
+    } else {
+      // A whole, shortest-form UTF-8 sequence becomes one escape; anything else one \xNN.
+      size_t len = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
+      uint32_t cp = len == 2 ? c & 0x1F : len == 3 ? c & 0x0F : c & 0x07;
+      bool ok = len != 0;
+      for (size_t k = 1; ok && k < len; ++k) {
+        ok = continuation(i + k);
+        if (ok) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+      }
+      ok = ok && !(len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) &&
+           !(len == 4 && (cp < 0x10000 || cp > 0x10FFFF));
+      if (!ok) {
+        out += "\\x";
+        hex(c, 2);
+      } else {
+        out += cp <= 0xFFFF ? "\\u" : "\\U";
+        hex(cp, cp <= 0xFFFF ? 4 : 8);
+        i += len;
+        continue;
+      }
+    }
+    ++i;
+  }
+  out += '"';
+  return String(out);
+}
+
 /*!
  * \brief std::string: viewed as a borrowed C string, owned as a String; converts back from any
  * string value.
@@ -346,8 +512,12 @@ struct TypeTraits<std::string> {
     return TypeTraits<String>::CheckAnyStrict(src);
   }
   static Optional<std::string> TryCastFromAnyView(const TVMFFIAny* src) {
+    // Bytes convert too: a std::string holds any bytes.
     if (auto s = detail::BytesView(src, kTVMFFISmallStr, kTVMFFIStr, kTVMFFIRawStr)) {
       return std::string(*s);
+    }
+    if (auto b = detail::BytesView(src, kTVMFFISmallBytes, kTVMFFIBytes, kTVMFFIByteArrayPtr)) {
+      return std::string(*b);
     }
     return std::nullopt;
   }

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "c_api.h"
+#include "detail/any_hash.h"  // details::StableHashBytes
 #include "ffi.h"
 
 namespace tvm {
@@ -36,7 +37,7 @@ using ::DLDevice;
 using ::DLTensor;
 
 /*! \brief TVM-FFI's name for DLDataTypeFromString: parses "float32", "int8x4", "bool", ... */
-inline DLDataType StringToDLDataType(std::string_view str) { return DLDataTypeFromString(str); }
+inline DLDataType StringToDLDataType(const String& str) { return DLDataTypeFromString(str.view()); }
 
 namespace detail {
 /*! \brief Returns `value`, throwing `kind` (located at the caller) when it is null. */

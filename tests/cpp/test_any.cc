@@ -333,7 +333,8 @@ TEST(AnyString, Bytes) {
   EXPECT_EQ(a_small.cast<ffi::Bytes>().view(), std::string_view("a\0b", 3));
   // Bytes and strings do not mix.
   EXPECT_FALSE(a_small.try_cast<String>().has_value());
-  EXPECT_FALSE(a_large.try_cast<std::string>().has_value());
+  // A std::string holds any bytes, so it accepts both (as TVM-FFI does).
+  EXPECT_EQ(a_large.try_cast<std::string>(), std::string(large.view()));
   EXPECT_FALSE(Any(String("x")).try_cast<ffi::Bytes>().has_value());
   ffi::Error e = CatchError([&] { a_large.cast<String>(); });
   EXPECT_EQ(e.message(), "Cannot convert from type `bytes` to `str`");
@@ -983,4 +984,24 @@ TEST(AnyCast, AnyAndAnyViewAsTargets) {
   EXPECT_EQ(ffi::TypeTraits<Any>::TypeStr(), "Any");
 }
 
+TEST(AnyUnsafe, MovesAndUncheckedCastsAsTVMFFI) {
+  Any a = String("a string that is not small");
+  TVMFFIAny raw = ffi::details::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(a));
+  EXPECT_TRUE(a == nullptr);
+  EXPECT_EQ(raw.type_index, kTVMFFIStr);
+  Any back = ffi::details::AnyUnsafe::MoveTVMFFIAnyToAny(&raw);
+  EXPECT_EQ(raw.type_index, kTVMFFINone);  // ownership left the raw value
+  EXPECT_TRUE(ffi::details::AnyUnsafe::CheckAnyStrict<String>(back));
+  EXPECT_FALSE(ffi::details::AnyUnsafe::CheckAnyStrict<int64_t>(back));
+  EXPECT_EQ(ffi::details::AnyUnsafe::CopyFromAnyViewAfterCheck<String>(back),
+            "a string that is not small");
+  auto* obj = ffi::details::AnyUnsafe::RawObjectPtrFromAnyAfterCheck<ffi::StringObj>(back);
+  EXPECT_EQ(std::string_view(obj->data, obj->size), "a string that is not small");
+  EXPECT_EQ(ffi::details::AnyUnsafe::GetMismatchTypeInfo<int64_t>(back), "str");
+  String moved = ffi::details::AnyUnsafe::MoveFromAnyAfterCheck<String>(std::move(back));
+  EXPECT_TRUE(back == nullptr);
+  AnyView view = moved;
+  EXPECT_EQ(view.CopyToTVMFFIAny().v_obj,
+            ffi::details::AnyUnsafe::TVMFFIAnyPtrFromAny(Any(view))->v_obj);
+}
 }  // namespace

@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace {
 
@@ -264,7 +265,7 @@ TEST(StringAny, BytesAreNotStrings) {
   Any large = Bytes(std::string("abcdefghijk"));
   EXPECT_EQ(small.try_cast<String>(), std::nullopt);
   EXPECT_EQ(large.try_cast<String>(), std::nullopt);
-  EXPECT_EQ(small.try_cast<std::string>(), std::nullopt);
+  EXPECT_EQ(small.try_cast<std::string>(), std::string("abc"));  // std::string holds any bytes
   EXPECT_FALSE(large.as<String>().has_value());
   try {
     large.cast<String>();
@@ -364,5 +365,53 @@ TEST(StringMembers, ByteArrayPointerTravelsBorrowedAndConvertsToBytesWhenOwned) 
   EXPECT_EQ(owned.type_index(), kTVMFFIBytes);
   EXPECT_EQ(owned.cast<Bytes>().view(), std::string_view(raw.data, raw.size));
   EXPECT_FALSE(owned.try_cast<TVMFFIByteArray*>().has_value());
+}
+TEST(StringTools, SplitKeepsEmptyPieces) {
+  auto parts = String(",a,,b,").Split(',');
+  ASSERT_EQ(parts.size(), 5u);
+  EXPECT_EQ(parts[0], "");
+  EXPECT_EQ(parts[1], "a");
+  EXPECT_EQ(parts[2], "");
+  EXPECT_EQ(parts[3], "b");
+  EXPECT_EQ(parts[4], "");
+  EXPECT_EQ(String("").Split(',').size(), 1u);
+  std::vector<std::string_view> v = String("x:y").Split(':');  // converts to a container
+  EXPECT_EQ(v, (std::vector<std::string_view>{"x", "y"}));
+}
+
+TEST(StringTools, MoveFromStdStringTakesTheBuffer) {
+  std::string source(100, 'q');
+  const char* buffer = source.data();
+  String s(std::move(source));
+  EXPECT_EQ(s.data(), buffer);  // no copy
+  EXPECT_EQ(s.size(), 100u);
+  EXPECT_TRUE(source.empty());  // NOLINT(bugprone-use-after-move): moved-from is left empty
+  Bytes b(std::string("moved bytes, long enough"));
+  EXPECT_EQ(b.view(), "moved bytes, long enough");
+}
+
+TEST(StringTools, CompareReturnsTheSignOnly) {
+  EXPECT_EQ(String("hello").compare("hallo"), 1);
+  EXPECT_EQ(String("hello").compare("hello world"), -1);
+  EXPECT_EQ(String("hello").compare(String("hello")), 0);
+}
+
+TEST(StringTools, EscapeStringJSON) {
+  EXPECT_EQ(ffi::EscapeStringJSON("plain"), "\"plain\"");
+  EXPECT_EQ(ffi::EscapeStringJSON("a\"b\\c\nd\te\r"), "\"a\\\"b\\\\c\\nd\\te\\r\"");
+  EXPECT_EQ(ffi::EscapeStringJSON(String(std::string("\x01\x1f", 2))), "\"\\u0001\\u001f\"");
+}
+
+TEST(StringTools, EscapedStringPy) {
+  EXPECT_EQ(ffi::EscapedStringPy("a\"b\\c\n"), "\"a\\\"b\\\\c\\n\"");
+  EXPECT_EQ(ffi::EscapedStringPy(String(std::string("\x1b[0m\x7f", 5))), "\"\\x1b[0m\\x7f\"");
+  EXPECT_EQ(ffi::EscapedStringPy("\xc3\xa9\xe4\xb8\x96\xf0\x9f\x98\x80"),
+            "\"\\u00e9\\u4e16\\U0001f600\"");
+  // Bytes that are not UTF-8 (a lone continuation, a cut sequence, an overlong form, a surrogate)
+  // come out one \xNN each.
+  EXPECT_EQ(ffi::EscapedStringPy("\x80"), "\"\\x80\"");
+  EXPECT_EQ(ffi::EscapedStringPy("\xe4\xb8 "), "\"\\xe4\\xb8 \"");
+  EXPECT_EQ(ffi::EscapedStringPy("\xc0\xaf"), "\"\\xc0\\xaf\"");
+  EXPECT_EQ(ffi::EscapedStringPy("\xed\xa0\x80"), "\"\\xed\\xa0\\x80\"");
 }
 }  // namespace

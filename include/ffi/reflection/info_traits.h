@@ -24,43 +24,6 @@ namespace reflection {
 /*! \brief Base of the extras that change a field or method record. */
 struct InfoTrait {};
 
-namespace detail {
-/*! \brief `s` as a JSON string literal (quoted, escaped). */
-inline std::string JSONString(std::string_view s) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += "\\u00";
-          out += kHex[(c >> 4) & 0xf];
-          out += kHex[c & 0xf];
-        } else {
-          out += c;
-        }
-    }
-  }
-  out += '"';
-  return out;
-}
-}  // namespace detail
-
 /*!
  * \brief User metadata of a function, method or field, recorded in its metadata JSON next to
  * "type_schema": `refl::Metadata{{"bind", "x"}, {"arity", 2}}`. Values are int, bool or string
@@ -71,14 +34,14 @@ class Metadata : public InfoTrait {
   Metadata(std::initializer_list<std::pair<String, Any>> entries) {
     for (const auto& [key, value] : entries) {
       json_ += ',';
-      json_ += detail::JSONString(key.view());
+      json_ += ::tvm::ffi::detail::JSONString(key.view());
       json_ += ':';
       if (auto i = value.as<int64_t>()) {
         json_ += std::to_string(*i);
       } else if (auto b = value.as<bool>()) {
         json_ += *b ? "true" : "false";
       } else if (auto s = value.as<String>()) {
-        json_ += detail::JSONString(s->view());
+        json_ += ::tvm::ffi::detail::JSONString(s->view());
       } else {
         FFI_THROW(TypeError) << "Metadata can be only int, bool or string, but on key `"
                              << key.view() << "`, the type is " << value.GetTypeName();
@@ -227,7 +190,7 @@ class InfoBuilder {
  public:
   InfoBuilder(const char* name, const std::string& type_schema) : info{} {
     info.name = TVMFFIByteArray{name, std::char_traits<char>::length(name)};
-    members_ = "\"type_schema\":" + JSONString(type_schema);
+    members_ = "\"type_schema\":" + ::tvm::ffi::detail::JSONString(type_schema);
   }
   /*! \brief Applies one extra: a doc string, Metadata, or a trait for this record. */
   template <typename E>
