@@ -250,6 +250,12 @@ PyObject* TensorDLPack(PyObject* self, PyObject* const* args, Py_ssize_t nargsf,
   if (a.copy != Py_None && copy < 0) return nullptr;
   if (a.dl_device != Py_None) {
     int type = 0, id = 0;
+    if (!PyTuple_Check(a.dl_device)) {
+      PyErr_Format(PyExc_TypeError,
+                   "__dlpack__(): dl_device must be a (device_type, id) tuple, not `%s`",
+                   Py_TYPE(a.dl_device)->tp_name);
+      return nullptr;
+    }
     if (!PyArg_ParseTuple(a.dl_device, "ii;__dlpack__(): dl_device must be (device_type, id)",
                           &type, &id)) {
       return nullptr;

@@ -1,4 +1,5 @@
-// Kernels returning tensors, alone and inside containers, for tests/python/test_framework_results.py.
+// Kernels returning tensors, alone and inside containers, for
+// tests/python/test_framework_results.py.
 #include <ffi/container/array.h>
 #include <ffi/container/dict.h>
 #include <ffi/container/map.h>
