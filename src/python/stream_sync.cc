@@ -128,7 +128,9 @@ bool WaitOnStream(int id, CUstream producer, CUstream consumer) {
 }  // namespace
 
 bool SyncForConsumer(DLDevice device, PyObject* stream) {
-  bool has_streams = device.device_type == kDLCUDA || device.device_type == kDLROCM;
+  // Managed memory is read and written by kernels on CUDA streams too.
+  bool cuda = device.device_type == kDLCUDA || device.device_type == kDLCUDAManaged;
+  bool has_streams = cuda || device.device_type == kDLROCM;
   long long value = 0;
   if (stream != Py_None) {
     if (!IntInRange(stream, -1, INT64_MAX, "__dlpack__(): stream", &value)) return false;
@@ -141,7 +143,7 @@ bool SyncForConsumer(DLDevice device, PyObject* stream) {
     }
   }
   if (!has_streams) return true;
-  void* producer = TVMFFIEnvGetStream(device.device_type, device.device_id);
+  void* producer = TVMFFIEnvGetStream(cuda ? kDLCUDA : kDLROCM, device.device_id);
   if (device.device_type == kDLROCM) {
     if (value == 1 || value == 2) {
       PyErr_Format(PyExc_ValueError, "__dlpack__(): stream=%lld is not a ROCm stream", value);

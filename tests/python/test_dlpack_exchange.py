@@ -56,7 +56,9 @@ ALLOCATOR = ctypes.PYFUNCTYPE(
 FROM_PY = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.py_object, ctypes.POINTER(MANAGED_P))
 TO_PY = ctypes.PYFUNCTYPE(ctypes.c_int, MANAGED_P, ctypes.POINTER(ctypes.c_void_p))
 VIEW = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.py_object, ctypes.POINTER(DLTensor))
-STREAM = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_int32, ctypes.c_int32, ctypes.POINTER(ctypes.c_void_p))
+STREAM = ctypes.PYFUNCTYPE(
+    ctypes.c_int, ctypes.c_int32, ctypes.c_int32, ctypes.POINTER(ctypes.c_void_p)
+)
 
 
 class ExchangeAPI(ctypes.Structure):
@@ -171,6 +173,9 @@ class Producer:
         dl.dtype = DLDataType(2, 32, 1)
         dl.shape = self.shape
 
+    def pointer(self):
+        return ctypes.pointer(self.managed)
+
     def _delete(self, _):
         self.deleted += 1
 
@@ -178,7 +183,7 @@ class Producer:
 def test_managed_to_py_takes_ownership(api):
     p = Producer()
     out = ctypes.c_void_p()
-    assert api.managed_tensor_to_py_object_no_sync(ctypes.pointer(p.managed), ctypes.byref(out)) == 0
+    assert api.managed_tensor_to_py_object_no_sync(p.pointer(), ctypes.byref(out)) == 0
     t = take_object(out.value)
     assert type(t) is ffi.Tensor and t.shape == (4,) and t.data_ptr() == p.array.ctypes.data
     assert np.from_dlpack(t).tolist() == [0.0, 1.0, 2.0, 3.0]
@@ -191,7 +196,7 @@ def test_managed_to_py_takes_ownership(api):
 def test_managed_to_py_keeps_read_only(api):
     p = Producer(flags=READ_ONLY)
     out = ctypes.c_void_p()
-    assert api.managed_tensor_to_py_object_no_sync(ctypes.pointer(p.managed), ctypes.byref(out)) == 0
+    assert api.managed_tensor_to_py_object_no_sync(p.pointer(), ctypes.byref(out)) == 0
     t = take_object(out.value)
     with pytest.raises(BufferError, match="read-only"):
         api.dltensor_from_py_object_no_sync(t, ctypes.byref(DLTensor()))
@@ -199,12 +204,12 @@ def test_managed_to_py_keeps_read_only(api):
     assert p.deleted == 1
 
 
-@pytest.mark.parametrize("bad", [{"major": 9}, {"ndim": -1}])
-def test_managed_to_py_refusal_runs_the_deleter_once(api, bad):
+@pytest.mark.parametrize("bad, why", [({"major": 9}, "major version 9"), ({"ndim": -1}, "ndim -1")])
+def test_managed_to_py_refusal_runs_the_deleter_once(api, bad, why):
     p = Producer(**bad)
     out = ctypes.c_void_p()
-    with pytest.raises(Exception):
-        api.managed_tensor_to_py_object_no_sync(ctypes.pointer(p.managed), ctypes.byref(out))
+    with pytest.raises(ValueError, match=why):
+        api.managed_tensor_to_py_object_no_sync(p.pointer(), ctypes.byref(out))
     assert not out.value
     assert p.deleted == 1
 
@@ -227,7 +232,8 @@ def test_current_work_stream_is_the_ffi_stream(api):
 
 def _allocate(api, device_type, shape, errors):
     dims = (ctypes.c_int64 * len(shape))(*shape)
-    proto = DLTensor(None, DLDevice(device_type, 0), len(shape), DLDataType(2, 32, 1), dims, None, 0)
+    dtype = DLDataType(2, 32, 1)
+    proto = DLTensor(None, DLDevice(device_type, 0), len(shape), dtype, dims, None, 0)
     out = MANAGED_P()
     set_error = SET_ERROR(lambda ctx, kind, msg: errors.append((kind.decode(), msg.decode())))
     rc = api.managed_tensor_allocator(ctypes.byref(proto), ctypes.byref(out), None, set_error)
