@@ -9,6 +9,7 @@ import sys
 import numpy as np
 import pytest
 import torch
+from test_dlpack_producers import Producer as _Capsule  # hands out one prepared capsule
 
 import ffi
 
@@ -312,19 +313,6 @@ def test_copy_of_strided_tensor_is_compact_and_flagged():
     assert torch.from_dlpack(back).tolist() == x.tolist()
     legacy = torch.from_dlpack(_Capsule(t.__dlpack__(copy=True)))
     assert legacy.tolist() == x.tolist()
-
-
-class _Capsule:
-    """Hands out a capsule made earlier, as a producer's __dlpack__ would."""
-
-    def __init__(self, cap):
-        self.cap = cap
-
-    def __dlpack__(self, **_):
-        return self.cap
-
-    def __dlpack_device__(self):
-        return (1, 0)
 
 
 def test_copy_of_read_only_tensor_is_writable():
