@@ -98,7 +98,11 @@ int AllocateCPU(DLTensor* prototype, DLManagedTensorVersioned** out, void* error
       set_error(error_ctx, "ValueError", "the prototype tensor has a negative extent");
       return -1;
     }
-    bytes *= static_cast<size_t>(prototype->shape[i]);
+    if (__builtin_mul_overflow(bytes, static_cast<size_t>(prototype->shape[i]), &bytes) ||
+        bytes > (SIZE_MAX >> 1)) {
+      set_error(error_ctx, "ValueError", "the prototype tensor is too large to allocate");
+      return -1;
+    }
   }
   size_t header = sizeof(CPUAllocation) + sizeof(int64_t) * static_cast<size_t>(prototype->ndim);
   auto* a = static_cast<CPUAllocation*>(std::calloc(1, header));

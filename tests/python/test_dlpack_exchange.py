@@ -264,6 +264,9 @@ def test_allocator_refuses_devices_and_bad_shapes(api):
     errors.clear()
     rc, out = _allocate(api, 1, (-1,), errors)
     assert rc != 0 and errors[0][0] == "ValueError"
+    errors.clear()
+    rc, out = _allocate(api, 1, (1 << 62, 1 << 8), errors)
+    assert rc != 0 and errors == [("ValueError", "the prototype tensor is too large to allocate")]
 
 
 # ---- __dlpack__ and __dlpack_device__ (the Python protocol) -------------------------------------
