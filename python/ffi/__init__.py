@@ -64,6 +64,7 @@ from ._core import (  # noqa: E402
     from_dlpack,
     get_global_func,
     remove_global_func,
+    set_tensor_results,
 )
 from ._dtypes import (  # noqa: E402
     bfloat16,
@@ -169,6 +170,7 @@ __all__ = [
     "register_global_func",
     "register_object",
     "remove_global_func",
+    "set_tensor_results",
     "use_raw_stream",
     "use_torch_stream",
 ]

@@ -93,6 +93,9 @@ class _Method(Function):
 class Tensor(Object):
     """An n-dimensional array shared through DLPack (zero-copy)."""
 
+    __dlpack_c_exchange_api__: CapsuleType
+    """A ``dlpack_exchange_api`` capsule: the DLPack exchange API (C functions) for this type."""
+
     @property
     def shape(self) -> Shape:
         """Extents (an ffi.Shape, a tuple of ints)."""
@@ -136,7 +139,9 @@ class Tensor(Object):
     ) -> CapsuleType:
         """A DLPack capsule sharing this tensor's memory (versioned when max_version >= (1, 0)).
 
-        Never copies: ``copy=True`` or a ``dl_device`` other than the tensor's raises BufferError.
+        ``stream`` is the consumer's stream (the DLPack protocol's values; -1: no ordering): its
+        later work waits for this thread's FFI stream of the tensor's device. ``copy=True``
+        copies (CPU tensors only); a ``dl_device`` other than the tensor's raises BufferError.
         """
 
     def __dlpack_device__(self) -> tuple[int, int]:
@@ -288,6 +293,11 @@ def _set_hooks(
     signature_from_metadata: Callable[[dict[str, Any]], inspect.Signature],
 ) -> None:
     """Register the package's Python-level behaviour (called once by ``ffi.api``)."""
+
+def set_tensor_results(mode: Literal["framework", "ffi"], /) -> Literal["framework", "ffi"]:
+    """What tensors returned by calls that received framework tensors arrive as; returns the
+    previous mode. ``"framework"`` (the default): that framework's tensors, zero-copy;
+    ``"ffi"``: ``ffi.Tensor``. Process-wide."""
 
 def env_set_stream(device_type: int, device_id: int, stream: int, /) -> int:
     """Set this thread's current stream for a device; return the previous one."""

@@ -118,6 +118,8 @@ class CallArgs {
       TVMFFIEnvSetStream(d.device_type, d.device_id, nullptr, nullptr);
   }
   TVMFFIAny* values() { return heap_values_ ? heap_values_.get() : inline_values_; }
+  /*! \brief The exchange API of the first framework tensor argument, or NULL. */
+  const DLPackExchangeAPI* framework_api() const { return framework_api_; }
 
   /*! \brief Converts argument `i`; false with a Python error naming it. */
   bool Set(Py_ssize_t i, PyObject* arg, PyObject* func_name) {
@@ -231,6 +233,7 @@ class CallArgs {
 
   bool SetExchangeTensor(Py_ssize_t i, PyObject* arg, Classified c, PyObject* func_name) {
     const DLPackExchangeAPI* api = c.api;
+    if (framework_api_ == nullptr) framework_api_ = api;
     TVMFFIAny* out = &values()[i];
     DLTensor view;
     if (api->dltensor_from_py_object_no_sync != nullptr && num_borrowed_ < kInline) {
@@ -338,6 +341,7 @@ class CallArgs {
   bool allocator_set_ = false;
   DLPackManagedTensorAllocator saved_allocator_ = nullptr;
   std::vector<DLDevice> streams_;  // devices whose stream this call set (empty on the CPU)
+  const DLPackExchangeAPI* framework_api_ = nullptr;
 };
 
 }  // namespace
@@ -367,7 +371,8 @@ PyObject* CallFunction(TVMFFIObject* func, PyObject* name, PyObject* const* args
     ReleaseAny(&result);
     return RaiseFromFFI(rc);
   }
-  return ToPython(&result);
+  // Tensors in the result go to the caller's framework (see set_tensor_results).
+  return ToPython(&result, framework_tensor_results ? packed.framework_api() : nullptr);
 }
 
 }  // namespace python

@@ -214,11 +214,19 @@ const MapBaseObj* MapOf(PyObject* obj) {
   return nullptr;
 }
 
-/*! \brief A stored value as Python (a new reference to a converted copy). */
-PyObject* AnyToPython(const Any& v) {
+/*!
+ * \brief A stored value as Python (a new reference to a converted copy); tensors go to the
+ * framework of `api` (what the container read from remembers), or stay ffi.Tensor when NULL.
+ */
+PyObject* AnyToPython(const Any& v, const DLPackExchangeAPI* api) {
   TVMFFIAny owned;
   detail::ViewToOwned(*v.raw(), &owned);
-  return ToPython(&owned);
+  return ToPython(&owned, api);
+}
+
+/*! \brief The framework a container object (checked by SeqOf/MapOf) hands its tensors to. */
+const DLPackExchangeAPI* TensorAPIOf(PyObject* container) {
+  return reinterpret_cast<PyObj*>(container)->tensor_api;
 }
 
 bool CheckArgs(const char* name, Py_ssize_t n, Py_ssize_t want) {
@@ -274,18 +282,19 @@ PyObject* SeqGetItem(PyObject*, PyObject* const* args, Py_ssize_t n) {
                  size);
     return nullptr;
   }
-  return AnyToPython(seq->begin()[i]);
+  return AnyToPython(seq->begin()[i], TensorAPIOf(args[0]));
 }
 
 PyObject* SeqItems(PyObject*, PyObject* obj) {
   const SeqBaseObj* seq = SeqOf(obj);
   if (seq == nullptr) return nullptr;
   // Hold the object: converting an element may drop the last Python reference to `obj`.
+  const DLPackExchangeAPI* api = TensorAPIOf(obj);
   Object* keep = const_cast<SeqBaseObj*>(seq);
   detail::ObjectUnsafe::IncRef(detail::ObjectUnsafe::Header(keep));
   PyObject* out = PyList_New(static_cast<Py_ssize_t>(seq->size()));
   for (Py_ssize_t i = 0; out != nullptr && i < static_cast<Py_ssize_t>(seq->size()); ++i) {
-    PyObject* v = AnyToPython(seq->begin()[i]);
+    PyObject* v = AnyToPython(seq->begin()[i], api);
     if (v == nullptr) Py_CLEAR(out);
     if (out != nullptr) PyList_SET_ITEM(out, i, v);
   }
@@ -318,7 +327,7 @@ PyObject* MapGet(PyObject*, PyObject* const* args, Py_ssize_t n) {
   } else {
     return nullptr;
   }
-  if (found != nullptr) return AnyToPython(*found);
+  if (found != nullptr) return AnyToPython(*found, TensorAPIOf(args[0]));
   if (n == 3) {
     Py_INCREF(args[2]);
     return args[2];
@@ -330,12 +339,13 @@ PyObject* MapGet(PyObject*, PyObject* const* args, Py_ssize_t n) {
 PyObject* MapItems(PyObject*, PyObject* obj) {
   const MapBaseObj* map = MapOf(obj);
   if (map == nullptr) return nullptr;
+  const DLPackExchangeAPI* api = TensorAPIOf(obj);
   Object* keep = const_cast<MapBaseObj*>(map);
   detail::ObjectUnsafe::IncRef(detail::ObjectUnsafe::Header(keep));
   PyObject* out = PyList_New(0);
   for (auto it = map->begin(); out != nullptr && it != map->end(); ++it) {
-    PyObject* k = AnyToPython(it->first);
-    PyObject* v = k ? AnyToPython(it->second) : nullptr;
+    PyObject* k = AnyToPython(it->first, api);
+    PyObject* v = k ? AnyToPython(it->second, api) : nullptr;
     PyObject* kv = v ? PyTuple_Pack(2, k, v) : nullptr;
     Py_XDECREF(k);
     Py_XDECREF(v);

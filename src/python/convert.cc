@@ -146,8 +146,9 @@ PyObject* VoidPtr(void* p) {
   return r;
 }
 
-/*! \brief Converts an object value, consuming the reference. */
-PyObject* ObjectToPython(int32_t type_index, TVMFFIObject* obj) {
+/*! \brief Converts an object value, consuming the reference (see ToPython for `tensor_api`). */
+PyObject* ObjectToPython(int32_t type_index, TVMFFIObject* obj,
+                         const DLPackExchangeAPI* tensor_api) {
   switch (type_index) {
     case kTVMFFIStr:
     case kTVMFFIBytes: {
@@ -172,7 +173,16 @@ PyObject* ObjectToPython(int32_t type_index, TVMFFIObject* obj) {
       return h;
     }
     case kTVMFFITensor:
-      return WrapTensor(obj, false);
+      return tensor_api ? TensorToFramework(obj, tensor_api) : WrapTensor(obj, false);
+    case kTVMFFIArray:
+    case kTVMFFIList:
+    case kTVMFFIMap:
+    case kTVMFFIDict: {
+      // Elements convert when read: the container remembers the framework for its tensors.
+      PyObject* c = WrapObject(ClassForTypeIndex(type_index), obj);
+      if (c != nullptr) reinterpret_cast<PyObj*>(c)->tensor_api = tensor_api;
+      return c;
+    }
     case kTVMFFIModule: {
       PyObject* mod = WrapObject(ClassForTypeIndex(kTVMFFIModule), obj);
       PyObject* hook = GetHooks().module_loaded;
@@ -190,7 +200,9 @@ PyObject* ObjectToPython(int32_t type_index, TVMFFIObject* obj) {
 
 }  // namespace
 
-PyObject* ToPython(TVMFFIAny* v) {
+PyObject* ToPython(TVMFFIAny* v) { return ToPython(v, nullptr); }
+
+PyObject* ToPython(TVMFFIAny* v, const DLPackExchangeAPI* tensor_api) {
   switch (v->type_index) {
     case kTVMFFINone:
       Py_RETURN_NONE;
@@ -224,7 +236,7 @@ PyObject* ToPython(TVMFFIAny* v) {
                  v->type_index);
     return nullptr;
   }
-  return ObjectToPython(v->type_index, v->v_obj);
+  return ObjectToPython(v->type_index, v->v_obj, tensor_api);
 }
 
 }  // namespace python

@@ -12,7 +12,9 @@
 //   dlpack_import.cc  tensors from NumPy, the DLPack exchange API and any __dlpack__ producer
 //   objects.cc        ffi.Object and ffi.Function
 //   reflection.cc     the class registry, reflected fields and methods (ffi.register_object)
-//   tensor.cc         ffi.Tensor and its DLPack export
+//   tensor.cc         ffi.Tensor and its DLPack export (__dlpack__, __dlpack_device__)
+//   dlpack_export.cc  ffi.Tensor's DLPack exchange API; tensor results as framework tensors
+//   stream_sync.cc    producer/consumer stream ordering for __dlpack__ (CUDA driver, dlopen'ed)
 //   dtype_device.cc   ffi.dtype and ffi.Device
 //   module.cc         the module, its functions, and the hooks the package registers
 #ifndef FFI_PYTHON_CORE_H_
@@ -31,6 +33,11 @@ namespace python {
 struct PyObj {
   PyObject_HEAD TVMFFIObject* handle;
   PyObject* weakrefs;
+  /*!
+   * \brief For a container returned by a call that received framework tensors: that framework's
+   * DLPack exchange API, so tensors read from it arrive as framework tensors. NULL otherwise.
+   */
+  const DLPackExchangeAPI* tensor_api;
 };
 
 /*! \brief Layout of ffi.Function: an object plus its vectorcall entry and a name for errors. */
@@ -166,6 +173,11 @@ bool ToOwnedAny(PyObject* value, Classified c, TVMFFIAny* out);
  * with a Python error when the value cannot be represented.
  */
 PyObject* ToPython(TVMFFIAny* owned);
+/*!
+ * \brief ToPython, with tensors converted to the framework of `tensor_api` (when not NULL), and
+ * containers remembering it so that the tensors read from them convert too.
+ */
+PyObject* ToPython(TVMFFIAny* owned, const DLPackExchangeAPI* tensor_api);
 /*! \brief Releases an owned ABI value that will not be converted. */
 inline void ReleaseAny(TVMFFIAny* owned) {
   if (owned->type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(owned->v_obj);
@@ -249,6 +261,35 @@ bool InitTensorType(PyObject* module);
 PyObject* WrapTensor(TVMFFIObject* handle, bool read_only);
 /*! \brief A new ffi.Shape (a plain tuple before the package registers the class). */
 PyObject* NewShape(const int64_t* dims, size_t n);
+
+// ---- dlpack_export.cc ------------------------------------------------------------------------
+
+/*! \brief ffi.Tensor's own exchange API (a static table, valid for the process's lifetime). */
+const DLPackExchangeAPI* TensorExchangeAPI();
+/*!
+ * \brief Whether tensor results of calls that received framework tensors come back as that
+ * framework's tensors (the default) or as ffi.Tensor; see set_tensor_results().
+ */
+extern bool framework_tensor_results;
+/*!
+ * \brief The tensor `handle` as a tensor of the framework of `api`, zero-copy (steals the
+ * reference, also on failure). Falls back to ffi.Tensor when the framework cannot take it.
+ */
+PyObject* TensorToFramework(TVMFFIObject* handle, const DLPackExchangeAPI* api);
+/*! \brief Adds set_tensor_results and Tensor.__dlpack_c_exchange_api__. */
+bool InitDLPackExport(PyObject* module);
+
+// ---- stream_sync.cc --------------------------------------------------------------------------
+
+/*!
+ * \brief Orders a DLPack consumer's work after the producer's, as `__dlpack__(stream=...)` asks:
+ * the producer stream is this thread's FFI stream for `device` (the legacy default stream when
+ * none is set); `stream` is the consumer's Python value. When the two differ on a CUDA device, an
+ * event recorded on the producer stream is waited on by the consumer stream. False with a Python
+ * error: ValueError/TypeError for a value the protocol forbids, BufferError when synchronizing
+ * fails (no CUDA driver, ...).
+ */
+bool SyncForConsumer(DLDevice device, PyObject* stream);
 
 // ---- dtype_device.cc -------------------------------------------------------------------------
 

@@ -1,4 +1,5 @@
 // ffi.Tensor: an FFI tensor object seen from Python, and its DLPack export.
+#include <cstring>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -69,7 +70,12 @@ PyObject* TensorNumel(PyObject* self, PyObject*) {
 
 PyObject* TensorDLPackDevice(PyObject* self, PyObject*) {
   DLDevice d = DL(self)->device;
-  return Py_BuildValue("(ii)", static_cast<int>(d.device_type), d.device_id);
+  PyObject* type = PyLong_FromLong(static_cast<long>(d.device_type));
+  PyObject* id = type ? PyLong_FromLong(d.device_id) : nullptr;
+  PyObject* out = id ? PyTuple_Pack(2, type, id) : nullptr;
+  Py_XDECREF(type);
+  Py_XDECREF(id);
+  return out;
 }
 
 void VersionedCapsuleDestructor(PyObject* cap) {
@@ -107,45 +113,122 @@ bool IsReadOnly(PyObject* self) {
   return read_only;
 }
 
-PyObject* TensorDLPack(PyObject* self, PyObject* args, PyObject* kwargs) {
-  static const char* kwlist[] = {"stream", "max_version", "dl_device", "copy", nullptr};
-  PyObject *stream = Py_None, *max_version = Py_None, *dl_device = Py_None, *copy = Py_None;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|$OOOO", const_cast<char**>(kwlist), &stream,
-                                   &max_version, &dl_device, &copy)) {
+/*! \brief The `__dlpack__` keyword arguments; NULL where not given. */
+struct DLPackArgs {
+  PyObject* stream = Py_None;
+  PyObject* max_version = Py_None;
+  PyObject* dl_device = Py_None;
+  PyObject* copy = Py_None;
+
+  /*! \brief Reads keyword-only arguments (vectorcall form); false with a TypeError. */
+  bool Parse(PyObject* const* args, Py_ssize_t nargsf, PyObject* kwnames) {
+    static PyObject* names[4] = {
+        PyUnicode_InternFromString("stream"), PyUnicode_InternFromString("max_version"),
+        PyUnicode_InternFromString("dl_device"), PyUnicode_InternFromString("copy")};
+    PyObject** slots[4] = {&stream, &max_version, &dl_device, &copy};
+    Py_ssize_t n = PyVectorcall_NARGS(nargsf);
+    if (n != 0) {
+      PyErr_SetString(PyExc_TypeError, "__dlpack__() takes keyword arguments only");
+      return false;
+    }
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t i = 0; i < nkw; ++i) {
+      PyObject* key = PyTuple_GET_ITEM(kwnames, i);
+      int slot = 0;
+      while (slot < 4 && key != names[slot]) ++slot;  // interned: pointers match in practice
+      if (slot == 4) {
+        slot = 0;
+        while (slot < 4 && PyUnicode_Compare(key, names[slot]) != 0) ++slot;
+      }
+      if (slot == 4) {
+        PyErr_Format(PyExc_TypeError, "__dlpack__() got an unexpected keyword argument '%S'", key);
+        return false;
+      }
+      *slots[slot] = args[i];
+    }
+    return true;
+  }
+};
+
+/*! \brief The versioned protocol's major version the consumer accepts (0: legacy only). */
+bool MaxMajor(PyObject* max_version, long* major) {
+  *major = 0;
+  if (max_version == Py_None) return true;
+  if (!PyTuple_Check(max_version) || PyTuple_GET_SIZE(max_version) != 2) {
+    PyErr_SetString(PyExc_TypeError, "__dlpack__(): max_version must be a (major, minor) tuple");
+    return false;
+  }
+  *major = PyLong_AsLong(PyTuple_GET_ITEM(max_version, 0));
+  return !(*major == -1 && PyErr_Occurred());
+}
+
+/*!
+ * \brief A compact CPU copy of `src` as a new Tensor object (for copy=True), or NULL with a
+ * BufferError. Only CPU memory is copied here; device copies are the consumer's to make.
+ */
+TVMFFIObject* CopyCPU(const DLTensor& src) {
+  if (src.device.device_type != kDLCPU) {
+    PyErr_Format(PyExc_BufferError,
+                 "__dlpack__(copy=True): ffi.Tensor copies CPU tensors only, not one on %s",
+                 DLDeviceToString(src.device).c_str());
     return nullptr;
   }
-  DLTensor* t = DL(self);
-  if (dl_device != Py_None) {
-    int type = 0, id = 0;
-    if (!PyArg_ParseTuple(dl_device, "ii", &type, &id)) return nullptr;
-    if (type != t->device.device_type || id != t->device.device_id) {
-      PyErr_Format(PyExc_BufferError, "ffi.Tensor on %s cannot be exported to device (%d, %d)",
-                   DLDeviceToString(t->device).c_str(), type, id);
-      return nullptr;
-    }
-  }
-  if (copy == Py_True) {
-    PyErr_SetString(PyExc_BufferError, "ffi.Tensor does not copy on export; use copy=None");
+  size_t bits = static_cast<size_t>(src.dtype.bits) * src.dtype.lanes;
+  bool compact = detail::IsContiguous(src);
+  if (bits % 8 != 0 && !compact) {
+    PyErr_SetString(PyExc_BufferError,
+                    "__dlpack__(copy=True): cannot copy a strided sub-byte tensor");
     return nullptr;
   }
-  long major = 0;
-  if (max_version != Py_None) {
-    if (!PyTuple_Check(max_version) || PyTuple_GET_SIZE(max_version) < 1) {
-      PyErr_SetString(PyExc_TypeError, "max_version must be a (major, minor) tuple");
-      return nullptr;
-    }
-    major = PyLong_AsLong(PyTuple_GET_ITEM(max_version, 0));
-    if (major == -1 && PyErr_Occurred()) return nullptr;
+  std::string why;
+  auto set_error = [](void* ctx, const char* kind, const char* msg) {
+    *static_cast<std::string*>(ctx) = std::string(kind) + ": " + msg;
+  };
+  DLManagedTensorVersioned* m = nullptr;
+  DLTensor prototype = src;
+  if (TensorExchangeAPI()->managed_tensor_allocator(&prototype, &m, &why, set_error) != 0) {
+    PyErr_Format(PyExc_BufferError, "__dlpack__(copy=True): %s", why.c_str());
+    return nullptr;
   }
-  TVMFFIObject* h = reinterpret_cast<PyObj*>(self)->handle;
+  int64_t numel = ShapeView(src.shape, static_cast<size_t>(src.ndim)).Product();
+  const char* from = static_cast<const char*>(src.data) + src.byte_offset;
+  char* to = static_cast<char*>(m->dl_tensor.data);
+  if (compact) {
+    std::memcpy(to, from, (static_cast<size_t>(numel) * bits + 7) / 8);
+  } else {
+    // Walk the elements in row-major order, carrying a multi-index.
+    size_t item = bits / 8;
+    std::vector<int64_t> index(static_cast<size_t>(src.ndim), 0);
+    for (int64_t k = 0; k < numel; ++k) {
+      int64_t offset = 0;
+      for (int32_t d = 0; d < src.ndim; ++d) offset += index[d] * src.strides[d];
+      std::memcpy(to + static_cast<size_t>(k) * item, from + offset * static_cast<int64_t>(item),
+                  item);
+      for (int32_t d = src.ndim - 1; d >= 0 && ++index[d] == src.shape[d]; --d) index[d] = 0;
+    }
+  }
+  m->flags |= DLPACK_FLAG_BITMASK_IS_COPIED;
+  TVMFFIObjectHandle out = nullptr;
+  if (TVMFFITensorFromDLPackVersioned(m, 0, 0, &out) != 0) return RaiseFromFFI(-1), nullptr;
+  return static_cast<TVMFFIObject*>(out);
+}
+
+/*! \brief Exports `h` as a DLPack capsule, versioned when the consumer accepts it. */
+PyObject* ExportCapsule(PyObject* self, TVMFFIObject* h, long major, bool copied) {
   if (major >= 1) {
     DLManagedTensorVersioned* m = nullptr;
     if (TVMFFITensorToDLPackVersioned(h, &m) != 0) return RaiseFromFFI(-1);
+    if (copied) {
+      m->flags = (m->flags & ~static_cast<uint64_t>(DLPACK_FLAG_BITMASK_READ_ONLY)) |
+                 DLPACK_FLAG_BITMASK_IS_COPIED;
+    } else if (reinterpret_cast<PyTensor*>(self)->read_only) {
+      m->flags |= DLPACK_FLAG_BITMASK_READ_ONLY;
+    }
     PyObject* cap = PyCapsule_New(m, "dltensor_versioned", VersionedCapsuleDestructor);
     if (cap == nullptr) m->deleter(m);
     return cap;
   }
-  if (IsReadOnly(self)) {
+  if (!copied && IsReadOnly(self)) {
     PyErr_SetString(PyExc_BufferError,
                     "ffi.Tensor is read-only and the consumer asked for a DLPack version that "
                     "cannot mark it so (pass max_version=(1, 0) or later)");
@@ -155,6 +238,47 @@ PyObject* TensorDLPack(PyObject* self, PyObject* args, PyObject* kwargs) {
   if (TVMFFITensorToDLPack(h, &m) != 0) return RaiseFromFFI(-1);
   PyObject* cap = PyCapsule_New(m, "dltensor", LegacyCapsuleDestructor);
   if (cap == nullptr) m->deleter(m);
+  return cap;
+}
+
+PyObject* TensorDLPack(PyObject* self, PyObject* const* args, Py_ssize_t nargsf,
+                       PyObject* kwnames) {
+  DLPackArgs a;
+  if (!a.Parse(args, nargsf, kwnames)) return nullptr;
+  DLTensor* t = DL(self);
+  int copy = a.copy == Py_None ? -1 : PyObject_IsTrue(a.copy);
+  if (a.copy != Py_None && copy < 0) return nullptr;
+  if (a.dl_device != Py_None) {
+    int type = 0, id = 0;
+    if (!PyTuple_Check(a.dl_device)) {
+      PyErr_Format(PyExc_TypeError,
+                   "__dlpack__(): dl_device must be a (device_type, id) tuple, not `%s`",
+                   Py_TYPE(a.dl_device)->tp_name);
+      return nullptr;
+    }
+    if (!PyArg_ParseTuple(a.dl_device, "ii;__dlpack__(): dl_device must be (device_type, id)",
+                          &type, &id)) {
+      return nullptr;
+    }
+    if (type != t->device.device_type || id != t->device.device_id) {
+      PyErr_Format(PyExc_BufferError,
+                   "__dlpack__(): ffi.Tensor on %s cannot be exported to device (%d, %d)%s",
+                   DLDeviceToString(t->device).c_str(), type, id,
+                   copy == 0 ? " without a copy (copy=False)" : "");
+      return nullptr;
+    }
+  }
+  long major = 0;
+  if (!MaxMajor(a.max_version, &major)) return nullptr;
+  // The consumer's stream waits for the producer's before it sees the tensor (also for a copy,
+  // which reads the data now: CPU only, where there are no streams).
+  if (!SyncForConsumer(t->device, a.stream)) return nullptr;
+  TVMFFIObject* h = reinterpret_cast<PyObj*>(self)->handle;
+  if (copy != 1) return ExportCapsule(self, h, major, false);
+  TVMFFIObject* c = CopyCPU(*t);
+  if (c == nullptr) return nullptr;
+  PyObject* cap = ExportCapsule(self, c, major, true);
+  TVMFFIObjectDecRef(c);
   return cap;
 }
 
@@ -183,9 +307,11 @@ PyMethodDef tensor_methods[] = {
     {"numel", TensorNumel, METH_NOARGS, "Number of elements."},
     {"__dlpack_device__", TensorDLPackDevice, METH_NOARGS, "(device_type, device_id)."},
     {"__dlpack__", reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(TensorDLPack)),
-     METH_VARARGS | METH_KEYWORDS,
+     METH_FASTCALL | METH_KEYWORDS,
      "__dlpack__(*, stream=None, max_version=None, dl_device=None, copy=None): a DLPack capsule "
-     "sharing this tensor's memory (versioned when max_version >= (1, 0))."},
+     "sharing this tensor's memory (versioned when max_version >= (1, 0)). The consumer's "
+     "`stream` is ordered after this thread's FFI stream for the tensor's device (-1: no "
+     "ordering); copy=True gives a copy (CPU tensors)."},
     {nullptr, nullptr, 0, nullptr}};
 
 }  // namespace
@@ -210,8 +336,7 @@ bool InitTensorType(PyObject* module) {
   Py_DECREF(bases);
   if (TensorType == nullptr) return false;
   RegisterClass(kTVMFFITensor, TensorType);
-
-  return AddType(module, "Tensor", TensorType);
+  return InitDLPackExport(module) && AddType(module, "Tensor", TensorType);
 }
 
 }  // namespace python

@@ -91,8 +91,8 @@ def test_ffi_tensor_dlpack_protocol():
     assert "dltensor" in repr(legacy)
     with pytest.raises(BufferError):
         t.__dlpack__(dl_device=(2, 0))
-    with pytest.raises(BufferError):
-        t.__dlpack__(copy=True)
+    # copy=True copies (CPU tensors; see test_dlpack_exchange.py).
+    assert torch.from_dlpack(t, copy=True).data_ptr() != t.data_ptr()
     del cap, legacy  # unconsumed capsules release their tensors
 
 
@@ -137,9 +137,8 @@ def test_generic_dlpack_producer(mod):
 
 def test_env_alloc_inside_torch_call(mod):
     x = torch.ones(3, 2)
-    y = mod.alloc_like(x)
-    assert y.shape == (3, 2) and y.dtype == ffi.float32
-    assert torch.from_dlpack(y).shape == (3, 2)
+    y = mod.alloc_like(x)  # a torch.Tensor: the call received one (test_framework_results.py)
+    assert y.shape == (3, 2) and y.dtype == torch.float32
 
 
 def test_device_and_dtype_objects():

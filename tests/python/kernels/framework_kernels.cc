@@ -1,0 +1,72 @@
+// Kernels returning tensors, alone and inside containers, for
+// tests/python/test_framework_results.py.
+#include <ffi/container/array.h>
+#include <ffi/container/dict.h>
+#include <ffi/container/map.h>
+#include <ffi/container/tuple.h>
+#include <ffi/ffi.h>
+
+#include <atomic>
+#include <cstdlib>
+
+namespace {
+
+/*! \brief Live buffers of CountingAlloc: a test sees each one freed exactly once. */
+std::atomic<int64_t> live_buffers{0};
+
+struct CountingAlloc {
+  void AllocData(DLTensor* t) {
+    t->data = std::calloc(1, ffi::GetDataSize(*t) + 1);
+    ++live_buffers;
+  }
+  void FreeData(DLTensor* t) {
+    std::free(t->data);
+    --live_buffers;
+  }
+};
+
+/*! \brief A tensor the library keeps until release_kept(). */
+ffi::Optional<ffi::Tensor> kept;
+
+ffi::Tensor Keep(ffi::Tensor x) {
+  kept = x;
+  return x;
+}
+void ReleaseKept() { kept = ffi::Optional<ffi::Tensor>(); }
+
+ffi::Tuple<ffi::Tensor, ffi::Tensor> Pair(ffi::Tensor x) {
+  ffi::Tensor y = ffi::Tensor::FromEnvAlloc(TVMFFIEnvTensorAlloc, x.shape(), x.dtype(), x.device());
+  return ffi::Tuple<ffi::Tensor, ffi::Tensor>(x, y);
+}
+ffi::Array<ffi::Tensor> Twice(ffi::Tensor x) { return ffi::Array<ffi::Tensor>{x, x}; }
+ffi::Array<ffi::Array<ffi::Tensor>> Nested(ffi::Tensor x) {
+  return ffi::Array<ffi::Array<ffi::Tensor>>{ffi::Array<ffi::Tensor>{x}};
+}
+ffi::Map<ffi::String, ffi::Tensor> AsMap(ffi::Tensor x) {
+  return ffi::Map<ffi::String, ffi::Tensor>{{"x", x}};
+}
+ffi::Dict<ffi::String, ffi::Tensor> AsDict(ffi::Tensor x) {
+  ffi::Dict<ffi::String, ffi::Tensor> d;
+  d.Set("x", x);
+  return d;
+}
+
+/*! \brief A counted float32 tensor of `n` elements (whatever the argument, which only sets the
+ * caller's framework), or with 4 lanes, which frameworks cannot represent. */
+ffi::Tensor Counted(ffi::TensorView, int64_t n, int64_t lanes) {
+  DLDataType dtype{kDLFloat, 32, static_cast<uint16_t>(lanes)};
+  return ffi::Tensor::FromNDAlloc(CountingAlloc(), {n}, dtype, DLDevice{kDLCPU, 0});
+}
+int64_t LiveBuffers() { return live_buffers.load(); }
+
+}  // namespace
+
+FFI_DLL_EXPORT_TYPED_FUNC(keep, Keep);
+FFI_DLL_EXPORT_TYPED_FUNC(release_kept, ReleaseKept);
+FFI_DLL_EXPORT_TYPED_FUNC(pair, Pair);
+FFI_DLL_EXPORT_TYPED_FUNC(twice, Twice);
+FFI_DLL_EXPORT_TYPED_FUNC(nested, Nested);
+FFI_DLL_EXPORT_TYPED_FUNC(as_map, AsMap);
+FFI_DLL_EXPORT_TYPED_FUNC(as_dict, AsDict);
+FFI_DLL_EXPORT_TYPED_FUNC(counted, Counted);
+FFI_DLL_EXPORT_TYPED_FUNC(live_buffers, LiveBuffers);
