@@ -236,6 +236,7 @@ class Writer:
         return self.any_name()
 
     def any_name(self) -> str:
+        """``Any``, noting that the stub imports it."""
         self.needs.add("Any")
         return "Any"
 

@@ -18,6 +18,7 @@ import json
 import math
 import os
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -272,7 +273,7 @@ def _class_names(types: list[ObjectType]) -> dict[str, str]:
 
 
 def generate(
-    library: str, prefixes: list[str] = (), objects: bool = False, command: str = ""
+    library: str, prefixes: Sequence[str] = (), objects: bool = False, command: str = ""
 ) -> str:
     """The stub text for `library` (see the module docstring); `command` goes in its header."""
     exports = _module_functions(library)

@@ -1,6 +1,7 @@
 """``python -m ffi.stubgen``: stubs for real kernel libraries
 (tests/python/kernels/stubgen_kernels.cc) built with our headers, with the reference's headers
-(metadata as a type schema only) and without any metadata; mypy checks user code against a generated stub; ``--check`` catches drift.
+(metadata as a type schema only) and without any metadata; mypy checks user code against a
+generated stub; ``--check`` catches drift.
 
 Each generation runs in a fresh interpreter, as users run it: the copies register the same object
 types, which one process cannot load twice."""
@@ -149,8 +150,11 @@ def test_reference_built_library(libs, ours):
     lines = set(text.splitlines())
     # Its type schemas type a callable's parameters (TypeStr records, as ours had, do not).
     assert "def apply(_0: Callable[[int], int], _1: int, /) -> int: ..." in lines
+    # Its documentation exports become docstrings.
+    doc = 'def scale(_0: _TensorArg, _1: float, /) -> _TensorResult:\n    """Scales x by alpha."""'
+    assert doc in text
     # Everything else reads the same from both (ours alone has axpy and clamp).
-    skip = ("axpy", "clamp", "'lambda'", "def apply", "# Functions exported by")
+    skip = ("axpy", "clamp", "'lambda'", "def apply", "def scale", "# Functions exported by")
     ours_lines = {line for line in ours.splitlines()[1:] if not any(k in line for k in skip)}
     assert ours_lines <= lines
 

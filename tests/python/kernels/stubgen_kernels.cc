@@ -124,6 +124,9 @@ TVM_FFI_DLL_EXPORT_TYPED_FUNC(describe, Describe);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(make_point, MakePoint);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(point_x, PointX);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(pair, Pair);
+#ifdef TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC  // the reference's documentation export
+TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(scale, "Scales x by alpha.");
+#endif
 
 #ifdef STUBGEN_EXTRA_METADATA
 // Exports whose metadata also names their parameters and defaults ("arg_names", "arg_defaults"),
