@@ -170,7 +170,7 @@ BUILTIN_OBJECTS = {
     "Device": ("ffi.Device", "ffi.Device"),
     "Tensor": ("_TensorArg", "_TensorResult"),
     "Error": ("BaseException", "Any"),
-    "void*": ("int | None", "int | None"),
+    "void*": ("ctypes.c_void_p | None", "ctypes.c_void_p | None"),
 }
 
 
@@ -195,7 +195,7 @@ class Writer:
             return o
         if o in BUILTIN_OBJECTS:
             text = BUILTIN_OBJECTS[o][0 if arg else 1]
-            self.needs.add(text if text.startswith("_Tensor") else "ffi")
+            self.needs.add(text if text.startswith("_Tensor") else text.split(".")[0])
             if text == "Any":
                 self.needs.add("Any")
             return text

@@ -113,7 +113,9 @@ def render_function(w: Writer, f: Func, indent: str = "") -> list[str]:
 
 
 def _escape(doc: str) -> str:
-    return doc.strip().replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+    """`doc` as the inside of a triple-quoted string."""
+    text = doc.strip().replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+    return text[:-1] + '\\"' if text.endswith('"') else text
 
 
 def _body(doc: str | None, indent: str) -> str:
@@ -151,6 +153,12 @@ class _MethodInfo(ctypes.Structure):
                 ("method", _AnyRaw)]  # fmt: skip
 
 
+class _TypeMetadataHead(ctypes.Structure):
+    """The first member of TVMFFITypeMetadata, all that is read of it."""
+
+    _fields_ = [("doc", _Bytes)]
+
+
 class _TypeInfo(ctypes.Structure):
     pass
 
@@ -161,7 +169,7 @@ _TypeInfo._fields_ = [
     ("type_key_hash", ctypes.c_uint64),
     ("num_fields", ctypes.c_int32), ("num_methods", ctypes.c_int32),
     ("fields", ctypes.POINTER(_FieldInfo)), ("methods", ctypes.POINTER(_MethodInfo)),
-    ("metadata", ctypes.c_void_p),
+    ("metadata", ctypes.POINTER(_TypeMetadataHead)),
 ]  # fmt: skip
 
 _WRITABLE = 1 << 0  # kTVMFFIFieldFlagBitMaskWritable
@@ -177,6 +185,7 @@ class ObjectType:
     parent: str | None  # the parent's type key (None: the root Object)
     fields: list[tuple[str, bool, Schema, str]]  # name, writable, type, documentation
     methods: list[Func]
+    doc: str
 
 
 def _json_or_none(text: str) -> dict[str, Any] | None:
@@ -206,7 +215,8 @@ def read_object_type(key: str) -> ObjectType:
         meta = _json_or_none(mi.metadata.text())
         methods.append(Func(mi.name.text(), meta, mi.doc.text() or None, how))
     parent_key = parent.type_key.text() if parent is not None else None
-    return ObjectType(key, info.type_depth, parent_key, fields, methods)
+    doc = info.metadata.contents.doc.text() if info.metadata else ""
+    return ObjectType(key, info.type_depth, parent_key, fields, methods, doc)
 
 
 # ---- the stub --------------------------------------------------------------------------------
@@ -302,7 +312,7 @@ def generate(
     section(f"Functions exported by {os.path.basename(library)}", exports)
     for p in prefixes:
         section(f"Global functions under the prefix {p!r}", globals_[p])
-    return _header(command, w.needs) + "\n".join(body).lstrip("\n").join(["\n", "\n"])
+    return _header(command, w.needs) + "\n" + "\n".join(body).lstrip("\n") + "\n"
 
 
 def _render_class(w: Writer, t: ObjectType, classes: dict[str, str]) -> list[str]:
@@ -311,7 +321,9 @@ def _render_class(w: Writer, t: ObjectType, classes: dict[str, str]) -> list[str
         w.needs.add("ffi")
         base = BUILTIN_OBJECTS.get(ORIGINS.get(t.parent or "", ""), ("ffi.Object",))[0]
         base = base if base.startswith("ffi.") else "ffi.Object"
-    lines = [f"class {classes[t.key]}({base}):", f'    """The object type ``{t.key}``."""']
+    doc = f"{t.doc.strip()}\n\n" if t.doc.strip() else ""
+    text = f"{doc}The object type ``{t.key}``."
+    lines = [f"class {classes[t.key]}({base}):{_body(text, '')}"]
     for name, writable, schema, doc in sorted(t.fields, key=lambda x: x[0]):
         if not is_identifier(name):
             lines.append(f"    # skipped field {name!r}: not a Python name")
@@ -359,7 +371,8 @@ def _header(command: str, needs: set[str]) -> str:
     # collections.abc imports merge into one line, as a formatter would write them.
     abc = [i.rsplit(" ", 1)[1] for i in stdlib if i.startswith("from collections.abc")]
     rest = [i for i in stdlib if not i.startswith("from collections.abc")]
-    imports = ([f"from collections.abc import {', '.join(abc)}"] if abc else []) + rest
+    imports = ["import ctypes"] if "ctypes" in needs else []
+    imports += ([f"from collections.abc import {', '.join(abc)}"] if abc else []) + rest
     lines += ["", *imports] if imports else []
     if "ffi" in needs:
         lines += ["", "import ffi"]

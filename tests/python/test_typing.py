@@ -191,6 +191,18 @@ def gaps(path: str) -> None:
 ERROR_LINE = re.compile(r"^[^:]+:(\d+): error: .*\[([a-z-]+)\]$")
 
 
+def assert_reported_as_tagged(proc: subprocess.CompletedProcess, source: str) -> None:
+    """mypy reported exactly the errors `source` tags with ``# E: <code>`` on their lines."""
+    lines = textwrap.dedent(source).lstrip().splitlines()
+    expected = {
+        (i, line.split("# E: ")[1].strip())
+        for i, line in enumerate(lines, start=1)
+        if "# E: " in line
+    }
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert _errors(proc) == expected, proc.stdout + proc.stderr
+
+
 @pytest.fixture(scope="module")
 def mypy_cache(tmp_path_factory):
     """One cache for the module's mypy runs: the standard library is analysed once."""
@@ -238,14 +250,7 @@ def test_public_api_passes_mypy_strict(tmp_path, mypy_cache):
 @needs_mypy
 def test_wrong_calls_are_reported(tmp_path, mypy_cache):
     proc = _mypy(tmp_path, mypy_cache, NEGATIVE)
-    lines = textwrap.dedent(NEGATIVE).lstrip().splitlines()
-    expected = {
-        (i, line.split("# E: ")[1].strip())
-        for i, line in enumerate(lines, start=1)
-        if "# E: " in line
-    }
-    assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert _errors(proc) == expected, proc.stdout + proc.stderr
+    assert_reported_as_tagged(proc, NEGATIVE)
 
 
 @needs_mypy

@@ -107,6 +107,7 @@ ffi_ns::String Describe(bool flag, DLDataType dtype, DLDevice device, ffi_ns::By
 }
 Point MakePoint(int64_t x, double y) { return Point(ffi_ns::make_object<PointObj>(x, y)); }
 int64_t PointX(Point p) { return p->x; }
+void* SamePointer(void* p) { return p; }
 ffi_ns::Tuple<int64_t, ffi_ns::String> Pair(int64_t a, ffi_ns::String b) {
   return ffi_ns::Tuple<int64_t, ffi_ns::String>(a, std::move(b));
 }
@@ -124,6 +125,7 @@ TVM_FFI_DLL_EXPORT_TYPED_FUNC(describe, Describe);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(make_point, MakePoint);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(point_x, PointX);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(pair, Pair);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(same_pointer, SamePointer);
 #ifdef TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC  // the reference's documentation export
 TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(scale, "Scales x by alpha.");
 #endif
@@ -166,7 +168,7 @@ STUBGEN_EXPORT_WITH_METADATA(
 
 TVM_FFI_STATIC_INIT_BLOCK() {
   namespace refl = tvm::ffi::reflection;
-  refl::ObjectDef<PointObj>()
+  refl::ObjectDef<PointObj>("A point.")
       .def(refl::init<int64_t, double>(), "Makes a point.")
       .def_ro("x", &PointObj::x, "The x coordinate.")
       .def_rw("y", &PointObj::y)
