@@ -81,6 +81,9 @@ def test_typed_exports(ours):
     )
     assert described in lines
     assert "def pair(_0: int, _1: str, /) -> ffi.Array[int | str]: ..." in lines
+    # Standard library types (extra/stl.h): std::vector, std::optional, std::function, std::map.
+    stl = "def from_stl(_0: Sequence[int], _1: str | None, _2: Callable[[int], float], /)"
+    assert stl + " -> ffi.Map[str, float]: ..." in lines
     pointer = "def same_pointer(_0: ctypes.c_void_p | None, /) -> ctypes.c_void_p | None: ..."
     assert pointer in lines and "import ctypes" in lines
     assert "def make_point(_0: int, _1: float, /) -> Point: ..." in lines
@@ -219,7 +222,9 @@ def use(x: ffi.Tensor, a: np.ndarray[Any, Any]) -> float:
     q: kernels.Point = p.shifted(1)
     r = kernels.LabeledPoint(1, 2.0)
     label: str = r.label
-    norm: float = kernels.norm(q, None) + kernels.axpy(1.0) + kernels.axpy(x=1.0, alpha=3.0)
+    mapped: ffi.Map[str, float] = kernels.from_stl([1], "n", lambda i: i * 0.5)
+    norm: float = mapped["n1"] + kernels.norm(q, None) + kernels.axpy(1.0)
+    norm += kernels.axpy(x=1.0, alpha=3.0)
     ptr: ctypes.c_void_p | None = kernels.same_pointer(ctypes.c_void_p(8))
     print(y, total, found, n, label, ptr, kernels.same_pointer(None))
     return norm + kernels.point_x(r) + kernels.clamp(1.0, hi=2.0)
@@ -239,6 +244,7 @@ def wrong(x: ffi.Tensor) -> None:
     kernels.make_point(1, 2.0).x = 3  # E: misc
     s: str = kernels.point_x(kernels.make_point(1, 2.0))  # E: assignment
     kernels.clamp(1.0, 2.0, 3.0)  # E: call-arg
+    kernels.from_stl([1], None, lambda s: s.upper())  # E: attr-defined
     kernels.norm(kernels.make_point(1, 2.0), "big")  # E: arg-type
 """
 

@@ -12,6 +12,7 @@
 #include <tvm/ffi/container/tensor.h>
 #include <tvm/ffi/container/tuple.h>
 #include <tvm/ffi/container/variant.h>
+#include <tvm/ffi/extra/stl.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/object.h>
 #include <tvm/ffi/optional.h>
@@ -20,7 +21,12 @@
 
 #include <cstdint>
 #include <cstring>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
 #include <utility>
+#include <vector>
 
 namespace ffi_ns = tvm::ffi;
 
@@ -108,6 +114,13 @@ ffi_ns::String Describe(bool flag, DLDataType dtype, DLDevice device, ffi_ns::By
 Point MakePoint(int64_t x, double y) { return Point(ffi_ns::make_object<PointObj>(x, y)); }
 int64_t PointX(Point p) { return p->x; }
 void* SamePointer(void* p) { return p; }
+// Standard library types (extra/stl.h).
+std::map<std::string, double> FromStl(std::vector<int64_t> xs, std::optional<std::string> name,
+                                      std::function<double(int64_t)> f) {
+  std::map<std::string, double> out;
+  for (int64_t x : xs) out[name.value_or("x") + std::to_string(x)] = f(x);
+  return out;
+}
 ffi_ns::Tuple<int64_t, ffi_ns::String> Pair(int64_t a, ffi_ns::String b) {
   return ffi_ns::Tuple<int64_t, ffi_ns::String>(a, std::move(b));
 }
@@ -126,6 +139,7 @@ TVM_FFI_DLL_EXPORT_TYPED_FUNC(make_point, MakePoint);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(point_x, PointX);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(pair, Pair);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(same_pointer, SamePointer);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(from_stl, FromStl);
 #ifdef TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC  // the reference's documentation export
 TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(scale, "Scales x by alpha.");
 #endif
