@@ -198,8 +198,10 @@ def _json_or_none(text: str) -> dict[str, Any] | None:
 
 def read_object_type(key: str) -> ObjectType:
     """Fields and methods of the registered type `key`, from the runtime's reflection records."""
-    get = ffi._LIB.TVMFFIGetTypeInfo
-    get.restype, get.argtypes = ctypes.POINTER(_TypeInfo), [ctypes.c_int32]
+    # A prototype of our own: the runtime's shared CDLL attribute stays as it is.
+    get = ctypes.CFUNCTYPE(ctypes.POINTER(_TypeInfo), ctypes.c_int32)(
+        ("TVMFFIGetTypeInfo", ffi._LIB)
+    )
     info = get(_core.type_key_to_index(key)).contents
     parent = info.type_ancestors[info.type_depth - 1].contents if info.type_depth > 0 else None
     fields = []
