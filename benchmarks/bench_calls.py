@@ -17,6 +17,7 @@ import os
 import shlex
 import subprocess
 import sys
+import time
 import timeit
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -71,8 +72,6 @@ def gpu_cases() -> list[tuple[str, str, str, int]]:
     ]
 
 
-# Calls per timing for the cases too slow for the default.
-NUMBER = {"list of 10,000 ints": 200}
 IMPLS = ["ffi", "tvm_ffi", "nanobind"]
 # Which way the end-to-end row got its torch.Tensor, per implementation.
 PATH_KEY = "_torch_result_path"
@@ -111,12 +110,11 @@ def all_cases(gpu: bool) -> list[tuple[str, str, str | None, int]]:
     return CASES + count_cases("tx", "PyTorch tensors") + (gpu_cases() if gpu else [])
 
 
-def number_of_calls(name: str, stmt: str, tensors: int) -> int:
-    if name in NUMBER:
-        return NUMBER[name]
-    if tensors > 3:
-        return max(1000, 40000 // tensors)
-    return max(1000, int(200000 / 10 ** max(0, len(stmt) // 40)))
+def time_case(timer: timeit.Timer, seconds: float = 0.01, repeat: int = 7) -> float:
+    """Best nanoseconds per call over `repeat` timings of about `seconds` of CPU time each."""
+    per_call = timer.timeit(number=20) / 20
+    number = max(20, int(seconds / max(per_call, 1e-9)))
+    return min(timer.repeat(repeat=repeat, number=number)) / number * 1e9
 
 
 def worker(impl: str, kernel: str, nb_build: str, gpu: bool) -> dict:
@@ -161,14 +159,14 @@ def worker(impl: str, kernel: str, nb_build: str, gpu: bool) -> dict:
         if isinstance(result, torch.Tensor)
         else f"returned {type(result).__module__}.{type(result).__name__}, then torch.from_dlpack"
     )
-    for name, stmt, _, tensors in cases:
-        timer = timeit.Timer(stmt, globals=env)
-        number = number_of_calls(name, stmt, tensors)
-        out[name] = min(timer.repeat(repeat=7, number=number)) / number * 1e9
+    for name, stmt, _, _ in cases:
+        # The thread's CPU time, not the wall clock: on a shared machine a timing that spans a
+        # preemption would otherwise count the other process's time slice. No row waits.
+        out[name] = time_case(timeit.Timer(stmt, globals=env, timer=time.thread_time))
     return out
 
 
-def import_time(module: str, runs: int = 15) -> float:
+def import_time(module: str, runs: int = 5) -> float:
     """Best wall time of `import <module>`, timed inside a fresh interpreter (start-up excluded)."""
 
     def best(code: str) -> float:
@@ -181,13 +179,12 @@ def import_time(module: str, runs: int = 15) -> float:
     return best(f"import {module}") * 1e9
 
 
-def fit(points: list[tuple[int, float]]) -> tuple[float, float]:
-    """Least-squares line through (tensors, ns): (ns per tensor, fixed ns per call)."""
+def slope(points: list[tuple[int, float]]) -> float:
+    """Nanoseconds per tensor: the slope of the least-squares line through (tensors, ns)."""
     n = len(points)
     mx = sum(x for x, _ in points) / n
     my = sum(y for _, y in points) / n
-    slope = sum((x - mx) * (y - my) for x, y in points) / sum((x - mx) ** 2 for x, _ in points)
-    return slope, my - slope * mx
+    return sum((x - mx) * (y - my) for x, y in points) / sum((x - mx) ** 2 for x, _ in points)
 
 
 def fmt(v: float | None) -> str:
@@ -201,55 +198,40 @@ def ratio(a: float | None, b: float | None) -> str:
 
 
 def table(best: dict[str, dict[str, float]], gpu: bool) -> list[str]:
-    """The Markdown table: one row per case, tensor counts folded into a fitted slope row."""
-    # (row, {impl: ns}, tensors in the row, or None for a slope row)
-    rows: list[tuple[str, dict[str, float], int | None]] = []
+    """The Markdown table; the 1..32 tensor rows are shown as the 32 row and the fitted slope."""
+    # (row, {impl: ns}, tensors in the row: 0 for none, None for a per-tensor slope row)
+    rows: list[tuple[str, dict[str, float | None], int | None]] = []
     tensors = {name: n for name, _, _, n in all_cases(gpu)}
-    slopes = {"PyTorch tensors": "PyTorch"}
-    if gpu:
-        slopes["CUDA tensors"] = "CUDA"
-    counted = {f"{n} {label}" for n in COUNTS for label in slopes}
+    groups = ["PyTorch tensors"] + (["CUDA tensors"] if gpu else [])
+    counted = {f"{n} {group}" for n in COUNTS for group in groups}
+
+    def row_of(name: str) -> dict[str, float | None]:
+        return {impl: best[impl].get(name) for impl in IMPLS}
+
     for name in best["ffi"]:
-        if name.startswith("import") or name in counted:
+        if name in counted or name.startswith("import"):
             continue
-        rows.append((name, {impl: best[impl].get(name) for impl in IMPLS}, tensors.get(name, 0)))
-        if name == "three PyTorch tensors" or name == "three CUDA tensors":
-            label = name.split()[1] + " tensors"
-            big = f"{COUNTS[-1]} {label}"
-            rows.append((big, {impl: best[impl][big] for impl in IMPLS}, COUNTS[-1]))
-            fits = {impl: fit([(n, best[impl][f"{n} {label}"]) for n in COUNTS]) for impl in IMPLS}
-            rows.append(
-                (
-                    f"one more {slopes[label]} tensor (slope, {COUNTS[0]}–{COUNTS[-1]} tensors)",
-                    {impl: fits[impl][0] for impl in IMPLS},
-                    None,
-                )
-            )
-            rows.append(
-                (
-                    f"fixed part of a call with {slopes[label]} tensors (intercept)",
-                    {impl: fits[impl][1] for impl in IMPLS},
-                    0,
-                )
-            )
-    for name in best["ffi"]:
-        if name.startswith("import"):
-            rows.append((name, {impl: best[impl].get(name) for impl in IMPLS}, 0))
+        rows.append((name, row_of(name), tensors.get(name, 0)))
+        group = name.removeprefix("three ")
+        if group in groups:
+            rows.append((f"{COUNTS[-1]} {group}", row_of(f"{COUNTS[-1]} {group}"), COUNTS[-1]))
+            fits = {i: slope([(n, best[i][f"{n} {group}"]) for n in COUNTS]) for i in IMPLS}
+            one = group.removesuffix("s")
+            rows.append((f"one more {one} (slope over {COUNTS})", fits, None))
+    rows += [(name, row_of(name), 0) for name in best["ffi"] if name.startswith("import")]
     lines = [
         "| case | ffi (ns) | reference (ns) | nanobind / floor (ns) | ffi ÷ reference "
-        "| floor ÷ reference | ns/tensor above floor: ffi / reference |",
+        "| floor ÷ reference | above the floor, ns per tensor: ffi / reference |",
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for name, t, n in rows:
         ours, ref, nb = t["ffi"], t["tvm_ffi"], t["nanobind"]
         floor_ref, above = "", ""
-        if n != 0 and nb is not None:
+        if n != 0 and nb is not None and ref is not None:
             # Tensor rows: the nanobind column is the floor. A slope row is already per tensor.
             per = 1 if n is None else n
-            floor_ref = ratio(nb, ref)
-            if ref is not None and nb / ref > 0.5:
-                floor_ref += " (≤ 0.5 impossible)"
-            above = f"{(ours - nb) / per:.1f} / {(ref - nb) / per:.1f}" if ref is not None else ""
+            floor_ref = ratio(nb, ref) + (" (≤ 0.5 impossible)" if nb / ref > 0.5 else "")
+            above = f"{(ours - nb) / per:.1f} / {(ref - nb) / per:.1f}"
         lines.append(
             f"| {name} | {fmt(ours)} | {fmt(ref)} | {fmt(nb)} | {ratio(ours, ref)} "
             f"| {floor_ref} | {above} |"
