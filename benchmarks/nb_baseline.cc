@@ -67,6 +67,31 @@ nb::object MakeOutput(nb::handle x) {
   if (api->managed_tensor_to_py_object_no_sync(out, &py) != 0) throw nb::python_error();
   return nb::steal(static_cast<PyObject*>(py));
 }
+
+/*!
+ * \brief The cheapest producer `torch.from_dlpack` can be given: a PyTorch tensor behind the
+ * DLPack protocol, exported by PyTorch's own exchange API (the floor of that row).
+ */
+struct Exported {
+  nb::object tensor;
+  nb::tuple device;  // (device_type, device_id), read once at export
+
+  nb::tuple Device() const { return device; }
+  nb::object DLPack(nb::handle, nb::handle, nb::handle, nb::handle) const {
+    DLManagedTensorVersioned* m = nullptr;
+    if (TorchAPI()->managed_tensor_from_py_object_no_sync(tensor.ptr(), &m) != 0) {
+      throw nb::python_error();
+    }
+    return nb::steal(PyCapsule_New(m, "dltensor_versioned", [](PyObject* cap) {
+      // Still named so: no consumer took it, so it is ours to free.
+      if (PyCapsule_IsValid(cap, "dltensor_versioned")) {
+        auto* t =
+            static_cast<DLManagedTensorVersioned*>(PyCapsule_GetPointer(cap, "dltensor_versioned"));
+        if (t->deleter != nullptr) t->deleter(t);
+      }
+    }));
+  }
+};
 }  // namespace
 
 NB_MODULE(nb_baseline, m) {
@@ -83,6 +108,19 @@ NB_MODULE(nb_baseline, m) {
   });
   m.def("torch_n", &ViewAll);
   m.def("make_output", &MakeOutput);
+  nb::class_<Exported>(m, "Exported")
+      .def("__dlpack_device__", &Exported::Device)
+      .def("__dlpack__", &Exported::DLPack, nb::kw_only(), nb::arg("stream") = nb::none(),
+           nb::arg("max_version") = nb::none(), nb::arg("dl_device") = nb::none(),
+           nb::arg("copy") = nb::none());
+  m.def("export", [](nb::object t) {
+    DLTensor view;
+    int stream_device = -1;
+    ViewTensor(TorchAPI(), t, &view, &stream_device);
+    nb::tuple device =
+        nb::make_tuple(static_cast<int>(view.device.device_type), view.device.device_id);
+    return Exported{std::move(t), std::move(device)};
+  });
   nb::class_<Point>(m, "Point").def_rw("x", &Point::x);
   m.def("make_point", [](int64_t x) { return Point{x}; });
   // Containers through nanobind's STL casters, which copy into std::vector / std::map.
