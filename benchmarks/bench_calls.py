@@ -1,11 +1,20 @@
 """Side-by-side call overhead: ffi vs the reference package (apache-tvm-ffi) vs plain nanobind.
 
-Usage: python benchmarks/bench_calls.py [--rounds N]
+Usage: python benchmarks/bench_calls.py [--rounds N] [--gpu auto|on|off]
 
 Builds the kernel library (with ffi's headers; both packages load the same binary) and a plain
 nanobind module into build/bench, then runs each implementation in its own interpreter (the two
 FFI runtimes export the same C symbols and cannot share a process), interleaving rounds and
-keeping each case's best time. Prints a Markdown table of nanoseconds per call and ratios.
+keeping each case's best time (the thread's CPU time, so preemption on a shared machine does not
+count). Prints a Markdown table of nanoseconds per call and ratios.
+
+For PyTorch tensors the nanobind column is the floor: functions that only call PyTorch's own
+DLPack exchange API (`torch.Tensor.__dlpack_c_exchange_api__`) on each tensor, which any FFI
+taking PyTorch tensors must call too. Beside each such row: the floor as a fraction of the
+reference (above 0.5, half the reference's time cannot be reached) and each package's time above
+the floor per tensor. The cost of one more tensor is the least-squares slope over calls with 1 to
+32 tensors. CUDA rows (three tensors, the slope; the current-stream lookup included) are added
+when torch.cuda is available, or with --gpu on.
 Absolute times drift on shared machines; the ratios from one run are what to compare.
 """
 
