@@ -228,7 +228,7 @@ def table(best: dict[str, dict[str, float]], gpu: bool) -> list[str]:
             rows.append((f"{COUNTS[-1]} {group}", row_of(f"{COUNTS[-1]} {group}"), COUNTS[-1]))
             fits = {i: slope([(n, best[i][f"{n} {group}"]) for n in COUNTS]) for i in IMPLS}
             one = group.removesuffix("s")
-            rows.append((f"one more {one} (slope over {COUNTS})", fits, None))
+            rows.append((f"one more {one} (slope, {COUNTS[0]}–{COUNTS[-1]} tensors)", fits, None))
     rows += [(name, row_of(name), 0) for name in best["ffi"] if name.startswith("import")]
     lines = [
         "| case | ffi (ns) | reference (ns) | nanobind / floor (ns) | ffi ÷ reference "
