@@ -71,28 +71,30 @@ struct TensorPool {
 };
 thread_local TensorPool tensor_pool;
 
-BorrowedTensor* AcquireBorrowedTensor() {
-  BorrowedTensor* t = tensor_pool.head;
+BorrowedTensor* AcquireBorrowedTensor(TensorPool* pool) {
+  BorrowedTensor* t = pool->head;
   if (t != nullptr) {
-    tensor_pool.head = t->next;
-  } else {
-    t = new BorrowedTensor();
+    // Pooled objects come back with the header they had: the pool's reference only, and the
+    // pooled deleter (objects handed over never come back).
+    pool->head = t->next;
+    return t;
   }
+  t = new BorrowedTensor();
   InitObjectHeader(&t->header, kTVMFFITensor, BorrowedTensor::PooledDeleter);
   t->owner = nullptr;
   return t;
 }
 
-void PoolBorrowedTensor(BorrowedTensor* t) {
-  t->next = tensor_pool.head;
-  tensor_pool.head = t;
+void PoolBorrowedTensor(TensorPool* pool, BorrowedTensor* t) {
+  t->next = pool->head;
+  pool->head = t;
 }
 
 /*! \brief Returns `t` to the pool, or hands it over to whoever kept it after the call. */
-void ReleaseBorrowedTensor(BorrowedTensor* t, PyObject* owner) {
+void ReleaseBorrowedTensor(TensorPool* pool, BorrowedTensor* t, PyObject* owner) {
   if (__atomic_load_n(&t->header.combined_ref_count, __ATOMIC_ACQUIRE) ==
       BorrowedTensor::kPoolOnly) {
-    return PoolBorrowedTensor(t);
+    return PoolBorrowedTensor(pool, t);
   }
   Py_INCREF(owner);
   t->owner = owner;
@@ -108,14 +110,24 @@ void ReleaseBorrowedTensor(BorrowedTensor* t, PyObject* owner) {
 class CallArgs {
  public:
   explicit CallArgs(Py_ssize_t n) {
-    if (n > kInline) heap_values_.reset(new TVMFFIAny[n]);
+    if (n > kInline) {
+      heap_values_.reset(new TVMFFIAny[n]);
+      // Every argument may borrow: one slot each, so no tensor falls back to an import.
+      heap_borrowed_.reset(new Borrowed[n]);
+      borrowed_ = heap_borrowed_.get();
+      borrowed_capacity_ = static_cast<int>(n);
+    }
   }
   ~CallArgs() {
-    for (int i = 0; i < num_borrowed_; ++i) ReleaseBorrowedTensor(borrowed_[i], borrowed_owner_[i]);
+    for (int i = 0; i < num_borrowed_; ++i) {
+      ReleaseBorrowedTensor(pool_, borrowed_[i].tensor, borrowed_[i].owner);
+    }
     for (int i = 0; i < num_owned_; ++i) TVMFFIObjectDecRef(owned(i));
     if (allocator_set_) TVMFFIEnvSetDLPackManagedTensorAllocator(saved_allocator_, 0, nullptr);
-    for (const DLDevice& d : streams_)
+    for (int i = 0; i < num_streams_; ++i) {
+      const DLDevice& d = i < kInline ? inline_streams_[i] : more_streams_[i - kInline];
       TVMFFIEnvSetStream(d.device_type, d.device_id, nullptr, nullptr);
+    }
   }
   TVMFFIAny* values() { return heap_values_ ? heap_values_.get() : inline_values_; }
   /*! \brief The exchange API of the first framework tensor argument, or NULL. */
@@ -126,7 +138,7 @@ class CallArgs {
     TVMFFIAny* out = &values()[i];
     out->zero_padding = 0;
     out->v_int64 = 0;
-    Classified c = Classify(arg);
+    Classified c = ClassifyFast(arg);
     switch (c.kind) {
       case PyKind::kInt: {
         int overflow = 0;
@@ -169,7 +181,7 @@ class CallArgs {
         return true;
       case PyKind::kNumpy:
         if (!NumpyArrayWriteable(arg)) return ReadOnly(i, arg, func_name);
-        if (num_borrowed_ < kInline) {
+        if (num_borrowed_ < borrowed_capacity_) {
           DLTensor view;
           int64_t dims[2 * BorrowedTensor::kMaxDims];
           if (NumpyArrayView(arg, &view, dims, 2 * BorrowedTensor::kMaxDims)) {
@@ -193,14 +205,16 @@ class CallArgs {
 
   /*! \brief Passes a pooled tensor object describing `view` (metadata copied) of `owner`. */
   bool Borrow(TVMFFIAny* out, PyObject* owner, const DLTensor& view) {
-    BorrowedTensor* t = AcquireBorrowedTensor();
+    // One thread-local lookup per call, not two per tensor (each is a __tls_get_addr call and
+    // an initialisation check in a shared library).
+    if (pool_ == nullptr) pool_ = &tensor_pool;
+    BorrowedTensor* t = AcquireBorrowedTensor(pool_);
     if (!t->OwnMetadata(view)) {
-      PoolBorrowedTensor(t);
+      PoolBorrowedTensor(pool_, t);
       PyErr_SetString(PyExc_BufferError, "the tensor's DLPack description is malformed");
       return false;
     }
-    borrowed_[num_borrowed_] = t;
-    borrowed_owner_[num_borrowed_++] = owner;
+    borrowed_[num_borrowed_++] = {t, owner};
     out->type_index = kTVMFFITensor;
     out->v_obj = &t->header;
     return true;
@@ -236,7 +250,7 @@ class CallArgs {
     if (framework_api_ == nullptr) framework_api_ = api;
     TVMFFIAny* out = &values()[i];
     DLTensor view;
-    if (api->dltensor_from_py_object_no_sync != nullptr && num_borrowed_ < kInline) {
+    if (api->dltensor_from_py_object_no_sync != nullptr && num_borrowed_ < borrowed_capacity_) {
       if (api->dltensor_from_py_object_no_sync(arg, &view) != 0) {
         if (!PyErr_Occurred()) {
           PyErr_SetString(PyExc_BufferError, "the tensor has no DLPack view");
@@ -285,7 +299,12 @@ class CallArgs {
     if (api->current_work_stream(device.device_type, device.device_id, &stream) == 0 &&
         stream != nullptr) {
       TVMFFIEnvSetStream(device.device_type, device.device_id, stream, nullptr);
-      streams_.push_back(device);
+      if (num_streams_ < kInline) {
+        inline_streams_[num_streams_] = device;
+      } else {
+        more_streams_.push_back(device);
+      }
+      ++num_streams_;
     }
   }
 
@@ -332,15 +351,25 @@ class CallArgs {
 
   TVMFFIAny inline_values_[kInline];
   std::unique_ptr<TVMFFIAny[]> heap_values_;
-  BorrowedTensor* borrowed_[kInline];
-  PyObject* borrowed_owner_[kInline];
+  struct Borrowed {
+    BorrowedTensor* tensor;
+    PyObject* owner;
+  };
+  Borrowed inline_borrowed_[kInline];
+  std::unique_ptr<Borrowed[]> heap_borrowed_;
+  Borrowed* borrowed_ = inline_borrowed_;
+  int borrowed_capacity_ = kInline;
   int num_borrowed_ = 0;
+  TensorPool* pool_ = nullptr;  // this thread's, looked up by the first borrowed tensor
   TVMFFIObject* inline_owned_[kInline];
   std::vector<TVMFFIObject*> heap_owned_;
   int num_owned_ = 0;
   bool allocator_set_ = false;
   DLPackManagedTensorAllocator saved_allocator_ = nullptr;
-  std::vector<DLDevice> streams_;  // devices whose stream this call set (empty on the CPU)
+  // Devices whose stream this call set (none on the CPU); no allocation for the usual few.
+  DLDevice inline_streams_[kInline];
+  std::vector<DLDevice> more_streams_;
+  int num_streams_ = 0;
   const DLPackExchangeAPI* framework_api_ = nullptr;
 };
 

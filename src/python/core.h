@@ -138,8 +138,19 @@ struct Classified {
   const DLPackExchangeAPI* api = nullptr;
 };
 
+/*! \brief The framework tensor type Classify saw last; only Classify sets it. */
+struct LastExchangeType {
+  PyTypeObject* type = nullptr;
+  const DLPackExchangeAPI* api = nullptr;
+};
+extern LastExchangeType last_exchange;
 /*! \brief Classifies `obj` by its real type (never by its type's name). */
 Classified Classify(PyObject* obj);
+/*! \brief Classify, with the framework tensor type of the last call answered inline. */
+inline Classified ClassifyFast(PyObject* obj) {
+  if (Py_TYPE(obj) == last_exchange.type) return {PyKind::kExchange, last_exchange.api};
+  return Classify(obj);
+}
 /*! \brief The DLPack exchange API of `type`, or NULL when it has none. */
 const DLPackExchangeAPI* ExchangeAPIOf(PyTypeObject* type);
 /*! \brief Whether `type` is numpy.ndarray itself (NumPy need not be imported). */
