@@ -65,6 +65,7 @@ class Module(Object):
             import json
 
             func._ffi_metadata = json.loads(meta())
+            _set_params_from_metadata(func, func._ffi_metadata)
         return func
 
     @property
@@ -76,14 +77,40 @@ class Module(Object):
         return f"<ffi.Module {self.path!r}>"
 
 
+def _set_params_from_metadata(func: Function, meta: dict) -> None:
+    """Let `func` take keywords when its metadata names its parameters ("arg_names", with
+    "arg_defaults" for the trailing ones, as FFI_DLL_EXPORT_TYPED_FUNC_ARGS writes them)."""
+    names = meta.get("arg_names")
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        return
+    defaults = meta.get("arg_defaults") or {}
+    first = next((i for i, n in enumerate(names) if n in defaults), len(names))
+    _core._set_function_params(func, tuple(names), tuple(defaults[n] for n in names[first:]))
+
+
 def _signature_from_metadata(meta: dict):
-    """The inspect.Signature of a typed export, from its metadata (called by Function)."""
+    """The inspect.Signature of a typed export, from its metadata (called by Function): named
+    parameters with their defaults when the export declares them, else ``arg0, arg1, ...``
+    positional-only."""
     import inspect
 
-    params = [
-        inspect.Parameter(f"arg{i}", inspect.Parameter.POSITIONAL_ONLY, annotation=t)
-        for i, t in enumerate(meta.get("arg_types", []))
-    ]
+    types = meta.get("arg_types", [])
+    names = meta.get("arg_names")
+    if isinstance(names, list) and len(names) == len(types):
+        defaults = meta.get("arg_defaults") or {}
+        empty = inspect.Parameter.empty
+        params = [
+            inspect.Parameter(
+                n, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=defaults.get(n, empty),
+                annotation=t,
+            )
+            for n, t in zip(names, types)
+        ]
+    else:
+        params = [
+            inspect.Parameter(f"arg{i}", inspect.Parameter.POSITIONAL_ONLY, annotation=t)
+            for i, t in enumerate(types)
+        ]
     return inspect.Signature(params, return_annotation=meta.get("return_type", "Any"))
 
 

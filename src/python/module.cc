@@ -126,6 +126,15 @@ NB_MODULE(_core, m) {
       "The module's function `name` (symbol `__tvm_ffi_<name>`), or None.");
 
   m.def(
+      "_set_function_params",
+      [](nb::handle func, nb::handle names, nb::handle defaults) {
+        if (!SetFunctionParams(func.ptr(), names.ptr(), defaults.ptr())) throw nb::python_error();
+      },
+      nb::arg("func"), nb::arg("names"), nb::arg("defaults"),
+      "Gives an ffi.Function parameter names and the defaults of its last parameters, so that "
+      "calls take keywords (the package calls it from export metadata).");
+
+  m.def(
       "get_global_func",
       [](nb::str name, bool allow_missing) -> nb::object {
         std::string_view text = Text(name);

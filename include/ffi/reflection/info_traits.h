@@ -25,40 +25,7 @@ namespace reflection {
 struct InfoTrait {};
 
 namespace detail {
-/*! \brief `s` as a JSON string literal (quoted, escaped). */
-inline std::string JSONString(std::string_view s) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += "\\u00";
-          out += kHex[(c >> 4) & 0xf];
-          out += kHex[c & 0xf];
-        } else {
-          out += c;
-        }
-    }
-  }
-  out += '"';
-  return out;
-}
+using ffi::detail::JSONString;  // detail/type_schema.h
 }  // namespace detail
 
 /*!
