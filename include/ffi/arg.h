@@ -54,11 +54,11 @@ using ArgDefaultType = std::conditional_t<
         std::is_integral_v<U>, int64_t,
         std::conditional_t<
             std::is_floating_point_v<U>, double,
-            std::conditional_t<
-                std::is_same_v<U, const char*> || std::is_same_v<U, char*>, const char*,
-                std::conditional_t<std::is_same_v<U, std::nullptr_t> ||
-                                       std::is_same_v<U, std::nullopt_t>,
-                                   std::nullptr_t, void>>>>>;
+            std::conditional_t<std::is_same_v<U, const char*> || std::is_same_v<U, char*>,
+                               const char*,
+                               std::conditional_t<std::is_same_v<U, std::nullptr_t> ||
+                                                      std::is_same_v<U, std::nullopt_t>,
+                                                  std::nullptr_t, void>>>>>;
 }  // namespace detail
 
 /*!
@@ -151,20 +151,43 @@ constexpr bool DefaultsTrailing() {
 template <typename Info, typename... A, size_t... I>
 constexpr bool CheckArgs(std::index_sequence<I...>) {
   static_assert(sizeof...(A) == Info::kNumArgs,
-                "FFI_DLL_EXPORT_TYPED_FUNC_ARGS: give exactly one ffi::arg(\"name\") annotation "
+                "ffi::arg annotations: give exactly one ffi::arg(\"name\") annotation "
                 "per parameter of the function");
   if constexpr (sizeof...(A) == Info::kNumArgs) {
     static_assert(DefaultsTrailing<A...>(),
-                  "FFI_DLL_EXPORT_TYPED_FUNC_ARGS: only trailing parameters may have defaults "
+                  "ffi::arg annotations: only trailing parameters may have defaults "
                   "(a parameter without a default follows one with a default)");
-    static_assert((DefaultFits<std::tuple_element_t<I, typename Info::ArgTypes>,
-                               ArgDefaultOfT<A>>() &&
-                   ...),
-                  "FFI_DLL_EXPORT_TYPED_FUNC_ARGS: a default does not convert to its parameter's "
-                  "type (None needs an Optional or Any parameter; a float needs a floating-point "
-                  "one; a string literal a string one)");
+    static_assert(
+        (DefaultFits<std::tuple_element_t<I, typename Info::ArgTypes>, ArgDefaultOfT<A>>() && ...),
+        "ffi::arg annotations: a default does not convert to its parameter's "
+        "type (None needs an Optional or Any parameter; a float needs a floating-point "
+        "one; a string literal a string one)");
   }
   return true;
+}
+
+/*! \brief CheckArgs for the annotations held in a tuple (`specs` is only for its type). */
+template <typename Info, typename... A>
+constexpr bool CheckArgTuple(const std::tuple<A...>*) {
+  return CheckArgs<Info, A...>(std::index_sequence_for<A...>{});
+}
+
+/*! \brief Whether `E` is a parameter annotation (ffi::arg, with or without a default). */
+template <typename E>
+constexpr bool kIsArgSpec = false;
+template <>
+inline constexpr bool kIsArgSpec<arg> = true;
+template <typename D>
+constexpr bool kIsArgSpec<ArgSpec<D>> = true;
+
+/*! \brief `extra` in a tuple when it is a parameter annotation, else an empty tuple. */
+template <typename E>
+auto ArgSpecTuple(const E& extra) {
+  if constexpr (kIsArgSpec<E>) {
+    return std::tuple<E>(extra);
+  } else {
+    return std::tuple<>();
+  }
 }
 
 /*! \brief The ABI value of a default (borrowed; string literals live forever). */
@@ -281,13 +304,13 @@ void CallTypedWithDefaults(const F& f, const char* name, const std::tuple<A...>&
 
 /*!
  * \brief What `__tvm_ffi__metadata_<name>` returns for an export with parameter annotations:
- * the typed export's metadata with "arg_names" and "arg_defaults" added.
+ * the typed export's metadata (ExportMetadata of `base`) with "arg_names" and "arg_defaults".
  */
-template <typename Info, size_t N, typename... A>
-std::string ArgsExportMetadata(const ConstString<N>& name, const std::tuple<A...>& specs) {
-  std::string base = ExportMetadata<Info>(name);
-  base.pop_back();  // the closing brace
-  return base + ", " + ArgsMetadataJSON(specs) + "}";
+template <typename Info, typename... A>
+std::string ArgsExportMetadata(std::string_view base, const std::tuple<A...>& specs) {
+  std::string out = ExportMetadata<Info>(base);
+  out.pop_back();  // the closing brace
+  return out + ", " + ArgsMetadataJSON(specs) + "}";
 }
 }  // namespace detail
 
@@ -296,38 +319,32 @@ std::string ArgsExportMetadata(const ConstString<N>& name, const std::tuple<A...
  * parameter: `FFI_DLL_EXPORT_TYPED_FUNC_ARGS(scale, Scale, ffi::arg("x"), ffi::arg("alpha") =
  * 2.0)`. Hosts may pass arguments by keyword and omit those with defaults (see the file comment).
  */
-#define FFI_DLL_EXPORT_TYPED_FUNC_ARGS(ExportName, Function, ...)                                 \
-  namespace {                                                                                     \
-  const auto _ffi_export_##ExportName = Function;                                                 \
-  const auto _ffi_export_args_##ExportName = std::make_tuple(__VA_ARGS__);                        \
-  using _ffi_export_info_##ExportName =                                                           \
-      ::ffi::detail::FunctionInfo<std::decay_t<decltype(_ffi_export_##ExportName)>>;              \
-  }                                                                                               \
-  template <typename... A>                                                                        \
-  struct _ffi_export_check_##ExportName;                                                          \
-  template <typename... A>                                                                        \
-  struct _ffi_export_check_##ExportName<std::tuple<A...>> {                                       \
-    static constexpr bool value = ::ffi::detail::CheckArgs<_ffi_export_info_##ExportName, A...>(  \
-        std::make_index_sequence<sizeof...(A)>{});                                                \
-  };                                                                                              \
-  static_assert(                                                                                  \
-      _ffi_export_check_##ExportName<std::decay_t<decltype(_ffi_export_args_##ExportName)>>::     \
-          value,                                                                                  \
-      "see the errors above");                                                                    \
-  extern "C" TVM_FFI_DLL_EXPORT int __tvm_ffi_##ExportName(void*, const TVMFFIAny* args,          \
-                                                           int32_t num_args, TVMFFIAny* result) { \
-    FFI_SAFE_CALL_BEGIN();                                                                        \
-    ::ffi::detail::CallTypedWithDefaults(_ffi_export_##ExportName, #ExportName,                   \
-                                         _ffi_export_args_##ExportName, args, num_args, result);  \
-    FFI_SAFE_CALL_END();                                                                          \
-  }                                                                                               \
-  extern "C" TVM_FFI_DLL_EXPORT int __tvm_ffi__metadata_##ExportName(void*, const TVMFFIAny*,     \
-                                                                     int32_t, TVMFFIAny* result) {\
-    FFI_SAFE_CALL_BEGIN();                                                                        \
-    std::string text = ::ffi::detail::ArgsExportMetadata<_ffi_export_info_##ExportName>(          \
-        ::ffi::ConstString(#ExportName), _ffi_export_args_##ExportName);                          \
-    return ::ffi::detail::ReturnRuntimeString(text, result);                                      \
-    FFI_SAFE_CALL_END();                                                                          \
+#define FFI_DLL_EXPORT_TYPED_FUNC_ARGS(ExportName, Function, ...)                                  \
+  namespace {                                                                                      \
+  const auto _ffi_export_##ExportName = Function;                                                  \
+  const auto _ffi_export_args_##ExportName = std::make_tuple(__VA_ARGS__);                         \
+  using _ffi_export_info_##ExportName =                                                            \
+      ::ffi::detail::FunctionInfo<std::decay_t<decltype(_ffi_export_##ExportName)>>;               \
+  }                                                                                                \
+  static_assert(                                                                                   \
+      ::ffi::detail::CheckArgTuple<_ffi_export_info_##ExportName>(&_ffi_export_args_##ExportName), \
+      "see the errors above");                                                                     \
+  extern "C" TVM_FFI_DLL_EXPORT int __tvm_ffi_##ExportName(void*, const TVMFFIAny* args,           \
+                                                           int32_t num_args, TVMFFIAny* result) {  \
+    FFI_SAFE_CALL_BEGIN();                                                                         \
+    ::ffi::detail::CallTypedWithDefaults(_ffi_export_##ExportName, #ExportName,                    \
+                                         _ffi_export_args_##ExportName, args, num_args, result);   \
+    FFI_SAFE_CALL_END();                                                                           \
+  }                                                                                                \
+  extern "C" TVM_FFI_DLL_EXPORT int __tvm_ffi__metadata_##ExportName(void*, const TVMFFIAny*,      \
+                                                                     int32_t, TVMFFIAny* result) { \
+    FFI_SAFE_CALL_BEGIN();                                                                         \
+    static constexpr auto kMetadata =                                                              \
+        _ffi_export_info_##ExportName::Metadata(::ffi::ConstString(#ExportName));                  \
+    std::string text = ::ffi::detail::ArgsExportMetadata<_ffi_export_info_##ExportName>(           \
+        kMetadata.view(), _ffi_export_args_##ExportName);                                          \
+    return ::ffi::detail::ReturnRuntimeString(text, result);                                       \
+    FFI_SAFE_CALL_END();                                                                           \
   }
 
 }  // namespace ffi_v1

@@ -213,14 +213,13 @@ void CallTyped(const F& f, const char* name, const TVMFFIAny* args, int32_t num_
 }
 
 /*!
- * \brief What `__tvm_ffi__metadata_<name>` returns for a typed export: JSON with the signature,
- * the argument types and the return type in TypeStr's vocabulary, and "type_schema" (the
+ * \brief What `__tvm_ffi__metadata_<name>` returns for a typed export: `base` (Info::Metadata, the
+ * signature, argument and return types, a compile-time constant) with "type_schema" added (the
  * function's type schema as a JSON string, the key the reference's tools read).
  */
-template <typename Info, size_t N>
-std::string ExportMetadata(const ConstString<N>& name) {
-  std::string out(Info::Metadata(name).view());
-  out.pop_back();  // the closing brace
+template <typename Info>
+std::string ExportMetadata(std::string_view base) {
+  std::string out(base.substr(0, base.size() - 1));  // without the closing brace
   out += ", \"type_schema\": ";
   out += JSONString(Info::TypeSchema());
   out += '}';
@@ -480,8 +479,9 @@ struct TypeTraits<TypedFunction<R(Args...)>> {
                                                                      int32_t, TVMFFIAny* result) { \
     FFI_SAFE_CALL_BEGIN();                                                                         \
     using Info = ::ffi::detail::FunctionInfo<std::decay_t<decltype(_ffi_export_##ExportName)>>;    \
+    static constexpr auto kMetadata = Info::Metadata(::ffi::ConstString(#ExportName));             \
     return ::ffi::detail::ReturnRuntimeString(                                                     \
-        ::ffi::detail::ExportMetadata<Info>(::ffi::ConstString(#ExportName)), result);             \
+        ::ffi::detail::ExportMetadata<Info>(kMetadata.view()), result);                            \
     FFI_SAFE_CALL_END();                                                                           \
   }
 

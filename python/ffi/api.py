@@ -83,9 +83,20 @@ def _set_params_from_metadata(func: Function, meta: dict) -> None:
     names = meta.get("arg_names")
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         return
-    defaults = meta.get("arg_defaults") or {}
+    defaults = _typed_defaults(meta)
     first = next((i for i, n in enumerate(names) if n in defaults), len(names))
     _core._set_function_params(func, tuple(names), tuple(defaults[n] for n in names[first:]))
+
+
+def _typed_defaults(meta: dict) -> dict:
+    """The metadata's defaults, an int default of a float parameter made a float (``= 2`` for a
+    ``double`` is 2.0, as the call converts it)."""
+    defaults = dict(meta.get("arg_defaults") or {})
+    for name, type_name in zip(meta.get("arg_names") or (), meta.get("arg_types") or ()):
+        value = defaults.get(name)
+        if type_name in ("float", "Optional<float>") and type(value) is int:
+            defaults[name] = float(value)
+    return defaults
 
 
 def _signature_from_metadata(meta: dict):
@@ -97,11 +108,13 @@ def _signature_from_metadata(meta: dict):
     types = meta.get("arg_types", [])
     names = meta.get("arg_names")
     if isinstance(names, list) and len(names) == len(types):
-        defaults = meta.get("arg_defaults") or {}
+        defaults = _typed_defaults(meta)
         empty = inspect.Parameter.empty
         params = [
             inspect.Parameter(
-                n, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=defaults.get(n, empty),
+                n,
+                inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                default=defaults.get(n, empty),
                 annotation=t,
             )
             for n, t in zip(names, types)

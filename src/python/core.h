@@ -37,9 +37,9 @@ struct PyObj {
 struct PyFunc {
   PyObj base;
   vectorcallfunc vectorcall;
-  PyObject* name;  // str or NULL
-  PyObject* dict;  // attributes, e.g. the signature metadata a module provides
-  bool keep_gil;   // opt-in: call without releasing the GIL (see Function.keep_gil)
+  PyObject* name;          // str or NULL
+  PyObject* dict;          // attributes, e.g. the signature metadata a module provides
+  bool keep_gil;           // opt-in: call without releasing the GIL (see Function.keep_gil)
   PyObject* arg_names;     // tuple of parameter names from the export, or NULL: no keywords
   PyObject* arg_defaults;  // tuple: defaults of the last len() parameters (with arg_names)
 };

@@ -178,8 +178,9 @@ PyObject* CallBound(PyFunc* f, PyObject* const* args, Py_ssize_t n, PyObject* kw
   Py_ssize_t ndef = PyTuple_GET_SIZE(f->arg_defaults);
   if (n > total) {
     if (ndef > 0) {
-      PyErr_Format(PyExc_TypeError, "%S() takes from %zd to %zd positional arguments but %zd %s given",
-                   fname, total - ndef, total, n, n == 1 ? "was" : "were");
+      PyErr_Format(PyExc_TypeError,
+                   "%S() takes from %zd to %zd positional arguments but %zd %s given", fname,
+                   total - ndef, total, n, n == 1 ? "was" : "were");
     } else {
       PyErr_Format(PyExc_TypeError, "%S() takes %zd positional argument%s but %zd %s given", fname,
                    total, total == 1 ? "" : "s", n, n == 1 ? "was" : "were");
@@ -283,7 +284,18 @@ PyObject* FunctionGetSignature(PyObject* self, void*) {
 }
 
 PyObject* FunctionGetDoc(PyObject* self, void*) {
-  if (PyObject* sig = SignatureText(reinterpret_cast<PyFunc*>(self))) {
+  auto* f = reinterpret_cast<PyFunc*>(self);
+  PyObject* meta = Metadata(f);
+  PyObject* hook = GetHooks().signature_from_metadata;
+  if (f->arg_names != nullptr && meta != nullptr && hook != nullptr && f->name != nullptr) {
+    // Named parameters: "scale(x: 'float', alpha: 'float' = 2.0) -> 'float'", as help() shows.
+    PyObject* sig = PyObject_CallOneArg(hook, meta);
+    if (sig == nullptr) return nullptr;
+    PyObject* doc = PyUnicode_FromFormat("%S%S", f->name, sig);
+    Py_DECREF(sig);
+    return doc;
+  }
+  if (PyObject* sig = SignatureText(f)) {
     Py_INCREF(sig);
     return sig;
   }
@@ -369,8 +381,8 @@ void SetFunctionName(PyObject* func, PyObject* name) {
 }
 
 bool SetFunctionParams(PyObject* func, PyObject* names, PyObject* defaults) {
-  if (!PyObject_TypeCheck(func, FunctionType) || !PyTuple_Check(names) || !PyTuple_Check(defaults) ||
-      PyTuple_GET_SIZE(defaults) > PyTuple_GET_SIZE(names)) {
+  if (!PyObject_TypeCheck(func, FunctionType) || !PyTuple_Check(names) ||
+      !PyTuple_Check(defaults) || PyTuple_GET_SIZE(defaults) > PyTuple_GET_SIZE(names)) {
     PyErr_SetString(PyExc_TypeError,
                     "_set_function_params(func, names, defaults): an ffi.Function, a tuple of "
                     "names and a tuple of at most as many defaults");

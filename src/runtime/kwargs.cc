@@ -137,8 +137,9 @@ class FieldInit {
                                << "' failed without an error";
     }
     Error err = detail::ObjectUnsafe::RefFromOwnedHeader<Error>(raised);
-    throw Error(err.kind(), std::string(type_key_) + ".__ffi_init__() " + what + " '" +
-                                std::string(name) + "': " + std::string(err.message()),
+    throw Error(err.kind(),
+                std::string(type_key_) + ".__ffi_init__() " + what + " '" + std::string(name) +
+                    "': " + std::string(err.message()),
                 err.backtrace());
   }
 
@@ -153,15 +154,16 @@ void RegisterFFIInit(int64_t type_index) {
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(static_cast<int32_t>(type_index));
   if (info == nullptr) FFI_THROW(IndexError) << "no type is registered at index " << type_index;
   auto init = std::make_shared<const FieldInit>(info);
-  Function fn = Function::FromPacked(
-      [init](PackedArgs args, Any* result) { *result = init->Make(args); });
+  Function fn =
+      Function::FromPacked([init](PackedArgs args, Any* result) { *result = init->Make(args); });
   reflection::detail::RegisterTypeAttr(info->type_index, type_attr::kInit.name, AnyView(fn));
 }
 
 FFI_STATIC_INIT_BLOCK() {
   reflection::GlobalDef()
-      .def("ffi.GetKwargsObject", []() { return KwargsObject(); },
-           "The KWARGS sentinel: arguments after it in a call are keyword/value pairs.")
+      .def(
+          "ffi.GetKwargsObject", []() { return KwargsObject(); },
+          "The KWARGS sentinel: arguments after it in a call are keyword/value pairs.")
       .def("ffi._RegisterFFIInit", RegisterFFIInit,
            "Registers a type's __ffi_init__ made from its reflected fields (keywords through the "
            "KWARGS sentinel).");

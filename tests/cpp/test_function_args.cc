@@ -1,7 +1,7 @@
 // Parameter names and defaults of exports (ffi/arg.h): the exported C function fills omitted
 // trailing arguments, refuses too few or too many, and its metadata names the parameters and
-// carries the reference's "type_schema"; and the runtime's KWARGS constructor (src/runtime/kwargs.cc)
-// makes reflected objects from fields given by position and by name.
+// carries the reference's "type_schema"; and the runtime's KWARGS constructor
+// (src/runtime/kwargs.cc) makes reflected objects from fields given by position and by name.
 #include <ffi/arg.h>
 #include <ffi/reflection/registry.h>
 
@@ -56,13 +56,13 @@ TEST(FunctionArgs, TooFewOrTooManyArgumentsAreTypeErrors) {
   EXPECT_EQ(none.kind(), "TypeError");
   EXPECT_NE(std::string(none.message()).find("Expected 1 to 6 but got 0"), std::string::npos)
       << none.message();
-  ffi::Error many = ExpectError(
-      [] { CallExport(__tvm_ffi_test_affine, {1.0, 1.0, 1, true, "", 1, 1}); });
+  ffi::Error many = ExpectError([] {
+    CallExport(__tvm_ffi_test_affine, {1.0, 1.0, 1, true, "", 1, 1});
+  });
   EXPECT_EQ(many.kind(), "TypeError");
   // A wrong type in a given argument is still reported by position.
   ffi::Error type = ExpectError([] { CallExport(__tvm_ffi_test_affine, {1.0, "x"}); });
-  EXPECT_NE(std::string(type.message()).find("argument #1"), std::string::npos)
-      << type.message();
+  EXPECT_NE(std::string(type.message()).find("argument #1"), std::string::npos) << type.message();
 }
 
 TEST(FunctionArgs, MetadataNamesParametersAndDefaults) {
@@ -167,4 +167,33 @@ TEST(KwargsInit, BadCallsAreTypeErrors) {
   EXPECT_NE(message(kw, "x", "no").find("field 'x'"), std::string::npos);
 }
 
+}  // namespace
+
+// ---- global functions with parameter names ----------------------------------------------------
+
+namespace {
+int64_t Clamp(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : (v > hi ? hi : v); }
+}  // namespace
+
+FFI_STATIC_INIT_BLOCK() {
+  ffi::reflection::GlobalDef().def("test.args.clamp", Clamp, "Clamps v into [lo, hi].",
+                                   ffi::arg("v"), ffi::arg("lo") = 0, ffi::arg("hi") = 10);
+}
+
+namespace {
+TEST(GlobalDefArgs, DefaultsAndMetadata) {
+  ffi::Function clamp = ffi::Function::GetGlobalRequired("test.args.clamp");
+  EXPECT_EQ(clamp(int64_t{42}).cast<int64_t>(), 10);
+  EXPECT_EQ(clamp(int64_t{-3}).cast<int64_t>(), 0);
+  EXPECT_EQ(clamp(int64_t{42}, int64_t{-5}, int64_t{50}).cast<int64_t>(), 42);
+  EXPECT_EQ(ExpectError([&] { clamp(); }).kind(), "TypeError");
+  std::string meta(ffi::Function::GetGlobalRequired("ffi.GetGlobalFuncMetadata")("test.args.clamp")
+                       .cast<ffi::String>()
+                       .view());
+  EXPECT_NE(meta.find("\"arg_names\": [\"v\", \"lo\", \"hi\"], \"arg_defaults\": {\"lo\": 0, "
+                      "\"hi\": 10}"),
+            std::string::npos)
+      << meta;
+  EXPECT_NE(meta.find("\"type_schema\":"), std::string::npos) << meta;
+}
 }  // namespace

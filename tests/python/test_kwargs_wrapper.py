@@ -6,7 +6,6 @@ import inspect
 
 import pytest
 
-import ffi
 from ffi.utils.kwargs_wrapper import make_kwargs_wrapper, make_kwargs_wrapper_from_signature
 from ffi.utils.unpack_dataclass import unpack_dataclass_to_tuple
 
@@ -143,11 +142,3 @@ def test_map_dataclass_to_tuple():
     assert w(5, 2) == (5, 2)
     leaf = object()
     assert unpack_dataclass_to_tuple(Inner(leaf, []))[0] is leaf
-
-
-def test_wraps_an_ffi_function(mod):
-    add = mod.add_one if hasattr(mod, "add_one") else None
-    f = ffi.get_global_func("ffi.String") if add is None else add
-    w = make_kwargs_wrapper(ffi.convert, ["value"])
-    assert w(value=3) == 3
-    assert callable(f)
