@@ -128,7 +128,30 @@ def _signature_from_metadata(meta: dict):
 
 
 _core._register_class(_core.type_key_to_index("ffi.Module"), Module)
-_core._set_hooks(Module._populate, _signature_from_metadata)
+
+
+def _schema_text(schema: dict) -> str:
+    """A type schema ({"type": "Optional", "args": [{"type": "int"}]}) as "Optional<int>"."""
+    args = schema.get("args")
+    inner = f"<{', '.join(_schema_text(a) for a in args)}>" if args else ""
+    return str(schema.get("type", "Any")) + inner
+
+
+def _global_metadata(func: Function, text: str) -> None:
+    """Names the parameters of a global function registered with ``ffi::arg`` annotations (its
+    metadata has "arg_names" beside the reference's "type_schema"); called by get_global_func."""
+    import json
+
+    meta = json.loads(text)
+    if "arg_types" not in meta and "type_schema" in meta:
+        named = json.loads(meta["type_schema"]).get("named_args", {})
+        meta["arg_types"] = [_schema_text(p) for p in named.get("params", [])]
+        meta["return_type"] = _schema_text((named.get("return") or [{}])[0])
+    func._ffi_metadata = meta
+    _set_params_from_metadata(func, meta)
+
+
+_core._set_hooks(Module._populate, _signature_from_metadata, _global_metadata)
 _core._register_class(_core.type_key_to_index("ffi.Shape"), Shape)
 
 

@@ -272,6 +272,7 @@ PyObject* NewDevice(DLDevice device);
 struct Hooks {
   PyObject* module_loaded = nullptr;            // f(module): called when a Module arrives
   PyObject* signature_from_metadata = nullptr;  // f(metadata dict) -> inspect.Signature
+  PyObject* global_metadata = nullptr;          // f(function, metadata str): names its parameters
 };
 /*! \brief The registered hooks. */
 Hooks& GetHooks();

@@ -117,6 +117,23 @@ def test_float_defaults_arrive_as_floats(kwmod):
     assert json.loads(meta["type_schema"])["type"] == "ffi.Function"
 
 
+def test_global_functions_with_names_take_keywords(kwmod):
+    clamp = ffi.get_global_func("kwtest.clamp")
+    assert clamp(42) == 10 and clamp(-1) == 0
+    assert clamp(42, hi=50) == 42
+    assert clamp(hi=3, v=5, lo=1) == 3
+    with pytest.raises(
+        TypeError, match=r"^kwtest.clamp\(\) got an unexpected keyword argument 'h'$"
+    ):
+        clamp(1, h=2)
+    sig = inspect.signature(clamp)
+    assert str(sig) == "(v: 'int', lo: 'int' = 0, hi: 'int' = 10) -> 'int'"
+    assert ffi.get_global_func_metadata("kwtest.clamp")["arg_defaults"] == {"lo": 0, "hi": 10}
+    # Functions registered without names are unchanged.
+    with pytest.raises(TypeError, match="positional arguments only"):
+        ffi.get_global_func("ffi.GetKwargsObject")(x=1)
+
+
 def test_functions_without_names_refuse_keywords_clearly(kwmod):
     assert kwmod.add(1, 2) == 3
     with pytest.raises(TypeError, match="takes positional arguments only.*ARGS"):

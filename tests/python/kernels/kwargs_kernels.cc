@@ -3,6 +3,7 @@
 // omit trailing arguments positionally.
 #include <ffi/arg.h>
 #include <ffi/ffi.h>
+#include <ffi/reflection/registry.h>
 #include <ffi/tvm_compat.h>
 
 #include <cstdint>
@@ -27,6 +28,8 @@ ffi::String Describe(ffi::String name, int64_t count) {
 
 int64_t Add(int64_t a, int64_t b) { return a + b; }
 
+int64_t Clamp(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : (v > hi ? hi : v); }
+
 }  // namespace
 
 FFI_DLL_EXPORT_TYPED_FUNC_ARGS(scale, Scale, ffi::arg("x"), ffi::arg("alpha") = 2,
@@ -35,3 +38,9 @@ FFI_DLL_EXPORT_TYPED_FUNC_ARGS(scale, Scale, ffi::arg("x"), ffi::arg("alpha") = 
 TVM_FFI_DLL_EXPORT_TYPED_FUNC_ARGS(fill, Fill, ffi::arg("t"), ffi::arg("value") = 1.5);
 FFI_DLL_EXPORT_TYPED_FUNC_ARGS(describe, Describe, ffi::arg("name"), ffi::arg("count"));
 FFI_DLL_EXPORT_TYPED_FUNC(add, Add);
+
+// A global function with parameter names: get_global_func gives it keywords too.
+FFI_STATIC_INIT_BLOCK() {
+  ffi::reflection::GlobalDef().def("kwtest.clamp", Clamp, "Clamps v into [lo, hi].", ffi::arg("v"),
+                                   ffi::arg("lo") = 0, ffi::arg("hi") = 10);
+}
