@@ -153,6 +153,8 @@ class FieldInit {
 void RegisterFFIInit(int64_t type_index) {
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(static_cast<int32_t>(type_index));
   if (info == nullptr) FFI_THROW(IndexError) << "no type is registered at index " << type_index;
+  // A type registered twice (its library loaded again) keeps the constructor it has.
+  if (reflection::detail::HasTypeAttr(info->type_index, type_attr::kInit.name)) return;
   auto init = std::make_shared<const FieldInit>(info);
   Function fn =
       Function::FromPacked([init](PackedArgs args, Any* result) { *result = init->Make(args); });

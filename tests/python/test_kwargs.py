@@ -8,7 +8,6 @@ import inspect
 import json
 import os
 import pydoc
-import shlex
 import subprocess
 import sys
 import textwrap
@@ -16,7 +15,7 @@ import textwrap
 import numpy as np
 import pytest
 from conftest import HERE, build_kernel
-from test_reflection_interop import reference_include_dir
+from test_reflection_interop import build, reference_include_dir
 
 import ffi
 
@@ -172,27 +171,15 @@ def test_set_function_params_validates():
 # ---- objects ------------------------------------------------------------------------------------
 
 
-def build_objects(prefix, include_flags, out_dir):
-    lib = os.path.join(out_dir, f"kwargs_objects_{prefix}.so")
-    src = os.path.join(HERE, "kernels", "kwargs_objects.cc")
-    cmd = ["g++", "-std=c++17", "-O1", "-shared", "-fPIC", "-Wall", "-Wextra", *include_flags,
-           f'-DKW_PREFIX="{prefix}"', src, "-o", lib]  # fmt: skip
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stderr
-    return lib
-
-
 @pytest.fixture(scope="module")
 def object_libs(tmp_path_factory):
+    """kwargs_objects.cc built with our headers ("kwours") and, when installed, the reference's."""
     out = str(tmp_path_factory.mktemp("kwobj"))
-    flags = shlex.split(
-        subprocess.check_output([sys.executable, "-m", "ffi.config", "--cflags"], text=True)
-    )
-    libs = {"kwours": build_objects("kwours", [*flags, "-Werror"], out)}
-    ref_include = reference_include_dir()
-    if ref_include is not None:
-        libs["kwref"] = build_objects("kwref", ["-isystem", ref_include], out)
-    return libs
+    src = os.path.join(HERE, "kernels", "kwargs_objects.cc")
+    includes = {"kwours": ["-I", ffi.libinfo.get_include_dir(), "-Werror"]}
+    if reference_include_dir() is not None:
+        includes["kwref"] = ["-isystem", reference_include_dir()]
+    return {p: build(p, f, out, src=src, prefix_macro="KW_PREFIX") for p, f in includes.items()}
 
 
 @pytest.fixture(scope="module")
