@@ -162,7 +162,9 @@ PyObject* JoinMissing(PyObject* const* names, Py_ssize_t n) {
  * function with parameter names: binds the arguments as Python binds them to a function
  * `name(p0, p1=d1, ...)` (with Python's TypeErrors), then calls with every argument positional.
  */
-PyObject* CallBound(PyFunc* f, PyObject* const* args, Py_ssize_t n, PyObject* kwnames) {
+// Out of line: inlined, its vectors would cost every plain call a larger frame.
+[[gnu::noinline, gnu::cold]] PyObject* CallBound(PyFunc* f, PyObject* const* args, Py_ssize_t n,
+                                                 PyObject* kwnames) {
   Py_ssize_t nkw = kwnames != nullptr ? PyTuple_GET_SIZE(kwnames) : 0;
   PyObject* fname = f->name != nullptr ? f->name : Py_None;
   if (f->arg_names == nullptr) {
@@ -233,11 +235,21 @@ PyObject* CallBound(PyFunc* f, PyObject* const* args, Py_ssize_t n, PyObject* kw
 PyObject* FunctionVectorcall(PyObject* self, PyObject* const* args, size_t nargsf,
                              PyObject* kwnames) {
   auto* f = reinterpret_cast<PyFunc*>(self);
+  if (FFI_UNLIKELY(kwnames != nullptr)) {
+    return CallBound(f, args, PyVectorcall_NARGS(nargsf), kwnames);  // refuses keywords
+  }
+  return CallFunction(f->base.handle, f->name, args, PyVectorcall_NARGS(nargsf), f->keep_gil);
+}
+
+/*!
+ * \brief The vectorcall of functions with parameter names (set with them): calls giving every
+ * parameter positionally go straight through; keywords and omitted defaults are bound first.
+ */
+PyObject* NamedFunctionVectorcall(PyObject* self, PyObject* const* args, size_t nargsf,
+                                  PyObject* kwnames) {
+  auto* f = reinterpret_cast<PyFunc*>(self);
   Py_ssize_t n = PyVectorcall_NARGS(nargsf);
-  // Positional calls giving every parameter (all calls of functions without names) go straight
-  // through; only keywords and omitted defaults pay for binding.
-  if (FFI_LIKELY(kwnames == nullptr) &&
-      (f->arg_names == nullptr || n == PyTuple_GET_SIZE(f->arg_names))) {
+  if (FFI_LIKELY(kwnames == nullptr) && n == PyTuple_GET_SIZE(f->arg_names)) {
     return CallFunction(f->base.handle, f->name, args, n, f->keep_gil);
   }
   return CallBound(f, args, n, kwnames);
@@ -407,6 +419,7 @@ bool SetFunctionParams(PyObject* func, PyObject* names, PyObject* defaults) {
   Py_XSETREF(f->arg_names, interned);
   Py_INCREF(defaults);
   Py_XSETREF(f->arg_defaults, defaults);
+  f->vectorcall = NamedFunctionVectorcall;  // functions without names keep the plain entry
   return true;
 }
 
