@@ -13,7 +13,8 @@
  * defaults, so C/C++ hosts and runtimes that ignore the metadata may omit them positionally.
  * Defaults are int, float, bool, a string literal, or None (`nullptr` / `std::nullopt`).
  * Mistakes are compile errors: one annotation per parameter, defaults only on trailing
- * parameters, and a default the parameter's type accepts.
+ * parameters, and a default the parameter's type accepts. `reflection::GlobalDef().def(name, f,
+ * ffi::arg(...)...)` takes the same annotations for global functions (reflection/registry.h).
  */
 #ifndef FFI_ARG_H_
 #define FFI_ARG_H_

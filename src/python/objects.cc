@@ -189,8 +189,12 @@ PyObject* JoinMissing(PyObject* const* names, Py_ssize_t n) {
     }
     return nullptr;
   }
-  std::vector<PyObject*> bound(static_cast<size_t>(total), nullptr);
-  for (Py_ssize_t i = 0; i < n; ++i) bound[i] = args[i];
+  // On the stack for the usual parameter counts: binding then allocates nothing.
+  constexpr Py_ssize_t kInline = 16;
+  PyObject* inline_bound[kInline];
+  std::vector<PyObject*> heap_bound(total > kInline ? static_cast<size_t>(total) : 0);
+  PyObject** bound = total > kInline ? heap_bound.data() : inline_bound;
+  for (Py_ssize_t j = 0; j < total; ++j) bound[j] = j < n ? args[j] : nullptr;
   for (Py_ssize_t k = 0; k < nkw; ++k) {
     PyObject* key = PyTuple_GET_ITEM(kwnames, k);
     Py_ssize_t j = 0;
@@ -229,7 +233,7 @@ PyObject* JoinMissing(PyObject* const* names, Py_ssize_t n) {
     Py_DECREF(list);
     return nullptr;
   }
-  return CallFunction(f->base.handle, f->name, bound.data(), total, f->keep_gil);
+  return CallFunction(f->base.handle, f->name, bound, total, f->keep_gil);
 }
 
 PyObject* FunctionVectorcall(PyObject* self, PyObject* const* args, size_t nargsf,
