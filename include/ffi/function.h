@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "any.h"
+#include "detail/type_schema.h"
 #include "expected.h"
 #include "optional.h"
 
@@ -115,6 +116,8 @@ struct FunctionInfo<R(Args...)> {
   static constexpr int32_t kNumArgs = sizeof...(Args);
   /*! \brief "(0: int, 1: Tensor) -> void": the signature after the function's name. */
   static constexpr auto Signature() { return SignatureOf(std::index_sequence_for<Args...>{}); }
+  /*! \brief The type schema, as the reference's metadata gives it. */
+  static std::string TypeSchema() { return FunctionTypeSchema<R, std::decay_t<Args>...>(); }
   /*!
    * \brief What `__tvm_ffi__metadata_<name>` returns for a typed export: JSON with the signature,
    * the argument types and the return type, in TypeStr's vocabulary. Type names are identifiers,
@@ -207,6 +210,29 @@ void CallTyped(const F& f, const char* name, const TVMFFIAny* args, int32_t num_
     ThrowArgumentCountError(name, kSignature<Info>, Info::kNumArgs, num_args);
   }
   CallTypedImpl<Info>(f, name, args, result, std::make_index_sequence<Info::kNumArgs>{});
+}
+
+/*!
+ * \brief What `__tvm_ffi__metadata_<name>` returns for a typed export: `base` (Info::Metadata, the
+ * signature, argument and return types, a compile-time constant) with "type_schema" added (the
+ * function's type schema as a JSON string, the key the reference's tools read).
+ */
+template <typename Info>
+std::string ExportMetadata(std::string_view base) {
+  std::string out(base.substr(0, base.size() - 1));  // without the closing brace
+  out += ", \"type_schema\": ";
+  out += JSONString(Info::TypeSchema());
+  out += '}';
+  return out;
+}
+
+/*!
+ * \brief Stores `text` in `*result` as a String the runtime allocates (so that it outlives the
+ * library that made it); the safe-call return code.
+ */
+inline int ReturnRuntimeString(const std::string& text, TVMFFIAny* result) {
+  TVMFFIByteArray bytes{text.data(), text.size()};
+  return TVMFFIStringFromByteArray(&bytes, result);
 }
 
 /*! \brief The global function named `name`, or a null handle (the caller owns the reference). */
@@ -454,7 +480,8 @@ struct TypeTraits<TypedFunction<R(Args...)>> {
     FFI_SAFE_CALL_BEGIN();                                                                         \
     using Info = ::ffi::detail::FunctionInfo<std::decay_t<decltype(_ffi_export_##ExportName)>>;    \
     static constexpr auto kMetadata = Info::Metadata(::ffi::ConstString(#ExportName));             \
-    *result = ::ffi::Any(::ffi::String(kMetadata.view())).release();                               \
+    return ::ffi::detail::ReturnRuntimeString(                                                     \
+        ::ffi::detail::ExportMetadata<Info>(kMetadata.view()), result);                            \
     FFI_SAFE_CALL_END();                                                                           \
   }
 

@@ -24,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include "arg.h"
 #include "c_api.h"
 #include "detail/any_hash.h"  // details::StableHashBytes
 #include "ffi.h"
@@ -58,6 +59,10 @@ T CompatCheckNotNull(T&& value, const char* kind, const char* text, const char* 
 /*! \brief Exports a typed function as `__tvm_ffi_<ExportName>`; see FFI_DLL_EXPORT_TYPED_FUNC. */
 #define TVM_FFI_DLL_EXPORT_TYPED_FUNC(ExportName, Function) \
   FFI_DLL_EXPORT_TYPED_FUNC(ExportName, Function)
+
+/*! \brief An export with parameter names and defaults; see FFI_DLL_EXPORT_TYPED_FUNC_ARGS. */
+#define TVM_FFI_DLL_EXPORT_TYPED_FUNC_ARGS(ExportName, Function, ...) \
+  FFI_DLL_EXPORT_TYPED_FUNC_ARGS(ExportName, Function, __VA_ARGS__)
 
 /*! \brief `TVM_FFI_THROW(ValueError) << "message";` throws an ffi::Error; see FFI_THROW. */
 #define TVM_FFI_THROW(ErrorKind) FFI_THROW(ErrorKind)

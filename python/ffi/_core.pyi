@@ -291,6 +291,7 @@ def type_key_to_index(key: str, /) -> int:
 def _set_hooks(
     module_loaded: Callable[[Module], None],
     signature_from_metadata: Callable[[dict[str, Any]], inspect.Signature],
+    global_metadata: Callable[[Function, str], None] | None = None,
 ) -> None:
     """Register the package's Python-level behaviour (called once by ``ffi.api``)."""
 
@@ -298,6 +299,9 @@ def set_tensor_results(mode: Literal["framework", "ffi"], /) -> Literal["framewo
     """What tensors returned by calls that received framework tensors arrive as; returns the
     previous mode. ``"framework"`` (the default): that framework's tensors, zero-copy;
     ``"ffi"``: ``ffi.Tensor``. Process-wide."""
+
+def _set_function_params(func: Function, names: tuple[str, ...], defaults: tuple[Any, ...]) -> None:
+    """Give a function parameter names and the defaults of its last parameters (keywords)."""
 
 def env_set_stream(device_type: int, device_id: int, stream: int, /) -> int:
     """Set this thread's current stream for a device; return the previous one."""

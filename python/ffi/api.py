@@ -65,6 +65,7 @@ class Module(Object):
             import json
 
             func._ffi_metadata = json.loads(meta())
+            _set_params_from_metadata(func, func._ffi_metadata)
         return func
 
     @property
@@ -76,19 +77,81 @@ class Module(Object):
         return f"<ffi.Module {self.path!r}>"
 
 
+def _set_params_from_metadata(func: Function, meta: dict) -> None:
+    """Let `func` take keywords when its metadata names its parameters ("arg_names", with
+    "arg_defaults" for the trailing ones, as FFI_DLL_EXPORT_TYPED_FUNC_ARGS writes them)."""
+    names = meta.get("arg_names")
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        return
+    defaults = _typed_defaults(meta)
+    first = next((i for i, n in enumerate(names) if n in defaults), len(names))
+    _core._set_function_params(func, tuple(names), tuple(defaults[n] for n in names[first:]))
+
+
+def _typed_defaults(meta: dict) -> dict:
+    """The metadata's defaults, an int default of a float parameter made a float (``= 2`` for a
+    ``double`` is 2.0, as the call converts it)."""
+    defaults = dict(meta.get("arg_defaults") or {})
+    for name, type_name in zip(meta.get("arg_names") or (), meta.get("arg_types") or ()):
+        value = defaults.get(name)
+        if type_name in ("float", "Optional<float>") and type(value) is int:
+            defaults[name] = float(value)
+    return defaults
+
+
 def _signature_from_metadata(meta: dict):
-    """The inspect.Signature of a typed export, from its metadata (called by Function)."""
+    """The inspect.Signature of a typed export, from its metadata (called by Function): named
+    parameters with their defaults when the export declares them, else ``arg0, arg1, ...``
+    positional-only."""
     import inspect
 
-    params = [
-        inspect.Parameter(f"arg{i}", inspect.Parameter.POSITIONAL_ONLY, annotation=t)
-        for i, t in enumerate(meta.get("arg_types", []))
-    ]
+    types = meta.get("arg_types", [])
+    names = meta.get("arg_names")
+    if isinstance(names, list) and len(names) == len(types):
+        defaults = _typed_defaults(meta)
+        empty = inspect.Parameter.empty
+        params = [
+            inspect.Parameter(
+                n,
+                inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                default=defaults.get(n, empty),
+                annotation=t,
+            )
+            for n, t in zip(names, types)
+        ]
+    else:
+        params = [
+            inspect.Parameter(f"arg{i}", inspect.Parameter.POSITIONAL_ONLY, annotation=t)
+            for i, t in enumerate(types)
+        ]
     return inspect.Signature(params, return_annotation=meta.get("return_type", "Any"))
 
 
 _core._register_class(_core.type_key_to_index("ffi.Module"), Module)
-_core._set_hooks(Module._populate, _signature_from_metadata)
+
+
+def _schema_text(schema: dict) -> str:
+    """A type schema ({"type": "Optional", "args": [{"type": "int"}]}) as "Optional<int>"."""
+    args = schema.get("args")
+    inner = f"<{', '.join(_schema_text(a) for a in args)}>" if args else ""
+    return str(schema.get("type", "Any")) + inner
+
+
+def _global_metadata(func: Function, text: str) -> None:
+    """Names the parameters of a global function registered with ``ffi::arg`` annotations (its
+    metadata has "arg_names" beside the reference's "type_schema"); called by get_global_func."""
+    import json
+
+    meta = json.loads(text)
+    if "arg_types" not in meta and "type_schema" in meta:
+        named = json.loads(meta["type_schema"]).get("named_args", {})
+        meta["arg_types"] = [_schema_text(p) for p in named.get("params", [])]
+        meta["return_type"] = _schema_text((named.get("return") or [{}])[0])
+    func._ffi_metadata = meta
+    _set_params_from_metadata(func, meta)
+
+
+_core._set_hooks(Module._populate, _signature_from_metadata, _global_metadata)
 _core._register_class(_core.type_key_to_index("ffi.Shape"), Shape)
 
 

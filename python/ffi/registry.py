@@ -30,13 +30,36 @@ def _type_index(type_key: str) -> int:
         ) from None
 
 
+_KWARGS: Any = None
+
+
+def _kwargs_sentinel() -> Any:
+    """The runtime's KWARGS sentinel (``ffi.GetKwargsObject``), fetched once."""
+    global _KWARGS
+    if _KWARGS is None:
+        _KWARGS = _core.get_global_func("ffi.GetKwargsObject")()
+    return _KWARGS
+
+
+def _pack_kwargs(args: tuple, kwargs: dict) -> tuple:
+    """``(*args, KWARGS, key0, value0, ...)``: keywords as the runtime's constructors take them."""
+    packed = [*args, _kwargs_sentinel()]
+    for item in kwargs.items():
+        packed.extend(item)
+    return tuple(packed)
+
+
 def _install_init(cls: type, ffi_init: Function | None) -> None:
     """Give `cls` ``__ffi_init__`` (when the type has a constructor) and, unless its body
-    defines one, an ``__init__`` calling it; without a constructor ``__init__`` refuses."""
+    defines one, an ``__init__`` calling it; without a constructor ``__init__`` refuses.
+    Keywords are passed with the KWARGS protocol, which the constructor the runtime generates
+    from the fields understands (``Point(x=1, y=2)``)."""
     name = cls.__name__
     if ffi_init is not None:
 
-        def __ffi_init__(self: Any, *args: Any) -> None:
+        def __ffi_init__(self: Any, *args: Any, **kwargs: Any) -> None:
+            if kwargs:
+                args = _pack_kwargs(args, kwargs)
             self.__init_handle_by_constructor__(ffi_init, *args)
 
         __ffi_init__.__qualname__ = f"{cls.__qualname__}.__ffi_init__"
@@ -47,7 +70,9 @@ def _install_init(cls: type, ffi_init: Function | None) -> None:
         return
     if ffi_init is not None:
 
-        def __init__(self: Any, *args: Any) -> None:
+        def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+            if kwargs:
+                args = _pack_kwargs(args, kwargs)
             self.__init_handle_by_constructor__(ffi_init, *args)
 
     else:

@@ -44,9 +44,11 @@ struct PyObj {
 struct PyFunc {
   PyObj base;
   vectorcallfunc vectorcall;
-  PyObject* name;  // str or NULL
-  PyObject* dict;  // attributes, e.g. the signature metadata a module provides
-  bool keep_gil;   // opt-in: call without releasing the GIL (see Function.keep_gil)
+  PyObject* name;          // str or NULL
+  PyObject* dict;          // attributes, e.g. the signature metadata a module provides
+  bool keep_gil;           // opt-in: call without releasing the GIL (see Function.keep_gil)
+  PyObject* arg_names;     // tuple of parameter names from the export, or NULL: no keywords
+  PyObject* arg_defaults;  // tuple: defaults of the last len() parameters (with arg_names)
 };
 
 /*! \brief Layout of ffi.Tensor: an object plus what Python knows of its memory. */
@@ -246,6 +248,11 @@ bool AddType(PyObject* module, const char* name, PyTypeObject* type);
 PyObject* WrapObject(PyTypeObject* type, TVMFFIObject* handle);
 /*! \brief Sets the name ffi.Function shows in errors and repr. */
 void SetFunctionName(PyObject* func, PyObject* name);
+/*!
+ * \brief Gives a Function parameter names (a tuple of str) and the defaults of its last
+ * parameters (a tuple), so that calls take keywords; false with a Python error for bad input.
+ */
+bool SetFunctionParams(PyObject* func, PyObject* names, PyObject* defaults);
 
 // ---- reflection.cc ---------------------------------------------------------------------------
 
@@ -317,6 +324,7 @@ PyObject* NewDevice(DLDevice device);
 struct Hooks {
   PyObject* module_loaded = nullptr;            // f(module): called when a Module arrives
   PyObject* signature_from_metadata = nullptr;  // f(metadata dict) -> inspect.Signature
+  PyObject* global_metadata = nullptr;          // f(function, metadata str): names its parameters
 };
 /*! \brief The registered hooks. */
 Hooks& GetHooks();

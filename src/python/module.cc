@@ -63,6 +63,25 @@ nb::object WrapFunction(TVMFFIObject* f, nb::handle name) {
   return fn;
 }
 
+/*!
+ * \brief Hands a global function's metadata to the package when it names the parameters
+ * (GlobalDef with ffi::arg annotations), so that the function takes keywords; the text is only
+ * scanned here, and parsed only for such functions.
+ */
+void NameGlobalParams(nb::handle fn, nb::handle name) {
+  PyObject* hook = GetHooks().global_metadata;
+  if (hook == nullptr) return;
+  nb::object text = CallGlobal("ffi.GetGlobalFuncMetadata", {name.ptr()});
+  if (!PyUnicode_Check(text.ptr())) return;
+  Py_ssize_t n = 0;
+  const char* s = Utf8(text.ptr(), &n);
+  if (s == nullptr) throw nb::python_error();
+  if (std::string_view(s, static_cast<size_t>(n)).find("\"arg_names\"") == std::string_view::npos) {
+    return;
+  }
+  Check(PyObject_CallFunctionObjArgs(hook, fn.ptr(), text.ptr(), nullptr));
+}
+
 PyMethodDef fast_functions[] = {
     {"from_dlpack", reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(FromDLPack)),
      METH_FASTCALL | METH_KEYWORDS,
@@ -126,6 +145,15 @@ NB_MODULE(_core, m) {
       "The module's function `name` (symbol `__tvm_ffi_<name>`), or None.");
 
   m.def(
+      "_set_function_params",
+      [](nb::handle func, nb::handle names, nb::handle defaults) {
+        if (!SetFunctionParams(func.ptr(), names.ptr(), defaults.ptr())) throw nb::python_error();
+      },
+      nb::arg("func"), nb::arg("names"), nb::arg("defaults"),
+      "Gives an ffi.Function parameter names and the defaults of its last parameters, so that "
+      "calls take keywords (the package calls it from export metadata).");
+
+  m.def(
       "get_global_func",
       [](nb::str name, bool allow_missing) -> nb::object {
         std::string_view text = Text(name);
@@ -135,7 +163,9 @@ NB_MODULE(_core, m) {
           throw nb::value_error(
               ("Global function `" + std::string(text) + "` is not registered").c_str());
         }
-        return WrapFunction(f, name);
+        nb::object fn = WrapFunction(f, name);
+        NameGlobalParams(fn, name);
+        return fn;
       },
       nb::arg("name"), nb::arg("allow_missing") = false,
       "The global function `name`; None when missing and allow_missing, else ValueError.");
@@ -218,15 +248,21 @@ NB_MODULE(_core, m) {
 
   m.def(
       "_set_hooks",
-      [](nb::handle module_loaded, nb::handle signature_from_metadata) {
+      [](nb::handle module_loaded, nb::handle signature_from_metadata, nb::handle global_metadata) {
         Hooks& hooks = GetHooks();
         Py_XSETREF(hooks.module_loaded, nb::borrow(module_loaded).release().ptr());
         Py_XSETREF(hooks.signature_from_metadata,
                    nb::borrow(signature_from_metadata).release().ptr());
+        Py_XSETREF(hooks.global_metadata, global_metadata.is_none()
+                                              ? nullptr
+                                              : nb::borrow(global_metadata).release().ptr());
       },
       nb::arg("module_loaded"), nb::arg("signature_from_metadata"),
+      nb::arg("global_metadata").none() = nb::none(),
       "Registers the package's Python-level behaviour: `module_loaded(module)` runs when a Module "
-      "arrives in Python, `signature_from_metadata(dict)` builds a Function's __signature__.");
+      "arrives in Python, `signature_from_metadata(dict)` builds a Function's __signature__, "
+      "`global_metadata(func, str)` names the parameters of a global function whose metadata "
+      "declares them.");
 
   m.def(
       "env_set_stream",

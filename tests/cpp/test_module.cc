@@ -101,7 +101,9 @@ TEST(Module, ListsItsExportedFunctions) {
   ffi::Function meta = Kernels()->GetFunction("_metadata_add_int").value();
   EXPECT_EQ(meta().cast<std::string>(),
             "{\"signature\": \"add_int(0: int, 1: int) -> int\", \"arg_types\": [\"int\", "
-            "\"int\"], \"return_type\": \"int\"}");
+            "\"int\"], \"return_type\": \"int\", \"type_schema\": "
+            R"("{\"type\":\"ffi.Function\",\"named_args\":{\"return\":[{\"type\":\"int\"}],)"
+            R"(\"params\":[{\"type\":\"int\"},{\"type\":\"int\"}]}}"})");
 }
 
 TEST(Module, StaticInitRegistersGlobals) {

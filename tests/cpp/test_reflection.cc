@@ -153,12 +153,15 @@ TEST(Reflection, StaticAndPredefinedKeyDeclarations) {
 TEST(Reflection, GeneratedConstructorHookUnlessInitGivenOrRefused) {
   // The runtime's ffi._RegisterFFIInit (when it has one) is asked for a constructor for types
   // registered without init<...>; init(false) refuses it. A recording stand-in shows the calls.
+  // The runtime's own (src/runtime/kwargs.cc) is put back afterwards.
   static std::vector<int32_t> asked;
+  ffi::Function runtime_hook = ffi::Function::GetGlobalRequired("ffi._RegisterFFIInit");
   ffi::Function::SetGlobal("ffi._RegisterFFIInit",
-                           ffi::Function::FromTyped([](int32_t index) { asked.push_back(index); }));
+                           ffi::Function::FromTyped([](int32_t index) { asked.push_back(index); }),
+                           /*allow_override=*/true);
   refl::ObjectDef<AutoInitObj>().def_ro("v", &AutoInitObj::v);
   refl::ObjectDef<NoAutoInitObj>(refl::init(false)).def_ro("v", &NoAutoInitObj::v);
-  ffi::Function::RemoveGlobal("ffi._RegisterFFIInit");
+  ffi::Function::SetGlobal("ffi._RegisterFFIInit", runtime_hook, /*allow_override=*/true);
   EXPECT_EQ(asked, std::vector<int32_t>{AutoInitObj::RuntimeTypeIndex()});
 }
 

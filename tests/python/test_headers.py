@@ -209,7 +209,9 @@ def test_export_metadata_is_a_compile_time_constant(tmp_path):
     mod = ffi.load_module(lib)
     f = mod.add
     assert f(2, 3) == 5
-    assert f._ffi_metadata == json.loads(ADD_METADATA)
+    # With "type_schema" added at run time, in the reference's format, for the reference's tools.
+    schema = '{"type":"ffi.Function","named_args":{"return":[{"type":"int"}],"params":[{"type":"int"},{"type":"int"}]}}'  # noqa: E501
+    assert f._ffi_metadata == {**json.loads(ADD_METADATA), "type_schema": schema}
     assert repr(f) == "<ffi.Function add(0: int, 1: int) -> int>"
     sig = inspect.signature(f)
     assert [p.annotation for p in sig.parameters.values()] == ["int", "int"]

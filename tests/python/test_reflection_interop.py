@@ -28,10 +28,12 @@ def reference_include_dir():
     return include if os.path.isfile(os.path.join(include, "tvm", "ffi", "c_api.h")) else None
 
 
-def build(prefix, include_flags, out_dir):
-    lib = os.path.join(out_dir, f"reflection_lib_{prefix}.so")
+def build(prefix, include_flags, out_dir, src=LIB_SRC, prefix_macro="REFL_LIB_PREFIX"):
+    """Builds `src` with `prefix_macro` naming the copy (other tests build their own sources)."""
+    name = os.path.splitext(os.path.basename(src))[0]
+    lib = os.path.join(out_dir, f"{name}_{prefix}.so")
     cmd = ["g++", "-std=c++17", "-O1", "-shared", "-fPIC", "-Wall", "-Wextra", *include_flags,
-           f'-DREFL_LIB_PREFIX="{prefix}"', LIB_SRC, "-o", lib]  # fmt: skip
+           f'-D{prefix_macro}="{prefix}"', src, "-o", lib]  # fmt: skip
     proc = subprocess.run(cmd, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     return lib

@@ -2,7 +2,7 @@
  * ffi/detail/type_schema.h - the JSON "type schema" reflection records for fields and functions,
  * e.g. {"type":"int"} or {"type":"Optional","args":[{"type":"ffi.String"}]}, in the vocabulary
  * the reference's hosts read (its stub generator and Python dataclasses). Internal: included by
- * the reflection headers, never by users.
+ * function.h (export metadata) and the reflection headers, never by users.
  *
  * A type's TypeTraits may supply `static std::string TypeSchema()` (containers do, to describe
  * their element types); otherwise the schema follows from the kind of the type.
@@ -14,7 +14,8 @@
 #include <type_traits>
 
 #include "../any.h"
-#include "../function.h"
+#include "../expected.h"
+#include "../optional.h"
 
 namespace tvm {
 namespace ffi {
@@ -32,9 +33,10 @@ template <typename... Types>
 class Tuple;
 template <typename... V>
 class Variant;
+template <typename Signature>
+class TypedFunction;  // function.h, which includes this header
 
 namespace detail {
-
 template <typename T, typename = void>
 struct HasTraitsTypeSchema : std::false_type {};
 template <typename T>

@@ -204,6 +204,11 @@ class InfoBuilder {
       extra.Apply(&info);
     }
   }
+  /*! \brief Adds `"key": value, ...` members to the metadata JSON. */
+  void AddMembers(const std::string& members) {
+    members_ += ',';
+    members_ += members;
+  }
   /*! \brief Sets the metadata JSON (and, for methods, the function). */
   void Finish() {
     json_ = "{" + members_ + "}";

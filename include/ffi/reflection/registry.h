@@ -28,6 +28,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "../arg.h"
 #include "../detail/type_schema.h"
 #include "accessor.h"
 #include "info_traits.h"
@@ -202,15 +203,23 @@ inline bool HasTypeAttr(int32_t type_index, std::string_view name) {
 /*!
  * \brief Registers global functions: `.def(name, f, extra...)` for a typed callable,
  * `.def_packed(name, f, extra...)` for `void(PackedArgs, Any*)`, `.def_method(name, &C::m, ...)`
- * for a method (the object becomes the first argument). Extras are a doc string and Metadata.
- * A name already registered is a ValueError.
+ * for a method (the object becomes the first argument). Extras are a doc string, Metadata, and
+ * for `def`, parameter names and defaults as FFI_DLL_EXPORT_TYPED_FUNC_ARGS takes them
+ * (`ffi::arg("x"), ffi::arg("alpha") = 2.0`, one per parameter): they go into the function's
+ * metadata ("arg_names", "arg_defaults"), so hosts pass keywords, and omitted trailing arguments
+ * take their defaults. A name already registered is a ValueError.
  */
 class GlobalDef {
  public:
   template <typename F, typename... Extra>
   GlobalDef& def(const char* name, F&& f, Extra&&... extra) {
-    auto [fn, schema] = detail::MakeTyped(name, std::forward<F>(f));
-    Register(name, fn, schema, std::forward<Extra>(extra)...);
+    if constexpr ((ffi::detail::kIsArgSpec<std::decay_t<Extra>> || ...)) {
+      DefWithArgs(name, std::forward<F>(f), std::tuple_cat(ffi::detail::ArgSpecTuple(extra)...),
+                  extra...);
+    } else {
+      auto [fn, schema] = detail::MakeTyped(name, std::forward<F>(f));
+      Register(name, fn, schema, std::forward<Extra>(extra)...);
+    }
     return *this;
   }
   template <typename F, typename... Extra>
@@ -225,11 +234,33 @@ class GlobalDef {
   }
 
  private:
+  template <typename F, typename Specs, typename... Extra>
+  static void DefWithArgs(const char* name, F&& f, const Specs& specs, const Extra&... extra) {
+    auto wrapped = detail::WrapMethod(std::forward<F>(f));
+    using W = std::decay_t<decltype(wrapped)>;
+    static_assert(ffi::detail::CheckArgTuple<ffi::detail::FunctionInfo<W>>(
+                      static_cast<const Specs*>(nullptr)),
+                  "see the errors above");
+    Function fn = Function::FromPacked(
+        [w = std::move(wrapped), specs, n = std::string(name)](PackedArgs args, Any* result) {
+          ffi::detail::CallTypedWithDefaults(w, n.c_str(), specs, args.raw(), args.size(),
+                                             reinterpret_cast<TVMFFIAny*>(result));
+        });
+    RegisterWithMembers(name, fn, ffi::detail::CallableSchema<W>::Get(),
+                        ffi::detail::ArgsMetadataJSON(specs), extra...);
+  }
   template <typename... Extra>
   static void Register(const char* name, const Function& fn, const std::string& schema,
                        Extra&&... extra) {
+    RegisterWithMembers(name, fn, schema, std::string(), std::forward<Extra>(extra)...);
+  }
+  /*! \brief Registers with `members` ("key": value JSON, or empty) added to the metadata. */
+  template <typename... Extra>
+  static void RegisterWithMembers(const char* name, const Function& fn, const std::string& schema,
+                                  const std::string& members, Extra&&... extra) {
     MethodInfoBuilder info(name, schema);
     (info.Apply(std::forward<Extra>(extra)), ...);
+    if (!members.empty()) info.AddMembers(members);
     info.Finish(AnyView(fn));
     FFI_CHECK_SAFE_CALL(TVMFFIFunctionSetGlobalFromMethodInfo(&info.info, 0));
   }

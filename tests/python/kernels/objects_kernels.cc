@@ -97,7 +97,8 @@ FFI_STATIC_INIT_BLOCK() {
       .def_ro("count", &BagObj::count)
       .def_ro("items", &BagObj::items)
       .def("first", [](const BagObj* b) { return b->items.empty() ? -1 : b->items[0]; });
-  refl::ObjectDef<NoInitObj>().def_ro("value", &NoInitObj::value);
+  // init(false): no constructor generated from the fields either.
+  refl::ObjectDef<NoInitObj>(refl::init(false)).def_ro("value", &NoInitObj::value);
   refl::GlobalDef()
       .def("objtest.make_point3", MakePoint3, "Makes a Point3.")
       .def("objtest.make_bag", MakeBag)
