@@ -23,6 +23,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <string>
 #include <tuple>
 #include <type_traits>
 #include <unordered_map>
@@ -32,6 +33,7 @@
 
 #include "../container/array.h"
 #include "../container/map.h"
+#include "../detail/type_schema.h"
 #include "../function.h"
 
 namespace tvm {
@@ -109,6 +111,19 @@ bool TupleFromValues(const Array<Any>& values, Tuple* out, std::index_sequence<I
          ...);
   return ok;
 }
+
+/*!
+ * \brief `{"type":"<name>","args":[...]}`: the type schema of a standard-library type, in
+ * TVM-FFI's vocabulary, with `extra` (already JSON) after the element types.
+ */
+template <typename... Ts>
+std::string STLTypeSchema(const char* name, const std::string& extra = "") {
+  std::string out = std::string("{\"type\":\"") + name + "\",\"args\":[";
+  bool first = true;
+  ((out += (first ? "" : ","), first = false, out += TypeSchema<Ts>()), ...);
+  if (!extra.empty()) out += (first ? "" : ",") + extra;
+  return out + "]}";
+}
 }  // namespace detail
 
 /*! \brief std::vector<T>: an Array (from an Array or a List whose values convert to T). */
@@ -133,6 +148,7 @@ struct TypeTraits<std::vector<T, Alloc>> : detail::STLTraitsBase {
   static constexpr auto TypeStr() {
     return ConstString("std::vector<") + TypeTraits<T>::TypeStr() + ">";
   }
+  static std::string TypeSchema() { return detail::STLTypeSchema<T>("std::vector"); }
 };
 
 /*! \brief std::array<T, N>: an Array of exactly N values. */
@@ -156,6 +172,9 @@ struct TypeTraits<std::array<T, N>> : detail::STLTraitsBase {
   static constexpr auto TypeStr() {
     return ConstString("std::array<") + TypeTraits<T>::TypeStr() + ", " +
            detail::DecimalString<N>() + ">";
+  }
+  static std::string TypeSchema() {
+    return detail::STLTypeSchema<T>("std::array", std::to_string(N));
   }
 };
 
@@ -181,6 +200,7 @@ struct TypeTraits<std::tuple<Ts...>> : detail::STLTraitsBase {
   static constexpr auto TypeStr() {
     return ConstString("std::tuple<") + detail::JoinTypeStrs<Ts...>() + ">";
   }
+  static std::string TypeSchema() { return detail::STLTypeSchema<Ts...>("std::tuple"); }
 };
 
 /*! \brief std::map<K, V>: a Map (from a Map or Dict whose keys and values convert). */
@@ -196,6 +216,7 @@ struct TypeTraits<std::map<K, V, Compare, Alloc>> : detail::STLTraitsBase {
   static constexpr auto TypeStr() {
     return ConstString("std::map<") + detail::JoinTypeStrs<K, V>() + ">";
   }
+  static std::string TypeSchema() { return detail::STLTypeSchema<K, V>("std::map"); }
 };
 
 /*! \brief std::unordered_map<K, V>: a Map (from a Map or Dict whose keys and values convert). */
@@ -211,6 +232,7 @@ struct TypeTraits<std::unordered_map<K, V, Hash, Eq, Alloc>> : detail::STLTraits
   static constexpr auto TypeStr() {
     return ConstString("std::unordered_map<") + detail::JoinTypeStrs<K, V>() + ">";
   }
+  static std::string TypeSchema() { return detail::STLTypeSchema<K, V>("std::unordered_map"); }
 };
 
 /*! \brief std::optional<T>: None for nullopt, else the value as T travels. */
@@ -231,6 +253,7 @@ struct TypeTraits<std::optional<T>> : detail::STLTraitsBase {
   static constexpr auto TypeStr() {
     return ConstString("std::optional<") + TypeTraits<T>::TypeStr() + ">";
   }
+  static std::string TypeSchema() { return detail::STLTypeSchema<T>("std::optional"); }
 };
 
 /*!
@@ -252,6 +275,7 @@ struct TypeTraits<std::variant<Ts...>> : detail::STLTraitsBase {
   static constexpr auto TypeStr() {
     return ConstString("std::variant<") + detail::JoinTypeStrs<Ts...>() + ">";
   }
+  static std::string TypeSchema() { return detail::STLTypeSchema<Ts...>("std::variant"); }
 
  private:
   template <typename T>
@@ -288,6 +312,10 @@ struct TypeTraits<std::function<R(Args...)>> : detail::STLTraitsBase {
   static constexpr auto TypeStr() {
     return ConstString("std::function<") + detail::SignatureTypeName<R>() + "(" +
            detail::JoinTypeStrs<Args...>() + ")>";
+  }
+  static std::string TypeSchema() {
+    std::string schema = detail::FunctionTypeSchema<R, Args...>();
+    return "{\"type\":\"std::function\"" + schema.substr(schema.find(','));
   }
 };
 
