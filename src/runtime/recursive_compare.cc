@@ -24,6 +24,7 @@
 #include <cmath>
 #include <cstring>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace tvm {
@@ -63,10 +64,11 @@ Kind KindOf(const AnyView& v) {
   }
 }
 
-/*! \brief The text of a string or bytes value (any storage). */
-std::string_view TextOf(const AnyView& v, Kind kind) {
-  if (kind == Kind::kString) return v.cast<String>().view();
-  return v.cast<Bytes>().view();
+/*! \brief The text of a string or bytes value (any storage), copied: a small string converts to
+ * a temporary String, which a view would outlive. */
+std::string TextOf(const AnyView& v, Kind kind) {
+  if (kind == Kind::kString) return std::string(v.cast<String>().view());
+  return std::string(v.cast<Bytes>().view());
 }
 
 std::string_view TypeKey(const AnyView& v) {
