@@ -122,3 +122,31 @@ def test_enum_state_fields_are_reflected():
     assert state.type_key == "ffi.EnumState"
     assert state.entries.same_as(entries) and state.indexes.same_as(indexes)
     assert state.attrs.same_as(attrs)
+
+
+def test_value_constructors():
+    assert g("ffi.String")("héllo") == "héllo"
+    assert g("ffi.Bytes")(b"\x00ab") == b"\x00ab"
+    shape = g("ffi.Shape")(2, 3, 4)
+    assert tuple(shape) == (2, 3, 4)
+    assert tuple(g("ffi.Shape")()) == ()
+    with pytest.raises(TypeError):
+        g("ffi.Shape")(2, "x")
+
+
+def test_container_find_first_non_cpu_device():
+    torch = pytest.importorskip("torch")
+    find = g("ffi.ContainerFindFirstNonCPUDevice")
+    cpu = ffi.from_dlpack(torch.zeros(2))
+    device = find(ffi.Array([1, ffi.Map({"t": cpu}), ffi.List([cpu])]))
+    assert (device.dlpack_device_type(), device.index) == (1, 0)  # none off the CPU: the CPU
+    assert (find(5).dlpack_device_type(), find(5).index) == (1, 0)
+
+
+def test_contains_matches_strings_however_stored():
+    # "ffi.Map" (7 bytes) is stored inline by the caller; the runtime's type key is an object.
+    keys = g("ffi.GetRegisteredTypeKeys")()
+    contains = g("ffi.ArrayContains")
+    assert contains(keys, "ffi.Map") and contains(keys, "ffi.Array")
+    assert not contains(keys, "ffi.Nope")
+    assert g("ffi.ListContains")(ffi.List(["a" * 30, "b"]), "b")
