@@ -150,3 +150,18 @@ def test_contains_matches_strings_however_stored():
     assert contains(keys, "ffi.Map") and contains(keys, "ffi.Array")
     assert not contains(keys, "ffi.Nope")
     assert g("ffi.ListContains")(ffi.List(["a" * 30, "b"]), "b")
+
+
+def test_py_class_field_accessors_cover_the_native_layouts():
+    getter = g("ffi.MakeFieldGetter")
+    # int, float, bool, pointer, dtype, device, Any (-1), object: one C getter each.
+    addresses = {getter(index) for index in (1, 3, 2, 4, 5, 6, -1, 64)}
+    assert len(addresses) == 8 and 0 not in addresses
+    assert getter(75) == getter(64)  # every object type shares the pointer layout
+    with pytest.raises(TypeError, match="No native field layout"):
+        getter(13)
+    with pytest.raises(TypeError, match="No native field layout"):
+        g("ffi.MakeFieldSetter")(13, 0, 0)
+    assert isinstance(g("ffi.MakeFieldSetter")(1, 0, 0), ffi.Function)
+    with pytest.raises(ValueError, match="smaller than its header"):
+        g("ffi._PyClassRegisterTypeAttrColumns")(64, 8)
