@@ -165,3 +165,26 @@ def test_py_class_field_accessors_cover_the_native_layouts():
     assert isinstance(g("ffi.MakeFieldSetter")(1, 0, 0), ffi.Function)
     with pytest.raises(ValueError, match="smaller than its header"):
         g("ffi._PyClassRegisterTypeAttrColumns")(64, 8)
+
+
+def test_repr_print_forms():
+    r = g("ffi.ReprPrint")
+    assert [r(v) for v in (None, True, 42, -1, 0.0, 3.14, 1e10)] == [
+        "None",
+        "True",
+        "42",
+        "-1",
+        "0",
+        "3.14",
+        "1e+10",
+    ]
+    assert r("hi") == '"hi"'
+    assert r(ffi.Array([1, "a"])) == '(1, "a")' and r(ffi.Array([7])) == "(7,)"
+    assert r(ffi.List([ffi.List([]), None])) == "[[], None]"
+    assert r(ffi.Map({"k": ffi.Array([])})) == '{"k": ()}'
+    assert r(ffi.Shape((5, 6))) == "Shape(5, 6)"
+    cycle = ffi.List([1])
+    cycle.append(cycle)
+    assert r(cycle) == "[1, ...]"
+    np = pytest.importorskip("numpy")
+    assert r(ffi.from_dlpack(np.zeros((3, 4), dtype="float32"))) == "float32[3, 4]@cpu:0"
