@@ -45,7 +45,10 @@ class DeepCopier {
         return Array<Any>(items.begin(), items.end());
       }
       case kTVMFFIList: {
+        // Mutable containers are registered before their items are copied, so that an item
+        // leading back to the list (a cycle) finds the copy.
         List<Any> out;
+        copied_.emplace(reinterpret_cast<const Object*>(v.raw()->v_obj), out);
         for (const Any& item : v.cast<List<Any>>()) out.push_back(Copy(item));
         return out;
       }
@@ -58,6 +61,7 @@ class DeepCopier {
       }
       case kTVMFFIDict: {
         Dict<Any, Any> out;
+        copied_.emplace(reinterpret_cast<const Object*>(v.raw()->v_obj), out);
         for (const auto& kv : v.cast<Dict<Any, Any>>()) out.Set(Copy(kv.first), Copy(kv.second));
         return out;
       }

@@ -24,8 +24,11 @@
 #include <cmath>
 #include <cstring>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
+#include <unordered_set>
+#include <utility>
 
 namespace tvm {
 namespace ffi {
@@ -85,8 +88,27 @@ class Comparer {
   explicit Comparer(bool order) : order_(order) {}
 
   int Compare(const AnyView& a, const AnyView& b) {
+    // One object equals itself (this also ends the walk around a cycle back to the same pair).
+    if (a.type_index() >= kTVMFFIStaticObjectBegin && a.type_index() == b.type_index() &&
+        a.raw()->v_obj == b.raw()->v_obj) {
+      return 0;
+    }
     Kind ka = KindOf(a), kb = KindOf(b);
     if (ka != kb) return Unordered(a, b);
+    if (a.type_index() >= kTVMFFIStaticObjectBegin && b.type_index() >= kTVMFFIStaticObjectBegin) {
+      // A pair met again inside itself (two cycles walked in step) is taken as equal: nothing
+      // found so far tells them apart.
+      std::pair<const void*, const void*> pair(a.raw()->v_obj, b.raw()->v_obj);
+      if (!open_.insert(pair).second) return 0;
+      int result = CompareKind(a, b, ka);
+      open_.erase(pair);
+      return result;
+    }
+    return CompareKind(a, b, ka);
+  }
+
+ private:
+  int CompareKind(const AnyView& a, const AnyView& b, Kind ka) {
     switch (ka) {
       case Kind::kNone:
         return 0;
@@ -94,7 +116,7 @@ class Comparer {
         return CompareNumbers(a, b);
       case Kind::kString:
       case Kind::kBytes:
-        return TextOf(a, ka).compare(TextOf(b, kb));
+        return TextOf(a, ka).compare(TextOf(b, ka));
       case Kind::kSequence:
         return CompareSequences(a, b);
       case Kind::kShape:
@@ -110,7 +132,6 @@ class Comparer {
     return 0;
   }
 
- private:
   /*! \brief Two values with no order between them: unequal, or TypeError when ordering. */
   int Unordered(const AnyView& a, const AnyView& b) {
     if (order_) {
@@ -168,12 +189,18 @@ class Comparer {
   bool SameEntries(const M& x, const AnyView& b) {
     M y = b.cast<M>();
     if (x.size() != y.size()) return false;
-    Comparer eq(false);
+    bool order = order_;
+    order_ = false;  // Entries are only tested for equality (keeping the walk's open pairs).
+    bool same = true;
     for (const auto& kv : x) {
       auto it = y.find(kv.first);
-      if (it == y.end() || eq.Compare((*it).second, kv.second) != 0) return false;
+      if (it == y.end() || Compare((*it).second, kv.second) != 0) {
+        same = false;
+        break;
+      }
     }
-    return true;
+    order_ = order;
+    return same;
   }
 
   int CompareObjects(const AnyView& a, const AnyView& b) {
@@ -214,6 +241,7 @@ class Comparer {
   }
 
   bool order_;
+  std::set<std::pair<const void*, const void*>> open_;
 };
 
 /*! \brief 64-bit mixing of a hash into a running seed (order-dependent). */
@@ -227,8 +255,33 @@ uint64_t HashText(std::string_view s) {
   return h;
 }
 
+uint64_t HashValue(const AnyView& v);
+
+/*! \brief The objects being hashed on this thread; one met again (a cycle) hashes as a constant. */
+thread_local std::unordered_set<const void*>* hashing = nullptr;
+
 /*! \brief A hash consistent with Comparer(false): equal values hash alike. */
 uint64_t Hash(const AnyView& v) {
+  if (v.type_index() < kTVMFFIStaticObjectBegin) return HashValue(v);
+  std::unordered_set<const void*> open;
+  bool outermost = hashing == nullptr;
+  if (outermost) hashing = &open;
+  uint64_t h = 0x2545f4914f6cdd1dULL;  // what a cycle's back edge contributes
+  if (hashing->insert(v.raw()->v_obj).second) {
+    try {
+      h = HashValue(v);
+    } catch (...) {
+      hashing->erase(v.raw()->v_obj);
+      if (outermost) hashing = nullptr;
+      throw;
+    }
+    hashing->erase(v.raw()->v_obj);
+  }
+  if (outermost) hashing = nullptr;
+  return h;
+}
+
+uint64_t HashValue(const AnyView& v) {
   Kind kind = KindOf(v);
   uint64_t seed = static_cast<uint64_t>(kind) * 0x100000001b3ULL;
   switch (kind) {

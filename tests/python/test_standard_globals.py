@@ -188,3 +188,20 @@ def test_repr_print_forms():
     assert r(cycle) == "[1, ...]"
     np = pytest.importorskip("numpy")
     assert r(ffi.from_dlpack(np.zeros((3, 4), dtype="float32"))) == "float32[3, 4]@cpu:0"
+
+
+def test_cycles_end_in_eq_hash_and_deep_copy():
+    a, b = ffi.List([1]), ffi.List([1])
+    a.append(a)
+    b.append(b)
+    assert g("ffi.RecursiveEq")(a, a) and g("ffi.RecursiveEq")(a, b)
+    assert g("ffi.RecursiveHash")(a) == g("ffi.RecursiveHash")(b)
+    d = ffi.Dict({"self": None})
+    d["self"] = d
+    assert g("ffi.RecursiveEq")(d, d)
+    copy = g("ffi.DeepCopy")(a)
+    assert not copy.same_as(a) and copy[1].same_as(copy)  # the cycle is rebuilt in the copy
+    m = ffi.List([])
+    m.append(ffi.Map({"back": m}))
+    out = g("ffi.DeepCopy")(m)
+    assert out[0]["back"].same_as(out)
