@@ -1,5 +1,5 @@
-"""One process, both packages (docs/coexistence.md): ``ffi`` and the reference's ``tvm_ffi`` imported
-together, in either order, share the one runtime loaded first. Each order runs in a fresh
+"""One process, both packages (docs/coexistence.md): ``ffi`` and the reference's ``tvm_ffi``
+imported together, in either order, share the one runtime loaded first. Each order runs in a fresh
 interpreter: kernels built with our headers and with the reference's are called through both
 packages; tensors, containers and functions made through one are used through the other; Python
 callbacks registered through one run inside kernels called through the other, from threads too;
