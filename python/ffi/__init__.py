@@ -7,51 +7,30 @@ Load a kernel library and call it with zero-copy tensors::
     mod.add_one(torch.arange(3.0), out)
 
 Importing the package loads the runtime library (``lib/libffi_runtime.so``) with ``RTLD_GLOBAL``,
-so that kernel libraries built against the headers alone find the ``TVMFFI*`` symbols they use.
+so that kernel libraries built against the headers alone find the ``TVMFFI*`` symbols they use;
+when a TVM-FFI runtime is already loaded (``tvm_ffi`` imported first), that one is used instead.
 Importing stays cheap: no NumPy, no PyTorch, no subprocesses.
 """
 
 import ctypes as _ctypes
-import sys as _sys
 
-from . import libinfo
+from . import _runtime, libinfo
 from ._version import __version__
 
-
-def _load_runtime() -> _ctypes.CDLL:
-    # Both runtimes export the same C symbols; in one process the second would bind to the first.
-    if "tvm_ffi" in _sys.modules:
-        raise ImportError(
-            "ffi cannot be imported into a process that has imported tvm_ffi: both implement the "
-            "same C ABI symbols. Use one of them per process."
-        )
-    try:
-        path = libinfo.get_runtime_library_path()
-    except RuntimeError as err:
-        raise ImportError(str(err)) from None
-    try:
-        return _ctypes.CDLL(path, mode=_ctypes.RTLD_GLOBAL)
-    except OSError as err:
-        raise ImportError(f"ffi: failed to load the runtime library {path}: {err}") from err
+# The runtime serving the process: one already loaded (tvm_ffi imported first), else ours. A later
+# `import tvm_ffi` shares it (docs/coexistence.md).
+_LIB: _ctypes.CDLL = _runtime.load()
 
 
-_LIB = _load_runtime()
+def runtime_info() -> dict:
+    """Which runtime library serves this process.
 
+    Returns a dict: ``path`` (the library file the loader mapped), ``implementation`` (``"ffi"``
+    for this package's runtime, ``"reference"`` for another TVM-FFI runtime, e.g. the one
+    ``tvm_ffi`` loaded first) and ``abi_version`` (the C ABI version it reports).
+    """
+    return _runtime.info(_LIB)
 
-class _RefuseReferenceRuntime:
-    """Import hook: once ffi is loaded, importing tvm_ffi would bind its C symbols to ffi's
-    runtime and abort; refuse it with a clear error instead."""
-
-    def find_spec(self, name, path=None, target=None):
-        if name == "tvm_ffi":
-            raise ImportError(
-                "tvm_ffi cannot be imported into a process that has imported ffi: both "
-                "implement the same C ABI symbols. Use one of them per process."
-            )
-        return None
-
-
-_sys.meta_path.insert(0, _RefuseReferenceRuntime())
 
 from . import _dtypes  # noqa: E402
 from ._core import (  # noqa: E402
@@ -117,6 +96,7 @@ from .registry import (  # noqa: E402
 
 __all__ = [
     "__version__",
+    "runtime_info",
     "Array",
     "bool_",
     "int8",

@@ -29,13 +29,21 @@ class ListRef : public ObjectRef {
 
 /*!
  * \brief Equality used by ArrayContains/ListContains, as TVM-FFI's: the same 16 bytes (same
- * object, or same POD value and type), or two strings (bytes) with the same characters.
+ * object, or same POD value and type), or two strings (bytes) with the same characters, whichever
+ * way each is stored.
  */
 bool AnyEqual(const Any& a, const Any& b) {
   if (std::memcmp(a.raw(), b.raw(), sizeof(TVMFFIAny)) == 0) return true;
-  if (a.type_index() != b.type_index()) return false;
-  if (a.type_index() == kTVMFFIStr) return a.cast<String>() == b.cast<String>();
-  if (a.type_index() == kTVMFFIBytes) return a.cast<Bytes>() == b.cast<Bytes>();
+  // A string is stored inline when short (kTVMFFISmallStr) or as an object; either way it is
+  // compared by its characters (likewise bytes).
+  auto is_str = [](int32_t t) { return t == kTVMFFIStr || t == kTVMFFISmallStr; };
+  auto is_bytes = [](int32_t t) { return t == kTVMFFIBytes || t == kTVMFFISmallBytes; };
+  if (is_str(a.type_index()) && is_str(b.type_index())) {
+    return a.cast<String>() == b.cast<String>();
+  }
+  if (is_bytes(a.type_index()) && is_bytes(b.type_index())) {
+    return a.cast<Bytes>() == b.cast<Bytes>();
+  }
   return false;
 }
 

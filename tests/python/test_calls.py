@@ -200,14 +200,3 @@ def test_convert_none_shapes_and_number_protocols(mod):
 def test_tensor_arguments_are_never_none(mod):
     with pytest.raises(TypeError, match="Expected `Tensor` but got `None`"):
         mod.shape_of(None)
-
-
-def test_reference_runtime_cannot_join_the_process():
-    import subprocess
-    import sys
-
-    out = subprocess.run(
-        [sys.executable, "-c", "import ffi, tvm_ffi"], capture_output=True, text=True
-    )
-    assert out.returncode == 1
-    assert "tvm_ffi cannot be imported into a process that has imported ffi" in out.stderr

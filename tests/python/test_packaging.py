@@ -1,12 +1,9 @@
 """The installed package's layout: runtime loading, file locations and `python -m ffi.config`."""
 
 import ctypes
-import importlib.metadata
 import os
 import subprocess
 import sys
-
-import pytest
 
 import ffi
 from ffi import libinfo
@@ -59,16 +56,3 @@ def test_config_without_flags_is_usage_error():
     out = _config()
     assert out.returncode == 2
     assert "usage" in out.stderr
-
-
-def test_import_refuses_a_process_with_the_reference_runtime():
-    try:
-        importlib.metadata.distribution("apache-tvm-ffi")
-    except importlib.metadata.PackageNotFoundError:
-        pytest.skip("apache-tvm-ffi is not installed")
-    code = "import tvm_ffi, ffi"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert out.returncode == 1
-    assert "ImportError: ffi cannot be imported into a process that has imported tvm_ffi" in (
-        out.stderr
-    )

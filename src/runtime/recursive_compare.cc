@@ -1,0 +1,380 @@
+// The standard global functions that compare and hash values by content, recursing through
+// containers and reflected fields: ffi.RecursiveEq, ffi.RecursiveLt/Le/Gt/Ge and
+// ffi.RecursiveHash. The reference's Python package builds `==`, `<`, ... and `hash()` of its
+// containers and dataclasses on them, so they must exist before that package can import.
+//
+// Rules: numbers compare by value (bool and int alike, int against float as float); strings and
+// bytes by content, whatever their storage (small inline or object); arrays, lists and shapes
+// lexicographically; maps and dicts by their entries (equality only: ordering them is a
+// TypeError); reflected objects through their `__ffi_eq__` / `__ffi_compare__` / `__ffi_hash__`
+// type attributes when registered, otherwise field by field (fields marked compare-off or
+// hash-off skipped); everything else (functions, tensors, modules, objects without fields) by
+// identity. Values of different kinds are unequal; ordering them is a TypeError.
+#include <ffi/any.h>
+#include <ffi/container/array.h>
+#include <ffi/container/dict.h>
+#include <ffi/container/list.h>
+#include <ffi/container/map.h>
+#include <ffi/function.h>
+#include <ffi/reflection/accessor.h>
+#include <ffi/reflection/registry.h>
+#include <ffi/shape.h>
+#include <ffi/string.h>
+
+#include <cmath>
+#include <cstring>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <utility>
+
+namespace tvm {
+namespace ffi {
+namespace runtime {
+namespace {
+
+/*! \brief What a value is compared as; values of different kinds never compare equal. */
+enum class Kind { kNone, kNumber, kString, kBytes, kSequence, kShape, kMapping, kPod, kObject };
+
+Kind KindOf(const AnyView& v) {
+  switch (v.type_index()) {
+    case kTVMFFINone:
+      return Kind::kNone;
+    case kTVMFFIInt:
+    case kTVMFFIBool:
+    case kTVMFFIFloat:
+      return Kind::kNumber;
+    case kTVMFFISmallStr:
+    case kTVMFFIStr:
+    case kTVMFFIRawStr:
+      return Kind::kString;
+    case kTVMFFISmallBytes:
+    case kTVMFFIBytes:
+    case kTVMFFIByteArrayPtr:
+      return Kind::kBytes;
+    case kTVMFFIArray:
+    case kTVMFFIList:
+      return Kind::kSequence;
+    case kTVMFFIShape:
+      return Kind::kShape;
+    case kTVMFFIMap:
+    case kTVMFFIDict:
+      return Kind::kMapping;
+    default:
+      return v.type_index() < kTVMFFIStaticObjectBegin ? Kind::kPod : Kind::kObject;
+  }
+}
+
+/*! \brief The text of a string or bytes value (any storage), copied: a small string converts to
+ * a temporary String, which a view would outlive. */
+std::string TextOf(const AnyView& v, Kind kind) {
+  if (kind == Kind::kString) return std::string(v.cast<String>().view());
+  return std::string(v.cast<Bytes>().view());
+}
+
+std::string_view TypeKey(const AnyView& v) {
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(v.type_index());
+  return info ? detail::ByteView(info->type_key) : std::string_view("?");
+}
+
+int Sign(double d) { return d < 0 ? -1 : (d > 0 ? 1 : 0); }
+
+/*! \brief Three-way comparison; `order` says whether the caller needs an order or only
+ * (in)equality. */
+class Comparer {
+ public:
+  explicit Comparer(bool order) : order_(order) {}
+
+  int Compare(const AnyView& a, const AnyView& b) {
+    // One object equals itself (this also ends the walk around a cycle back to the same pair).
+    if (a.type_index() >= kTVMFFIStaticObjectBegin && a.type_index() == b.type_index() &&
+        a.raw()->v_obj == b.raw()->v_obj) {
+      return 0;
+    }
+    Kind ka = KindOf(a), kb = KindOf(b);
+    if (ka != kb) return Unordered(a, b);
+    if (a.type_index() >= kTVMFFIStaticObjectBegin && b.type_index() >= kTVMFFIStaticObjectBegin) {
+      // A pair met again inside itself (two cycles walked in step) is taken as equal: nothing
+      // found so far tells them apart.
+      std::pair<const void*, const void*> pair(a.raw()->v_obj, b.raw()->v_obj);
+      if (!open_.insert(pair).second) return 0;
+      int result = CompareKind(a, b, ka);
+      open_.erase(pair);
+      return result;
+    }
+    return CompareKind(a, b, ka);
+  }
+
+ private:
+  int CompareKind(const AnyView& a, const AnyView& b, Kind ka) {
+    switch (ka) {
+      case Kind::kNone:
+        return 0;
+      case Kind::kNumber:
+        return CompareNumbers(a, b);
+      case Kind::kString:
+      case Kind::kBytes:
+        return TextOf(a, ka).compare(TextOf(b, ka));
+      case Kind::kSequence:
+        return CompareSequences(a, b);
+      case Kind::kShape:
+        return CompareShapes(a.cast<Shape>(), b.cast<Shape>());
+      case Kind::kMapping:
+        return CompareMappings(a, b);
+      case Kind::kPod:
+        if (a.type_index() != b.type_index()) return Unordered(a, b);
+        return std::memcmp(&a.raw()->v_int64, &b.raw()->v_int64, sizeof(int64_t));
+      case Kind::kObject:
+        return CompareObjects(a, b);
+    }
+    return 0;
+  }
+
+  /*! \brief Two values with no order between them: unequal, or TypeError when ordering. */
+  int Unordered(const AnyView& a, const AnyView& b) {
+    if (order_) {
+      FFI_THROW(TypeError) << "Cannot order `" << TypeKey(a) << "` and `" << TypeKey(b) << "`";
+    }
+    return 1;
+  }
+
+  static int CompareNumbers(const AnyView& a, const AnyView& b) {
+    if (a.type_index() == kTVMFFIFloat || b.type_index() == kTVMFFIFloat) {
+      double x = a.cast<double>(), y = b.cast<double>();
+      if (std::isnan(x) || std::isnan(y)) return 1;  // NaN equals nothing.
+      return Sign(x - y);
+    }
+    int64_t x = a.raw()->v_int64, y = b.raw()->v_int64;
+    return x < y ? -1 : (x > y ? 1 : 0);
+  }
+
+  int CompareSequences(const AnyView& a, const AnyView& b) {
+    if (a.type_index() != b.type_index()) return Unordered(a, b);
+    Array<Any> x = Elements(a), y = Elements(b);
+    size_t n = x.size() < y.size() ? x.size() : y.size();
+    for (size_t i = 0; i < n; ++i) {
+      const Any& xi = x[i];
+      const Any& yi = y[i];
+      if (int c = Compare(xi, yi)) return c;
+    }
+    return x.size() < y.size() ? -1 : (x.size() > y.size() ? 1 : 0);
+  }
+
+  /*! \brief The elements of an Array or a List, as an Array view of the same items. */
+  static Array<Any> Elements(const AnyView& v) {
+    if (v.type_index() == kTVMFFIArray) return v.cast<Array<Any>>();
+    List<Any> list = v.cast<List<Any>>();
+    return Array<Any>(list.begin(), list.end());
+  }
+
+  static int CompareShapes(const Shape& x, const Shape& y) {
+    size_t n = x.size() < y.size() ? x.size() : y.size();
+    for (size_t i = 0; i < n; ++i) {
+      if (x[i] != y[i]) return x[i] < y[i] ? -1 : 1;
+    }
+    return x.size() < y.size() ? -1 : (x.size() > y.size() ? 1 : 0);
+  }
+
+  int CompareMappings(const AnyView& a, const AnyView& b) {
+    if (a.type_index() != b.type_index()) return Unordered(a, b);
+    bool equal = a.type_index() == kTVMFFIMap ? SameEntries(a.cast<Map<Any, Any>>(), b)
+                                              : SameEntries(a.cast<Dict<Any, Any>>(), b);
+    if (equal) return 0;
+    return Unordered(a, b);
+  }
+
+  template <typename M>
+  bool SameEntries(const M& x, const AnyView& b) {
+    M y = b.cast<M>();
+    if (x.size() != y.size()) return false;
+    bool order = order_;
+    order_ = false;  // Entries are only tested for equality (keeping the walk's open pairs).
+    bool same = true;
+    for (const auto& kv : x) {
+      auto it = y.find(kv.first);
+      if (it == y.end() || Compare((*it).second, kv.second) != 0) {
+        same = false;
+        break;
+      }
+    }
+    order_ = order;
+    return same;
+  }
+
+  int CompareObjects(const AnyView& a, const AnyView& b) {
+    const Object* x = a.raw()->v_obj ? reinterpret_cast<const Object*>(a.raw()->v_obj) : nullptr;
+    const Object* y = b.raw()->v_obj ? reinterpret_cast<const Object*>(b.raw()->v_obj) : nullptr;
+    if (x == y) return 0;
+    if (a.type_index() != b.type_index()) return Unordered(a, b);
+    int32_t type_index = a.type_index();
+    if (!order_) {
+      AnyView hook = reflection::TypeAttrColumn("__ffi_eq__")[type_index];
+      if (hook != nullptr) {
+        Function recurse = Function::FromTyped(
+            [](AnyView l, AnyView r) { return Comparer(false).Compare(l, r) == 0; });
+        return hook.cast<Function>()(a, b, recurse).cast<bool>() ? 0 : 1;
+      }
+    }
+    AnyView cmp = reflection::TypeAttrColumn("__ffi_compare__")[type_index];
+    if (cmp != nullptr) {
+      bool order = order_;
+      Function recurse = Function::FromTyped([order](AnyView l, AnyView r) {
+        return static_cast<int32_t>(Comparer(order).Compare(l, r));
+      });
+      return cmp.cast<Function>()(a, b, recurse).cast<int32_t>();
+    }
+    const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
+    int result = 0;
+    bool any_field = false;
+    reflection::ForEachFieldInfoWithEarlyStop(info, [&](const TVMFFIFieldInfo* field) {
+      if (field->flags & kTVMFFIFieldFlagBitMaskCompareOff) return false;
+      any_field = true;
+      reflection::FieldGetter get(field);
+      Any fx = get(x), fy = get(y);
+      result = Compare(fx, fy);
+      return result != 0;
+    });
+    if (!any_field) return Unordered(a, b);  // Nothing but identity to go by.
+    return result;
+  }
+
+  bool order_;
+  std::set<std::pair<const void*, const void*>> open_;
+};
+
+/*! \brief 64-bit mixing of a hash into a running seed (order-dependent). */
+uint64_t Mix(uint64_t seed, uint64_t h) {
+  return seed ^ (h + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));
+}
+
+uint64_t HashText(std::string_view s) {
+  uint64_t h = 1469598103934665603ULL;  // FNV-1a: deterministic across processes.
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ULL;
+  return h;
+}
+
+uint64_t HashValue(const AnyView& v);
+
+/*! \brief The objects being hashed on this thread; one met again (a cycle) hashes as a constant. */
+thread_local std::unordered_set<const void*>* hashing = nullptr;
+
+/*! \brief A hash consistent with Comparer(false): equal values hash alike. */
+uint64_t Hash(const AnyView& v) {
+  if (v.type_index() < kTVMFFIStaticObjectBegin) return HashValue(v);
+  std::unordered_set<const void*> open;
+  bool outermost = hashing == nullptr;
+  if (outermost) hashing = &open;
+  uint64_t h = 0x2545f4914f6cdd1dULL;  // what a cycle's back edge contributes
+  if (hashing->insert(v.raw()->v_obj).second) {
+    try {
+      h = HashValue(v);
+    } catch (...) {
+      hashing->erase(v.raw()->v_obj);
+      if (outermost) hashing = nullptr;
+      throw;
+    }
+    hashing->erase(v.raw()->v_obj);
+  }
+  if (outermost) hashing = nullptr;
+  return h;
+}
+
+uint64_t HashValue(const AnyView& v) {
+  Kind kind = KindOf(v);
+  uint64_t seed = static_cast<uint64_t>(kind) * 0x100000001b3ULL;
+  switch (kind) {
+    case Kind::kNone:
+      return seed;
+    case Kind::kNumber: {
+      if (v.type_index() != kTVMFFIFloat) return Mix(seed, static_cast<uint64_t>(v.raw()->v_int64));
+      double d = v.raw()->v_float64;
+      // A float equal to an integer hashes as that integer.
+      if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 9.2e18) {
+        return Mix(seed, static_cast<uint64_t>(static_cast<int64_t>(d)));
+      }
+      uint64_t bits;
+      std::memcpy(&bits, &d, sizeof(bits));
+      return Mix(seed, bits);
+    }
+    case Kind::kString:
+    case Kind::kBytes:
+      return Mix(seed, HashText(TextOf(v, kind)));
+    case Kind::kSequence: {
+      Array<Any> items = v.type_index() == kTVMFFIArray ? v.cast<Array<Any>>() : [&] {
+        List<Any> l = v.cast<List<Any>>();
+        return Array<Any>(l.begin(), l.end());
+      }();
+      seed = Mix(seed, static_cast<uint64_t>(v.type_index()));
+      for (const Any& item : items) seed = Mix(seed, Hash(item));
+      return seed;
+    }
+    case Kind::kShape: {
+      for (int64_t d : v.cast<Shape>()) seed = Mix(seed, static_cast<uint64_t>(d));
+      return seed;
+    }
+    case Kind::kMapping: {
+      uint64_t sum = 0;  // Order-independent: entries may iterate in any order.
+      auto add = [&](const auto& map) {
+        for (const auto& kv : map) sum += Mix(Hash(kv.first), Hash(kv.second));
+      };
+      if (v.type_index() == kTVMFFIMap) {
+        add(v.cast<Map<Any, Any>>());
+      } else {
+        add(v.cast<Dict<Any, Any>>());
+      }
+      return Mix(Mix(seed, static_cast<uint64_t>(v.type_index())), sum);
+    }
+    case Kind::kPod:
+      return Mix(Mix(seed, static_cast<uint64_t>(v.type_index())),
+                 static_cast<uint64_t>(v.raw()->v_int64));
+    case Kind::kObject:
+      break;
+  }
+  int32_t type_index = v.type_index();
+  const Object* obj = reinterpret_cast<const Object*>(v.raw()->v_obj);
+  AnyView hook = reflection::TypeAttrColumn("__ffi_hash__")[type_index];
+  if (hook != nullptr) {
+    Function recurse = Function::FromTyped([](AnyView x) { return static_cast<int64_t>(Hash(x)); });
+    return static_cast<uint64_t>(hook.cast<Function>()(v, recurse).cast<int64_t>());
+  }
+  seed = Mix(seed, static_cast<uint64_t>(type_index));
+  bool any_field = false;
+  reflection::ForEachFieldInfo(TVMFFIGetTypeInfo(type_index), [&](const TVMFFIFieldInfo* field) {
+    if (field->flags & (kTVMFFIFieldFlagBitMaskCompareOff | kTVMFFIFieldFlagBitMaskHashOff)) return;
+    any_field = true;
+    Any value = reflection::FieldGetter(field)(obj);
+    seed = Mix(seed, Hash(value));
+  });
+  // Without fields an object equals only itself, so its address is its hash.
+  return any_field ? seed : Mix(seed, reinterpret_cast<uintptr_t>(obj));
+}
+
+FFI_STATIC_INIT_BLOCK() {
+  reflection::GlobalDef()
+      .def(
+          "ffi.RecursiveEq",
+          [](AnyView a, AnyView b) { return Comparer(false).Compare(a, b) == 0; },
+          "Whether two values are equal by content (recursing through containers and fields).")
+      .def(
+          "ffi.RecursiveLt", [](AnyView a, AnyView b) { return Comparer(true).Compare(a, b) < 0; },
+          "Content order: a < b.")
+      .def(
+          "ffi.RecursiveLe", [](AnyView a, AnyView b) { return Comparer(true).Compare(a, b) <= 0; },
+          "Content order: a <= b.")
+      .def(
+          "ffi.RecursiveGt", [](AnyView a, AnyView b) { return Comparer(true).Compare(a, b) > 0; },
+          "Content order: a > b.")
+      .def(
+          "ffi.RecursiveGe", [](AnyView a, AnyView b) { return Comparer(true).Compare(a, b) >= 0; },
+          "Content order: a >= b.")
+      .def(
+          "ffi.RecursiveHash", [](AnyView v) { return static_cast<int64_t>(Hash(v)); },
+          "A content hash consistent with ffi.RecursiveEq.");
+}
+
+}  // namespace
+}  // namespace runtime
+}  // namespace ffi
+}  // namespace tvm

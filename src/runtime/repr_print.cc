@@ -1,0 +1,186 @@
+// The standard global function ffi.ReprPrint: a value's text form, which the reference's Python
+// package uses as `repr()` of its containers and objects.
+//
+// Forms: None/True/False, integers, floats in their shortest round-trip form (`%g` style:
+// 0.0 -> "0", 1e10 -> "1e+10"), strings in double quotes, arrays as tuples "(1, 2)" / "(1,)",
+// lists as "[1, 2]", maps and dicts as "{k: v}", shapes as "Shape(5, 6)", tensors as
+// "float32[3, 4]@cpu:0", devices as "cpu:0", data types by name, reflected objects as
+// "type.key(field=value, ...)" (fields marked repr-off left out) or through their `__ffi_repr__`
+// type attribute; an object met again inside itself prints as "...".
+#include <ffi/any.h>
+#include <ffi/container/array.h>
+#include <ffi/container/dict.h>
+#include <ffi/container/list.h>
+#include <ffi/container/map.h>
+#include <ffi/device.h>
+#include <ffi/dtype.h>
+#include <ffi/function.h>
+#include <ffi/reflection/accessor.h>
+#include <ffi/reflection/registry.h>
+#include <ffi/shape.h>
+#include <ffi/string.h>
+#include <ffi/tensor.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <unordered_set>
+
+namespace tvm {
+namespace ffi {
+namespace runtime {
+namespace {
+
+/*! \brief "type:id", the id always shown (also for the CPU). */
+std::string FormatDevice(DLDevice d) {
+  return DLDeviceTypeToString(d.device_type) + ":" + std::to_string(d.device_id);
+}
+
+/*! \brief The shortest `%g` form of `d` that reads back as `d`. */
+std::string FormatFloat(double d) {
+  char buf[64];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof(buf), "%.*g", precision, d);
+    if (std::strtod(buf, nullptr) == d) break;
+  }
+  return buf;
+}
+
+class Printer {
+ public:
+  std::string Print(const AnyView& v) {
+    switch (v.type_index()) {
+      case kTVMFFINone:
+        return "None";
+      case kTVMFFIBool:
+        return v.raw()->v_int64 ? "True" : "False";
+      case kTVMFFIInt:
+        return std::to_string(v.raw()->v_int64);
+      case kTVMFFIFloat:
+        return FormatFloat(v.raw()->v_float64);
+      case kTVMFFISmallStr:
+      case kTVMFFIStr:
+      case kTVMFFIRawStr:
+        return "\"" + std::string(v.cast<String>().view()) + "\"";
+      case kTVMFFISmallBytes:
+      case kTVMFFIBytes:
+      case kTVMFFIByteArrayPtr:
+        return "b\"" + std::string(v.cast<Bytes>().view()) + "\"";
+      case kTVMFFIDataType:
+        return DLDataTypeToString(v.raw()->v_dtype);
+      case kTVMFFIDevice:
+        return FormatDevice(v.raw()->v_device);
+      case kTVMFFIOpaquePtr:
+        return Address(v.raw()->v_ptr);
+      default:
+        break;
+    }
+    if (v.type_index() < kTVMFFIStaticObjectBegin) return "<" + TypeKey(v) + ">";
+    const void* obj = v.raw()->v_obj;
+    if (!open_.insert(obj).second) return "...";  // met again inside itself
+    std::string out = PrintObject(v);
+    open_.erase(obj);
+    return out;
+  }
+
+ private:
+  static std::string TypeKey(const AnyView& v) {
+    const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(v.type_index());
+    return info ? std::string(detail::ByteView(info->type_key)) : std::string("?");
+  }
+
+  static std::string Address(const void* p) {
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%p", p);
+    return buf;
+  }
+
+  template <typename Seq>
+  std::string Items(const Seq& seq, const char* open, const char* close, bool tuple) {
+    std::string out = open;
+    size_t n = 0;
+    for (const Any& item : seq) {
+      if (n++) out += ", ";
+      out += Print(item);
+    }
+    if (tuple && n == 1) out += ",";
+    return out + close;
+  }
+
+  template <typename M>
+  std::string Entries(const M& map) {
+    std::string out = "{";
+    size_t n = 0;
+    for (const auto& kv : map) {
+      if (n++) out += ", ";
+      out += Print(kv.first) + ": " + Print(kv.second);
+    }
+    return out + "}";
+  }
+
+  std::string PrintObject(const AnyView& v) {
+    switch (v.type_index()) {
+      case kTVMFFIArray:
+        return Items(v.cast<Array<Any>>(), "(", ")", true);
+      case kTVMFFIList:
+        return Items(v.cast<List<Any>>(), "[", "]", false);
+      case kTVMFFIMap:
+        return Entries(v.cast<Map<Any, Any>>());
+      case kTVMFFIDict:
+        return Entries(v.cast<Dict<Any, Any>>());
+      case kTVMFFIShape: {
+        std::string out = "Shape(";
+        size_t n = 0;
+        for (int64_t d : v.cast<Shape>()) out += (n++ ? ", " : "") + std::to_string(d);
+        return out + ")";
+      }
+      case kTVMFFITensor: {
+        TensorView t = v.cast<TensorView>();
+        std::string out = DLDataTypeToString(t.dtype()) + "[";
+        for (int32_t i = 0; i < t.ndim(); ++i) {
+          out += (i ? ", " : "") + std::to_string(t.shape()[i]);
+        }
+        return out + "]@" + FormatDevice(t.device());
+      }
+      default:
+        return PrintReflected(v);
+    }
+  }
+
+  std::string PrintReflected(const AnyView& v) {
+    int32_t type_index = v.type_index();
+    AnyView hook = reflection::TypeAttrColumn("__ffi_repr__")[type_index];
+    if (hook != nullptr) {
+      Function recurse = Function::FromTyped([this](AnyView x) { return String(Print(x)); });
+      return std::string(hook.cast<Function>()(v, recurse).cast<String>().view());
+    }
+    const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
+    const auto* obj = reinterpret_cast<const Object*>(v.raw()->v_obj);
+    std::string fields;
+    bool any_field = false;
+    reflection::ForEachFieldInfo(info, [&](const TVMFFIFieldInfo* field) {
+      if (field->flags & kTVMFFIFieldFlagBitMaskReprOff) return;
+      if (any_field) fields += ", ";
+      any_field = true;
+      Any value = reflection::FieldGetter(field)(obj);
+      fields += std::string(detail::ByteView(field->name)) + "=" + Print(value);
+    });
+    if (!any_field && info->num_fields == 0 && info->type_depth <= 1) {
+      return TypeKey(v) + "(" + Address(obj) + ")";  // opaque: its identity is all there is
+    }
+    return TypeKey(v) + "(" + fields + ")";
+  }
+
+  std::unordered_set<const void*> open_;
+};
+
+FFI_STATIC_INIT_BLOCK() {
+  reflection::GlobalDef().def(
+      "ffi.ReprPrint", [](AnyView v) { return String(Printer().Print(v)); },
+      "The value's text form: containers in Python's notation, objects as type(field=value).");
+}
+
+}  // namespace
+}  // namespace runtime
+}  // namespace ffi
+}  // namespace tvm

@@ -1,0 +1,56 @@
+// What a TVM-FFI runtime provides from the start, beside its static types: the standard type
+// attribute columns and the standard dynamic type keys.
+//
+// Libraries built with the reference headers look some columns up during their static
+// initialization (an enum definition reads `__ffi_enum__` before it writes it) and treat a missing
+// column as an error, so each exists, empty, before any library is loaded. The reference's Python
+// package binds classes to the standard type keys (access paths, structural keys and visitors) at
+// import, so those keys are registered too (with the parent and child-slot layout the reference
+// headers declare for them; a library that defines the class later gets the same index).
+#include <ffi/c_api.h>
+#include <ffi/function.h>
+
+#include <cstring>
+
+namespace tvm {
+namespace ffi {
+namespace runtime {
+namespace {
+
+/*! \brief The attribute names the reference runtime's columns exist for at start-up. */
+constexpr const char* kStandardColumns[] = {
+    "__ffi_compare__",      "__ffi_convert__",    "__ffi_enum__", "__ffi_eq__",
+    "__ffi_hash__",         "__ffi_init__",       "__ffi_new__",  "__ffi_repr__",
+    "__ffi_shallow_copy__", "__ffi_type_final__",
+};
+
+/*! \brief A standard dynamic type: its key, and whether the reference declares it final. */
+struct StandardType {
+  const char* key;
+  bool final;
+};
+
+constexpr StandardType kStandardTypes[] = {
+    {"ffi.reflection.AccessStep", true}, {"ffi.reflection.AccessPath", true},
+    {"ffi.StructuralKey", true},         {"ffi.StructuralVisitor", false},
+    {"ffi.StructuralMutator", false},
+};
+
+FFI_STATIC_INIT_BLOCK() {
+  for (const StandardType& type : kStandardTypes) {
+    TVMFFIByteArray key{type.key, std::strlen(type.key)};
+    // Depth 1 under ffi.Object; no reserved child slots, overflow allowed unless final.
+    TVMFFITypeGetOrAllocIndex(&key, -1, 1, 0, type.final ? 0 : 1, kTVMFFIObject);
+  }
+  TVMFFIAny none{};
+  for (const char* name : kStandardColumns) {
+    TVMFFIByteArray bytes{name, std::strlen(name)};
+    // kTVMFFINone as the type index only creates the column.
+    TVMFFITypeRegisterAttr(kTVMFFINone, &bytes, &none);
+  }
+}
+
+}  // namespace
+}  // namespace runtime
+}  // namespace ffi
+}  // namespace tvm

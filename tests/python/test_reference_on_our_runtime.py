@@ -1,0 +1,180 @@
+"""The reference's Python package (``tvm_ffi``) on our runtime standing in for its own
+(docs/coexistence.md): a copy of the installed package whose ``lib/libtvm_ffi.so`` is our runtime
+library, imported in a fresh interpreter, through a representative set of its public API:
+containers, global functions and callbacks, tensors through DLPack (PyTorch and NumPy), objects
+and reflection, errors, and kernel libraries built with either header set."""
+
+import importlib.metadata
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from conftest import build_kernel
+
+import ffi
+import ffi.libinfo
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+REFERENCE_KERNELS = """
+#include <tvm/ffi/container/array.h>
+#include <tvm/ffi/container/tensor.h>
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/function.h>
+int64_t Dim0(tvm::ffi::TensorView t) { return t.size(0); }
+tvm::ffi::Array<int64_t> Range(int64_t n) {
+  tvm::ffi::Array<int64_t> out;
+  for (int64_t i = 0; i < n; ++i) out.push_back(i);
+  return out;
+}
+void Fail(tvm::ffi::String msg) { TVM_FFI_THROW(IndexError) << msg; }
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(dim0, Dim0);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(range, Range);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(fail, Fail);
+"""
+
+SCRIPT = r"""
+import copy, sys
+import numpy as np
+import torch
+import tvm_ffi
+
+ours_lib, ref_lib, our_runtime = sys.argv[1:4]
+mapped = {l.split()[-1] for l in open("/proc/self/maps") if l.rstrip().endswith(".so")}
+runtime = [p for p in mapped if p.endswith("/lib/libtvm_ffi.so")]
+assert len(runtime) == 1, runtime
+assert open(runtime[0], "rb").read() == open(our_runtime, "rb").read(), "not our runtime"
+
+# Containers.
+a = tvm_ffi.Array([1, 2.5, "s", None])
+assert len(a) == 4 and a[0] == 1 and a[2] == "s" and a[-1] is None and list(a)[1] == 2.5
+b = tvm_ffi.Array([1, 2.5, "s", None])
+assert a == b and hash(a) == hash(b) and not a.same_as(b)
+lst = tvm_ffi.List([1, 2])
+lst.append(3)
+lst[0] = 10
+assert list(lst) == [10, 2, 3]
+m = tvm_ffi.Map({"a": 1, "b": tvm_ffi.Array([1])})
+assert m["a"] == 1 and "b" in m and len(m) == 2 and set(m.keys()) == {"a", "b"}
+try:
+    m["zz"]
+    raise AssertionError("no KeyError")
+except KeyError:
+    pass
+d = tvm_ffi.Dict({"x": 1})
+d["y"] = 2
+assert dict(d.items()) == {"x": 1, "y": 2}
+deep = copy.deepcopy(tvm_ffi.Array([tvm_ffi.List([1])]))
+assert list(deep[0]) == [1]
+assert tvm_ffi.Shape((2, 3)) == (2, 3)
+
+# Global functions and callbacks, both directions through C++.
+@tvm_ffi.register_global_func("ours_rt.add")
+def add(x, y):
+    return x + y
+assert tvm_ffi.get_global_func("ours_rt.add")(2, 3) == 5
+assert "ours_rt.add" in tvm_ffi.registry.list_global_func_names()
+f = tvm_ffi.convert(lambda x: x * 3)
+assert f(4) == 12
+
+# Errors keep their kinds through the runtime.
+def bad(_):
+    raise ValueError("bad input")
+try:
+    tvm_ffi.convert(bad)(1)
+    raise AssertionError("no ValueError")
+except ValueError as e:
+    assert "bad input" in str(e)
+
+# Tensors through DLPack, zero copy both ways.
+t = torch.arange(6, dtype=torch.float32).reshape(2, 3)
+ft = tvm_ffi.from_dlpack(t)
+assert tuple(ft.shape) == (2, 3) and str(ft.dtype) == "float32"
+back = torch.from_dlpack(ft)
+assert back.data_ptr() == t.data_ptr()
+n = np.arange(4, dtype=np.int64)
+assert np.from_dlpack(tvm_ffi.from_dlpack(n)).tolist() == [0, 1, 2, 3]
+
+# Objects and reflection: type keys and a reflected runtime type.
+keys = tvm_ffi.registry.get_registered_type_keys()
+for key in ("ffi.Array", "ffi.Map", "ffi.Module", "ffi.EnumState", "ffi.reflection.AccessPath"):
+    assert key in keys, key
+assert isinstance(a, tvm_ffi.Object)
+
+# Kernel libraries built with our headers and with the reference's.
+ours = tvm_ffi.load_module(ours_lib)
+assert ours.add_int(2, 40) == 42
+assert ours.sum_any(torch.ones(5)) == 5.0
+assert ours.call_with(lambda x: x + 1, 1) == 2
+assert isinstance(ours.echo(tvm_ffi.Array([1, 2])), tvm_ffi.Array)
+assert ours.implements_function("echo") and not ours.implements_function("nope")
+try:
+    ours.fail("KeyError", "no such key")
+    raise AssertionError("no KeyError")
+except KeyError:
+    pass
+ref = tvm_ffi.load_module(ref_lib)
+assert ref.dim0(t) == 2
+assert list(ref.range(3)) == [0, 1, 2]
+try:
+    ref.fail("oops")
+    raise AssertionError("no IndexError")
+except IndexError as e:
+    assert "oops" in str(e)
+print("reference-on-ours-ok")
+"""
+
+
+@pytest.fixture(scope="module")
+def reference_copy(tmp_path_factory):
+    """A copy of the installed reference package (and its metadata, which its loader reads)
+    with our runtime library in place of its own."""
+    try:
+        dist = importlib.metadata.distribution("apache-tvm-ffi")
+    except importlib.metadata.PackageNotFoundError:
+        pytest.skip("apache-tvm-ffi is not installed")
+    if "ffi.GetKwargsObject" not in ffi.list_global_func_names():
+        pytest.skip("this runtime lacks ffi.GetKwargsObject, which tvm_ffi needs at import")
+    root = tmp_path_factory.mktemp("reference_on_ours")
+    package = os.path.dirname(importlib.util.find_spec("tvm_ffi").origin)
+    shutil.copytree(package, root / "tvm_ffi", ignore=shutil.ignore_patterns("__pycache__"))
+    # The distribution's metadata too: the package's loader finds its library through it.
+    metadata = dist.locate_file(next(f for f in dist.files if f.name == "METADATA")).parent
+    shutil.copytree(str(metadata), root / metadata.name)
+    ours = ffi.libinfo.get_runtime_library_path()
+    shutil.copyfile(ours, root / "tvm_ffi" / "lib" / "libtvm_ffi.so")
+    return root
+
+
+@pytest.fixture(scope="module")
+def kernels(tmp_path_factory):
+    out = tmp_path_factory.mktemp("kernels_both_headers")
+    ours = build_kernel(os.path.join(HERE, "kernels", "py_kernels.cc"), str(out))
+    include = os.path.join(os.path.dirname(importlib.util.find_spec("tvm_ffi").origin), "include")
+    src = out / "ref_kernels.cc"
+    src.write_text(REFERENCE_KERNELS)
+    ref = str(out / "ref_kernels.so")
+    cmd = ["g++", "-std=c++17", "-O1", "-shared", "-fPIC", f"-I{include}", str(src), "-o", ref]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    return ours, ref
+
+
+def test_reference_package_on_our_runtime(reference_copy, kernels):
+    env = dict(os.environ, PYTHONPATH=str(reference_copy))
+    runtime = str(reference_copy / "tvm_ffi" / "lib" / "libtvm_ffi.so")
+    out = subprocess.run(
+        [sys.executable, "-", *kernels, ffi.libinfo.get_runtime_library_path()],
+        input=textwrap.dedent(SCRIPT),
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "reference-on-ours-ok" in out.stdout
+    assert os.path.exists(runtime)
