@@ -34,14 +34,27 @@ class Module(Object):
     """
 
     def _populate(self) -> None:
-        # Called (through the hook registered below) when a module arrives in Python.
-        names = _core.get_global_func("ffi.ModuleListFunctionNames")(self).split()
-        for name in names:
+        # Called (through the hook registered below) when a module arrives in Python. The
+        # reference's runtime has no way to list a module's functions: there, each function
+        # becomes an attribute when it is first looked up (__getattr__ below).
+        lister = _core.get_global_func("ffi.ModuleListFunctionNames", True)
+        if lister is None:
+            return
+        for name in lister(self).split():
             self.__dict__[name] = self.get_function(name)
 
     if TYPE_CHECKING:
         # Exported functions are instance attributes, set when the module is loaded.
         def __getattr__(self, name: str) -> Function: ...
+    else:
+
+        def __getattr__(self, name: str) -> Function:
+            # Reached only for names that are not attributes yet (see _populate).
+            if name.startswith("__"):
+                raise AttributeError(name)
+            func = self._require_function(name)
+            self.__dict__[name] = func
+            return func
 
     def __getitem__(self, name: str) -> Function:
         func = self.__dict__.get(name)
@@ -70,8 +83,9 @@ class Module(Object):
 
     @property
     def path(self) -> str:
-        """The file the module was loaded from."""
-        return _core.get_global_func("ffi.ModuleGetPath")(self)
+        """The file the module was loaded from ("" where the runtime cannot say)."""
+        get_path = _core.get_global_func("ffi.ModuleGetPath", True)
+        return get_path(self) if get_path is not None else self.__dict__.get("_path", "")
 
     def __repr__(self) -> str:
         return f"<ffi.Module {self.path!r}>"
@@ -157,7 +171,9 @@ _core._register_class(_core.type_key_to_index("ffi.Shape"), Shape)
 
 def load_module(path: str | os.PathLike) -> Module:
     """Load a shared library whose functions are exported as ``__tvm_ffi_<name>``."""
-    return _core.load_module(os.fspath(path))
+    mod = _core.load_module(os.fspath(path))
+    mod.__dict__["_path"] = os.fspath(path)  # for runtimes without ffi.ModuleGetPath
+    return mod
 
 
 class DLDeviceType(enum.IntEnum):

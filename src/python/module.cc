@@ -130,7 +130,11 @@ NB_MODULE(_core, m) {
 
   m.def(
       "load_module",
-      [](nb::str path) { return CallGlobal("ffi.Module.load_from_file.so", {path.ptr()}); },
+      [](nb::str path) {
+        // (path, format): the form both runtimes' loaders take.
+        static PyObject* so = PyUnicode_InternFromString("so");
+        return CallGlobal("ffi.Module.load_from_file.so", {path.ptr(), so});
+      },
       nb::arg("path"), "Loads a shared library of `__tvm_ffi_<name>` functions as a Module.");
 
   m.def(

@@ -195,11 +195,6 @@ def test_reference_first_then_ffi(libs):
     assert "coexist-ok" in out.stdout
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ffi.load_module calls ffi.Module.load_from_file.so with (path); the reference runtime "
-    "takes (path, format) (src/python/module.cc)",
-)
 def test_ffi_load_module_on_the_reference_runtime(libs):
     out = _run("tvm_ffi-first", libs, "--ffi-load-module")
     assert out.returncode == 0, out.stderr
