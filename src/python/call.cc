@@ -291,10 +291,14 @@ class CallArgs {
       TVMFFIEnvSetDLPackManagedTensorAllocator(api->managed_tensor_allocator, 0, &saved_allocator_);
       allocator_set_ = true;
     }
-    if (device.device_type == kDLCPU || api->current_work_stream == nullptr ||
-        TVMFFIEnvGetStream(device.device_type, device.device_id) != nullptr) {
+    if (device.device_type == kDLCPU || api->current_work_stream == nullptr) return;
+    // Tensors of one call usually share a device: look its stream up once, not per tensor.
+    if (device.device_type == env_device_.device_type &&
+        device.device_id == env_device_.device_id) {
       return;
     }
+    env_device_ = device;
+    if (TVMFFIEnvGetStream(device.device_type, device.device_id) != nullptr) return;
     void* stream = nullptr;
     if (api->current_work_stream(device.device_type, device.device_id, &stream) == 0 &&
         stream != nullptr) {
@@ -370,6 +374,7 @@ class CallArgs {
   DLDevice inline_streams_[kInline];
   std::vector<DLDevice> more_streams_;
   int num_streams_ = 0;
+  DLDevice env_device_{kDLCPU, -1};  // the last device whose stream this call settled
   const DLPackExchangeAPI* framework_api_ = nullptr;
 };
 
