@@ -213,42 +213,43 @@ class Parser {
     }
   }
 
-  // After a ',' the text must go on; its end there is reported as a syntax error.
-  void SkipSpaceAfterComma() {
+  // Consumes `close` (true) or a ',' followed by more text (false) after a container's item;
+  // the text ending right after a ',' is reported as a syntax error.
+  bool CloseOrComma(char close) {
+    SkipSpace();
+    if (!AtEnd() && s_[pos_] == close) {
+      ++pos_;
+      return true;
+    }
+    if (AtEnd() || s_[pos_] != ',') Fail("Expecting ',' delimiter", pos_);
+    ++pos_;
     SkipSpace();
     if (AtEnd()) Fail("Syntax error near", pos_);
+    return false;
+  }
+
+  // Consumes the opening bracket and tells whether `close` follows at once (an empty container).
+  bool OpenEmpty(char close) {
+    ++pos_;
+    SkipSpace();
+    if (AtEnd() || s_[pos_] != close) return false;
+    ++pos_;
+    return true;
   }
 
   Any ParseArray() {
     Array<Any> items;
-    ++pos_;
-    SkipSpace();
-    if (!AtEnd() && s_[pos_] == ']') {
-      ++pos_;
-      return items;
-    }
-    while (true) {
+    if (OpenEmpty(']')) return items;
+    do {
       items.push_back(ParseValue());
-      SkipSpace();
-      if (!AtEnd() && s_[pos_] == ']') {
-        ++pos_;
-        return items;
-      }
-      if (AtEnd() || s_[pos_] != ',') Fail("Expecting ',' delimiter", pos_);
-      ++pos_;
-      SkipSpaceAfterComma();
-    }
+    } while (!CloseOrComma(']'));
+    return items;
   }
 
   Any ParseObject() {
     Map<Any, Any> object;
-    ++pos_;
-    SkipSpace();
-    if (!AtEnd() && s_[pos_] == '}') {
-      ++pos_;
-      return object;
-    }
-    while (true) {
+    if (OpenEmpty('}')) return object;
+    do {
       if (AtEnd() || s_[pos_] != '"') {
         Fail("Expecting property name enclosed in double quotes", pos_);
       }
@@ -257,15 +258,8 @@ class Parser {
       if (AtEnd() || s_[pos_] != ':') Fail("Expecting ':' delimiter", pos_);
       ++pos_;
       object.Set(key, ParseValue());
-      SkipSpace();
-      if (!AtEnd() && s_[pos_] == '}') {
-        ++pos_;
-        return object;
-      }
-      if (AtEnd() || s_[pos_] != ',') Fail("Expecting ',' delimiter", pos_);
-      ++pos_;
-      SkipSpaceAfterComma();
-    }
+    } while (!CloseOrComma('}'));
+    return object;
   }
 
   std::string_view s_;
