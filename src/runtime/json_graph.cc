@@ -134,9 +134,19 @@ class GraphWriter {
   // Numbers are shared by value, strings and bytes by content, objects by identity.
   static std::string KeyOf(const AnyView& v) {
     int32_t t = v.type_index();
-    std::string key(reinterpret_cast<const char*>(&t), sizeof(t));
-    if (auto s = v.as<String>()) return key + "s" + std::string(s->view());
-    if (auto b = v.as<Bytes>()) return key + "b" + std::string(b->view());
+    switch (t) {
+      case kTVMFFIRawStr:
+      case kTVMFFISmallStr:
+      case kTVMFFIStr:  // A small string and a string object with the same text are one node.
+        return "s" + std::string(v.cast<String>().view());
+      case kTVMFFIByteArrayPtr:
+      case kTVMFFISmallBytes:
+      case kTVMFFIBytes:
+        return "b" + std::string(v.cast<Bytes>().view());
+      default:
+        break;
+    }
+    std::string key = "v" + std::string(reinterpret_cast<const char*>(&t), sizeof(t));
     const TVMFFIAny* raw = v.raw();
     if (t == kTVMFFIDataType) return key + DLDataTypeToString(raw->v_dtype);
     if (t == kTVMFFIDevice) {

@@ -260,3 +260,23 @@ def test_graph_errors(text, kind, message):
 def test_graph_of_function_is_refused():
     with pytest.raises(TypeError, match="does not support ToJSONGraph"):
         to_graph_str(g("ffi.json.Parse"))
+
+
+def test_graph_shares_equal_leaves_and_keeps_mutable_containers():
+    values = ["x", ffi.convert("x"), b"x", ffi.convert(b"x"), 1, True, 1.0, None, None]
+    text = (
+        '{"root_index":6,"nodes":[{"type":"ffi.String","data":"x"},'
+        '{"type":"ffi.Bytes","data":"eA=="},{"type":"int","data":1},{"type":"bool","data":true},'
+        '{"type":"float","data":1.0},{"type":"None"},'
+        '{"type":"ffi.Array","data":[0,0,1,1,2,3,4,5,5]}]}'
+    )
+    assert to_graph_str(values) == text
+    nested = ffi.Dict({"a": ffi.List([1])})
+    text = (
+        '{"root_index":3,"nodes":[{"type":"ffi.String","data":"a"},{"type":"int","data":1},'
+        '{"type":"ffi.List","data":[1]},{"type":"ffi.Dict","data":[0,2]}]}'
+    )
+    assert to_graph_str(nested) == text
+    back = from_graph_str(text)
+    assert isinstance(back, ffi.Dict) and isinstance(back["a"], ffi.List)
+    assert list(back["a"]) == [1]
