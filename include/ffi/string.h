@@ -149,7 +149,7 @@ class StringPieces {
   size_t size_ = 0;
 };
 
-/*! \brief `s` as a JSON string literal: quoted, with quotes, backslashes and controls escaped. */
+/*! \brief `s` as a JSON string literal: quoted; quotes, backslashes, `/` and controls escaped. */
 inline std::string JSONString(std::string_view s) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out = "\"";
@@ -170,8 +170,17 @@ inline std::string JSONString(std::string_view s) {
       case '\r':
         out += "\\r";
         break;
+      case '/':
+        out += "\\/";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
       default:
-        if (static_cast<unsigned char>(c) < 0x20) {
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
           out += "\\u00";
           out += kHex[(c >> 4) & 0xf];
           out += kHex[c & 0xf];
