@@ -27,16 +27,26 @@ inline namespace ffi_v1 {
 /*! \brief Type codes from this one on are custom types, named by dtype.get_custom_type_name. */
 enum DLExtDataTypeCode { kDLExtCustomBegin = 129 };
 
+namespace detail {
+/*! \brief Appends the runtime's text for `t`; non-zero (the error left raised) if it has none. */
+inline int AppendDType(DLDataType t, std::string* out) {
+  TVMFFIAny text;
+  if (int rc = TVMFFIDataTypeToString(&t, &text)) return rc;
+  String s = *TypeTraits<String>::TryCastFromAnyView(&text);
+  if (text.type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(text.v_obj);
+  out->append(s.view());
+  return 0;
+}
+}  // namespace detail
+
 /*!
  * \brief The dtype's string, e.g. "float32", "bfloat16", "int8x4", "float8_e4m3fn"; the void
  * type {kDLOpaqueHandle, 0, 0} prints as "". Throws ValueError for an unknown type code.
  */
 inline std::string DLDataTypeToString(DLDataType t) {
-  TVMFFIAny out;
-  FFI_CHECK_SAFE_CALL(TVMFFIDataTypeToString(&t, &out));
-  String s = *TypeTraits<String>::TryCastFromAnyView(&out);
-  if (out.type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(out.v_obj);
-  return std::string(s.view());
+  std::string out;
+  if (int rc = detail::AppendDType(t, &out)) detail::ThrowRaised(rc);
+  return out;
 }
 
 /*! \brief Parses a dtype string; throws ValueError naming the string when it is not one. */
@@ -96,10 +106,25 @@ namespace tvm {
 namespace ffi {
 inline namespace ffi_v1 {
 namespace detail {
-/*! \brief Error messages write a dtype as its string. */
+/*!
+ * \brief Error messages write a dtype as its string. A code that names no dtype is written by its
+ * fields instead: the message being built must not be replaced by a printing error.
+ */
 template <>
 struct TextFormatter<DLDataType> {
-  static void Append(std::string* out, const DLDataType& t) { out->append(DLDataTypeToString(t)); }
+  static void Append(std::string* out, const DLDataType& t) {
+    if (AppendDType(t, out) == 0) return;
+    TVMFFIObjectHandle error = nullptr;
+    TVMFFIErrorMoveFromRaised(&error);
+    if (error != nullptr) TVMFFIObjectDecRef(error);
+    out->append("DataType(code=");
+    AppendInt(out, t.code);
+    out->append(", bits=");
+    AppendInt(out, t.bits);
+    out->append(", lanes=");
+    AppendInt(out, t.lanes);
+    out->append(")");
+  }
 };
 }  // namespace detail
 }  // namespace ffi_v1

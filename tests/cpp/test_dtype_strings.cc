@@ -132,6 +132,18 @@ TEST(DTypeStrings, PrintingFollowsTheReference) {
   }
 }
 
+TEST(DTypeStrings, ErrorMessagesWriteUnknownCodesByTheirFields) {
+  // The message being built is kept: printing the dtype must not replace it with its own error.
+  ffi::Error e = CatchError([] {
+    FFI_THROW(TypeError) << "got " << DLDataType{kDLFloat, 32, 1} << " and "
+                         << DLDataType{42, 8, 2};
+  });
+  EXPECT_EQ(e.kind(), "TypeError");
+  EXPECT_EQ(e.message(), "got float32 and DataType(code=42, bits=8, lanes=2)");
+  // Nothing is left raised by the failed printing.
+  EXPECT_EQ(TakeRaised().kind(), "");
+}
+
 TEST(DTypeStrings, CustomTypesUseTheRegisteredNameFunctions) {
   EXPECT_EQ(ParseError("custom[posit]16"), "Function dtype.get_custom_type_code not found");
   ffi::Error e = CatchError([] { ffi::DLDataTypeToString(DLDataType{130, 16, 1}); });
