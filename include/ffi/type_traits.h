@@ -140,7 +140,7 @@ inline std::string TypeIndexToName(int32_t index) {
       name = "void*";
       break;
     case kTVMFFIDataType:
-      name = "dtype";
+      name = "DataType";
       break;
     case kTVMFFIDevice:
       name = "Device";
@@ -297,11 +297,24 @@ struct TypeTraits<DLDataType> : detail::PODTraitsBase<DLDataType, kTVMFFIDataTyp
     out->v_dtype = v;
   }
   static void MoveToAny(DLDataType v, TVMFFIAny* out) { CopyToAnyView(v, out); }
+  /*! \brief A dtype, or a string naming one ("float32"), as in the reference; a bad name throws. */
   static Optional<DLDataType> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == kTVMFFIDataType) return src->v_dtype;
-    return std::nullopt;
+    TVMFFIByteArray text;
+    if (src->type_index == kTVMFFISmallStr) {
+      text = TVMFFIByteArray{src->v_bytes, src->small_str_len};
+    } else if (src->type_index == kTVMFFIStr) {
+      text = *TVMFFIBytesGetByteArrayPtr(src->v_obj);
+    } else if (src->type_index == kTVMFFIRawStr && src->v_c_str != nullptr) {
+      text = TVMFFIByteArray{src->v_c_str, std::char_traits<char>::length(src->v_c_str)};
+    } else {
+      return std::nullopt;
+    }
+    DLDataType out;
+    FFI_CHECK_SAFE_CALL(TVMFFIDataTypeFromString(&text, &out));
+    return out;
   }
-  static constexpr auto TypeStr() { return ConstString("dtype"); }
+  static constexpr auto TypeStr() { return ConstString("DataType"); }
 };
 
 /*!

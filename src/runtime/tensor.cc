@@ -1,4 +1,4 @@
-// Tensors from and to DLPack (legacy and versioned), and dtype strings.
+// Tensors from and to DLPack (legacy and versioned).
 #include <ffi/string.h>
 #include <ffi/tensor.h>
 
@@ -261,25 +261,6 @@ int TVMFFITensorCreateUnsafeView(TVMFFIObjectHandle source, const DLTensor* prot
   ffi::ObjectPtr<ViewTensorObj> obj = ffi::make_object_with_extra<ViewTensorObj>(
       2 * static_cast<size_t>(prototype->ndim) * sizeof(int64_t), std::move(base), *prototype);
   *out = ffi::detail::ObjectUnsafe::Header(obj.release());
-  FFI_SAFE_CALL_END();
-}
-
-int TVMFFIDataTypeFromString(const TVMFFIByteArray* str, DLDataType* out) {
-  FFI_SAFE_CALL_BEGIN();
-  if (str == nullptr || out == nullptr || (str->data == nullptr && str->size != 0)) {
-    FFI_THROW(ValueError) << "TVMFFIDataTypeFromString: NULL argument";
-  }
-  *out = ffi::DLDataTypeFromString(ffi::detail::ByteView(*str));
-  FFI_SAFE_CALL_END();
-}
-
-int TVMFFIDataTypeToString(const DLDataType* dtype, TVMFFIAny* out) {
-  FFI_SAFE_CALL_BEGIN();
-  if (dtype == nullptr || out == nullptr) {
-    FFI_THROW(ValueError) << "TVMFFIDataTypeToString: NULL argument";
-  }
-  std::string s = ffi::DLDataTypeToString(*dtype);
-  ffi::detail::BytesToAny<ffi::StringObj>(s, kTVMFFISmallStr, out);
   FFI_SAFE_CALL_END();
 }
 

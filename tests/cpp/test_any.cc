@@ -174,10 +174,10 @@ TEST(AnyPod, DataType) {
   EXPECT_EQ(back->code, kDLFloat);
   EXPECT_EQ(back->bits, 16);
   EXPECT_EQ(back->lanes, 4);
-  EXPECT_EQ(a.GetTypeName(), "dtype");
+  EXPECT_EQ(a.GetTypeName(), "DataType");
   EXPECT_FALSE(a.try_cast<DLDevice>().has_value());
   ffi::Error e = CatchError([&] { a.cast<int>(); });
-  EXPECT_EQ(e.message(), "Cannot convert from type `dtype` to `int`");
+  EXPECT_EQ(e.message(), "Cannot convert from type `DataType` to `int`");
 }
 
 TEST(AnyPod, DLTensorPointerIsAView) {

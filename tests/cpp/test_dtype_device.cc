@@ -84,8 +84,10 @@ TEST(DType, PrintsAndParsesEveryKnownSpelling) {
 }
 
 TEST(DType, VoidAndVectorBool) {
-  EXPECT_EQ(ffi::DLDataTypeToString(DLDataType{kDLOpaqueHandle, 0, 0}), "void");
+  // The void type prints as nothing, as the reference prints it; "void" and "" both parse to it.
+  EXPECT_EQ(ffi::DLDataTypeToString(DLDataType{kDLOpaqueHandle, 0, 0}), "");
   EXPECT_EQ(ffi::DLDataTypeFromString("void"), (DLDataType{kDLOpaqueHandle, 0, 0}));
+  EXPECT_EQ(ffi::DLDataTypeFromString(""), (DLDataType{kDLOpaqueHandle, 0, 0}));
   EXPECT_EQ(ffi::DLDataTypeToString(DLDataType{kDLBool, 8, 4}), "boolx4");
   EXPECT_EQ(ffi::DLDataTypeFromString("boolx4"), (DLDataType{kDLBool, 8, 4}));
   EXPECT_EQ(ffi::DLDataTypeFromString("float32x1"), (DLDataType{kDLFloat, 32, 1}));
@@ -151,17 +153,19 @@ TEST(DType, PyTorchSpellingOfPackedFloat4) {
   EXPECT_EQ(ffi::DLDataTypeFromString("float4_e2m1fn_x2"), (DLDataType{kDLFloat4_e2m1fn, 4, 2}));
   EXPECT_EQ(ffi::DLDataTypeToString(ffi::DLDataTypeFromString("float4_e2m1fn_x2")),
             "float4_e2m1fnx2");
-  for (const char* bad : {"float8_e4m3fn_x2", "float4_e2m1fn_x", "float4_e2m1fn_", "int8_x2"}) {
+  // One '_' before the lanes (or the end) is allowed, no more, and only for this type.
+  EXPECT_EQ(ffi::DLDataTypeFromString("float4_e2m1fn_"), (DLDataType{kDLFloat4_e2m1fn, 4, 1}));
+  for (const char* bad : {"float8_e4m3fn_x2", "float4_e2m1fn_x", "float4_e2m1fn__x2", "int8_x2"}) {
     EXPECT_EQ(CatchError([&] { ffi::DLDataTypeFromString(bad); }).kind(), "ValueError") << bad;
   }
 }
 
 TEST(DType, BadStringsAreValueErrorsNamingTheString) {
-  for (const char* bad : {"float", "int0", "floatx", "cuda", "", "int8x", "float32x0", "int256",
-                          "Float32", "float32 ", "uint-8", "bfloat"}) {
+  for (const char* bad : {"floatx", "cuda", "int8x", "float32x0", "int256", "Float32", "float32 ",
+                          "uint-8", "x4", "int8x65536", "voidx2"}) {
     ffi::Error e = CatchError([&] { ffi::DLDataTypeFromString(bad); });
     EXPECT_EQ(e.kind(), "ValueError") << "'" << bad << "'";
-    EXPECT_NE(e.message().find("`" + std::string(bad) + "`"), std::string::npos) << e.message();
+    EXPECT_NE(e.message().find(bad), std::string::npos) << e.message();
   }
 }
 
@@ -189,7 +193,7 @@ TEST(DType, CFunctionsParseAndPrint) {
 }
 
 TEST(DType, CFunctionReportsBadStrings) {
-  for (const char* bad : {"float", "int0", "cuda", ""}) {
+  for (const char* bad : {"cuda", "Float32", "int8 ", "x4"}) {
     std::string text = bad;
     TVMFFIByteArray arr{text.data(), text.size()};
     DLDataType out{kDLFloat, 32, 1};
@@ -212,6 +216,13 @@ TEST(DType, ThroughAny) {
   EXPECT_EQ(v.type_index(), kTVMFFIDataType);
   EXPECT_EQ(v.cast<DLDataType>(), t);
   EXPECT_FALSE(ffi::AnyView(1).try_cast<DLDataType>().has_value());
+  // A string names a dtype: it converts by parsing, and a bad one is the parser's ValueError.
+  EXPECT_EQ(ffi::AnyView("float32").cast<DLDataType>(), (DLDataType{kDLFloat, 32, 1}));
+  EXPECT_EQ(ffi::Any(ffi::String("bfloat16x2")).cast<DLDataType>(), (DLDataType{kDLBfloat, 16, 2}));
+  EXPECT_EQ(CatchError([] { ffi::AnyView("float33x").cast<DLDataType>(); }).kind(), "ValueError");
+  ffi::Error e = CatchError([] { ffi::AnyView().cast<DLDataType>(); });
+  EXPECT_EQ(e.kind(), "TypeError");
+  EXPECT_EQ(e.message(), "Cannot convert from type `None` to `DataType`");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -99,7 +99,7 @@ static_assert(
     "(0: float, 1: float, 2: bool, 3: str, 4: str) -> bool");
 static_assert(FunctionInfo<ffi::Shape(DLDataType, DLDevice, void*, ffi::Function, ffi::Any,
                                       ffi::AnyView, ffi::Bytes)>::Signature() ==
-              "(0: dtype, 1: Device, 2: void*, 3: Function, 4: Any, 5: AnyView, 6: bytes) -> "
+              "(0: DataType, 1: Device, 2: void*, 3: Function, 4: Any, 5: AnyView, 6: bytes) -> "
               "Shape");
 static_assert(
     FunctionInfo<double(int8_t, uint8_t, int32_t, uint64_t, int64_t, int64_t, int64_t, int64_t,

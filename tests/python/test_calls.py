@@ -42,7 +42,7 @@ def test_type_names_seen_by_cpp(mod):
     assert mod.type_of("x") == "str"
     assert mod.type_of(b"x") == "bytes"
     assert mod.type_of(None) == "None"
-    assert mod.type_of(ffi.int8) == "dtype"
+    assert mod.type_of(ffi.int8) == "DataType"
     assert mod.type_of(ffi.Device("cpu")) == "Device"
     assert mod.type_of(lambda: 0) == "Function"
 

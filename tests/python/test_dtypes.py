@@ -91,12 +91,66 @@ def test_vector_and_odd_width_strings_round_trip(text, fields):
 
 
 @pytest.mark.parametrize(
-    "text",
-    ["float", "float8_e4m3fn_x2", "float4_e2m1fn_x", "float4_e2m1fn_", "float8_e9m9", "fp8"],
+    "text, message",
+    [
+        ("float8_e4m3fn_x2", "unknown float8 type `float8_e4m3fn_x2`"),
+        ("float8_e9m9", "unknown float8 type `float8_e9m9`"),
+        ("float4_e2m1fn_x", "Invalid lanes specification in dtype 'float4_e2m1fn_x'"),
+        ("fp8", "unknown dtype `fp8`"),
+        ("int8x2x2", "unknown dtype `int8x2x2`"),
+        ("int256", "Bits value 256 is out of range for uint8_t in dtype 'int256'"),
+        ("int8x65536", "Lanes value 65536 is out of range for uint16_t in dtype 'int8x65536'"),
+        # Short names are spelled out before parsing; errors name the long form.
+        ("i8x0", "Invalid lanes specification in dtype 'int8x0'"),
+        ("f4_e2m1", "unknown float4 type `float4_e2m1`"),
+    ],
 )
-def test_bad_strings_are_value_errors(text):
-    with pytest.raises(ValueError, match=f"Cannot parse dtype string `{text}`"):
+def test_bad_strings_are_value_errors(text, message):
+    with pytest.raises(ValueError) as info:
         ffi.dtype(text)
+    assert str(info.value).startswith(message)
+
+
+@pytest.mark.parametrize(
+    "alias, canonical",
+    [
+        ("i8", "int8"),
+        ("i64", "int64"),
+        ("u8", "uint8"),
+        ("u32", "uint32"),
+        ("f16", "float16"),
+        ("f64", "float64"),
+        ("bf16", "bfloat16"),
+        ("f32x4", "float32x4"),
+        ("f8_e4m3b11fnuz", "float8_e4m3b11fnuz"),
+        ("fp8_e5m2fnuz", "float8_e5m2fnuz"),
+        ("fp8_e8m0fnu", "float8_e8m0fnu"),
+        ("f8_e4m3fnx4", "float8_e4m3fnx4"),
+        ("f6_e3m2fn", "float6_e3m2fn"),
+        ("fp6_e2m3fn", "float6_e2m3fn"),
+        ("f4_e2m1fnx2", "float4_e2m1fnx2"),
+        ("fp4_e2m1fn_x2", "float4_e2m1fnx2"),
+        ("float4_e2m1fn_", "float4_e2m1fn"),
+        # A family without bits (or with 0) takes its default width.
+        ("float", "float32"),
+        ("int0", "int32"),
+        ("bfloat", "bfloat16"),
+        ("intx4", "int32x4"),
+        ("int32xvscalex4", "int32xvscalex4"),
+    ],
+)
+def test_short_names_and_defaults(alias, canonical):
+    d = ffi.dtype(alias)
+    assert d == ffi.dtype(canonical) and str(d) == canonical
+    assert _runtime_parse(alias) == (0, _fields(d))
+
+
+def test_void_and_scalable_vectors():
+    # The void type parses from "void" or "" and prints as "", as the reference prints it.
+    assert _fields(ffi.dtype("void")) == (3, 0, 0) and str(ffi.dtype("")) == ""
+    # Scalable vectors keep their lane multiplier negated in the 16-bit lanes field.
+    assert ffi.dtype("float16xvscalex8").bits == 16
+    assert ffi.dtype("float16xvscalex8").lanes % 65536 == 65536 - 8
 
 
 def _runtime_parse(text):
