@@ -47,7 +47,7 @@ section "Python packages"
 # PyTorch first and pinned, so that nothing after it pulls another version. scikit-build-core and
 # nanobind: the packaging example builds a wheel without build isolation.
 python -m pip install torch==2.13.0
-python -m pip install numpy pytest ruff mypy==2.4.1 scikit-build-core nanobind \
+python -m pip install numpy pytest pytest-xdist ruff mypy==2.4.1 scikit-build-core nanobind \
   apache-tvm-ffi==0.1.15.post2
 
 section "Install the package (pip install .)"
@@ -92,7 +92,9 @@ TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
   -R "^($(IFS='|'; echo "${tsan_suites[*]}"))\$"
 
 section "Python tests"
-python -m pytest tests/python -q
+# Two workers (pytest-xdist): most tests wait on compilers and subprocesses, so the suite takes
+# about half the time on two cores. Every test is independent of the others' order and process.
+python -m pytest tests/python -q -n 2
 
 section "Python tests against the package built with AddressSanitizer"
 bash tests/asan_python.sh
