@@ -367,7 +367,8 @@ TEST(StringMembers, ByteArrayPointerTravelsBorrowedAndConvertsToBytesWhenOwned) 
   EXPECT_FALSE(owned.try_cast<TVMFFIByteArray*>().has_value());
 }
 TEST(StringTools, SplitKeepsEmptyPieces) {
-  auto parts = String(",a,,b,").Split(',');
+  String text(",a,,b,");  // the pieces are views into it: it must outlive them
+  auto parts = text.Split(',');
   ASSERT_EQ(parts.size(), 5u);
   EXPECT_EQ(parts[0], "");
   EXPECT_EQ(parts[1], "a");
@@ -375,7 +376,8 @@ TEST(StringTools, SplitKeepsEmptyPieces) {
   EXPECT_EQ(parts[3], "b");
   EXPECT_EQ(parts[4], "");
   EXPECT_EQ(String("").Split(',').size(), 1u);
-  std::vector<std::string_view> v = String("x:y").Split(':');  // converts to a container
+  String pair("x:y");
+  std::vector<std::string_view> v = pair.Split(':');  // converts to a container
   EXPECT_EQ(v, (std::vector<std::string_view>{"x", "y"}));
 }
 
