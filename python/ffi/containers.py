@@ -119,13 +119,23 @@ def _index(size: int, i: Any) -> int:
 
 
 class _SeqReads(Generic[T]):
-    """What Array and List read alike: length, iteration, membership, equality, hashing, pickling.
+    """What Array and List read alike: indexing (a slice gives a list), length, iteration,
+    membership, equality, hashing, pickling.
     Listed before ``Object`` in their bases, so these methods win over ``Object``'s."""
 
     __slots__ = ()
 
     def __len__(self) -> int:
         return _core._seq_len(self)
+
+    @overload
+    def __getitem__(self, i: int) -> T: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[T]: ...
+    def __getitem__(self, i: int | slice) -> T | list[T]:
+        if isinstance(i, slice):
+            return _core._seq_items(self)[i]
+        return _core._seq_getitem(self, i)  # type: ignore[no-any-return]
 
     def __iter__(self) -> Iterator[T]:
         return iter(_core._seq_items(self))
@@ -216,15 +226,6 @@ class Array(_SeqReads[T], Object, Sequence[T]):
     def __new__(cls, values: Iterable[T] = ()) -> Array[T]:
         return _core._new_container(_ARRAY, values)  # type: ignore[no-any-return]
 
-    @overload
-    def __getitem__(self, i: int) -> T: ...
-    @overload
-    def __getitem__(self, i: slice) -> list[T]: ...
-    def __getitem__(self, i: int | slice) -> T | list[T]:
-        if isinstance(i, slice):
-            return _core._seq_items(self)[i]
-        return _core._seq_getitem(self, i)  # type: ignore[no-any-return]
-
     def __add__(self, other: Iterable[T]) -> Array[T]:
         return Array([*self, *other])
 
@@ -248,15 +249,6 @@ class List(_SeqReads[T], Object, MutableSequence[T]):
 
     def __new__(cls, values: Iterable[T] = ()) -> List[T]:
         return _core._new_container(_LIST, values)  # type: ignore[no-any-return]
-
-    @overload
-    def __getitem__(self, i: int) -> T: ...
-    @overload
-    def __getitem__(self, i: slice) -> list[T]: ...
-    def __getitem__(self, i: int | slice) -> T | list[T]:
-        if isinstance(i, slice):
-            return _core._seq_items(self)[i]
-        return _core._seq_getitem(self, i)  # type: ignore[no-any-return]
 
     @overload
     def __setitem__(self, i: int, value: T) -> None: ...
