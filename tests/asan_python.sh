@@ -12,7 +12,9 @@ rm -rf "$target"
 python -m pip install --no-deps --target "$target" \
   --config-settings=cmake.define.FFI_SANITIZE=ON \
   --config-settings=cmake.define.FFI_WERROR=ON \
-  --config-settings=cmake.build-type=RelWithDebInfo .
+  --config-settings=cmake.build-type=Debug \
+  "--config-settings=cmake.define.CMAKE_CXX_FLAGS_DEBUG=-O0 -g1" \
+  "--config-settings=cmake.define.CMAKE_C_FLAGS_DEBUG=-O0 -g1" .
 
 # The ASan runtime of the compiler that built the package must come first in the process. The C++
 # runtime is preloaded with it: Python itself does not link libstdc++, and ASan's interceptor of

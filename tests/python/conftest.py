@@ -24,6 +24,13 @@ def build_kernel(src: str, out_dir: str) -> str:
 
 
 @pytest.fixture(scope="session")
+def mypy_cache(tmp_path_factory):
+    """One mypy cache for the session's mypy runs: the standard library, NumPy and the package are
+    analysed once (a cold run takes about 20 s, a warm one 1 s)."""
+    return tmp_path_factory.mktemp("mypy_cache")
+
+
+@pytest.fixture(scope="session")
 def kernels_path(tmp_path_factory):
     return build_kernel(
         os.path.join(HERE, "kernels", "py_kernels.cc"), str(tmp_path_factory.mktemp("kernels"))

@@ -249,18 +249,18 @@ def wrong(x: ffi.Tensor) -> None:
 """
 
 
-def _mypy_on(tmp_path, stub_text, source):
+def _mypy_on(tmp_path, cache, stub_text, source):
     (tmp_path / "kernels.pyi").write_text(stub_text)
     (tmp_path / "user.py").write_text(textwrap.dedent(source).lstrip())
     cmd = [sys.executable, "-m", "mypy", "--strict", "--no-error-summary", "--show-error-codes"]
-    cmd += ["--config-file", _mypy_config(tmp_path), "--cache-dir", str(tmp_path / ".cache")]
+    cmd += ["--config-file", _mypy_config(tmp_path), "--cache-dir", str(cache)]
     return subprocess.run(
         [*cmd, "user.py", "kernels.pyi"], cwd=tmp_path, capture_output=True, text=True, timeout=600
     )
 
 
 @needs_mypy
-def test_mypy_accepts_right_calls_and_reports_wrong_ones(ours, tmp_path):
-    right = _mypy_on(tmp_path, ours, USER_CODE)
+def test_mypy_accepts_right_calls_and_reports_wrong_ones(ours, tmp_path, mypy_cache):
+    right = _mypy_on(tmp_path, mypy_cache, ours, USER_CODE)
     assert right.returncode == 0, right.stdout + right.stderr
-    assert_reported_as_tagged(_mypy_on(tmp_path, ours, WRONG_CODE), WRONG_CODE)
+    assert_reported_as_tagged(_mypy_on(tmp_path, mypy_cache, ours, WRONG_CODE), WRONG_CODE)

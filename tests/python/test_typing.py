@@ -19,9 +19,15 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PACKAGE_DIR = os.path.dirname(os.path.abspath(ffi.__file__))
 STUB = os.path.join(PACKAGE_DIR, "_core.pyi")
 
-needs_mypy = pytest.mark.skipif(
-    importlib.util.find_spec("mypy") is None, reason="mypy is not installed"
-)
+
+def needs_mypy(test):
+    """Skips `test` without mypy; under pytest-xdist (``--dist loadgroup``) all mypy runs share one
+    worker, so the session's cache (the ``mypy_cache`` fixture) is warm after the first."""
+    test = pytest.mark.xdist_group("mypy")(test)
+    return pytest.mark.skipif(
+        importlib.util.find_spec("mypy") is None, reason="mypy is not installed"
+    )(test)
+
 
 # Type-checked only, never run: every public name with the types users should see.
 POSITIVE = '''
@@ -201,12 +207,6 @@ def assert_reported_as_tagged(proc: subprocess.CompletedProcess, source: str) ->
     }
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert _errors(proc) == expected, proc.stdout + proc.stderr
-
-
-@pytest.fixture(scope="module")
-def mypy_cache(tmp_path_factory):
-    """One cache for the module's mypy runs: the standard library is analysed once."""
-    return tmp_path_factory.mktemp("mypy_cache")
 
 
 def _mypy_config(tmp_path) -> str:
