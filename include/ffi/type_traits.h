@@ -182,9 +182,10 @@ struct PODTraitsBase {
 };
 }  // namespace detail
 
-/*! \brief Integers (not bool): kTVMFFIInt; a bool converts. */
+/*! \brief Integers (not bool) and enums (by their value): kTVMFFIInt; a bool converts. */
 template <typename T>
-struct TypeTraits<T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>>>
+struct TypeTraits<
+    T, std::enable_if_t<(std::is_integral_v<T> && !std::is_same_v<T, bool>) || std::is_enum_v<T>>>
     : detail::PODTraitsBase<T, kTVMFFIInt> {
   static void CopyToAnyView(const T& v, TVMFFIAny* out) {
     out->type_index = kTVMFFIInt;

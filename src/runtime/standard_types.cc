@@ -4,9 +4,9 @@
 // Libraries built with the reference headers look some columns up during their static
 // initialization (an enum definition reads `__ffi_enum__` before it writes it) and treat a missing
 // column as an error, so each exists, empty, before any library is loaded. The reference's Python
-// package binds classes to the standard type keys (access paths, structural keys and visitors) at
-// import, so those keys are registered too (with the parent and child-slot layout the reference
-// headers declare for them; a library that defines the class later gets the same index).
+// package binds classes to the standard type keys at import; those this runtime defines no class
+// for (the structural visitors) are registered here (with the parent and child-slot layout the
+// reference headers declare for them; a library that defines the class later gets the same index).
 #include <ffi/c_api.h>
 #include <ffi/function.h>
 
@@ -31,8 +31,7 @@ struct StandardType {
 };
 
 constexpr StandardType kStandardTypes[] = {
-    {"ffi.reflection.AccessStep", true}, {"ffi.reflection.AccessPath", true},
-    {"ffi.StructuralKey", true},         {"ffi.StructuralVisitor", false},
+    {"ffi.StructuralVisitor", false},
     {"ffi.StructuralMutator", false},
 };
 

@@ -1,0 +1,111 @@
+// Internal to the runtime: what structural equality (structural_equal.cc) and structural hashing
+// (structural_hash.cc) share, so that the two agree on every rule (equal values hash alike).
+//
+// The rules, for both:
+// - Values of different type indices differ, except that a string (or bytes) compares by content
+//   whatever its storage. Integers and bools by value, floats by value with NaN equal to NaN,
+//   dtypes and devices by their fields, pointers by address.
+// - Strings and bytes by content; arrays, lists and shapes element by element; maps and dicts by
+//   their entries; tensors by dtype, device and shape, and by content unless skip_tensor_content
+//   (content only on the CPU: ValueError elsewhere).
+// - Functions, errors and Python objects by identity.
+// - Reflected objects by their type's TVMFFISEqHashKind (TVMFFITypeMetadata): tree and const-tree
+//   nodes field by field (fields flagged SEqHashIgnore skipped, SEqHashDefPattern /
+//   SEqHashDefSimple fields walked in a def region), DAG nodes likewise but sharing must match (a
+//   bijection between the nodes of each side), free variables through a bijection bound in def
+//   regions (or anywhere with map_free_vars; otherwise by identity), unique instances by
+//   identity. A type with the unsupported kind (or no metadata) is a TypeError. A type may take
+//   over with the `__s_equal__` / `__s_hash__` type attributes.
+// - A walk that comes back to an object it is inside (a cycle) takes the pair as equal (and
+//   hashes the back edge as a constant) instead of recursing forever.
+#ifndef FFI_RUNTIME_STRUCTURAL_H_
+#define FFI_RUNTIME_STRUCTURAL_H_
+
+#include <ffi/any.h>
+#include <ffi/c_api.h>
+#include <ffi/error.h>
+#include <ffi/tensor.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace tvm {
+namespace ffi {
+namespace runtime {
+namespace structural {
+
+/*! \brief The structural kind of a reflected type (unsupported when it registered none). */
+inline TVMFFISEqHashKind KindOf(int32_t type_index) {
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
+  if (info == nullptr || info->metadata == nullptr) return kTVMFFISEqHashKindUnsupported;
+  return info->metadata->structural_eq_hash_kind;
+}
+
+/*! \brief The type key of `type_index`, for messages and stable hashes. */
+inline std::string_view TypeKey(int32_t type_index) {
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
+  if (info == nullptr) return "?";
+  return std::string_view(info->type_key.data, info->type_key.size);
+}
+
+/*! \brief The TypeError for a type that did not declare a structural kind. */
+[[noreturn]] inline void ThrowUnsupported(int32_t type_index, const char* what) {
+  FFI_THROW(TypeError) << what << " is not supported for objects of type `" << TypeKey(type_index)
+                       << "`: the type declares no structural kind (TVMFFISEqHashKind)";
+}
+
+/*! \brief The def region a field's flags ask for (None without SEqHashDef* flags). */
+inline int64_t FieldRegionKind(int64_t flags) {
+  if (flags & kTVMFFIFieldFlagBitMaskSEqHashDefPattern) return kTVMFFIDefRegionKindPattern;
+  if (flags & kTVMFFIFieldFlagBitMaskSEqHashDefSimple) return kTVMFFIDefRegionKindSimple;
+  return kTVMFFIDefRegionKindNone;
+}
+
+/*! \brief The region a part asking for `requested` is walked in, inside region `current`: a
+ * pattern region propagates; otherwise a def kind enters, None keeps the current region. */
+inline TVMFFIDefRegionKind EnterRegion(TVMFFIDefRegionKind current, int64_t requested) {
+  if (current == kTVMFFIDefRegionKindPattern) return current;
+  if (requested == kTVMFFIDefRegionKindPattern || requested == kTVMFFIDefRegionKindSimple) {
+    return static_cast<TVMFFIDefRegionKind>(requested);
+  }
+  return current;
+}
+
+/*! \brief Whether values of these type indices are strings (or bytes) in any storage. */
+inline bool IsString(int32_t i) {
+  return i == kTVMFFIStr || i == kTVMFFISmallStr || i == kTVMFFIRawStr;
+}
+inline bool IsBytes(int32_t i) {
+  return i == kTVMFFIBytes || i == kTVMFFISmallBytes || i == kTVMFFIByteArrayPtr;
+}
+
+/*! \brief The content of a string or bytes value, in any storage (copied: a small string's
+ * bytes live in the value itself). */
+inline std::string TextOf(const AnyView& v) {
+  if (IsString(v.type_index())) return std::string(v.cast<String>().view());
+  return std::string(v.cast<Bytes>().view());
+}
+
+/*! \brief Whether a tensor's memory is readable from the host. */
+inline bool HostReadable(const DLDevice& device) {
+  return device.device_type == kDLCPU || device.device_type == kDLCUDAHost ||
+         device.device_type == kDLROCMHost || device.device_type == kDLCUDAManaged;
+}
+
+/*! \brief Whether `lhs` and `rhs` are structurally equal (structural_equal.cc). */
+bool StructuralEqual(const AnyView& lhs, const AnyView& rhs, bool map_free_vars,
+                     bool skip_tensor_content);
+
+/*! \brief The structural hash of `value` (structural_hash.cc). */
+uint64_t StructuralHash(const AnyView& value, bool map_free_vars, bool skip_tensor_content);
+
+/*! \brief The elements of a host tensor, in row-major order, as bytes (strides followed). */
+std::string TensorBytes(const DLTensor& t);
+
+}  // namespace structural
+}  // namespace runtime
+}  // namespace ffi
+}  // namespace tvm
+
+#endif  // FFI_RUNTIME_STRUCTURAL_H_

@@ -1,0 +1,419 @@
+// Structural equality (rules in structural.h): the globals ffi.StructuralEqual and
+// ffi.GetFirstStructuralMismatch, which <ffi/extra/structural_equal.h> and the Python package
+// call; the shared TensorBytes; and the `__s_equal__` / `__s_hash__` columns.
+#include <ffi/container/array.h>
+#include <ffi/container/dict.h>
+#include <ffi/container/list.h>
+#include <ffi/container/map.h>
+#include <ffi/function.h>
+#include <ffi/reflection/access_path.h>
+#include <ffi/reflection/accessor.h>
+#include <ffi/reflection/registry.h>
+#include <ffi/shape.h>
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "structural.h"
+
+namespace tvm {
+namespace ffi {
+namespace runtime {
+namespace structural {
+
+std::string TensorBytes(const DLTensor& t) {
+  if (!HostReadable(t.device)) {
+    FFI_THROW(ValueError) << "Cannot compare or hash the content of a tensor on device type "
+                          << static_cast<int>(t.device.device_type)
+                          << " (only host memory is readable): pass skip_tensor_content=True";
+  }
+  const char* base = static_cast<const char*>(t.data) + t.byte_offset;
+  uint64_t element_bits = static_cast<uint64_t>(t.dtype.bits) * t.dtype.lanes;
+  if (t.strides == nullptr || ffi::detail::IsContiguous(t) || element_bits % 8 != 0) {
+    // Compact (sub-byte element types are only ever compact).
+    size_t size = ffi::GetDataSize(t);
+    return size == 0 ? std::string() : std::string(base, size);
+  }
+  size_t element = element_bits / 8;
+  size_t numel = ffi::GetDataSize(t) / element;
+  std::string out;
+  out.reserve(numel * element);
+  std::vector<int64_t> index(static_cast<size_t>(t.ndim), 0);
+  for (size_t n = 0; n < numel; ++n) {
+    int64_t offset = 0;
+    for (int d = 0; d < t.ndim; ++d) offset += index[d] * t.strides[d];
+    out.append(base + offset * static_cast<int64_t>(element), element);
+    for (int d = t.ndim - 1; d >= 0 && ++index[d] == t.shape[d]; --d) index[d] = 0;
+  }
+  return out;
+}
+
+namespace {
+
+using reflection::AccessKind;
+using reflection::AccessPath;
+using reflection::AccessPathPair;
+using reflection::AccessStep;
+
+/*! \brief Hash of an ordered pair of pointers, for the set of pairs being compared. */
+struct PairHash {
+  size_t operator()(const std::pair<const void*, const void*>& p) const {
+    return std::hash<const void*>()(p.first) * 31 + std::hash<const void*>()(p.second);
+  }
+};
+
+const Object* ObjectOf(const AnyView& v) {
+  return reinterpret_cast<const Object*>(
+      ffi::detail::ObjectUnsafe::FromHeader(static_cast<void*>(v.raw()->v_obj)));
+}
+
+/*!
+ * \brief One structural comparison. With `track_path`, the first mismatch is recorded as a pair of
+ * access paths (the steps to it on each side); otherwise no path is built.
+ */
+class StructuralEqualer {
+ public:
+  StructuralEqualer(bool map_free_vars, bool skip_tensor_content, bool track_path)
+      : map_free_vars_(map_free_vars),
+        skip_tensor_content_(skip_tensor_content),
+        track_path_(track_path) {}
+
+  /*! \brief Whether `lhs` and `rhs` are structurally equal. */
+  bool Equal(const AnyView& lhs, const AnyView& rhs) { return Compare(lhs, rhs); }
+
+  /*! \brief The first mismatch found (with track_path), else None. */
+  Optional<AccessPathPair> mismatch() const { return mismatch_; }
+
+ private:
+  /*! \brief Records the first mismatch (the current paths, each with its extra step) and returns
+   * false. */
+  bool Fail(Optional<AccessStep> lhs_step = std::nullopt,
+            Optional<AccessStep> rhs_step = std::nullopt) {
+    if (track_path_ && !mismatch_.has_value()) {
+      mismatch_ = AccessPathPair(PathOf(lhs_steps_, lhs_step), PathOf(rhs_steps_, rhs_step));
+    }
+    return false;
+  }
+
+  static AccessPath PathOf(const std::vector<AccessStep>& steps, const Optional<AccessStep>& last) {
+    AccessPath path = AccessPath::Root();
+    for (const AccessStep& step : steps) path = path->Extend(step);
+    if (last.has_value()) path = path->Extend(last.value());
+    return path;
+  }
+
+  /*! \brief Compares `l` and `r` one step down each path (the step made only when tracking). */
+  template <typename MakeSteps>
+  bool CompareAt(const AnyView& l, const AnyView& r, MakeSteps make_steps) {
+    if (!track_path_) return Compare(l, r);
+    std::pair<AccessStep, AccessStep> steps = make_steps();
+    lhs_steps_.push_back(std::move(steps.first));
+    rhs_steps_.push_back(std::move(steps.second));
+    bool equal = Compare(l, r);
+    lhs_steps_.pop_back();
+    rhs_steps_.pop_back();
+    return equal;
+  }
+
+  bool Compare(const AnyView& l, const AnyView& r) {
+    int32_t li = l.type_index(), ri = r.type_index();
+    if (li != ri) {
+      if ((IsString(li) && IsString(ri)) || (IsBytes(li) && IsBytes(ri))) {
+        return TextOf(l) == TextOf(r) || Fail();
+      }
+      return Fail();
+    }
+    if (li < kTVMFFIStaticObjectBegin) return ComparePod(l, r) || Fail();
+    const Object* lo = ObjectOf(l);
+    const Object* ro = ObjectOf(r);
+    switch (li) {
+      case kTVMFFIStr:
+      case kTVMFFIBytes:
+        return lo == ro || TextOf(l) == TextOf(r) || Fail();
+      case kTVMFFIFunction:
+      case kTVMFFIError:
+      case kTVMFFIOpaquePyObject:
+        return lo == ro || Fail();
+      default:
+        break;
+    }
+    // A pair met again inside itself (two cycles walked in step) is taken as equal.
+    std::pair<const void*, const void*> pair(lo, ro);
+    if (!open_.insert(pair).second) return true;
+    bool equal;
+    try {
+      equal = CompareObjects(l, r, lo, ro);
+    } catch (...) {
+      open_.erase(pair);
+      throw;
+    }
+    open_.erase(pair);
+    return equal;
+  }
+
+  static bool ComparePod(const AnyView& l, const AnyView& r) {
+    const TVMFFIAny& a = *l.raw();
+    const TVMFFIAny& b = *r.raw();
+    switch (a.type_index) {
+      case kTVMFFINone:
+        return true;
+      case kTVMFFIFloat:
+        return a.v_float64 == b.v_float64 || (std::isnan(a.v_float64) && std::isnan(b.v_float64));
+      case kTVMFFIDataType:
+        return a.v_dtype.code == b.v_dtype.code && a.v_dtype.bits == b.v_dtype.bits &&
+               a.v_dtype.lanes == b.v_dtype.lanes;
+      case kTVMFFIDevice:
+        return a.v_device.device_type == b.v_device.device_type &&
+               a.v_device.device_id == b.v_device.device_id;
+      case kTVMFFISmallStr:
+      case kTVMFFISmallBytes:
+      case kTVMFFIRawStr:
+      case kTVMFFIByteArrayPtr:
+        return TextOf(l) == TextOf(r);
+      default:  // int, bool, pointers
+        return a.v_int64 == b.v_int64;
+    }
+  }
+
+  bool CompareObjects(const AnyView& l, const AnyView& r, const Object* lo, const Object* ro) {
+    switch (l.type_index()) {
+      case kTVMFFIArray:
+        return CompareSequences(l.cast<Array<Any>>(), r.cast<Array<Any>>());
+      case kTVMFFIList:
+        return CompareSequences(l.cast<List<Any>>(), r.cast<List<Any>>());
+      case kTVMFFIMap:
+        return CompareMappings(l.cast<Map<Any, Any>>(), r.cast<Map<Any, Any>>());
+      case kTVMFFIDict:
+        return CompareMappings(l.cast<Dict<Any, Any>>(), r.cast<Dict<Any, Any>>());
+      case kTVMFFIShape: {
+        Shape a = l.cast<Shape>(), b = r.cast<Shape>();
+        return (a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin())) || Fail();
+      }
+      case kTVMFFITensor:
+        return CompareTensors(*l.cast<Tensor>().GetDLTensorPtr(),
+                              *r.cast<Tensor>().GetDLTensorPtr()) ||
+               Fail();
+      default:
+        return CompareReflected(l, r, lo, ro);
+    }
+  }
+
+  template <typename Seq>
+  bool CompareSequences(const Seq& a, const Seq& b) {
+    int64_t n = std::min<int64_t>(a.size(), b.size());
+    for (int64_t i = 0; i < n; ++i) {
+      Any x = a[i], y = b[i];
+      bool equal = CompareAt(
+          x, y, [i] { return std::make_pair(AccessStep::ArrayItem(i), AccessStep::ArrayItem(i)); });
+      if (!equal) return false;
+    }
+    if (static_cast<int64_t>(a.size()) == static_cast<int64_t>(b.size())) return true;
+    if (static_cast<int64_t>(a.size()) > n) {
+      return Fail(AccessStep::ArrayItem(n), AccessStep::ArrayItemMissing(n));
+    }
+    return Fail(AccessStep::ArrayItemMissing(n), AccessStep::ArrayItem(n));
+  }
+
+  /*! \brief The key on the right that a left key stands for: a bound variable or a matched DAG
+   * node maps to its partner, everything else to itself. */
+  Any PartnerKey(const Any& key) const {
+    if (key.type_index() >= kTVMFFIStaticObjectBegin) {
+      const Object* obj = ObjectOf(key);
+      for (const auto* map : {&var_map_, &dag_map_}) {
+        auto it = map->find(obj);
+        if (it != map->end()) {
+          return ObjectRef(ffi::detail::ObjectUnsafe::ObjectPtrFromUnowned<Object>(
+              const_cast<Object*>(it->second)));
+        }
+      }
+    }
+    return key;
+  }
+
+  template <typename M>
+  bool CompareMappings(const M& a, const M& b) {
+    for (const auto& kv : a) {
+      Any key = PartnerKey(kv.first);
+      auto it = b.find(key);
+      if (it == b.end()) {
+        return Fail(AccessStep::MapItem(kv.first), AccessStep::MapItemMissing(kv.first));
+      }
+      Any x = kv.second, y = (*it).second;
+      bool equal = CompareAt(x, y, [&] {
+        return std::make_pair(AccessStep::MapItem(kv.first), AccessStep::MapItem(key));
+      });
+      if (!equal) return false;
+    }
+    if (a.size() == b.size()) return true;
+    // Every left key matched: the right has one more, the first not matched by a left key.
+    std::unordered_set<Any, AnyHash, AnyEqual> matched;
+    for (const auto& kv : a) matched.insert(PartnerKey(kv.first));
+    for (const auto& kv : b) {
+      if (!matched.count(kv.first)) {
+        return Fail(AccessStep::MapItemMissing(kv.first), AccessStep::MapItem(kv.first));
+      }
+    }
+    return Fail();
+  }
+
+  bool CompareTensors(const DLTensor& a, const DLTensor& b) const {
+    if (a.ndim != b.ndim || a.dtype.code != b.dtype.code || a.dtype.bits != b.dtype.bits ||
+        a.dtype.lanes != b.dtype.lanes || a.device.device_type != b.device.device_type ||
+        a.device.device_id != b.device.device_id) {
+      return false;
+    }
+    for (int d = 0; d < a.ndim; ++d) {
+      if (a.shape[d] != b.shape[d]) return false;
+    }
+    if (skip_tensor_content_) return true;
+    return TensorBytes(a) == TensorBytes(b);
+  }
+
+  bool CompareReflected(const AnyView& l, const AnyView& r, const Object* lo, const Object* ro) {
+    int32_t type_index = l.type_index();
+    AnyView hook = reflection::TypeAttrColumn("__s_equal__")[type_index];
+    if (hook != nullptr) return CallHook(hook, l, r) || Fail();
+    switch (KindOf(type_index)) {
+      case kTVMFFISEqHashKindUniqueInstance:
+        return lo == ro || Fail();
+      case kTVMFFISEqHashKindConstTreeNode:
+        // Holds no free variable, so a node is equal to itself whatever is bound.
+        return lo == ro || CompareFields(type_index, lo, ro);
+      case kTVMFFISEqHashKindTreeNode:
+        return CompareFields(type_index, lo, ro);
+      case kTVMFFISEqHashKindDAGNode:
+        return CompareDagNodes(type_index, lo, ro);
+      case kTVMFFISEqHashKindFreeVar:
+        return CompareFreeVars(type_index, lo, ro);
+      default:
+        ThrowUnsupported(type_index, "Structural equality");
+    }
+  }
+
+  /*! \brief DAG nodes: the sharing of each side must match (a bijection), then the fields. */
+  bool CompareDagNodes(int32_t type_index, const Object* lo, const Object* ro) {
+    auto it = dag_map_.find(lo);
+    if (it != dag_map_.end()) return it->second == ro || Fail();
+    if (dag_rmap_.count(ro)) return Fail();
+    if (lo != ro && !CompareFields(type_index, lo, ro)) return false;
+    dag_map_.emplace(lo, ro);
+    dag_rmap_.emplace(ro, lo);
+    return true;
+  }
+
+  /*! \brief Free variables: a bound one equals only its partner; an unbound one binds in a def
+   * region (or anywhere with map_free_vars), its fields compared as uses, else equals itself. */
+  bool CompareFreeVars(int32_t type_index, const Object* lo, const Object* ro) {
+    auto it = var_map_.find(lo);
+    if (it != var_map_.end()) return it->second == ro || Fail();
+    if (var_rmap_.count(ro)) return Fail();
+    if (region_ == kTVMFFIDefRegionKindNone && !map_free_vars_) return lo == ro || Fail();
+    var_map_.emplace(lo, ro);
+    var_rmap_.emplace(ro, lo);
+    // A pattern region goes on through the variable's fields; a simple one defines only it.
+    TVMFFIDefRegionKind saved = region_;
+    if (region_ != kTVMFFIDefRegionKindPattern) region_ = kTVMFFIDefRegionKindNone;
+    bool equal = CompareFields(type_index, lo, ro);
+    region_ = saved;
+    return equal;
+  }
+
+  bool CompareFields(int32_t type_index, const Object* lo, const Object* ro) {
+    bool equal = true;
+    reflection::ForEachFieldInfoWithEarlyStop(
+        TVMFFIGetTypeInfo(type_index), [&](const TVMFFIFieldInfo* field) {
+          if (field->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) return false;
+          reflection::FieldGetter get(field);
+          Any x = get(lo), y = get(ro);
+          equal = CompareInRegion(x, y, FieldRegionKind(field->flags), [field] {
+            String name(field->name.data, field->name.size);
+            return std::make_pair(AccessStep::Attr(name), AccessStep::Attr(name));
+          });
+          return !equal;
+        });
+    return equal;
+  }
+
+  template <typename MakeSteps>
+  bool CompareInRegion(const AnyView& x, const AnyView& y, int64_t kind, MakeSteps make_steps) {
+    TVMFFIDefRegionKind saved = region_;
+    region_ = EnterRegion(region_, kind);
+    bool equal;
+    try {
+      equal = CompareAt(x, y, make_steps);
+    } catch (...) {
+      region_ = saved;
+      throw;
+    }
+    region_ = saved;
+    return equal;
+  }
+
+  /*! \brief A type's own `__s_equal__(lhs, rhs, eq)`; `eq(l, r, def_region_kind, field_name)`
+   * compares parts (a string field name adds a step to the mismatch paths). */
+  bool CallHook(const AnyView& hook, const AnyView& l, const AnyView& r) {
+    Function recurse =
+        Function::FromTyped([this](AnyView x, AnyView y, int64_t kind, AnyView field_name) -> bool {
+          return CompareInRegion(x, y, kind, [&] {
+            if (IsString(field_name.type_index())) {
+              String name = field_name.cast<String>();
+              return std::make_pair(AccessStep::Attr(name), AccessStep::Attr(name));
+            }
+            return std::make_pair(AccessStep::AttrMissing(String("<hook>")),
+                                  AccessStep::AttrMissing(String("<hook>")));
+          });
+        });
+    return hook.cast<Function>()(l, r, recurse).cast<bool>();
+  }
+
+  bool map_free_vars_;
+  bool skip_tensor_content_;
+  bool track_path_;
+  TVMFFIDefRegionKind region_ = kTVMFFIDefRegionKindNone;
+  std::unordered_map<const Object*, const Object*> var_map_, var_rmap_, dag_map_, dag_rmap_;
+  std::unordered_set<std::pair<const void*, const void*>, PairHash> open_;
+  std::vector<AccessStep> lhs_steps_, rhs_steps_;
+  Optional<AccessPathPair> mismatch_;
+};
+
+}  // namespace
+
+bool StructuralEqual(const AnyView& lhs, const AnyView& rhs, bool map_free_vars,
+                     bool skip_tensor_content) {
+  return StructuralEqualer(map_free_vars, skip_tensor_content, false).Equal(lhs, rhs);
+}
+
+namespace {
+FFI_STATIC_INIT_BLOCK() {
+  // The hook columns exist from the start, so lookups never fail before a type registers one.
+  reflection::EnsureTypeAttrColumn("__s_equal__");
+  reflection::EnsureTypeAttrColumn("__s_hash__");
+  reflection::GlobalDef()
+      .def(
+          "ffi.StructuralEqual",
+          [](AnyView lhs, AnyView rhs, bool map_free_vars, bool skip_tensor_content) {
+            return StructuralEqual(lhs, rhs, map_free_vars, skip_tensor_content);
+          },
+          "StructuralEqual(lhs, rhs, map_free_vars, skip_tensor_content): whether two values "
+          "are structurally equal.")
+      .def(
+          "ffi.GetFirstStructuralMismatch",
+          [](AnyView lhs, AnyView rhs, bool map_free_vars, bool skip_tensor_content) {
+            StructuralEqualer equaler(map_free_vars, skip_tensor_content, true);
+            equaler.Equal(lhs, rhs);
+            return equaler.mismatch();
+          },
+          "GetFirstStructuralMismatch(lhs, rhs, map_free_vars, skip_tensor_content): the access "
+          "paths (into lhs, into rhs) of the first structural difference, or None.");
+}
+
+}  // namespace
+}  // namespace structural
+}  // namespace runtime
+}  // namespace ffi
+}  // namespace tvm
