@@ -32,7 +32,7 @@ def runtime_info() -> dict:
     return _runtime.info(_LIB)
 
 
-from . import _dtypes  # noqa: E402
+from . import _dtypes, access_path  # noqa: E402
 from ._core import (  # noqa: E402
     Device,
     Function,
@@ -93,6 +93,12 @@ from .registry import (  # noqa: E402
     init_ffi_api,
     register_object,
 )
+from .structural import (  # noqa: E402
+    StructuralKey,
+    get_first_structural_mismatch,
+    structural_equal,
+    structural_hash,
+)
 
 __all__ = [
     "__version__",
@@ -133,7 +139,9 @@ __all__ = [
     "Module",
     "Object",
     "Shape",
+    "StructuralKey",
     "Tensor",
+    "access_path",
     "convert",
     "device",
     "dtype",
@@ -141,6 +149,7 @@ __all__ = [
     "get_global_func",
     "get_global_func_metadata",
     "get_registered_type_keys",
+    "get_first_structural_mismatch",
     "get_raw_stream",
     "init_ffi_api",
     "libinfo",
@@ -151,6 +160,8 @@ __all__ = [
     "register_object",
     "remove_global_func",
     "set_tensor_results",
+    "structural_equal",
+    "structural_hash",
     "use_raw_stream",
     "use_torch_stream",
 ]

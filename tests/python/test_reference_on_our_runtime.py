@@ -105,6 +105,20 @@ for key in ("ffi.Array", "ffi.Map", "ffi.Module", "ffi.EnumState", "ffi.reflecti
     assert key in keys, key
 assert isinstance(a, tvm_ffi.Object)
 
+# Structural equality, hashing, mismatch paths and keys (the runtime's globals and types).
+lhs = {"items": [1, 2, {"k": 3}], "meta": {"tag": "x"}}
+rhs = {"meta": {"tag": "x"}, "items": [1, 2, {"k": 3}]}
+assert tvm_ffi.structural_equal(lhs, rhs)
+assert tvm_ffi.structural_hash(lhs) == tvm_ffi.structural_hash(rhs)
+assert not tvm_ffi.structural_equal(lhs, {"items": [1, 2, {"k": 4}], "meta": {"tag": "x"}})
+assert tvm_ffi.get_first_structural_mismatch(lhs, rhs) is None
+pl, pr = tvm_ffi.get_first_structural_mismatch([1, 2, 3], [1, 2])
+from tvm_ffi.access_path import AccessKind, AccessPath
+assert pl == AccessPath.root().array_item(2) and pr == AccessPath.root().array_item_missing(2)
+assert [s.kind for s in pr.to_steps()] == [AccessKind.ARRAY_ITEM_MISSING]
+k1, k2 = tvm_ffi.StructuralKey({"a": [1, 2]}), tvm_ffi.StructuralKey({"a": [1, 2]})
+assert k1 == k2 and hash(k1) == hash(k2) and len(tvm_ffi.Map({k1: 1, k2: 2})) == 1
+
 # Kernel libraries built with our headers and with the reference's.
 ours = tvm_ffi.load_module(ours_lib)
 assert ours.add_int(2, 40) == 42
