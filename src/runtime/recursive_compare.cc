@@ -1,15 +1,19 @@
 // The standard global functions that compare and hash values by content, recursing through
 // containers and reflected fields: ffi.RecursiveEq, ffi.RecursiveLt/Le/Gt/Ge and
 // ffi.RecursiveHash. The reference's Python package builds `==`, `<`, ... and `hash()` of its
-// containers and dataclasses on them, so they must exist before that package can import.
+// containers and dataclasses on them, so they must exist, and behave as there, before that
+// package can import.
 //
-// Rules: numbers compare by value (bool and int alike, int against float as float); strings and
-// bytes by content, whatever their storage (small inline or object); arrays, lists and shapes
-// lexicographically; maps and dicts by their entries (equality only: ordering them is a
-// TypeError); reflected objects through their `__ffi_eq__` / `__ffi_compare__` / `__ffi_hash__`
+// Rules (TVM-FFI's): types are strict, so 1, 1.0 and True are three unequal values and ordering
+// values of different types is a TypeError, except that None equals only None and orders before
+// everything else. Floats by value, with NaN equal to NaN (any payload) but unordered (TypeError);
+// strings and bytes by content, whatever their storage (small inline or object); arrays, lists
+// and shapes lexicographically; maps and dicts by their entries (equality only: ordering them is
+// a TypeError); reflected objects through their `__ffi_eq__` / `__ffi_compare__` / `__ffi_hash__`
 // type attributes when registered, otherwise field by field (fields marked compare-off or
-// hash-off skipped); everything else (functions, tensors, modules, objects without fields) by
-// identity. Values of different kinds are unequal; ordering them is a TypeError.
+// hash-off skipped), so objects of one type without fields (functions, tensors, ...) are all
+// equal. A walk back into a pair it is comparing (a cycle) takes it as equal, or raises a
+// ValueError when ordering.
 #include <ffi/any.h>
 #include <ffi/container/array.h>
 #include <ffi/container/dict.h>
@@ -36,16 +40,30 @@ namespace runtime {
 namespace {
 
 /*! \brief What a value is compared as; values of different kinds never compare equal. */
-enum class Kind { kNone, kNumber, kString, kBytes, kSequence, kShape, kMapping, kPod, kObject };
+enum class Kind {
+  kNone,
+  kInt,
+  kBool,
+  kFloat,
+  kString,
+  kBytes,
+  kSequence,
+  kShape,
+  kMapping,
+  kPod,
+  kObject
+};
 
 Kind KindOf(const AnyView& v) {
   switch (v.type_index()) {
     case kTVMFFINone:
       return Kind::kNone;
     case kTVMFFIInt:
+      return Kind::kInt;
     case kTVMFFIBool:
+      return Kind::kBool;
     case kTVMFFIFloat:
-      return Kind::kNumber;
+      return Kind::kFloat;
     case kTVMFFISmallStr:
     case kTVMFFIStr:
     case kTVMFFIRawStr:
@@ -85,7 +103,7 @@ int Sign(double d) { return d < 0 ? -1 : (d > 0 ? 1 : 0); }
  * (in)equality. */
 class Comparer {
  public:
-  explicit Comparer(bool order) : order_(order) {}
+  explicit Comparer(bool order) : order_(order), ordering_(order) {}
 
   int Compare(const AnyView& a, const AnyView& b) {
     // One object equals itself (this also ends the walk around a cycle back to the same pair).
@@ -94,12 +112,20 @@ class Comparer {
       return 0;
     }
     Kind ka = KindOf(a), kb = KindOf(b);
-    if (ka != kb) return Unordered(a, b);
+    if (ka != kb) {
+      // None orders before everything else.
+      if (order_ && ka == Kind::kNone) return -1;
+      if (order_ && kb == Kind::kNone) return 1;
+      return Unordered(a, b);
+    }
     if (a.type_index() >= kTVMFFIStaticObjectBegin && b.type_index() >= kTVMFFIStaticObjectBegin) {
       // A pair met again inside itself (two cycles walked in step) is taken as equal: nothing
-      // found so far tells them apart.
+      // found so far tells them apart. An order cannot be decided that way.
       std::pair<const void*, const void*> pair(a.raw()->v_obj, b.raw()->v_obj);
-      if (!open_.insert(pair).second) return 0;
+      if (!open_.insert(pair).second) {
+        if (ordering_) FFI_THROW(ValueError) << "Cannot order values with a cyclic reference";
+        return 0;
+      }
       int result = CompareKind(a, b, ka);
       open_.erase(pair);
       return result;
@@ -112,8 +138,13 @@ class Comparer {
     switch (ka) {
       case Kind::kNone:
         return 0;
-      case Kind::kNumber:
-        return CompareNumbers(a, b);
+      case Kind::kInt:
+      case Kind::kBool: {
+        int64_t x = a.raw()->v_int64, y = b.raw()->v_int64;
+        return x < y ? -1 : (x > y ? 1 : 0);
+      }
+      case Kind::kFloat:
+        return CompareFloats(a.raw()->v_float64, b.raw()->v_float64);
       case Kind::kString:
       case Kind::kBytes:
         return TextOf(a, ka).compare(TextOf(b, ka));
@@ -140,14 +171,13 @@ class Comparer {
     return 1;
   }
 
-  static int CompareNumbers(const AnyView& a, const AnyView& b) {
-    if (a.type_index() == kTVMFFIFloat || b.type_index() == kTVMFFIFloat) {
-      double x = a.cast<double>(), y = b.cast<double>();
-      if (std::isnan(x) || std::isnan(y)) return 1;  // NaN equals nothing.
-      return Sign(x - y);
+  /*! \brief NaN equals NaN (whatever its payload), but has no order. */
+  int CompareFloats(double x, double y) const {
+    if (std::isnan(x) || std::isnan(y)) {
+      if (order_) FFI_THROW(TypeError) << "Cannot order NaN";
+      return std::isnan(x) && std::isnan(y) ? 0 : 1;
     }
-    int64_t x = a.raw()->v_int64, y = b.raw()->v_int64;
-    return x < y ? -1 : (x > y ? 1 : 0);
+    return Sign(x - y);
   }
 
   int CompareSequences(const AnyView& a, const AnyView& b) {
@@ -225,22 +255,23 @@ class Comparer {
       });
       return cmp.cast<Function>()(a, b, recurse).cast<int32_t>();
     }
+    // Objects of one type without fields are all equal (as in TVM-FFI).
     const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
     int result = 0;
-    bool any_field = false;
     reflection::ForEachFieldInfoWithEarlyStop(info, [&](const TVMFFIFieldInfo* field) {
       if (field->flags & kTVMFFIFieldFlagBitMaskCompareOff) return false;
-      any_field = true;
       reflection::FieldGetter get(field);
       Any fx = get(x), fy = get(y);
       result = Compare(fx, fy);
       return result != 0;
     });
-    if (!any_field) return Unordered(a, b);  // Nothing but identity to go by.
     return result;
   }
 
+  /*! \brief Whether the current values must be ordered (off inside map entries). */
   bool order_;
+  /*! \brief Whether the caller asked for an order (the whole walk). */
+  bool ordering_;
   std::set<std::pair<const void*, const void*>> open_;
 };
 
@@ -287,13 +318,13 @@ uint64_t HashValue(const AnyView& v) {
   switch (kind) {
     case Kind::kNone:
       return seed;
-    case Kind::kNumber: {
-      if (v.type_index() != kTVMFFIFloat) return Mix(seed, static_cast<uint64_t>(v.raw()->v_int64));
+    case Kind::kInt:
+    case Kind::kBool:
+      return Mix(seed, static_cast<uint64_t>(v.raw()->v_int64));
+    case Kind::kFloat: {
       double d = v.raw()->v_float64;
-      // A float equal to an integer hashes as that integer.
-      if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 9.2e18) {
-        return Mix(seed, static_cast<uint64_t>(static_cast<int64_t>(d)));
-      }
+      if (std::isnan(d)) d = std::nan("");  // every NaN equals every other
+      if (d == 0) d = 0;                    // -0.0 == 0.0
       uint64_t bits;
       std::memcpy(&bits, &d, sizeof(bits));
       return Mix(seed, bits);
@@ -339,16 +370,22 @@ uint64_t HashValue(const AnyView& v) {
     Function recurse = Function::FromTyped([](AnyView x) { return static_cast<int64_t>(Hash(x)); });
     return static_cast<uint64_t>(hook.cast<Function>()(v, recurse).cast<int64_t>());
   }
+  // A type that defines its own equality but no hash has no hash consistent with it.
+  if (reflection::TypeAttrColumn("__ffi_eq__")[type_index] != nullptr ||
+      reflection::TypeAttrColumn("__ffi_compare__")[type_index] != nullptr) {
+    const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
+    FFI_THROW(ValueError)
+        << "Cannot hash `" << detail::ByteView(info->type_key)
+        << "`: the type defines __ffi_eq__ or __ffi_compare__ but not __ffi_hash__";
+  }
+  // Fields only (objects of one type without fields are all equal, so hash alike).
   seed = Mix(seed, static_cast<uint64_t>(type_index));
-  bool any_field = false;
   reflection::ForEachFieldInfo(TVMFFIGetTypeInfo(type_index), [&](const TVMFFIFieldInfo* field) {
     if (field->flags & (kTVMFFIFieldFlagBitMaskCompareOff | kTVMFFIFieldFlagBitMaskHashOff)) return;
-    any_field = true;
     Any value = reflection::FieldGetter(field)(obj);
     seed = Mix(seed, Hash(value));
   });
-  // Without fields an object equals only itself, so its address is its hash.
-  return any_field ? seed : Mix(seed, reinterpret_cast<uintptr_t>(obj));
+  return seed;
 }
 
 FFI_STATIC_INIT_BLOCK() {

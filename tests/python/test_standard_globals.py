@@ -21,12 +21,15 @@ def test_recursive_eq_compares_contents_through_containers():
     assert eq(a, b)
     assert not eq(a, ffi.Array([1, "x" * 40, ffi.Map({"k": ffi.List([1.5, 0])})]))
     assert not eq(a, ffi.Array([1, "x" * 40]))
-    # Short (inline) and long (object) strings compare by text; numbers by value.
+    # Short (inline) and long (object) strings compare by text; types are strict.
     assert eq("ab", "ab") and not eq("ab", "abc")
-    assert eq(2, 2.0) and eq(True, 1) and not eq(2, 3)
-    # Different kinds are unequal, not an error.
+    assert eq(2, 2) and not eq(2, 2.0) and not eq(True, 1) and not eq(2, 3)
+    # Different kinds are unequal, not an error; NaN equals NaN; None only None.
     assert not eq(1, "1") and not eq(ffi.Array([1]), ffi.List([1]))
-    assert not eq(float("nan"), float("nan"))
+    assert eq(float("nan"), float("nan")) and eq(-0.0, 0.0)
+    assert eq(None, None) and not eq(None, 0)
+    # Objects of one type without fields (functions) are equal, as in TVM-FFI.
+    assert eq(ffi.convert(lambda: 1), ffi.convert(lambda: 2))
 
 
 def test_recursive_order_is_lexicographic_and_refuses_unordered_kinds():
@@ -39,6 +42,19 @@ def test_recursive_order_is_lexicographic_and_refuses_unordered_kinds():
         lt(ffi.Map({"a": 1}), ffi.Map({"a": 2}))
     with pytest.raises(TypeError, match="Cannot order"):
         lt(1, "a")
+    with pytest.raises(TypeError, match="Cannot order"):
+        lt(1, 1.5)  # types are strict
+    with pytest.raises(TypeError, match="NaN"):
+        lt(float("nan"), 1.0)
+    assert lt(None, 42) and lt(None, "s") and not gt(None, 42)  # None orders first
+    cyclic_a, cyclic_b = ffi.List(), ffi.List()
+    cyclic_a.append(cyclic_a)
+    cyclic_b.append(cyclic_b)
+    assert g("ffi.RecursiveEq")(cyclic_a, cyclic_b)
+    with pytest.raises(ValueError, match="cyclic reference"):
+        lt(cyclic_a, cyclic_b)
+    cyclic_a.clear()
+    cyclic_b.clear()
 
 
 def test_recursive_hash_agrees_with_eq():
@@ -47,7 +63,9 @@ def test_recursive_hash_agrees_with_eq():
     b = ffi.Map({"b": "long string " * 4, "a": ffi.Array([1, 2])})  # other insertion order
     assert g("ffi.RecursiveEq")(a, b)
     assert h(a) == h(b)
-    assert h(2) == h(2.0)
+    assert h(2) != h(2.0) and h(1) != h(True)  # unequal values of strict types
+    assert h(float("nan")) == h(-float("nan")) and h(-0.0) == h(0.0)
+    assert h(ffi.convert(lambda: 1)) == h(ffi.convert(lambda: 2))
     assert h(ffi.Array([1, 2])) != h(ffi.Array([2, 1]))
 
 
