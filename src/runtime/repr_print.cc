@@ -2,11 +2,15 @@
 // package uses as `repr()` of its containers and objects.
 //
 // Forms: None/True/False, integers, floats in their shortest round-trip form (`%g` style:
-// 0.0 -> "0", 1e10 -> "1e+10"), strings in double quotes, arrays as tuples "(1, 2)" / "(1,)",
+// 0.0 -> "0", 1e10 -> "1e+10"), strings and bytes as Python literals (escaped, so that
+// ast.literal_eval reads them back), arrays as tuples "(1, 2)" / "(1,)",
 // lists as "[1, 2]", maps and dicts as "{k: v}", shapes as "Shape(5, 6)", tensors as
 // "float32[3, 4]@cpu:0", devices as "cpu:0", data types by name, reflected objects as
 // "type.key(field=value, ...)" (fields marked repr-off left out) or through their `__ffi_repr__`
-// type attribute; an object met again inside itself prints as "...".
+// type attribute; an object met again inside itself prints as "...". With the environment
+// variable TVM_FFI_REPR_WITH_ADDR set (and not "0"), objects show their address, as TVM-FFI's
+// do: "type.key@0x...(fields)" ("type.key@0x..." without visible fields), "(1, 2)@0x...",
+// "float32[3]@cpu:0@0x...", "...@0x..." for a cycle; a shared object prints in full each time.
 #include <ffi/any.h>
 #include <ffi/container/array.h>
 #include <ffi/container/dict.h>
@@ -46,6 +50,31 @@ std::string FormatFloat(double d) {
   return buf;
 }
 
+/*! \brief `b"..."`: a Python bytes literal, printable bytes as themselves, others as \xNN. */
+std::string BytesLiteral(std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out = "b\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 0xf];
+    }
+  }
+  return out + "\"";
+}
+
+/*! \brief Whether TVM_FFI_REPR_WITH_ADDR asks for addresses (read per call: tests set it). */
+bool WithAddresses() {
+  const char* flag = std::getenv("TVM_FFI_REPR_WITH_ADDR");
+  return flag != nullptr && flag[0] != '\0' && std::string_view(flag) != "0";
+}
+
 class Printer {
  public:
   std::string Print(const AnyView& v) {
@@ -61,11 +90,11 @@ class Printer {
       case kTVMFFISmallStr:
       case kTVMFFIStr:
       case kTVMFFIRawStr:
-        return "\"" + std::string(v.cast<String>().view()) + "\"";
+        return std::string(EscapedStringPy(v.cast<String>()).view());
       case kTVMFFISmallBytes:
       case kTVMFFIBytes:
       case kTVMFFIByteArrayPtr:
-        return "b\"" + std::string(v.cast<Bytes>().view()) + "\"";
+        return BytesLiteral(v.cast<Bytes>().view());
       case kTVMFFIDataType:
         return DLDataTypeToString(v.raw()->v_dtype);
       case kTVMFFIDevice:
@@ -77,7 +106,9 @@ class Printer {
     }
     if (v.type_index() < kTVMFFIStaticObjectBegin) return "<" + TypeKey(v) + ">";
     const void* obj = v.raw()->v_obj;
-    if (!open_.insert(obj).second) return "...";  // met again inside itself
+    if (!open_.insert(obj).second) {  // met again inside itself
+      return with_addresses_ ? "...@" + Address(obj) : "...";
+    }
     std::string out = PrintObject(v);
     open_.erase(obj);
     return out;
@@ -118,7 +149,25 @@ class Printer {
     return out + "}";
   }
 
+  /*! \brief A container's or tensor's form, with "@address" in address mode. */
   std::string PrintObject(const AnyView& v) {
+    std::string out = PrintObjectBody(v);
+    switch (v.type_index()) {
+      case kTVMFFIArray:
+      case kTVMFFIList:
+      case kTVMFFIMap:
+      case kTVMFFIDict:
+      case kTVMFFIShape:
+      case kTVMFFITensor:
+        if (with_addresses_) out += "@" + Address(v.raw()->v_obj);
+        break;
+      default:  // reflected objects place their address after the type key
+        break;
+    }
+    return out;
+  }
+
+  std::string PrintObjectBody(const AnyView& v) {
     switch (v.type_index()) {
       case kTVMFFIArray:
         return Items(v.cast<Array<Any>>(), "(", ")", true);
@@ -165,12 +214,16 @@ class Printer {
       Any value = reflection::FieldGetter(field)(obj);
       fields += std::string(detail::ByteView(field->name)) + "=" + Print(value);
     });
+    if (with_addresses_) {
+      return TypeKey(v) + "@" + Address(obj) + (any_field ? "(" + fields + ")" : "");
+    }
     if (!any_field && info->num_fields == 0 && info->type_depth <= 1) {
       return TypeKey(v) + "(" + Address(obj) + ")";  // opaque: its identity is all there is
     }
     return TypeKey(v) + "(" + fields + ")";
   }
 
+  bool with_addresses_ = WithAddresses();
   std::unordered_set<const void*> open_;
 };
 

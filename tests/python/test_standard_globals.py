@@ -2,7 +2,9 @@
 (docs/coexistence.md), exercised through ours: content comparison and hashing (ffi.Recursive*),
 deep copy (ffi.DeepCopy), the module functions (ffi.Module*), and the standard type keys."""
 
+import ast
 import json
+import re
 
 import pytest
 
@@ -206,6 +208,30 @@ def test_repr_print_forms():
     assert r(cycle) == "[1, ...]"
     np = pytest.importorskip("numpy")
     assert r(ffi.from_dlpack(np.zeros((3, 4), dtype="float32"))) == "float32[3, 4]@cpu:0"
+    # Strings and bytes print as Python literals that read back.
+    for text in ['a"b', "a\\b", "\\", "a\nb", "a\x00b", "\x1b", "é"]:
+        assert ast.literal_eval(r(text)) == text
+    assert ast.literal_eval(r(b'q"\\\x00\xff')) == b'q"\\\x00\xff'
+    assert ast.literal_eval(r(ffi.Map({"k": "a\nb"}))) == {"k": "a\nb"}
+    cycle.pop()
+
+
+def test_repr_print_with_addresses(monkeypatch):
+    r = g("ffi.ReprPrint")
+    monkeypatch.setenv("TVM_FFI_REPR_WITH_ADDR", "1")
+    addr = r"0x[0-9a-f]+"
+    assert re.fullmatch(rf"\(1, 2\)@{addr}", r(ffi.Array([1, 2])))
+    assert re.fullmatch(rf"\[\]@{addr}", r(ffi.List([])))
+    shared = ffi.Map({})
+    m = re.fullmatch(rf"\[{{}}@({addr}), {{}}@({addr})\]@{addr}", r(ffi.List([shared, shared])))
+    assert m and m.group(1) == m.group(2)
+    cycle = ffi.List([1])
+    cycle.append(cycle)
+    m = re.fullmatch(rf"\[1, \.\.\.@({addr})\]@({addr})", r(cycle))
+    assert m and m.group(1) == m.group(2)
+    cycle.pop()
+    monkeypatch.setenv("TVM_FFI_REPR_WITH_ADDR", "0")
+    assert r(ffi.Array([1, 2])) == "(1, 2)"
 
 
 def test_cycles_end_in_eq_hash_and_deep_copy():
