@@ -6,7 +6,8 @@
 // lists as "[1, 2]", maps and dicts as "{k: v}", shapes as "Shape(5, 6)", tensors as
 // "float32[3, 4]@cpu:0", devices as "cpu:0", data types by name, reflected objects as
 // "type.key(field=value, ...)" (fields marked repr-off left out) or through their `__ffi_repr__`
-// type attribute; an object met again inside itself prints as "...".
+// type attribute, enum singletons as "type.key.NAME"; an object met again inside itself prints
+// as "...".
 #include <ffi/any.h>
 #include <ffi/container/array.h>
 #include <ffi/container/dict.h>
@@ -25,6 +26,8 @@
 #include <cstdlib>
 #include <string>
 #include <unordered_set>
+
+#include "enum_types.h"
 
 namespace tvm {
 namespace ffi {
@@ -156,6 +159,8 @@ class Printer {
     }
     const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
     const auto* obj = reinterpret_cast<const Object*>(v.raw()->v_obj);
+    // An enum singleton is known by its name: "type.key.NAME".
+    if (IsEnumType(type_index)) return TypeKey(v) + "." + std::string(EnumName(obj).view());
     std::string fields;
     bool any_field = false;
     reflection::ForEachFieldInfo(info, [&](const TVMFFIFieldInfo* field) {
