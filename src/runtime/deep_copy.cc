@@ -1,10 +1,14 @@
 // The standard global function ffi.DeepCopy: a copy of a value and of everything reachable from
 // it. The reference's Python package builds `copy.deepcopy` of its containers and dataclasses on
-// it. Immutable leaves (numbers, strings, bytes, shapes) and opaque objects (functions, tensors,
-// modules, errors) are shared, not copied; arrays, lists, maps and dicts are rebuilt from copies
-// of their items; a reflected object is copied through its `__ffi_shallow_copy__` type attribute
-// and then has each field replaced by a copy. An object shared twice in the input is copied once,
-// so the copy keeps the input's sharing. A reflected object that cannot be copied is a TypeError.
+// it. Immutable leaves (numbers, strings, bytes, shapes, enum singletons) and opaque objects
+// (functions, tensors, modules, errors) are shared, not copied; arrays, lists, maps and dicts are
+// rebuilt from copies of their items; a reflected object is copied through its
+// `__ffi_shallow_copy__` type attribute and then has each field replaced by a copy. An object
+// shared twice in the input is copied once, so the copy keeps the input's sharing, cycles
+// included: every container's or object's copy is recorded before its items are copied, so an
+// item leading back to it (through a list, a dict or an object field, as a value or as a key)
+// finds the copy, which is then filled in place. A reflected object that cannot be copied is a
+// RuntimeError.
 #include <ffi/any.h>
 #include <ffi/container/array.h>
 #include <ffi/container/dict.h>
@@ -16,7 +20,8 @@
 
 #include <unordered_map>
 #include <utility>
-#include <vector>
+
+#include "enum_types.h"
 
 namespace tvm {
 namespace ffi {
@@ -28,43 +33,59 @@ class DeepCopier {
   Any Copy(const AnyView& v) {
     int32_t type_index = v.type_index();
     if (type_index < kTVMFFIStaticObjectBegin) return Any(v);
-    const Object* obj = reinterpret_cast<const Object*>(v.raw()->v_obj);
-    auto it = copied_.find(obj);
+    auto it = copied_.find(Key(v));
     if (it != copied_.end()) return it->second;
-    Any result = CopyObject(v, type_index);
-    copied_.emplace(obj, result);
-    return result;
+    return CopyObject(v, type_index);
   }
 
  private:
+  static const Object* Key(const AnyView& v) {
+    return reinterpret_cast<const Object*>(v.raw()->v_obj);
+  }
+  /*! \brief Records `copy` as the copy of `v` (before its items are copied) and returns it. */
+  Any Record(const AnyView& v, Any copy) {
+    copied_.emplace(Key(v), copy);
+    return copy;
+  }
+  /*! \brief Inserts into a map or dict table that other copies may already refer to. */
+  template <typename ObjT>
+  static void InsertInPlace(const ObjectPtr<Object>& table, Any key, Any value) {
+    ObjectPtr<Object> grown =
+        detail::MapImpl::Insert<ObjT>(MapBaseObj::KVType(std::move(key), std::move(value)), table);
+    // Grown storage moves into the recorded object, so its identity stays.
+    if (grown) detail::MapImpl::SwitchTo(static_cast<MapBaseObj*>(table.get()), std::move(grown));
+  }
+  template <typename ObjT>
+  Any CopyTable(const AnyView& v) {
+    const auto* src = reinterpret_cast<const MapBaseObj*>(Key(v));
+    ObjectPtr<ObjT> out = detail::MapImpl::SmallEmpty<ObjT>(src->size());
+    ObjectPtr<Object> table(out);
+    Any result = Record(v, Any(ObjectRef(table)));
+    for (const auto& kv : *src) InsertInPlace<ObjT>(table, Copy(kv.first), Copy(kv.second));
+    return result;
+  }
+
   Any CopyObject(const AnyView& v, int32_t type_index) {
     switch (type_index) {
-      case kTVMFFIArray: {
-        std::vector<Any> items;
-        for (const Any& item : v.cast<Array<Any>>()) items.push_back(Copy(item));
-        return Array<Any>(items.begin(), items.end());
-      }
+      case kTVMFFIArray:
       case kTVMFFIList: {
-        // Mutable containers are registered before their items are copied, so that an item
-        // leading back to the list (a cycle) finds the copy.
-        List<Any> out;
-        copied_.emplace(reinterpret_cast<const Object*>(v.raw()->v_obj), out);
-        for (const Any& item : v.cast<List<Any>>()) out.push_back(Copy(item));
-        return out;
-      }
-      case kTVMFFIMap: {
-        std::vector<std::pair<Any, Any>> entries;
-        for (const auto& kv : v.cast<Map<Any, Any>>()) {
-          entries.emplace_back(Copy(kv.first), Copy(kv.second));
+        const auto* src = reinterpret_cast<const SeqBaseObj*>(Key(v));
+        int64_t n = static_cast<int64_t>(src->size());
+        // The copy is made at its full size first, so that it can be recorded, then filled.
+        ObjectPtr<SeqBaseObj> out;
+        if (type_index == kTVMFFIArray) {
+          out = ArrayObj::CreateRepeated(n, Any());
+        } else {
+          out = ListObj::CreateRepeated(n, Any());
         }
-        return Map<Any, Any>(entries.begin(), entries.end());
+        Any result = Record(v, Any(ObjectRef(ObjectPtr<Object>(out))));
+        for (int64_t i = 0; i < n; ++i) out->SetItem(i, Copy((*src)[i]));
+        return result;
       }
-      case kTVMFFIDict: {
-        Dict<Any, Any> out;
-        copied_.emplace(reinterpret_cast<const Object*>(v.raw()->v_obj), out);
-        for (const auto& kv : v.cast<Dict<Any, Any>>()) out.Set(Copy(kv.first), Copy(kv.second));
-        return out;
-      }
+      case kTVMFFIMap:
+        return CopyTable<MapObj>(v);
+      case kTVMFFIDict:
+        return CopyTable<DictObj>(v);
       case kTVMFFIStr:
       case kTVMFFIBytes:
       case kTVMFFIShape:
@@ -76,6 +97,8 @@ class DeepCopier {
       case kTVMFFIBigInt:
         return Any(v);
       default:
+        // Each enum value is a singleton: a copy would be a second one.
+        if (IsEnumType(type_index)) return Any(v);
         return CopyReflected(v, type_index);
     }
   }
@@ -88,12 +111,12 @@ class DeepCopier {
       bool has_field = false;
       reflection::ForEachFieldInfo(info, [&](const TVMFFIFieldInfo*) { has_field = true; });
       if (!has_field) return Any(v);
-      FFI_THROW(TypeError) << "Cannot deep copy `" << detail::ByteView(info->type_key)
-                           << "`: the type registers no copy (__ffi_shallow_copy__)";
+      FFI_THROW(RuntimeError) << "Cannot deep copy `" << detail::ByteView(info->type_key)
+                              << "`: the type is not copy-constructible (it registers no "
+                                 "__ffi_shallow_copy__)";
     }
-    Any copy = shallow.cast<Function>()(v);
-    const Object* dst = reinterpret_cast<const Object*>(copy.raw()->v_obj);
-    copied_.emplace(reinterpret_cast<const Object*>(v.raw()->v_obj), copy);  // Cycles see the copy.
+    Any copy = Record(v, shallow.cast<Function>()(v));
+    const Object* dst = Key(copy);
     reflection::ForEachFieldInfo(info, [&](const TVMFFIFieldInfo* field) {
       Any value = reflection::FieldGetter(field)(dst);
       if (value.type_index() < kTVMFFIStaticObjectBegin) return;

@@ -5,7 +5,10 @@
 // Libraries built with the reference headers define enum classes in their static initializers and
 // keep each class's state in the `__ffi_enum__` type attribute; the reference's Python package
 // creates and reads those states at import. Both reach the fields directly, so the layouts here
-// are the ones the reference headers declare.
+// are the ones the reference headers declare. IntEnum and StrEnum expose their payload index a
+// second time as the field `value` (the same storage), which the reference's Python package reads.
+#include "enum_types.h"
+
 #include <ffi/any.h>
 #include <ffi/container/dict.h>
 #include <ffi/container/list.h>
@@ -60,19 +63,46 @@ class StrEnumObj : public EnumObj {
 
 FFI_STATIC_INIT_BLOCK() {
   namespace refl = reflection;
+  // The state's tables are filled after construction, never passed to it.
   refl::ObjectDef<EnumStateObj>("The shared state of one enum class.")
       .def(refl::init<>(), "An empty state.")
-      .def_ro("entries", &EnumStateObj::entries, "The singletons, in definition order.")
-      .def_ro("indexes", &EnumStateObj::indexes, "Integer and string index -> singleton.")
-      .def_ro("attrs", &EnumStateObj::attrs, "Attribute name -> (singleton -> value).");
+      .def_ro("entries", &EnumStateObj::entries, refl::init(false),
+              "The singletons, in definition order.")
+      .def_ro("indexes", &EnumStateObj::indexes, refl::init(false),
+              "Integer and string index -> singleton.")
+      .def_ro("attrs", &EnumStateObj::attrs, refl::init(false),
+              "Attribute name -> (singleton -> value).");
+  // The integer index is a definition-order detail: structural equality goes by the name.
   refl::ObjectDef<EnumObj>("An enum singleton.")
-      .def_ro("_int_index", &EnumObj::_int_index, "The canonical integer index.")
+      .def_ro("_int_index", &EnumObj::_int_index, refl::AttachFieldFlag::SEqHashIgnore(),
+              "The canonical integer index.")
       .def_ro("_str_index", &EnumObj::_str_index, "The canonical string index.");
-  refl::ObjectDef<IntEnumObj>("An integer enum singleton.");
-  refl::ObjectDef<StrEnumObj>("A string enum singleton.");
+  // `value` aliases the payload index; it is not a constructor argument and adds nothing to
+  // structural equality beyond the index it aliases.
+  refl::ObjectDef<IntEnumObj>("An integer enum singleton.")
+      .def_ro("value", &EnumObj::_int_index, refl::init(false),
+              refl::AttachFieldFlag::SEqHashIgnore(), "The integer index (alias of _int_index).");
+  refl::ObjectDef<StrEnumObj>("A string enum singleton.")
+      .def_ro("value", &EnumObj::_str_index, refl::init(false),
+              refl::AttachFieldFlag::SEqHashIgnore(), "The string index (alias of _str_index).");
 }
 
 }  // namespace
+
+bool IsEnumType(int32_t type_index) {
+  if (type_index < kTVMFFIStaticObjectBegin) return false;
+  static const int32_t enum_index = EnumObj::RuntimeTypeIndex();
+  static const int32_t enum_depth = TVMFFIGetTypeInfo(enum_index)->type_depth;
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
+  if (info == nullptr) return false;
+  if (info->type_index == enum_index) return true;
+  return info->type_depth > enum_depth &&
+         info->type_ancestors[enum_depth]->type_index == enum_index;
+}
+
+String EnumName(const Object* obj) {
+  return static_cast<const EnumObj*>(obj)->_str_index.cast<String>();
+}
 }  // namespace runtime
 }  // namespace ffi
 }  // namespace tvm

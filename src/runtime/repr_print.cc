@@ -7,10 +7,11 @@
 // lists as "[1, 2]", maps and dicts as "{k: v}", shapes as "Shape(5, 6)", tensors as
 // "float32[3, 4]@cpu:0", devices as "cpu:0", data types by name, reflected objects as
 // "type.key(field=value, ...)" (fields marked repr-off left out) or through their `__ffi_repr__`
-// type attribute; an object met again inside itself prints as "...". With the environment
-// variable TVM_FFI_REPR_WITH_ADDR set (and not "0"), objects show their address, as TVM-FFI's
-// do: "type.key@0x...(fields)" ("type.key@0x..." without visible fields), "(1, 2)@0x...",
-// "float32[3]@cpu:0@0x...", "...@0x..." for a cycle; a shared object prints in full each time.
+// type attribute, enum singletons as "type.key.NAME"; an object met again inside itself prints
+// as "...". With the environment variable TVM_FFI_REPR_WITH_ADDR set (and not "0"), objects show
+// their address, as TVM-FFI's do: "type.key@0x...(fields)" ("type.key@0x..." without visible
+// fields), "(1, 2)@0x...", "float32[3]@cpu:0@0x...", "...@0x..." for a cycle; a shared object
+// prints in full each time.
 #include <ffi/any.h>
 #include <ffi/container/array.h>
 #include <ffi/container/dict.h>
@@ -29,6 +30,8 @@
 #include <cstdlib>
 #include <string>
 #include <unordered_set>
+
+#include "enum_types.h"
 
 namespace tvm {
 namespace ffi {
@@ -205,6 +208,8 @@ class Printer {
     }
     const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
     const auto* obj = reinterpret_cast<const Object*>(v.raw()->v_obj);
+    // An enum singleton is known by its name: "type.key.NAME".
+    if (IsEnumType(type_index)) return TypeKey(v) + "." + std::string(EnumName(obj).view());
     std::string fields;
     bool any_field = false;
     reflection::ForEachFieldInfo(info, [&](const TVMFFIFieldInfo* field) {
