@@ -291,7 +291,16 @@ def test_pickle_and_copy():
     ):
         back = pickle.loads(pickle.dumps(value))
         assert type(back) is type(value) and back == value and not back.same_as(value)
-        assert copy.deepcopy(value) == value
+        deep = copy.deepcopy(value)
+        assert type(deep) is type(value) and deep == value and not deep.same_as(value)
+    # deepcopy keeps sharing and cycles (the runtime's ffi.DeepCopy).
+    inner = ffi.List([1])
+    cyclic = ffi.List([inner, inner])
+    cyclic.append(cyclic)
+    deep = copy.deepcopy(cyclic)
+    assert deep[0].same_as(deep[1]) and not deep[0].same_as(inner) and deep[2].same_as(deep)
+    cyclic.pop()
+    deep.pop()
 
 
 def test_construction_errors():
