@@ -94,10 +94,15 @@ from .registry import (  # noqa: E402
     register_object,
 )
 from .structural import (  # noqa: E402
+    DefRegionKind,
     StructuralKey,
+    VisitInterrupt,
+    WalkOrder,
+    WalkResult,
     get_first_structural_mismatch,
     structural_equal,
     structural_hash,
+    structural_walk,
 )
 
 __all__ = [
@@ -141,6 +146,10 @@ __all__ = [
     "Shape",
     "StructuralKey",
     "Tensor",
+    "DefRegionKind",
+    "VisitInterrupt",
+    "WalkOrder",
+    "WalkResult",
     "access_path",
     "convert",
     "device",
@@ -162,6 +171,7 @@ __all__ = [
     "set_tensor_results",
     "structural_equal",
     "structural_hash",
+    "structural_walk",
     "use_raw_stream",
     "use_torch_stream",
 ]

@@ -282,6 +282,9 @@ def _register_object(type_index: int, cls: type, /) -> Function | None:
 def _type_attr(type_index: int, name: str, /) -> Any:
     """A type attribute's value, or None."""
 
+def _class_type_index(cls: type, /) -> int:
+    """The type index `cls` (or its nearest registered base) stands for, or -1."""
+
 def _registered_type_keys() -> list[str]:
     """Every registered type key, as ffi.GetRegisteredTypeKeys returns them."""
 

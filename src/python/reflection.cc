@@ -437,6 +437,24 @@ PyObject* RegisteredTypeKeys(PyObject*, PyObject*) {
   }
 }
 
+/*! \brief _class_type_index(cls): the type index of the nearest class along cls's MRO that is
+ * registered for one (ffi.register_object or a built-in class), or -1. */
+PyObject* ClassTypeIndex(PyObject*, PyObject* cls) {
+  if (!PyType_Check(cls)) {
+    PyErr_SetString(PyExc_TypeError, "_class_type_index(cls): cls must be a class");
+    return nullptr;
+  }
+  PyObject* mro = reinterpret_cast<PyTypeObject*>(cls)->tp_mro;
+  Py_ssize_t n = mro != nullptr ? PyTuple_GET_SIZE(mro) : 0;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject* base = PyTuple_GET_ITEM(mro, i);
+    for (const auto& [index, registered] : Classes()) {
+      if (reinterpret_cast<PyObject*>(registered) == base) return PyLong_FromLong(index);
+    }
+  }
+  return PyLong_FromLong(-1);
+}
+
 PyMethodDef reflection_functions[] = {
     {"_register_object", reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(RegisterObject)),
      METH_FASTCALL,
@@ -444,6 +462,9 @@ PyMethodDef reflection_functions[] = {
      "methods, returns the type's constructor (or None)."},
     {"_type_attr", reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(GetTypeAttr)),
      METH_FASTCALL, "_type_attr(type_index, name)\n\nA type attribute's value, or None."},
+    {"_class_type_index", ClassTypeIndex, METH_O,
+     "_class_type_index(cls)\n\nThe type index cls (or its nearest registered base) stands for, "
+     "or -1."},
     {"_registered_type_keys", RegisteredTypeKeys, METH_NOARGS,
      "Every registered type key, as ffi.GetRegisteredTypeKeys returns them."},
     {nullptr, nullptr, 0, nullptr}};

@@ -1,0 +1,196 @@
+// Structural walking through the runtime's globals ffi.StructuralWalk and ffi.VisitInterrupt
+// (extra/structural_walk.h): orders, first-match dispatch with its catch-alls, SKIP, interrupts,
+// def regions handed to region-aware callbacks, containers and map keys, ignored fields, cycles,
+// and the errors for bad entries and bad callback results.
+#include <ffi/container/array.h>
+#include <ffi/container/list.h>
+#include <ffi/container/map.h>
+#include <ffi/extra/structural_walk.h>
+#include <ffi/function.h>
+#include <ffi/reflection/registry.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "testing.h"
+
+namespace {
+
+using namespace ffi_testing;
+namespace refl = tvm::ffi::reflection;
+using ffi::Any;
+using ffi::AnyView;
+using ffi::Array;
+using ffi::Function;
+using ffi::String;
+using ffi::VisitInterrupt;
+
+/*! \brief A variable: its name ignored by structural comparison (and so by the walk). */
+class WVarObj : public ffi::Object {
+ public:
+  String name;
+  int64_t bits = 32;
+  WVarObj(String name, int64_t bits) : name(std::move(name)), bits(bits) {}
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindFreeVar;
+  FFI_DECLARE_OBJECT_INFO_FINAL("testing.walk.Var", WVarObj, ffi::Object);
+};
+
+/*! \brief A function: its parameters define variables, its comment is ignored. */
+class WFuncObj : public ffi::Object {
+ public:
+  Array<Any> params;
+  Array<Any> body;
+  String comment;
+  WFuncObj(Array<Any> params, Array<Any> body, String comment)
+      : params(std::move(params)), body(std::move(body)), comment(std::move(comment)) {}
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
+  FFI_DECLARE_OBJECT_INFO_FINAL("testing.walk.Func", WFuncObj, ffi::Object);
+};
+
+FFI_STATIC_INIT_BLOCK() {
+  refl::ObjectDef<WVarObj>()
+      .def_ro("name", &WVarObj::name, refl::AttachFieldFlag::SEqHashIgnore())
+      .def_ro("bits", &WVarObj::bits);
+  refl::ObjectDef<WFuncObj>()
+      .def_ro("params", &WFuncObj::params, refl::AttachFieldFlag::SEqHashDefSimple())
+      .def_ro("body", &WFuncObj::body)
+      .def_ro("comment", &WFuncObj::comment, refl::AttachFieldFlag::SEqHashIgnore());
+}
+
+Any Var(const char* name) { return ffi::ObjectRef(ffi::make_object<WVarObj>(name, 32)); }
+
+constexpr int64_t kAny = -1;
+constexpr int64_t kPre = 0;
+constexpr int64_t kPost = 1;
+
+/*! \brief An entry: a type index and a callback. */
+Any Entry(int64_t type_index, Function fn) { return Array<Any>{type_index, std::move(fn)}; }
+
+/*! \brief A callback appending `tag` and the value (as text where it is a plain value). */
+Function Trace(std::vector<std::string>* trace, std::string tag) {
+  return Function::FromTyped([trace, tag](AnyView v) -> Any {
+    std::string text = tag;
+    if (auto i = v.try_cast<int64_t>(); i.has_value() && v.type_index() == kTVMFFIInt) {
+      text += ":" + std::to_string(*i);
+    } else if (auto s = v.try_cast<String>(); s.has_value()) {
+      text += ":" + std::string(s->view());
+    } else if (auto a = v.try_cast<Array<Any>>(); a.has_value()) {
+      text += ":" + std::to_string(a->size());
+    }
+    trace->push_back(text);
+    return Any();
+  });
+}
+
+Any Walk(const Any& root, Array<Any> entries, Array<Any> aware = {}, int64_t order = kPre) {
+  return Function::GetGlobalRequired("ffi.StructuralWalk")(root, entries, aware, order);
+}
+
+TEST(StructuralWalk, PreAndPostOrder) {
+  Any root = Array<Any>{Array<Any>{1}, 2};
+  std::vector<std::string> pre, post;
+  Walk(root, {Entry(kTVMFFIArray, Trace(&pre, "array")), Entry(kTVMFFIInt, Trace(&pre, "int"))});
+  EXPECT_EQ(pre, (std::vector<std::string>{"array:2", "array:1", "int:1", "int:2"}));
+  Any result = Walk(
+      root, {Entry(kTVMFFIArray, Trace(&post, "array")), Entry(kTVMFFIInt, Trace(&post, "int"))},
+      {}, kPost);
+  EXPECT_EQ(result, nullptr);
+  EXPECT_EQ(post, (std::vector<std::string>{"int:1", "array:1", "int:2", "array:2"}));
+}
+
+TEST(StructuralWalk, FirstMatchCatchAllsAndSkip) {
+  Any root = Array<Any>{1, Array<Any>{2.5}, String("s")};
+  std::vector<std::string> trace;
+  // ffi.Object takes every object (strings included), Any the rest; the first match wins.
+  Walk(root, {Entry(kTVMFFIObject, Trace(&trace, "object")), Entry(kAny, Trace(&trace, "any")),
+              Entry(kTVMFFIInt, Trace(&trace, "never"))});
+  EXPECT_EQ(trace, (std::vector<std::string>{"object:3", "any:1", "object:1", "any", "object:s"}));
+
+  trace.clear();
+  Function skip = Function::FromTyped([&](AnyView) -> Any {
+    trace.push_back("skip");
+    return static_cast<int64_t>(ffi::WalkResult::kSkip);
+  });
+  Walk(root, {Entry(kTVMFFIArray, skip), Entry(kAny, Trace(&trace, "any"))});
+  EXPECT_EQ(trace, (std::vector<std::string>{"skip"}));
+  // In post-order the children are walked before SKIP is seen.
+  trace.clear();
+  Walk(Array<Any>{1}, {Entry(kTVMFFIArray, skip), Entry(kAny, Trace(&trace, "any"))}, {}, kPost);
+  EXPECT_EQ(trace, (std::vector<std::string>{"any:1", "skip"}));
+}
+
+TEST(StructuralWalk, InterruptStopsAndIsReturned) {
+  std::vector<std::string> trace;
+  Function stop_at_two = Function::FromTyped([&](int64_t v) -> Any {
+    trace.push_back(std::to_string(v));
+    if (v == 2) return VisitInterrupt(String("found two"));
+    return Any();
+  });
+  Any result = Walk(Array<Any>{1, 2, 3}, {Entry(kTVMFFIInt, stop_at_two)});
+  ASSERT_EQ(result.type_index(), kTVMFFIVisitInterrupt);
+  EXPECT_EQ(result.cast<VisitInterrupt>()->value.cast<String>(), "found two");
+  EXPECT_EQ(trace, (std::vector<std::string>{"1", "2"}));
+  // The constructor global, and the payload as a reflected field.
+  Any made = Function::GetGlobalRequired("ffi.VisitInterrupt")(Array<Any>{7});
+  EXPECT_EQ(made.cast<VisitInterrupt>()->value.cast<Array<Any>>()[0].cast<int64_t>(), 7);
+  EXPECT_EQ(VisitInterrupt()->value, nullptr);
+}
+
+TEST(StructuralWalk, DefRegionsIgnoredFieldsAndMaps) {
+  Any x = Var("x"), y = Var("y");
+  Any func = ffi::ObjectRef(
+      ffi::make_object<WFuncObj>(Array<Any>{x}, Array<Any>{x, y}, String("comment")));
+  std::vector<std::string> trace;
+  Function region = Function::FromTyped([&](AnyView v, int64_t kind) -> Any {
+    trace.push_back(std::string(v.cast<ffi::ObjectRef>().as<WVarObj>()->name.view()) + ":" +
+                    std::to_string(kind));
+    return Any();
+  });
+  Array<Any> aware{Entry(WVarObj::RuntimeTypeIndex(), region)};
+  // Ignored fields (the comment, the names) are not walked; the bits are.
+  Walk(func, {Entry(kTVMFFIStr, Trace(&trace, "str")), Entry(kTVMFFIInt, Trace(&trace, "int"))},
+       aware);
+  EXPECT_EQ(trace, (std::vector<std::string>{"x:" + std::to_string(kTVMFFIDefRegionKindSimple),
+                                             "int:32", "x:0", "int:32", "y:0", "int:32"}));
+
+  // Map keys and values; short and long strings alike.
+  trace.clear();
+  std::string long_key(64, 'k');
+  Any map = ffi::Map<Any, Any>{{String("a"), 1}, {String(long_key), 2}};
+  Walk(map, {Entry(kTVMFFIStr, Trace(&trace, "str")), Entry(kTVMFFIInt, Trace(&trace, "int"))});
+  std::sort(trace.begin(), trace.end());
+  EXPECT_EQ(trace, (std::vector<std::string>{"int:1", "int:2", "str:a", "str:" + long_key}));
+}
+
+TEST(StructuralWalk, CyclesEnd) {
+  ffi::List<Any> list{1};
+  list.push_back(list);
+  std::vector<std::string> trace;
+  Walk(list, {Entry(kTVMFFIList, Trace(&trace, "list")), Entry(kTVMFFIInt, Trace(&trace, "int"))});
+  EXPECT_EQ(trace, (std::vector<std::string>{"list:2", "int:1", "list:2"}));
+  list.Set(1, Any());  // break the cycle so the list is freed
+}
+
+TEST(StructuralWalk, Errors) {
+  Array<Any> none;
+  EXPECT_EQ(ExpectError([&] { Walk(1, none, none, 2); }).kind(), "ValueError");
+  EXPECT_EQ(ExpectError([&] { Walk(1, {Any(1)}); }).kind(), "TypeError");
+  Function ok = Function::FromTyped([](AnyView) { return Any(); });
+  EXPECT_EQ(ExpectError([&] { Walk(1, {Entry(-5, ok)}); }).kind(), "TypeError");
+  EXPECT_EQ(ExpectError([&] {
+              Walk(1, {Entry(kAny, Function::FromTyped([](AnyView) { return String("what"); }))});
+            }).kind(),
+            "TypeError");
+  EXPECT_EQ(ExpectError([&] {
+              Walk(1, {Entry(kAny, Function::FromTyped([](AnyView) -> int64_t { return 7; }))});
+            }).kind(),
+            "ValueError");
+  // A callback's own error passes through with its kind.
+  Function raise = Function::FromTyped([](AnyView) -> Any { FFI_THROW(KeyError) << "inner"; });
+  EXPECT_EQ(ExpectError([&] { Walk(Array<Any>{1}, {Entry(kTVMFFIInt, raise)}); }).kind(),
+            "KeyError");
+}
+
+}  // namespace
