@@ -13,7 +13,6 @@
 
 #include <cstdint>
 #include <utility>
-#include <vector>
 
 #include "../any.h"
 #include "../container/array.h"
@@ -214,10 +213,10 @@ inline AccessPath AccessPathObj::MapItemMissing(Any key) const {
 }
 
 inline Array<AccessStep> AccessPathObj::ToSteps() const {
-  std::vector<AccessStep> steps(static_cast<size_t>(depth), AccessStep::ArrayItem(0));
-  const AccessPathObj* path = this;
-  for (int32_t i = depth - 1; i >= 0; --i, path = Up(path, 1)) steps[i] = path->step.value();
-  return Array<AccessStep>(steps.begin(), steps.end());
+  if (depth == 0) return Array<AccessStep>();
+  Array<AccessStep> steps = Up(this, 1)->ToSteps();  // a path's depth bounds the recursion
+  steps.push_back(step.value());
+  return steps;
 }
 
 inline bool AccessPathObj::PathEqual(const AccessPath& other) const {
