@@ -34,6 +34,8 @@
 #include <unordered_set>
 #include <utility>
 
+#include "structural.h"
+
 namespace tvm {
 namespace ffi {
 namespace runtime {
@@ -85,17 +87,8 @@ Kind KindOf(const AnyView& v) {
   }
 }
 
-/*! \brief The text of a string or bytes value (any storage), copied: a small string converts to
- * a temporary String, which a view would outlive. */
-std::string TextOf(const AnyView& v, Kind kind) {
-  if (kind == Kind::kString) return std::string(v.cast<String>().view());
-  return std::string(v.cast<Bytes>().view());
-}
-
-std::string_view TypeKey(const AnyView& v) {
-  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(v.type_index());
-  return info ? detail::ByteView(info->type_key) : std::string_view("?");
-}
+using structural::TextOf;
+using structural::TypeKey;
 
 int Sign(double d) { return d < 0 ? -1 : (d > 0 ? 1 : 0); }
 
@@ -147,7 +140,7 @@ class Comparer {
         return CompareFloats(a.raw()->v_float64, b.raw()->v_float64);
       case Kind::kString:
       case Kind::kBytes:
-        return TextOf(a, ka).compare(TextOf(b, ka));
+        return TextOf(a).compare(TextOf(b));
       case Kind::kSequence:
         return CompareSequences(a, b);
       case Kind::kShape:
@@ -166,7 +159,8 @@ class Comparer {
   /*! \brief Two values with no order between them: unequal, or TypeError when ordering. */
   int Unordered(const AnyView& a, const AnyView& b) {
     if (order_) {
-      FFI_THROW(TypeError) << "Cannot order `" << TypeKey(a) << "` and `" << TypeKey(b) << "`";
+      FFI_THROW(TypeError) << "Cannot order `" << TypeKey(a.type_index()) << "` and `"
+                           << TypeKey(b.type_index()) << "`";
     }
     return 1;
   }
@@ -331,7 +325,7 @@ uint64_t HashValue(const AnyView& v) {
     }
     case Kind::kString:
     case Kind::kBytes:
-      return Mix(seed, HashText(TextOf(v, kind)));
+      return Mix(seed, HashText(TextOf(v)));
     case Kind::kSequence: {
       Array<Any> items = v.type_index() == kTVMFFIArray ? v.cast<Array<Any>>() : [&] {
         List<Any> l = v.cast<List<Any>>();

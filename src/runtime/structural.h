@@ -100,6 +100,50 @@ bool StructuralEqual(const AnyView& lhs, const AnyView& rhs, bool map_free_vars,
 /*! \brief The structural hash of `value` (structural_hash.cc). */
 uint64_t StructuralHash(const AnyView& value, bool map_free_vars, bool skip_tensor_content);
 
+/*! \brief The object an object-holding value points to. */
+inline const Object* ObjectOf(const AnyView& v) {
+  return static_cast<const Object*>(
+      ffi::detail::ObjectUnsafe::FromHeader(static_cast<void*>(v.raw()->v_obj)));
+}
+
+/*! \brief The walk's current def region, set to another for the scope's lifetime (restored on
+ * exceptions too: a type hook may catch an error raised inside a walk and go on). */
+class RegionScope {
+ public:
+  RegionScope(TVMFFIDefRegionKind* region, TVMFFIDefRegionKind inner)
+      : region_(region), outer_(*region) {
+    *region = inner;
+  }
+  ~RegionScope() { *region_ = outer_; }
+  RegionScope(const RegionScope&) = delete;
+  RegionScope& operator=(const RegionScope&) = delete;
+
+ private:
+  TVMFFIDefRegionKind* region_;
+  TVMFFIDefRegionKind outer_;
+};
+
+/*! \brief Marks `key` (an object, or a pair of objects) as being walked for the scope's lifetime;
+ * `entered()` is false when it already was (the walk came back into it: a cycle). */
+template <typename Set>
+class OpenScope {
+ public:
+  OpenScope(Set* open, typename Set::value_type key)
+      : open_(open), key_(key), entered_(open->insert(key).second) {}
+  ~OpenScope() {
+    if (entered_) open_->erase(key_);
+  }
+  OpenScope(const OpenScope&) = delete;
+  OpenScope& operator=(const OpenScope&) = delete;
+  /*! \brief Whether the key was not open before. */
+  bool entered() const { return entered_; }
+
+ private:
+  Set* open_;
+  typename Set::value_type key_;
+  bool entered_;
+};
+
 /*! \brief The elements of a host tensor, in row-major order, as bytes (strides followed). */
 std::string TensorBytes(const DLTensor& t);
 

@@ -67,11 +67,6 @@ struct PairHash {
   }
 };
 
-const Object* ObjectOf(const AnyView& v) {
-  return reinterpret_cast<const Object*>(
-      ffi::detail::ObjectUnsafe::FromHeader(static_cast<void*>(v.raw()->v_obj)));
-}
-
 /*!
  * \brief One structural comparison. With `track_path`, the first mismatch is recorded as a pair of
  * access paths (the steps to it on each side); otherwise no path is built.
@@ -143,17 +138,8 @@ class StructuralEqualer {
         break;
     }
     // A pair met again inside itself (two cycles walked in step) is taken as equal.
-    std::pair<const void*, const void*> pair(lo, ro);
-    if (!open_.insert(pair).second) return true;
-    bool equal;
-    try {
-      equal = CompareObjects(l, r, lo, ro);
-    } catch (...) {
-      open_.erase(pair);
-      throw;
-    }
-    open_.erase(pair);
-    return equal;
+    OpenScope<decltype(open_)> scope(&open_, {lo, ro});
+    return !scope.entered() || CompareObjects(l, r, lo, ro);
   }
 
   static bool ComparePod(const AnyView& l, const AnyView& r) {
@@ -316,11 +302,9 @@ class StructuralEqualer {
     var_map_.emplace(lo, ro);
     var_rmap_.emplace(ro, lo);
     // A pattern region goes on through the variable's fields; a simple one defines only it.
-    TVMFFIDefRegionKind saved = region_;
-    if (region_ != kTVMFFIDefRegionKindPattern) region_ = kTVMFFIDefRegionKindNone;
-    bool equal = CompareFields(type_index, lo, ro);
-    region_ = saved;
-    return equal;
+    RegionScope scope(&region_,
+                      region_ == kTVMFFIDefRegionKindPattern ? region_ : kTVMFFIDefRegionKindNone);
+    return CompareFields(type_index, lo, ro);
   }
 
   bool CompareFields(int32_t type_index, const Object* lo, const Object* ro) {
@@ -341,17 +325,8 @@ class StructuralEqualer {
 
   template <typename MakeSteps>
   bool CompareInRegion(const AnyView& x, const AnyView& y, int64_t kind, MakeSteps make_steps) {
-    TVMFFIDefRegionKind saved = region_;
-    region_ = EnterRegion(region_, kind);
-    bool equal;
-    try {
-      equal = CompareAt(x, y, make_steps);
-    } catch (...) {
-      region_ = saved;
-      throw;
-    }
-    region_ = saved;
-    return equal;
+    RegionScope scope(&region_, EnterRegion(region_, kind));
+    return CompareAt(x, y, make_steps);
   }
 
   /*! \brief A type's own `__s_equal__(lhs, rhs, eq)`; `eq(l, r, def_region_kind, field_name)`

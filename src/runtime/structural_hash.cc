@@ -60,16 +60,8 @@ class StructuralHasher {
       default:
         break;
     }
-    if (!open_.insert(obj).second) return kTagCycle;
-    uint64_t h;
-    try {
-      h = HashObject(v);
-    } catch (...) {
-      open_.erase(obj);
-      throw;
-    }
-    open_.erase(obj);
-    return h;
+    OpenScope<decltype(open_)> scope(&open_, obj);
+    return scope.entered() ? HashObject(v) : kTagCycle;
   }
 
  private:
@@ -156,8 +148,7 @@ class StructuralHasher {
 
   uint64_t HashReflected(const AnyView& v) {
     int32_t index = v.type_index();
-    const Object* obj = reinterpret_cast<const Object*>(
-        ffi::detail::ObjectUnsafe::FromHeader(static_cast<void*>(v.raw()->v_obj)));
+    const Object* obj = ObjectOf(v);
     std::string_view key = TypeKey(index);
     uint64_t seed = StableHashBytes(key.data(), key.size());
     AnyView hook = reflection::TypeAttrColumn("__s_hash__")[index];
@@ -198,10 +189,9 @@ class StructuralHasher {
     if (region_ == kTVMFFIDefRegionKindNone && !map_free_vars_) return Identity(index, obj);
     uint64_t order = var_order_.size();
     var_order_.emplace(obj, order);
-    TVMFFIDefRegionKind saved = region_;
-    if (region_ != kTVMFFIDefRegionKindPattern) region_ = kTVMFFIDefRegionKindNone;
+    RegionScope scope(&region_,
+                      region_ == kTVMFFIDefRegionKindPattern ? region_ : kTVMFFIDefRegionKindNone);
     uint64_t h = HashFields(seed, index, obj);
-    region_ = saved;
     return StableHashCombine(StableHashCombine(kTagBoundVar, order), h);
   }
 
@@ -216,17 +206,8 @@ class StructuralHasher {
 
   /*! \brief Hash of `v` in the def region a field asking for `kind` walks in (as equality). */
   uint64_t HashInRegion(const AnyView& v, int64_t kind) {
-    TVMFFIDefRegionKind saved = region_;
-    region_ = EnterRegion(region_, kind);
-    uint64_t h;
-    try {
-      h = Hash(v);
-    } catch (...) {
-      region_ = saved;
-      throw;
-    }
-    region_ = saved;
-    return h;
+    RegionScope scope(&region_, EnterRegion(region_, kind));
+    return Hash(v);
   }
 
   bool map_free_vars_;

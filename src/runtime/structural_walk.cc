@@ -149,17 +149,9 @@ class StructuralWalker {
   bool WalkChildren(const AnyView& v) {
     int32_t index = v.type_index();
     if (index < kTVMFFIStaticObjectBegin) return false;
-    const void* obj = v.raw()->v_obj;
-    if (!open_.insert(obj).second) return false;  // a cycle: visited, not entered again
-    bool interrupted;
-    try {
-      interrupted = WalkChildrenOf(v);
-    } catch (...) {
-      open_.erase(obj);
-      throw;
-    }
-    open_.erase(obj);
-    return interrupted;
+    // A cycle: visited, not entered again.
+    OpenScope<decltype(open_)> scope(&open_, v.raw()->v_obj);
+    return scope.entered() && WalkChildrenOf(v);
   }
 
   bool WalkChildrenOf(const AnyView& v) {
@@ -208,28 +200,17 @@ class StructuralWalker {
     int32_t index = v.type_index();
     const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(index);
     if (info == nullptr) return false;
-    const Object* obj = reinterpret_cast<const Object*>(
-        ffi::detail::ObjectUnsafe::FromHeader(static_cast<void*>(v.raw()->v_obj)));
+    const Object* obj = ObjectOf(v);
     TVMFFIDefRegionKind outer = region_;
     if (region_ == kTVMFFIDefRegionKindSimple && KindOf(index) == kTVMFFISEqHashKindFreeVar) {
       outer = kTVMFFIDefRegionKindNone;
     }
-    TVMFFIDefRegionKind saved = region_;
-    bool interrupted = false;
-    try {
-      reflection::ForEachFieldInfoWithEarlyStop(info, [&](const TVMFFIFieldInfo* field) {
-        if (field->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) return false;
-        Any value = reflection::FieldGetter(field)(obj);
-        region_ = EnterRegion(outer, FieldRegionKind(field->flags));
-        interrupted = Walk(value);
-        return interrupted;
-      });
-    } catch (...) {
-      region_ = saved;
-      throw;
-    }
-    region_ = saved;
-    return interrupted;
+    return reflection::ForEachFieldInfoWithEarlyStop(info, [&](const TVMFFIFieldInfo* field) {
+      if (field->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) return false;
+      Any value = reflection::FieldGetter(field)(obj);
+      RegionScope scope(&region_, EnterRegion(outer, FieldRegionKind(field->flags)));
+      return Walk(value);
+    });
   }
 
   std::vector<WalkEntry> entries_;

@@ -15,7 +15,7 @@ import textwrap
 import numpy as np
 import pytest
 from conftest import HERE, build_kernel
-from test_reflection_interop import build, reference_include_dir
+from test_reflection_interop import build_with_both_headers
 
 import ffi
 
@@ -176,10 +176,7 @@ def object_libs(tmp_path_factory):
     """kwargs_objects.cc built with our headers ("kwours") and, when installed, the reference's."""
     out = str(tmp_path_factory.mktemp("kwobj"))
     src = os.path.join(HERE, "kernels", "kwargs_objects.cc")
-    includes = {"kwours": ["-I", ffi.libinfo.get_include_dir(), "-Werror"]}
-    if reference_include_dir() is not None:
-        includes["kwref"] = ["-isystem", reference_include_dir()]
-    return {p: build(p, f, out, src=src, prefix_macro="KW_PREFIX") for p, f in includes.items()}
+    return build_with_both_headers(src, ("kwours", "kwref"), "KW_PREFIX", out)
 
 
 @pytest.fixture(scope="module")

@@ -39,6 +39,20 @@ def build(prefix, include_flags, out_dir, src=LIB_SRC, prefix_macro="REFL_LIB_PR
     return lib
 
 
+def build_with_both_headers(src, prefixes, prefix_macro, out_dir):
+    """`src` built with our headers (as `prefixes[0]`, warnings as errors) and, when the wheel is
+    installed, with the reference's (as `prefixes[1]`): {prefix: library path}."""
+    import ffi.libinfo
+
+    includes = {prefixes[0]: ["-I", ffi.libinfo.get_include_dir(), "-Werror"]}
+    if reference_include_dir() is not None:
+        includes[prefixes[1]] = ["-isystem", reference_include_dir()]
+    return {
+        prefix: build(prefix, flags, out_dir, src=src, prefix_macro=prefix_macro)
+        for prefix, flags in includes.items()
+    }
+
+
 @pytest.fixture(scope="module")
 def libs(tmp_path_factory):
     out = str(tmp_path_factory.mktemp("reflection"))

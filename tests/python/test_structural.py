@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import torch
 from conftest import HERE
-from test_reflection_interop import build, reference_include_dir
+from test_reflection_interop import build_with_both_headers
 
 import ffi
 from ffi.access_path import AccessKind, AccessPath
@@ -99,12 +99,10 @@ def test_structural_key_in_maps_and_dicts():
 def kinds(tmp_path_factory):
     out = str(tmp_path_factory.mktemp("structural"))
     src = os.path.join(HERE, "kernels", "structural_objects.cc")
-    includes = {"seours": ["-I", ffi.libinfo.get_include_dir(), "-Werror"]}
-    if reference_include_dir() is not None:
-        includes["seref"] = ["-isystem", reference_include_dir()]
     classes = {}
-    for prefix, flags in includes.items():
-        ffi.load_module(build(prefix, flags, out, src=src, prefix_macro="SE_PREFIX"))
+    libs = build_with_both_headers(src, ("seours", "seref"), "SE_PREFIX", out)
+    for prefix, path in libs.items():
+        ffi.load_module(path)
         names = ["Var", "Func", "Binding", "Meta", "Plain"]
         classes[prefix] = {
             n: ffi.register_object(f"{prefix}.{n}")(type(n, (ffi.Object,), {})) for n in names

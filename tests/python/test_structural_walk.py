@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from conftest import HERE
-from test_reflection_interop import build, reference_include_dir
+from test_reflection_interop import build_with_both_headers
 
 import ffi
 
@@ -124,12 +124,10 @@ def test_errors():
 def kinds(tmp_path_factory):
     out = str(tmp_path_factory.mktemp("structural_walk"))
     src = os.path.join(HERE, "kernels", "structural_objects.cc")
-    includes = {"swours": ["-I", ffi.libinfo.get_include_dir(), "-Werror"]}
-    if reference_include_dir() is not None:
-        includes["swref"] = ["-isystem", reference_include_dir()]
     classes = {}
-    for prefix, flags in includes.items():
-        ffi.load_module(build(prefix, flags, out, src=src, prefix_macro="SE_PREFIX"))
+    libs = build_with_both_headers(src, ("swours", "swref"), "SE_PREFIX", out)
+    for prefix, path in libs.items():
+        ffi.load_module(path)
         classes[prefix] = {
             n: ffi.register_object(f"{prefix}.{n}")(type(n, (ffi.Object,), {}))
             for n in ["Var", "Func"]
