@@ -153,6 +153,10 @@ std::basic_ostream<char, Traits>& operator<<(std::basic_ostream<char, Traits>& o
 /*! \brief The object behind Shape (type index kTVMFFIShape). */
 class ShapeObj : public Object, public TVMFFIShapeCell {
  public:
+  /*! \brief The type of one extent. */
+  using index_type = int64_t;
+  /*! \brief The number of elements of a tensor of this shape (OverflowError past int64_t). */
+  int64_t Product() const { return ShapeView(data, size).Product(); }
   FFI_DECLARE_STATIC_OBJECT_INFO("ffi.Shape", ShapeObj, Object, kTVMFFIShape);
 };
 
@@ -262,6 +266,32 @@ template <typename Traits>
 std::basic_ostream<char, Traits>& operator<<(std::basic_ostream<char, Traits>& os, const Shape& s) {
   return os << s.view();
 }
+
+template <>
+inline constexpr bool use_default_type_traits_v<Shape> = false;
+
+/*!
+ * \brief Shape: a Shape object, or an Array or List of integers (copied into a new Shape), as a
+ * TVM-FFI function taking a Shape accepts a Python list of ints.
+ */
+template <>
+struct TypeTraits<Shape> : detail::ObjectRefTraitsBase<Shape> {
+  static Optional<Shape> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (CheckAnyStrict(src)) return CopyFromAnyViewAfterCheck(src);
+    if (src->type_index != kTVMFFIArray && src->type_index != kTVMFFIList) return std::nullopt;
+    // Both sequences keep a TVMFFISeqCell right after the object header (the ABI's layout).
+    const auto* cell = reinterpret_cast<const TVMFFISeqCell*>(src->v_obj + 1);
+    const auto* items = static_cast<const TVMFFIAny*>(cell->data);
+    int64_t* dims = nullptr;
+    ObjectPtr<ShapeObj> obj = detail::AllocShapeObj(static_cast<size_t>(cell->size), &dims);
+    for (int64_t i = 0; i < cell->size; ++i) {
+      Optional<int64_t> v = TypeTraits<int64_t>::TryCastFromAnyView(items + i);
+      if (!v) return std::nullopt;
+      dims[i] = *v;
+    }
+    return Shape(ObjectPtr<Object>(std::move(obj)));
+  }
+};
 
 }  // namespace ffi_v1
 }  // namespace ffi

@@ -361,13 +361,13 @@ inline constexpr bool kStorageSubsumes = std::is_same_v<T, U> || std::is_same_v<
                                           std::is_base_of_v<T, U>);
 }  // namespace detail
 
+namespace detail {
 /*!
- * \brief Object references: the object's own type index; None for a null reference of a nullable
- * class. A value converts when its object is a `T::ContainerType` or derives from it.
+ * \brief The conversions of object reference `T` (see below); a class that also converts other
+ * values (Shape from a list of integers) specializes TypeTraits on top of these.
  */
 template <typename T>
-struct TypeTraits<
-    T, std::enable_if_t<std::is_base_of_v<ObjectRef, T> && use_default_type_traits_v<T>>> {
+struct ObjectRefTraitsBase {
   using Container = typename T::ContainerType;
   static constexpr bool enabled = true;
   static void CopyToAnyView(const T& v, TVMFFIAny* out) {
@@ -401,6 +401,16 @@ struct TypeTraits<
   }
   static constexpr auto TypeStr() { return detail::ObjectTypeName<Container>(); }
 };
+}  // namespace detail
+
+/*!
+ * \brief Object references: the object's own type index; None for a null reference of a nullable
+ * class. A value converts when its object is a `T::ContainerType` or derives from it.
+ */
+template <typename T>
+struct TypeTraits<T,
+                  std::enable_if_t<std::is_base_of_v<ObjectRef, T> && use_default_type_traits_v<T>>>
+    : detail::ObjectRefTraitsBase<T> {};
 
 namespace detail {
 /*! \brief Detects TypeTraits<T>::CopyFromAnyViewAfterCheck. */

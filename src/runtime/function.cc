@@ -140,6 +140,16 @@ FFI_STATIC_INIT_BLOCK() {
            [](const std::string& name) { return GlobalRegistry::Get()->Remove(name); })
       .def("ffi.GetGlobalFuncMetadata",
            [](const std::string& name) { return GlobalRegistry::Get()->Metadata(name); })
+      .def("ffi.FunctionFromExternC",
+           [](void* self, void* safe_call, void* deleter) {
+             // A C function pointer of the TVMFFISafeCallType kind, its closure `self`, and the
+             // closure's deleter (or NULL), made a Function (ctypes callers build these).
+             if (safe_call == nullptr) {
+               FFI_THROW(ValueError) << "ffi.FunctionFromExternC: the safe-call pointer is NULL";
+             }
+             return Function::FromExternC(self, reinterpret_cast<TVMFFISafeCallType>(safe_call),
+                                          reinterpret_cast<void (*)(void*)>(deleter));
+           })
       .def("ffi.FunctionListGlobalNamesFunctor", []() {
         // A snapshot: f(-1) is the count, f(i) the i-th name (sorted).
         auto names = std::make_shared<std::vector<std::string>>(GlobalRegistry::Get()->Names());

@@ -137,10 +137,15 @@ class FieldInit {
                                << "' failed without an error";
     }
     Error err = detail::ObjectUnsafe::RefFromOwnedHeader<Error>(raised);
-    throw Error(err.kind(),
-                std::string(type_key_) + ".__ffi_init__() " + what + " '" + std::string(name) +
-                    "': " + std::string(err.message()),
-                err.backtrace());
+    // The setter's message goes below, indented, so nested failures (an element of a list, a
+    // conversion inside a conversion) read as a tree.
+    std::string message =
+        std::string(type_key_) + ".__ffi_init__() " + what + " '" + std::string(name) + "':\n  ";
+    for (char c : err.message()) {
+      message.push_back(c);
+      if (c == '\n') message += "  ";
+    }
+    throw Error(err.kind(), message, err.backtrace());
   }
 
   const TVMFFITypeInfo* info_;

@@ -8,7 +8,16 @@
 // for (the structural visitors) are registered here (with the parent and child-slot layout the
 // reference headers declare for them; a library that defines the class later gets the same index).
 #include <ffi/c_api.h>
+#include <ffi/container/array.h>
+#include <ffi/container/dict.h>
+#include <ffi/container/list.h>
+#include <ffi/container/map.h>
+#include <ffi/error.h>
 #include <ffi/function.h>
+#include <ffi/reflection/registry.h>
+#include <ffi/shape.h>
+#include <ffi/string.h>
+#include <ffi/tensor.h>
 
 #include <cstring>
 
@@ -36,6 +45,12 @@ constexpr StandardType kStandardTypes[] = {
 };
 
 FFI_STATIC_INIT_BLOCK() {
+  // The root type has metadata (its size, no structural kind): size computations over a chain of
+  // ancestors (the reference's Python dataclasses) end at it.
+  TVMFFITypeMetadata object_metadata{};
+  object_metadata.total_size = sizeof(TVMFFIObject);
+  object_metadata.structural_eq_hash_kind = kTVMFFISEqHashKindUnsupported;
+  TVMFFITypeRegisterMetadata(kTVMFFIObject, &object_metadata);
   for (const StandardType& type : kStandardTypes) {
     TVMFFIByteArray key{type.key, std::strlen(type.key)};
     // Depth 1 under ffi.Object; no reserved child slots, overflow allowed unless final.
@@ -47,6 +62,20 @@ FFI_STATIC_INIT_BLOCK() {
     // kTVMFFINone as the type index only creates the column.
     TVMFFITypeRegisterAttr(kTVMFFINone, &bytes, &none);
   }
+  // Each built-in object type converts values to itself as a function argument of its type
+  // would (Python's type converters call these for values not already of the type).
+  namespace refl = reflection;
+  refl::TypeAttrDef<Object>().def_convert<ObjectRef>();
+  refl::TypeAttrDef<StringObj>().def_convert<String>();
+  refl::TypeAttrDef<BytesObj>().def_convert<Bytes>();
+  refl::TypeAttrDef<ErrorObj>().def_convert<Error>();
+  refl::TypeAttrDef<FunctionObj>().def_convert<Function>();
+  refl::TypeAttrDef<ShapeObj>().def_convert<Shape>();
+  refl::TypeAttrDef<TensorObj>().def_convert<Tensor>();
+  refl::TypeAttrDef<ArrayObj>().def_convert<Array<Any>>();
+  refl::TypeAttrDef<ListObj>().def_convert<List<Any>>();
+  refl::TypeAttrDef<MapObj>().def_convert<Map<Any, Any>>();
+  refl::TypeAttrDef<DictObj>().def_convert<Dict<Any, Any>>();
 }
 
 }  // namespace

@@ -1,4 +1,6 @@
 // Function: packed and typed callables, argument checking, the global registry, threads.
+#include <ffi/container/list.h>
+#include <ffi/container/map.h>
 #include <ffi/ffi.h>
 #include <ffi/reflection/registry.h>
 #include <gtest/gtest.h>
@@ -326,6 +328,39 @@ TEST(Function, ExternCCallbackAndDeleterRunOnce) {
     EXPECT_EQ(ErrorKindOf([&] { copy("x"); }), "TypeError");
   }
   EXPECT_EQ(deleted, 1);
+}
+
+TEST(Function, FunctionFromExternCGlobalWrapsPointers) {
+  // The global form of FromExternC, for callers holding raw addresses (ctypes).
+  static int deleted = 0;
+  static int state = 100;
+  TVMFFISafeCallType cb = [](void* self, const TVMFFIAny* args, int32_t, TVMFFIAny* rv) -> int {
+    rv->type_index = kTVMFFIInt;
+    rv->v_int64 = args[0].v_int64 + *static_cast<int*>(self);
+    return 0;
+  };
+  void (*deleter)(void*) = [](void*) { ++deleted; };
+  ffi::Function make = ffi::Function::GetGlobalRequired("ffi.FunctionFromExternC");
+  {
+    auto f = make(static_cast<void*>(&state), reinterpret_cast<void*>(cb),
+                  reinterpret_cast<void*>(deleter))
+                 .cast<ffi::Function>();
+    EXPECT_EQ(f(1).cast<int64_t>(), 101);
+  }
+  EXPECT_EQ(deleted, 1);
+  EXPECT_EQ(ErrorKindOf([&] { make(nullptr, nullptr, nullptr); }), "ValueError");
+}
+
+TEST(Function, ShapeParametersTakeArraysAndListsOfInts) {
+  auto size = ffi::Function::FromTyped([](ffi::Shape s) { return s.Product(); });
+  EXPECT_EQ(size(ffi::Shape({2, 3})).cast<int64_t>(), 6);
+  ffi::Array<int64_t> array{2, 5};
+  ffi::List<ffi::Any> list{3, 3};
+  ffi::Array<ffi::Any> mixed{1, 2.5};
+  EXPECT_EQ(size(array).cast<int64_t>(), 10);
+  EXPECT_EQ(size(list).cast<int64_t>(), 9);
+  EXPECT_EQ(ErrorKindOf([&] { size(mixed); }), "TypeError");
+  EXPECT_EQ(ErrorKindOf([&] { size(ffi::Map<ffi::Any, ffi::Any>()); }), "TypeError");
 }
 
 TEST(Function, GlobalRegistrySetGetListRemove) {

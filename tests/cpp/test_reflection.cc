@@ -2,6 +2,8 @@
 // global functions with docs and metadata, an object type with fields, methods, static methods,
 // a constructor and type attributes, read back through the C ABI records.
 #include <ffi/container/array.h>
+#include <ffi/container/list.h>
+#include <ffi/container/map.h>
 #include <ffi/reflection/accessor.h>
 #include <ffi/reflection/creator.h>
 #include <ffi/reflection/registry.h>
@@ -96,6 +98,7 @@ TVM_FFI_STATIC_INIT_BLOCK() {
       .def_static("origin", []() { return Point(0, 0.0); });
   refl::ObjectDef<FrozenObj>().def_ro("v", &FrozenObj::v);
   refl::TypeAttrDef<PointObj>()
+      .def_convert<Point>()
       .def("__testing_refl_answer__", 42)
       .def("__testing_refl_twice__", [](int64_t a) { return 2 * a; });
   refl::EnsureTypeAttrColumn("__testing_refl_empty__");
@@ -337,6 +340,57 @@ TEST(Reflection, TypeAttrDefAndColumns) {
   refl::AttrKey<double> as_double{"__testing_refl_answer__"};
   EXPECT_EQ(ExpectError([&] { as_double.ValueFrom(answer[t]); }).kind(), "TypeError");
   EXPECT_EQ(refl::AttrKey<int64_t>{"__testing_refl_answer__"}.ValueFrom(answer[t]), 42);
+}
+
+/*! \brief The `__ffi_convert__` function registered for type `index`. */
+ffi::Function ConvertOf(int32_t index) {
+  return refl::TypeAttrColumn(ffi::type_attr::kConvert)[index].cast<ffi::Function>();
+}
+
+TEST(Reflection, DefConvertConvertsToTheTypeOrSaysWhyNot) {
+  ffi::Function convert = ConvertOf(PointObj::RuntimeTypeIndex());
+  Point p(3, 1.5);
+  EXPECT_TRUE(convert(p).cast<Point>().same_as(p));
+  ffi::Error e = ExpectError([&] { convert(7); });
+  EXPECT_EQ(e.kind(), "TypeError");
+  EXPECT_EQ(e.message(), "Cannot cast from `int` to `testing.refl.Point`");
+  e = ExpectError([&] { convert(ffi::Shape({1})); });
+  EXPECT_EQ(e.message(), "Cannot cast from `ffi.Shape` to `testing.refl.Point`");
+  // A type that registered none has no value in the column.
+  EXPECT_TRUE(
+      refl::TypeAttrColumn(ffi::type_attr::kConvert)[FrozenObj::RuntimeTypeIndex()].is_none());
+}
+
+TEST(Reflection, BuiltinTypesConvertLikeArguments) {
+  // A Shape from an Array or a List of integers (a copy), or the Shape itself.
+  ffi::Function to_shape = ConvertOf(kTVMFFIShape);
+  ffi::Shape s = to_shape(ffi::Array<int64_t>{2, 3}).cast<ffi::Shape>();
+  EXPECT_EQ(s, ffi::Shape({2, 3}));
+  EXPECT_EQ(to_shape(ffi::List<ffi::Any>{4, true}).cast<ffi::Shape>(), ffi::Shape({4, 1}));
+  EXPECT_TRUE(to_shape(s).cast<ffi::Shape>().same_as(s));
+  ffi::Error e = ExpectError([&] { to_shape(ffi::Array<ffi::Any>{1, "x"}); });
+  EXPECT_EQ(e.kind(), "TypeError");
+  EXPECT_EQ(e.message(), "Cannot cast from `ffi.Array` to `ffi.Shape`");
+  // The others accept their own type (and what their reference class accepts) only.
+  EXPECT_EQ(ConvertOf(kTVMFFIStr)("abcdefghij").cast<ffi::String>(), "abcdefghij");
+  EXPECT_EQ(ConvertOf(kTVMFFIArray)(ffi::List<int64_t>{1}).cast<ffi::Array<ffi::Any>>().size(), 1);
+  EXPECT_EQ(ExpectError([] { ConvertOf(kTVMFFIMap)(1); }).message(),
+            "Cannot cast from `int` to `ffi.Map`");
+  Point p(1, 1.0);
+  EXPECT_TRUE(ConvertOf(kTVMFFIObject)(p).cast<ffi::ObjectRef>().same_as(p));
+  for (int32_t index :
+       {kTVMFFIObject, kTVMFFIStr, kTVMFFIBytes, kTVMFFIError, kTVMFFIFunction, kTVMFFIShape,
+        kTVMFFITensor, kTVMFFIArray, kTVMFFIMap, kTVMFFIList, kTVMFFIDict}) {
+    EXPECT_EQ(refl::TypeAttrColumn(ffi::type_attr::kConvert)[index].type_index(), kTVMFFIFunction)
+        << index;
+  }
+}
+
+TEST(Reflection, TheRootTypeHasItsSizeAsMetadata) {
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(kTVMFFIObject);
+  ASSERT_NE(info->metadata, nullptr);
+  EXPECT_EQ(info->metadata->total_size, static_cast<int32_t>(sizeof(TVMFFIObject)));
+  EXPECT_EQ(info->metadata->structural_eq_hash_kind, kTVMFFISEqHashKindUnsupported);
 }
 
 TEST(Reflection, DuplicateFieldIsRefusedAndLeavesTheTypeIntact) {

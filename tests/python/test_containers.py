@@ -66,6 +66,19 @@ def test_lists_tuples_dicts_convert_on_call(mod):
     assert mod.dict_of_lists_sum({"x": [1, 2], "y": (3,)}) == 6
 
 
+def test_shape_parameters_take_sequences_of_ints(mod):
+    assert mod.shape_product([2, 3]) == 6
+    assert mod.shape_product((2, 3, 4)) == 24
+    assert mod.shape_product(ffi.Array([5])) == 5
+    assert mod.shape_product(ffi.List([2, 2])) == 4
+    assert mod.shape_product(ffi.Shape((7,))) == 7
+    assert mod.shape_product([]) == 1
+    with pytest.raises(TypeError):
+        mod.shape_product([1, "x"])
+    with pytest.raises(TypeError):
+        mod.shape_product({"a": 1})
+
+
 def test_subclasses_and_large_lists_convert(mod):
     Point = collections.namedtuple("Point", "x y")
     assert mod.sum_ints(Point(2, 3)) == 5

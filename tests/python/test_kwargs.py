@@ -245,8 +245,11 @@ def test_objects_refuse_bad_keywords(classes, prefix):
         Point(1, 2.0, "label")  # label is keyword-only
     with pytest.raises(TypeError, match="missing required argument: 'z'"):
         Point3(1)
-    with pytest.raises(TypeError):
+    # A field's setter failure: the field named, the setter's message below it, indented.
+    with pytest.raises(TypeError) as info:
         Point(x="not an int")
+    message = str(info.value)
+    assert message.startswith(f"{key}.__ffi_init__() field 'x':\n  "), message
 
 
 @pytest.mark.parametrize("prefix", PREFIXES)

@@ -212,8 +212,13 @@ namespace type_attr {
 inline constexpr reflection::AttrKey<Function> kNew{"__ffi_new__"};
 /*! \brief The constructor registered with `ObjectDef::def(init<...>())`. */
 inline constexpr reflection::AttrKey<Function> kInit{"__ffi_init__"};
-/*! \brief Converts a value to the type. */
+/*! \brief Converts a value to the type (registered with `def_convert<TSelf>()`). */
 inline constexpr reflection::AttrKey<Function> kConvert{"__ffi_convert__"};
+/*!
+ * \brief What `__ffi_convert__` accepts, as a type schema (JSON text or schema object), for stub
+ * generators that widen parameter annotations.
+ */
+inline constexpr reflection::AttrKey<Any> kConvertTypeSchema{"__ffi_convert_type_schema__"};
 /*! \brief Copies an object of the type field by field (its C++ copy constructor). */
 inline constexpr reflection::AttrKey<Function> kShallowCopy{"__ffi_shallow_copy__"};
 /*! \brief Whether the type is final. */

@@ -198,6 +198,38 @@ inline bool HasTypeAttr(int32_t type_index, std::string_view name) {
   int32_t offset = type_index - column->begin_index;
   return offset >= 0 && offset < column->size && column->data[offset].type_index != kTVMFFINone;
 }
+
+/*!
+ * \brief The `__ffi_convert__` of `TSelf`: `input` as a `TSelf`, converted as a function argument
+ * would be (a list of ints becomes a Shape), or a TypeError naming both types.
+ */
+template <typename TSelf>
+TSelf ConvertToRef(AnyView input) {
+  TVMFFIAny raw = input.CopyToTVMFFIAny();
+  if (auto converted = TypeTraits<TSelf>::TryCastFromAnyView(&raw)) return *std::move(converted);
+  // Full type keys ("ffi.Array"), as the reference's converters say.
+  const TVMFFITypeInfo* from =
+      raw.type_index >= kTVMFFIStaticObjectBegin ? TVMFFIGetTypeInfo(raw.type_index) : nullptr;
+  FFI_THROW(TypeError) << "Cannot cast from `"
+                       << (from != nullptr ? std::string(ffi::detail::ByteView(from->type_key))
+                                           : ffi::detail::TypeIndexToName(raw.type_index))
+                       << "` to `" << TSelf::ContainerType::_type_key << "`";
+}
+
+/*! \brief Whether `T` names its object type (`T::ContainerType`), as reference types do. */
+template <typename T, typename = void>
+constexpr bool kHasContainerType = false;
+template <typename T>
+constexpr bool kHasContainerType<T, std::void_t<typename T::ContainerType>> = true;
+
+/*! \brief Refuses `def_convert<TSelf>()` on a type that is not `TSelf`'s object type. */
+template <typename TSelf, typename Class>
+constexpr void CheckConvertTarget() {
+  if constexpr (kHasContainerType<TSelf>) {
+    static_assert(std::is_same_v<typename TSelf::ContainerType, Class>,
+                  "def_convert<TSelf>(): TSelf::ContainerType must be the registered object type");
+  }
+}
 }  // namespace detail
 
 /*!
@@ -364,6 +396,17 @@ class ObjectDef {
                              AnyView::FromRaw(GetInitMethod()->method));
     return *this;
   }
+  /*!
+   * \brief Registers `__ffi_convert__`: converts a value to `TSelf` (this type's reference type)
+   * as a function argument would be, a TypeError naming both types otherwise. Python's type
+   * converters (dataclass fields, annotated parameters) use it for values that are not already
+   * of the type.
+   */
+  template <typename TSelf>
+  ObjectDef& def_convert() {
+    detail::CheckConvertTarget<TSelf, Class>();
+    return def_type_attr(type_attr::kConvert.name, &detail::ConvertToRef<TSelf>);
+  }
   /*! \brief A type attribute of this type (a value, or a callable made a Function). */
   template <typename V>
   ObjectDef& def_type_attr(const char* name, V&& value) {
@@ -457,6 +500,12 @@ class TypeAttrDef {
       detail::RegisterTypeAttr(type_index_, name, AnyView(made.first));
     }
     return *this;
+  }
+  /*! \brief Registers `__ffi_convert__` for `TSelf`, as ObjectDef::def_convert does. */
+  template <typename TSelf>
+  TypeAttrDef& def_convert() {
+    detail::CheckConvertTarget<TSelf, Class>();
+    return def(type_attr::kConvert.name, &detail::ConvertToRef<TSelf>);
   }
   template <typename V>
   TypeAttrDef& attr(const char* name, V value) {

@@ -5,6 +5,7 @@
 #include <tvm/ffi/container/dict.h>
 #include <tvm/ffi/container/list.h>
 #include <tvm/ffi/container/map.h>
+#include <tvm/ffi/container/shape.h>
 #include <tvm/ffi/container/tensor.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/string.h>
@@ -94,9 +95,13 @@ int64_t TensorsNumel(Array<tvm::ffi::Tensor> tensors) {
   return total;
 }
 
+/*! \brief The product of a shape's extents: a list of ints converts to a Shape argument. */
+int64_t ShapeProduct(tvm::ffi::Shape shape) { return shape->Product(); }
+
 }  // namespace
 
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(sum_ints, SumInts);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(shape_product, ShapeProduct);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(length, Length);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(lookup, Lookup);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(map_length, MapLength);
