@@ -40,6 +40,9 @@ class Object:
     def _use_count(self) -> int:
         """The object's strong reference count."""
 
+    def __tvm_ffi_object__(self) -> Any:
+        """This object as a ``tvm_ffi`` object (the same FFI object); needs ``tvm_ffi`` imported."""
+
     def __init_handle_by_constructor__(self, constructor: Function, /, *args: Any) -> None:
         """Call `constructor` and hold the object it makes (for custom ``__init__`` methods)."""
 

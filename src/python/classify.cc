@@ -141,6 +141,8 @@ Classified Classify(PyObject* obj) {
     last_exchange = {type, api};
     return {PyKind::kExchange, api};
   }
+  // Objects of the reference's package (and values standing for one) pass the object itself.
+  if (IsForeignObjectType(type)) return {PyKind::kForeign};
   // Subclasses of the builtins (IntEnum, str enums, ...) convert as their base.
   if (PyLong_Check(obj)) return {PyKind::kInt};
   if (PyFloat_Check(obj)) return {PyKind::kFloat};

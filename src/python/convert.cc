@@ -45,6 +45,13 @@ bool ToOwnedAny(PyObject* value, Classified c, TVMFFIAny* out) {
       out->v_obj = h;
       return true;
     }
+    case PyKind::kForeign: {
+      TVMFFIObject* h = ForeignObjectHandle(value);
+      if (h == nullptr) return false;
+      out->type_index = h->type_index;
+      out->v_obj = h;
+      return true;
+    }
     case PyKind::kStr: {
       Py_ssize_t n = 0;
       const char* s = Utf8(value, &n);

@@ -130,6 +130,7 @@ enum class PyKind : uint8_t {
   kMapping,      // dict (and its subclasses): a Map
   kIndex,        // other integers through __index__ (NumPy integer scalars, ...)
   kFloatLike,    // other numbers through __float__ (NumPy float scalars, ...)
+  kForeign,      // a tvm_ffi object, or a value with __tvm_ffi_object__: the object it holds
   kCallable,     // any other callable: becomes an ffi.Function
   kUnsupported,  // nothing converts it
 };
@@ -253,6 +254,20 @@ void SetFunctionName(PyObject* func, PyObject* name);
  * parameters (a tuple), so that calls take keywords; false with a Python error for bad input.
  */
 bool SetFunctionParams(PyObject* func, PyObject* names, PyObject* defaults);
+
+// ---- foreign.cc ------------------------------------------------------------------------------
+
+/*! \brief Whether values of `type` are tvm_ffi objects or carry `__tvm_ffi_object__`. */
+bool IsForeignObjectType(PyTypeObject* type);
+/*! \brief The FFI object a kForeign value holds (a new reference), or NULL with a Python error. */
+TVMFFIObject* ForeignObjectHandle(PyObject* obj);
+/*!
+ * \brief ffi.Object.__tvm_ffi_object__(): the same FFI object as a tvm_ffi object (the protocol
+ * tvm_ffi's calls and type converters use for values standing for an object).
+ */
+PyObject* ObjectToReference(PyObject* self, PyObject*);
+/*! \brief Registers the global ObjectToReference calls; false with a Python error. */
+bool InitForeignObjects();
 
 // ---- reflection.cc ---------------------------------------------------------------------------
 

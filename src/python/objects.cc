@@ -84,9 +84,19 @@ PyObject* ObjectRepr(PyObject* self) {
 }
 
 PyObject* ObjectSameAs(PyObject* self, PyObject* other) {
-  bool same = PyObject_TypeCheck(other, ObjectType) &&
-              reinterpret_cast<PyObj*>(other)->handle == reinterpret_cast<PyObj*>(self)->handle;
-  return PyBool_FromLong(same);
+  TVMFFIObject* mine = reinterpret_cast<PyObj*>(self)->handle;
+  if (PyObject_TypeCheck(other, ObjectType)) {
+    return PyBool_FromLong(reinterpret_cast<PyObj*>(other)->handle == mine);
+  }
+  // A tvm_ffi object is the same as this one when it holds the same FFI object.
+  if (!IsForeignObjectType(Py_TYPE(other))) Py_RETURN_FALSE;
+  TVMFFIObject* theirs = ForeignObjectHandle(other);
+  if (theirs == nullptr) {
+    PyErr_Clear();  // one holding no object is not this one
+    Py_RETURN_FALSE;
+  }
+  TVMFFIObjectDecRef(theirs);
+  return PyBool_FromLong(theirs == mine);
 }
 
 PyObject* ObjectUseCount(PyObject* self, PyObject*) {
@@ -135,6 +145,8 @@ PyGetSetDef object_getset[] = {
 PyMethodDef object_methods[] = {
     {"same_as", ObjectSameAs, METH_O, "Whether both refer to the same FFI object."},
     {"_use_count", ObjectUseCount, METH_NOARGS, "The object's strong reference count."},
+    {"__tvm_ffi_object__", ObjectToReference, METH_NOARGS,
+     "This object as a tvm_ffi object: the same FFI object, for the reference package's calls."},
     {"__init_handle_by_constructor__",
      reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(ObjectInitHandle)), METH_FASTCALL,
      "__init_handle_by_constructor__(constructor, *args)\n\nCalls the constructor and holds the "

@@ -75,6 +75,28 @@ tvm_ffi.register_global_func("coexist.tensor_ref", lambda: tvm_ffi.from_dlpack(t
 got = torch.from_dlpack(ffi.get_global_func("coexist.tensor_ref")())
 assert got.data_ptr() == t.data_ptr()
 
+# Objects passed as arguments cross as themselves: the same FFI object, not a copy.
+ffi.register_global_func("coexist.ident", lambda x: x)
+ident_via_ffi = ffi.get_global_func("coexist.ident")
+ident_via_ref = tvm_ffi.get_global_func("coexist.ident")
+ref_list = tvm_ffi.List([1, 2])
+back = ident_via_ffi(ref_list)
+assert isinstance(back, ffi.List) and back.same_as(ref_list), back
+back.append(3)
+assert list(ref_list) == [1, 2, 3]
+ffi_list = ffi.List([1])
+out = ident_via_ref(ffi_list)
+assert isinstance(out, tvm_ffi.List) and out.__chandle__() == ffi_list._handle
+out.append(2)
+assert list(ffi_list) == [1, 2]
+ref_tensor, ffi_tensor = tvm_ffi.from_dlpack(t), ffi.from_dlpack(t)
+assert ident_via_ffi(ref_tensor).same_as(ref_tensor)
+assert ident_via_ref(ffi_tensor).__chandle__() == ffi_tensor._handle
+ref_func = tvm_ffi.get_global_func("coexist.from_ref")
+assert ident_via_ffi(ref_func).same_as(ref_func)  # not a Python callback around it
+assert ffi.get_global_func("ffi.ArraySize")(tvm_ffi.Array([1, 2])) == 2
+assert tvm_ffi.get_global_func("ffi.ArraySize")(ffi.Array([1, 2, 3])) == 3
+
 # Errors keep their kinds across the packages.
 def raise_key(x):
     raise KeyError("missing " + str(x))
@@ -108,6 +130,7 @@ cb_ffi = ffi.get_global_func("coexist.from_ffi")
 cb_ref = tvm_ffi.get_global_func("coexist.from_ref")
 for side in ("ffi", "ref"):
     assert ours[side].sum_any(t) == 15.0
+    assert ours[side].sum_any(ref_tensor) == ours[side].sum_any(ffi_tensor) == 15.0
     assert theirs[side].dim0(t) == 6
     for mod in (ours[side], theirs[side]):
         assert mod.call_with(cb_ffi, 10) == 11

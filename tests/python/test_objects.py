@@ -324,3 +324,43 @@ def test_reflection_library(counter_libs, prefix):
         c.scale = "x"
     assert (c.count, c.scale) == (7, 2.0)
     assert Counter.count.__doc__ == "The count so far."
+
+
+def test_values_standing_for_an_object_pass_that_object():
+    # The `__tvm_ffi_object__` protocol (the reference's): a value holding an FFI object passes it.
+    arr = ffi.Array([1, 2])
+
+    class Holder:
+        def __init__(self, obj):
+            self.obj = obj
+
+        def __tvm_ffi_object__(self):
+            return self.obj
+
+    ffi.register_global_func("testing.objects.ident", lambda x: x, override=True)
+    ident = ffi.get_global_func("testing.objects.ident")
+    assert ident(Holder(arr)).same_as(arr)
+    assert ffi.get_global_func("ffi.ArraySize")(Holder(ffi.Array([1, 2, 3]))) == 3  # a temporary
+    assert ffi.Array([Holder(arr)])[0].same_as(arr)  # in containers too
+
+    class NotAnObject:
+        def __tvm_ffi_object__(self):
+            return 5
+
+    with pytest.raises(TypeError, match="not an FFI object"):
+        ident(NotAnObject())
+    assert not arr.same_as(NotAnObject())
+
+
+def test_objects_offer_themselves_to_the_reference_package_only_when_it_is_imported():
+    code = (
+        "import ffi, sys\n"
+        "try:\n"
+        "    ffi.Array([1]).__tvm_ffi_object__()\n"
+        "except RuntimeError as e:\n"
+        "    print('refused:', e)\n"
+        "assert 'tvm_ffi' not in sys.modules\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "refused: __tvm_ffi_object__ needs tvm_ffi to be imported" in proc.stdout
