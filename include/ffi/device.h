@@ -14,31 +14,6 @@
 namespace tvm {
 namespace ffi {
 inline namespace ffi_v1 {
-namespace detail {
-struct DeviceName {
-  DLDeviceType type;
-  const char* name;
-};
-inline constexpr DeviceName kDeviceNames[] = {
-    {kDLCPU, "cpu"},
-    {kDLCUDA, "cuda"},
-    {kDLCUDAHost, "cuda_host"},
-    {kDLOpenCL, "opencl"},
-    {kDLVulkan, "vulkan"},
-    {kDLMetal, "metal"},
-    {kDLVPI, "vpi"},
-    {kDLROCM, "rocm"},
-    {kDLROCMHost, "rocm_host"},
-    {kDLExtDev, "ext_dev"},
-    {kDLCUDAManaged, "cuda_managed"},
-    {kDLOneAPI, "oneapi"},
-    {kDLWebGPU, "webgpu"},
-    {kDLHexagon, "hexagon"},
-    {kDLMAIA, "maia"},
-    {kDLTrn, "trn"},
-};
-}  // namespace detail
-
 /*! \brief The name of a device type: "cpu", "cuda", "rocm", ... */
 inline std::string DLDeviceTypeToString(int32_t type) {
   for (const auto& d : detail::kDeviceNames) {
@@ -54,22 +29,16 @@ inline std::string DLDeviceToString(DLDevice d) {
   return s + ":" + std::to_string(d.device_id);
 }
 
-/*! \brief Parses "cpu", "cuda", "cuda:1", ...; throws ValueError when it is not a device. */
+/*!
+ * \brief Parses "cpu", "cuda", "cuda:1", "mps", ... (see detail::TryParseDevice); throws ValueError
+ * when it is not a device.
+ */
 inline DLDevice DLDeviceFromString(std::string_view str) {
-  std::string_view type = str, id;
-  size_t colon = str.find(':');
-  if (colon != std::string_view::npos) {
-    type = str.substr(0, colon);
-    id = str.substr(colon + 1);
+  DLDevice d;
+  if (!detail::TryParseDevice(str, &d)) {
+    FFI_THROW(ValueError) << "Cannot parse device string `" << str << "`";
   }
-  for (const auto& d : detail::kDeviceNames) {
-    if (type != d.name) continue;
-    if (colon == std::string_view::npos) return DLDevice{d.type, 0};
-    int64_t n = id.size() <= 6 ? detail::ParseDecimal(id) : -1;
-    if (n >= 0) return DLDevice{d.type, static_cast<int32_t>(n)};
-    break;
-  }
-  FFI_THROW(ValueError) << "Cannot parse device string `" << str << "`";
+  return d;
 }
 
 }  // namespace ffi_v1

@@ -23,6 +23,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "detail/parse.h"
 #include "object.h"
 #include "optional.h"
 
@@ -271,7 +272,23 @@ struct TypeTraits<std::nullptr_t> : detail::PODTraitsBase<std::nullptr_t, kTVMFF
   static constexpr auto TypeStr() { return ConstString("None"); }
 };
 
-/*! \brief DLDevice: kTVMFFIDevice. */
+namespace detail {
+/*! \brief The text of a string value (small, object or borrowed C string); false for others. */
+inline bool StringPayload(const TVMFFIAny* src, TVMFFIByteArray* text) {
+  if (src->type_index == kTVMFFISmallStr) {
+    *text = TVMFFIByteArray{src->v_bytes, src->small_str_len};
+  } else if (src->type_index == kTVMFFIStr) {
+    *text = *TVMFFIBytesGetByteArrayPtr(src->v_obj);
+  } else if (src->type_index == kTVMFFIRawStr && src->v_c_str != nullptr) {
+    *text = TVMFFIByteArray{src->v_c_str, std::char_traits<char>::length(src->v_c_str)};
+  } else {
+    return false;
+  }
+  return true;
+}
+}  // namespace detail
+
+/*! \brief DLDevice: kTVMFFIDevice; a string naming a device converts. */
 template <>
 struct TypeTraits<DLDevice> : detail::PODTraitsBase<DLDevice, kTVMFFIDevice> {
   static void CopyToAnyView(const DLDevice& v, TVMFFIAny* out) {
@@ -281,8 +298,15 @@ struct TypeTraits<DLDevice> : detail::PODTraitsBase<DLDevice, kTVMFFIDevice> {
     out->v_device = v;
   }
   static void MoveToAny(DLDevice v, TVMFFIAny* out) { CopyToAnyView(v, out); }
+  /*! \brief A device, or a string naming one ("cuda:1"), as in the reference. */
   static Optional<DLDevice> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == kTVMFFIDevice) return src->v_device;
+    TVMFFIByteArray text;
+    DLDevice out;
+    if (detail::StringPayload(src, &text) &&
+        detail::TryParseDevice(std::string_view(text.data, text.size), &out)) {
+      return out;
+    }
     return std::nullopt;
   }
   static constexpr auto TypeStr() { return ConstString("Device"); }
@@ -302,15 +326,7 @@ struct TypeTraits<DLDataType> : detail::PODTraitsBase<DLDataType, kTVMFFIDataTyp
   static Optional<DLDataType> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == kTVMFFIDataType) return src->v_dtype;
     TVMFFIByteArray text;
-    if (src->type_index == kTVMFFISmallStr) {
-      text = TVMFFIByteArray{src->v_bytes, src->small_str_len};
-    } else if (src->type_index == kTVMFFIStr) {
-      text = *TVMFFIBytesGetByteArrayPtr(src->v_obj);
-    } else if (src->type_index == kTVMFFIRawStr && src->v_c_str != nullptr) {
-      text = TVMFFIByteArray{src->v_c_str, std::char_traits<char>::length(src->v_c_str)};
-    } else {
-      return std::nullopt;
-    }
+    if (!detail::StringPayload(src, &text)) return std::nullopt;
     DLDataType out;
     FFI_CHECK_SAFE_CALL(TVMFFIDataTypeFromString(&text, &out));
     return out;

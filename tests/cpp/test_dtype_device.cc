@@ -258,6 +258,12 @@ TEST(Device, Parsing) {
   EXPECT_EQ(ffi::DLDeviceFromString("cpu:1"), (DLDevice{kDLCPU, 1}));
   // "cuda" is not mistaken for "cuda_host" or the other way round.
   EXPECT_EQ(ffi::DLDeviceFromString("cuda_host:1"), (DLDevice{kDLCUDAHost, 1}));
+  // The reference's aliases, large ordinals, and a description after a space.
+  EXPECT_EQ(ffi::DLDeviceFromString("mps"), (DLDevice{kDLMetal, 0}));
+  EXPECT_EQ(ffi::DLDeviceFromString("wgpu:1"), (DLDevice{kDLWebGPU, 1}));
+  EXPECT_EQ(ffi::DLDeviceFromString("cuda:2147483647"), (DLDevice{kDLCUDA, 2147483647}));
+  EXPECT_EQ(ffi::DLDeviceFromString("cuda:2 (NVIDIA H100)"), (DLDevice{kDLCUDA, 2}));
+  EXPECT_EQ(ffi::DLDeviceToString(DLDevice{kDLMetal, 0}), "metal:0");
 }
 
 TEST(Device, EveryKnownTypeRoundTrips) {
@@ -275,7 +281,7 @@ TEST(Device, EveryKnownTypeRoundTrips) {
 
 TEST(Device, BadStringsAreValueErrors) {
   for (const char* bad : {"gpu:1", "cuda:x", "gpu", "", "cuda:-1", "CUDA:0", "cuda:1:2", ":0",
-                          "cuda:1x", "cuda:1234567"}) {
+                          "cuda:1x", "cuda:2147483648", " cuda"}) {
     ffi::Error e = CatchError([&] { ffi::DLDeviceFromString(bad); });
     EXPECT_EQ(e.kind(), "ValueError") << "'" << bad << "'";
     EXPECT_NE(e.message().find("`" + std::string(bad) + "`"), std::string::npos) << e.message();
@@ -298,6 +304,14 @@ TEST(Device, ThroughAny) {
   EXPECT_EQ(a.type_index(), kTVMFFIDevice);
   EXPECT_EQ(a.cast<DLDevice>(), d);
   EXPECT_FALSE(ffi::AnyView(2).try_cast<DLDevice>().has_value());
+  // Strings naming a device convert, as the reference's do (small, object and C strings).
+  EXPECT_EQ(ffi::AnyView("cuda:3").cast<DLDevice>(), (DLDevice{kDLCUDA, 3}));
+  EXPECT_EQ(ffi::Any(ffi::String("opencl:12")).cast<DLDevice>(), (DLDevice{kDLOpenCL, 12}));
+  EXPECT_EQ(ffi::Any(ffi::String("cpu")).cast<DLDevice>(), (DLDevice{kDLCPU, 0}));
+  EXPECT_FALSE(ffi::AnyView("gpu:0").try_cast<DLDevice>().has_value());
+  auto f = ffi::Function::FromTyped([](DLDevice d) { return d.device_id; });
+  EXPECT_EQ(f("rocm:4").cast<int32_t>(), 4);
+  EXPECT_EQ(CatchError([&] { f("nowhere"); }).kind(), "TypeError");
 }
 
 }  // namespace
