@@ -9,7 +9,7 @@ import inspect
 from collections.abc import Callable
 from typing import Any, Literal, Protocol, final, overload
 
-from typing_extensions import CapsuleType, disjoint_base
+from typing_extensions import CapsuleType, Self, disjoint_base
 
 from .api import Module, Shape
 
@@ -39,6 +39,15 @@ class Object:
 
     def _use_count(self) -> int:
         """The object's strong reference count."""
+
+    def __copy__(self) -> Self:
+        """A copy by the type's copy constructor (``__ffi_shallow_copy__``); TypeError without."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        """A deep copy (the runtime's ``ffi.DeepCopy``): sharing and cycles are kept."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickling through the object's JSON graph (``ffi.ToJSONGraphString``)."""
 
     def __tvm_ffi_object__(self) -> Any:
         """This object as a ``tvm_ffi`` object (the same FFI object); needs ``tvm_ffi`` imported."""

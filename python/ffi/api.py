@@ -166,6 +166,43 @@ def _global_metadata(func: Function, text: str) -> None:
 
 
 _core._set_hooks(Module._populate, _signature_from_metadata, _global_metadata)
+
+
+# ---- copying and pickling objects ---------------------------------------------------------------
+# Containers define their own (containers.py); these serve every other object, registered class or
+# not. They are attached to ffi.Object below, so objects of unregistered types have them too.
+
+
+def _object_copy(self: Object) -> Object:
+    """``copy.copy``: the type's ``__ffi_shallow_copy__`` (its C++ copy constructor)."""
+    copy_fn = _core._type_attr(self.type_index, "__ffi_shallow_copy__")
+    if copy_fn is None:
+        raise TypeError(f"cannot copy a `{self.type_key}`: its type registers no copy constructor")
+    return copy_fn(self)
+
+
+def _object_deepcopy(self: Object, memo: dict) -> Object:
+    """``copy.deepcopy``: the runtime's ffi.DeepCopy (keeps sharing and cycles)."""
+    return _core.get_global_func("ffi.DeepCopy")(self)
+
+
+def _object_reduce(self: Object) -> tuple[Any, ...]:
+    """Pickling: the object's JSON graph (``ffi.ToJSONGraphString``, the reference's format);
+    objects the graph cannot hold (functions, modules, ...) raise its error."""
+    to_json = _core.get_global_func("ffi.ToJSONGraphString", True)
+    if to_json is None:
+        raise TypeError(f"cannot pickle a `{self.type_key}`: the runtime has no JSON graphs")
+    return (_object_from_json_graph, (str(to_json(self, None)),))
+
+
+def _object_from_json_graph(text: str) -> Any:
+    """Unpickling: the object a JSON graph describes (``ffi.FromJSONGraphString``)."""
+    return _core.get_global_func("ffi.FromJSONGraphString")(text)
+
+
+Object.__copy__ = _object_copy  # type: ignore[method-assign]
+Object.__deepcopy__ = _object_deepcopy  # type: ignore[method-assign]
+Object.__reduce__ = _object_reduce  # type: ignore[method-assign,assignment]
 _core._register_class(_core.type_key_to_index("ffi.Shape"), Shape)
 
 

@@ -364,3 +364,28 @@ def test_objects_offer_themselves_to_the_reference_package_only_when_it_is_impor
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert "refused: __tvm_ffi_object__ needs tvm_ffi to be imported" in proc.stdout
+
+
+def test_copy_deepcopy_and_pickle_of_reflected_objects(Point, objmod):
+    import copy
+    import pickle
+
+    p = Point(3, 4.0)
+    p.label = "here"
+    for made in (copy.copy(p), copy.deepcopy(p), pickle.loads(pickle.dumps(p))):
+        assert type(made) is Point and not made.same_as(p)
+        assert (made.x, made.y, made.label) == (3, 4.0, "here")
+    # Unregistered classes too: a plain ffi.Object with its fields, through the JSON graph.
+    bag = fn("objtest.make_bag")(2)
+    back = pickle.loads(pickle.dumps(bag))
+    assert back.type_key == "objtest.Bag" and back.count == bag.count
+    # Sharing inside a deep copy is kept; copying the original is not.
+    pair = ffi.Array([p, p])
+    twin = copy.deepcopy(pair)
+    assert twin[0].same_as(twin[1]) and not twin[0].same_as(p)
+    # What cannot be copied or pickled says so.
+    func = ffi.get_global_func("ffi.Shape")
+    with pytest.raises(TypeError, match="registers no copy constructor"):
+        copy.copy(func)
+    with pytest.raises(TypeError):
+        pickle.dumps(func)
