@@ -317,7 +317,8 @@ class CallArgs {
     TVMFFIAny* out = &values()[i];
     if (!ToOwnedAny(arg, c, out)) {
       if (!PyErr_ExceptionMatches(PyExc_TypeError)) return false;
-      if (c.kind == PyKind::kSequence || c.kind == PyKind::kMapping || c.kind == PyKind::kForeign) {
+      if (c.kind == PyKind::kSequence || c.kind == PyKind::kMapping || c.kind == PyKind::kForeign ||
+          c.kind == PyKind::kProtocol) {
         // Keep the inner message: it names the element (or the object protocol) that failed.
         PyObject *type, *value, *tb;
         PyErr_Fetch(&type, &value, &tb);

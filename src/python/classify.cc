@@ -118,6 +118,17 @@ const DLPackExchangeAPI* ExchangeAPIOf(PyTypeObject* type) {
 
 bool IsNumpyArrayType(PyTypeObject* type) { return numpy_ndarray.Is(type); }
 
+PyObject* ValueProtocolOf(PyTypeObject* type) {
+  // The reference's order: an int, then a float, then any value.
+  static PyObject* names[] = {PyUnicode_InternFromString("__tvm_ffi_int__"),
+                              PyUnicode_InternFromString("__tvm_ffi_float__"),
+                              PyUnicode_InternFromString("__tvm_ffi_value__")};
+  for (PyObject* name : names) {
+    if (name != nullptr && _PyType_Lookup(type, name) != nullptr) return name;
+  }
+  return nullptr;
+}
+
 Classified Classify(PyObject* obj) {
   PyTypeObject* type = Py_TYPE(obj);
   // The common exact types first: a call with ints, floats and strings pays one compare each.
@@ -143,6 +154,7 @@ Classified Classify(PyObject* obj) {
   }
   // Objects of the reference's package (and values standing for one) pass the object itself.
   if (IsForeignObjectType(type)) return {PyKind::kForeign};
+  if (ValueProtocolOf(type) != nullptr) return {PyKind::kProtocol};
   // Subclasses of the builtins (IntEnum, str enums, ...) convert as their base.
   if (PyLong_Check(obj)) return {PyKind::kInt};
   if (PyFloat_Check(obj)) return {PyKind::kFloat};

@@ -52,6 +52,18 @@ bool ToOwnedAny(PyObject* value, Classified c, TVMFFIAny* out) {
       out->v_obj = h;
       return true;
     }
+    case PyKind::kProtocol: {
+      // The value stands for what its protocol method returns, converted in its turn.
+      PyObject* made = PyObject_CallMethodNoArgs(value, ValueProtocolOf(Py_TYPE(value)));
+      if (made == nullptr) return false;
+      bool ok = false;
+      if (Py_EnterRecursiveCall(" converting what a __tvm_ffi_value__ method returned") == 0) {
+        ok = ToOwnedAny(made, out);
+        Py_LeaveRecursiveCall();
+      }
+      Py_DECREF(made);
+      return ok;
+    }
     case PyKind::kStr: {
       Py_ssize_t n = 0;
       const char* s = Utf8(value, &n);

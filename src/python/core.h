@@ -131,6 +131,7 @@ enum class PyKind : uint8_t {
   kIndex,        // other integers through __index__ (NumPy integer scalars, ...)
   kFloatLike,    // other numbers through __float__ (NumPy float scalars, ...)
   kForeign,      // a tvm_ffi object, or a value with __tvm_ffi_object__: the object it holds
+  kProtocol,     // __tvm_ffi_int__ / __tvm_ffi_float__ / __tvm_ffi_value__: what it returns
   kCallable,     // any other callable: becomes an ffi.Function
   kUnsupported,  // nothing converts it
 };
@@ -147,6 +148,11 @@ struct LastExchangeType {
   const DLPackExchangeAPI* api = nullptr;
 };
 extern LastExchangeType last_exchange;
+/*!
+ * \brief The conversion protocol method `type` defines (`__tvm_ffi_int__`, `__tvm_ffi_float__` or
+ * `__tvm_ffi_value__`, interned, borrowed), or NULL.
+ */
+PyObject* ValueProtocolOf(PyTypeObject* type);
 /*! \brief Classifies `obj` by its real type (never by its type's name). */
 Classified Classify(PyObject* obj);
 /*! \brief Classify, with the framework tensor type of the last call answered inline. */

@@ -352,6 +352,46 @@ def test_values_standing_for_an_object_pass_that_object():
     assert not arr.same_as(NotAnObject())
 
 
+def test_values_with_conversion_protocols_pass_what_they_return():
+    # The reference's __tvm_ffi_int__ / __tvm_ffi_float__ / __tvm_ffi_value__ protocols.
+    ffi.register_global_func("testing.objects.ident", lambda x: x, override=True)
+    ident = ffi.get_global_func("testing.objects.ident")
+
+    class Index:
+        def __tvm_ffi_int__(self):
+            return 7
+
+    class Ratio:
+        def __tvm_ffi_float__(self):
+            return 0.5
+
+    class Wrapped:
+        def __init__(self, value):
+            self.value = value
+
+        def __tvm_ffi_value__(self):
+            return self.value
+
+    assert ident(Index()) == 7 and type(ident(Index())) is int
+    assert ident(Ratio()) == 0.5
+    assert tuple(ident(Wrapped([1, Wrapped("x")]))) == (1, "x")  # nested, inside containers too
+    assert ident(Wrapped(Wrapped(None))) is None
+
+    class Loop:
+        def __tvm_ffi_value__(self):
+            return self
+
+    with pytest.raises(RecursionError):
+        ident(Loop())
+
+    class Raises:
+        def __tvm_ffi_value__(self):
+            raise KeyError("no value")
+
+    with pytest.raises(KeyError):
+        ident(Raises())
+
+
 def test_objects_offer_themselves_to_the_reference_package_only_when_it_is_imported():
     code = (
         "import ffi, sys\n"
