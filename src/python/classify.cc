@@ -155,6 +155,7 @@ Classified Classify(PyObject* obj) {
   // Objects of the reference's package (and values standing for one) pass the object itself.
   if (IsForeignObjectType(type)) return {PyKind::kForeign};
   if (ValueProtocolOf(type) != nullptr) return {PyKind::kProtocol};
+  if (PyExceptionInstance_Check(obj)) return {PyKind::kException};
   // Subclasses of the builtins (IntEnum, str enums, ...) convert as their base.
   if (PyLong_Check(obj)) return {PyKind::kInt};
   if (PyFloat_Check(obj)) return {PyKind::kFloat};

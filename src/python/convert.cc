@@ -64,6 +64,13 @@ bool ToOwnedAny(PyObject* value, Classified c, TVMFFIAny* out) {
       Py_DECREF(made);
       return ok;
     }
+    case PyKind::kException: {
+      TVMFFIObject* h = ErrorFromException(value);
+      if (h == nullptr) return false;
+      out->type_index = h->type_index;
+      out->v_obj = h;
+      return true;
+    }
     case PyKind::kStr: {
       Py_ssize_t n = 0;
       const char* s = Utf8(value, &n);

@@ -9,6 +9,7 @@
 //   convert.cc        Python <-> TVMFFIAny values (owned and viewed)
 //   containers.cc     lists, tuples and dicts <-> Array, List, Map and Dict
 //   errors.cc         FFI errors <-> Python exceptions
+//   foreign.cc        objects of the reference's package (tvm_ffi) in our calls, ours in its
 //   dlpack_import.cc  tensors from NumPy, the DLPack exchange API and any __dlpack__ producer
 //   objects.cc        ffi.Object and ffi.Function
 //   reflection.cc     the class registry, reflected fields and methods (ffi.register_object)
@@ -132,6 +133,7 @@ enum class PyKind : uint8_t {
   kFloatLike,    // other numbers through __float__ (NumPy float scalars, ...)
   kForeign,      // a tvm_ffi object, or a value with __tvm_ffi_object__: the object it holds
   kProtocol,     // __tvm_ffi_int__ / __tvm_ffi_float__ / __tvm_ffi_value__: what it returns
+  kException,    // an exception instance: an Error object
   kCallable,     // any other callable: becomes an ffi.Function
   kUnsupported,  // nothing converts it
 };
@@ -221,6 +223,12 @@ bool InitContainerFunctions(PyObject* module);
 
 /*! \brief Raises the Python exception for a failed ABI call returning `rc`; returns NULL. */
 PyObject* RaiseFromFFI(int rc);
+/*!
+ * \brief An Error object for a Python exception (its class name as the kind, its str as the
+ * message, the exception itself carried along so Python gets it back unchanged); NULL with a
+ * Python error when it cannot be made.
+ */
+TVMFFIObject* ErrorFromException(PyObject* exc);
 /*! \brief Turns the pending Python exception into the thread's raised ABI error; returns -1. */
 int SetFFIErrorFromPython();
 /*! \brief Registers the exception class for an error kind (replacing any earlier one). */

@@ -95,12 +95,8 @@ PyObject* RaiseFromFFI(int rc) {
   return nullptr;
 }
 
-int SetFFIErrorFromPython() {
-  PyObject *type, *value, *tb;
-  PyErr_Fetch(&type, &value, &tb);
-  PyErr_NormalizeException(&type, &value, &tb);
-  if (tb != nullptr) PyException_SetTraceback(value, tb);
-  std::string kind = reinterpret_cast<PyTypeObject*>(type)->tp_name;
+TVMFFIObject* ErrorFromException(PyObject* value) {
+  std::string kind = Py_TYPE(value)->tp_name;
   if (size_t dot = kind.rfind('.'); dot != std::string::npos) kind = kind.substr(dot + 1);
   std::string message;
   if (!TakeText(PyObject_Str(value), &message)) message = "<exception str() failed>";
@@ -116,11 +112,24 @@ int SetFFIErrorFromPython() {
   }
   TVMFFIByteArray k{kind.data(), kind.size()}, m{message.data(), message.size()}, b{"", 0};
   TVMFFIObjectHandle err = nullptr;
-  if (TVMFFIErrorCreateWithCauseAndExtraContext(&k, &m, &b, nullptr, carried, &err) == 0) {
+  if (TVMFFIErrorCreateWithCauseAndExtraContext(&k, &m, &b, nullptr, carried, &err) != 0) {
+    err = nullptr;
+    RaiseFromFFI(-1);
+  }
+  if (carried != nullptr) TVMFFIObjectDecRef(carried);
+  return static_cast<TVMFFIObject*>(err);
+}
+
+int SetFFIErrorFromPython() {
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  PyErr_NormalizeException(&type, &value, &tb);
+  if (tb != nullptr) PyException_SetTraceback(value, tb);
+  if (TVMFFIObject* err = ErrorFromException(value)) {
     TVMFFIErrorSetRaised(err);
     TVMFFIObjectDecRef(err);
   }
-  if (carried != nullptr) TVMFFIObjectDecRef(carried);
+  PyErr_Clear();
   Py_XDECREF(type);
   Py_XDECREF(value);
   Py_XDECREF(tb);

@@ -392,6 +392,14 @@ def test_values_with_conversion_protocols_pass_what_they_return():
         ident(Raises())
 
 
+def test_exceptions_pass_as_error_objects():
+    # As in the reference: an exception instance argument becomes an ffi.Error object.
+    ffi.register_global_func("testing.objects.ident", lambda x: x, override=True)
+    err = ffi.get_global_func("testing.objects.ident")(KeyError("missing"))
+    assert err.type_key == "ffi.Error"
+    assert ffi.Array([ValueError("in a list")])[0].type_key == "ffi.Error"
+
+
 def test_objects_offer_themselves_to_the_reference_package_only_when_it_is_imported():
     code = (
         "import ffi, sys\n"
