@@ -45,8 +45,11 @@ bool ToOwnedAny(PyObject* value, Classified c, TVMFFIAny* out) {
       out->v_obj = h;
       return true;
     }
-    case PyKind::kForeign: {
-      TVMFFIObject* h = ForeignObjectHandle(value);
+    case PyKind::kForeign:
+    case PyKind::kException: {
+      // The object a tvm_ffi value holds, or an Error made for an exception.
+      TVMFFIObject* h =
+          c.kind == PyKind::kForeign ? ForeignObjectHandle(value) : ErrorFromException(value);
       if (h == nullptr) return false;
       out->type_index = h->type_index;
       out->v_obj = h;
@@ -63,13 +66,6 @@ bool ToOwnedAny(PyObject* value, Classified c, TVMFFIAny* out) {
       }
       Py_DECREF(made);
       return ok;
-    }
-    case PyKind::kException: {
-      TVMFFIObject* h = ErrorFromException(value);
-      if (h == nullptr) return false;
-      out->type_index = h->type_index;
-      out->v_obj = h;
-      return true;
     }
     case PyKind::kStr: {
       Py_ssize_t n = 0;
