@@ -118,12 +118,6 @@ def _index(size: int, i: Any) -> int:
     return index + size if index < 0 else index
 
 
-def _deep_copy(value: Any) -> Any:
-    """``copy.deepcopy`` of a container: the runtime's ffi.DeepCopy, which keeps sharing and
-    cycles and copies reflected objects through their copy constructors."""
-    return _core.get_global_func("ffi.DeepCopy")(value)
-
-
 class _SeqReads(Generic[T]):
     """What Array and List read alike: indexing (a slice gives a list), length, iteration,
     membership, equality, hashing, pickling.
@@ -165,8 +159,10 @@ class _SeqReads(Generic[T]):
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (_core._seq_items(self),))
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
-        return _deep_copy(self)
+    # copy.deepcopy is ffi.Object's (the runtime's ffi.DeepCopy); a shallow copy is a new
+    # container of the same elements, as unpickling makes.
+    def __copy__(self) -> Any:
+        return type(self)(_core._seq_items(self))
 
 
 class _MapReads(Generic[K, V]):
@@ -220,8 +216,8 @@ class _MapReads(Generic[K, V]):
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (dict(_core._map_items(self)),))
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
-        return _deep_copy(self)
+    def __copy__(self) -> Any:  # as _SeqReads.__copy__
+        return type(self)(dict(_core._map_items(self)))
 
 
 class Array(_SeqReads[T], Object, Sequence[T]):

@@ -91,6 +91,7 @@ struct KnownType {
 
 KnownType numpy_ndarray{"numpy", "ndarray", "numpy.ndarray"};
 KnownType ctypes_void_p{"ctypes", "c_void_p", "c_void_p"};
+KnownType reference_object{"tvm_ffi.core", "CObject", "tvm_ffi.core.CObject"};
 
 }  // namespace
 
@@ -117,6 +118,14 @@ const DLPackExchangeAPI* ExchangeAPIOf(PyTypeObject* type) {
 }
 
 bool IsNumpyArrayType(PyTypeObject* type) { return numpy_ndarray.Is(type); }
+
+bool IsReferenceObjectType(PyTypeObject* type) { return reference_object.IsSubtype(type); }
+
+bool IsForeignObjectType(PyTypeObject* type) {
+  static PyObject* protocol = PyUnicode_InternFromString("__tvm_ffi_object__");
+  return IsReferenceObjectType(type) ||
+         (protocol != nullptr && _PyType_Lookup(type, protocol) != nullptr);
+}
 
 PyObject* ValueProtocolOf(PyTypeObject* type) {
   // The reference's order: an int, then a float, then any value.

@@ -155,6 +155,10 @@ extern LastExchangeType last_exchange;
  * `__tvm_ffi_value__`, interned, borrowed), or NULL.
  */
 PyObject* ValueProtocolOf(PyTypeObject* type);
+/*! \brief Whether `type` is tvm_ffi's object base (tvm_ffi.core.CObject) or derives from it. */
+bool IsReferenceObjectType(PyTypeObject* type);
+/*! \brief Whether values of `type` are tvm_ffi objects or carry `__tvm_ffi_object__`. */
+bool IsForeignObjectType(PyTypeObject* type);
 /*! \brief Classifies `obj` by its real type (never by its type's name). */
 Classified Classify(PyObject* obj);
 /*! \brief Classify, with the framework tensor type of the last call answered inline. */
@@ -271,8 +275,6 @@ bool SetFunctionParams(PyObject* func, PyObject* names, PyObject* defaults);
 
 // ---- foreign.cc ------------------------------------------------------------------------------
 
-/*! \brief Whether values of `type` are tvm_ffi objects or carry `__tvm_ffi_object__`. */
-bool IsForeignObjectType(PyTypeObject* type);
 /*! \brief The FFI object a kForeign value holds (a new reference), or NULL with a Python error. */
 TVMFFIObject* ForeignObjectHandle(PyObject* obj);
 /*!

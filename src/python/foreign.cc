@@ -15,23 +15,6 @@ namespace {
 /*! \brief The global our `__tvm_ffi_object__` calls through tvm_ffi to get the object back. */
 constexpr const char* kTakeExportName = "ffi._python.TakeExportedObject";
 
-/*! \brief tvm_ffi.core.CObject once tvm_ffi is imported (owned, never released), else NULL. */
-PyTypeObject* ReferenceObjectType() {
-  static PyTypeObject* type = nullptr;
-  if (type != nullptr) return type;
-  static PyObject* name = PyUnicode_InternFromString("tvm_ffi.core");
-  PyObject* mod = name != nullptr ? PyImport_GetModule(name) : nullptr;  // imports nothing
-  PyObject* t = mod != nullptr ? PyObject_GetAttrString(mod, "CObject") : nullptr;
-  Py_XDECREF(mod);
-  if (t != nullptr && PyType_Check(t)) {
-    type = reinterpret_cast<PyTypeObject*>(t);
-  } else {
-    Py_XDECREF(t);
-  }
-  PyErr_Clear();
-  return type;
-}
-
 /*! \brief The handle a tvm_ffi object holds (borrowed), or NULL with a Python error. */
 TVMFFIObject* ReferenceHandle(PyObject* obj) {
   PyObject* address = PyObject_CallMethod(obj, "__chandle__", nullptr);
@@ -88,17 +71,9 @@ PyObject* ObjectToReference(PyObject* self, PyObject*) {
   return out;
 }
 
-bool IsForeignObjectType(PyTypeObject* type) {
-  static PyObject* protocol = PyUnicode_InternFromString("__tvm_ffi_object__");
-  PyTypeObject* reference = ReferenceObjectType();
-  if (reference != nullptr && PyType_IsSubtype(type, reference)) return true;
-  return protocol != nullptr && _PyType_Lookup(type, protocol) != nullptr;
-}
-
 TVMFFIObject* ForeignObjectHandle(PyObject* obj) {
-  PyTypeObject* reference = ReferenceObjectType();
   TVMFFIObject* h = nullptr;
-  if (reference != nullptr && PyObject_TypeCheck(obj, reference)) {
+  if (IsReferenceObjectType(Py_TYPE(obj))) {
     h = ReferenceHandle(obj);
   } else {
     PyObject* made = PyObject_CallMethod(obj, "__tvm_ffi_object__", nullptr);
@@ -106,7 +81,7 @@ TVMFFIObject* ForeignObjectHandle(PyObject* obj) {
     if (PyObject_TypeCheck(made, ObjectType)) {
       h = reinterpret_cast<PyObj*>(made)->handle;
       if (h == nullptr) PyErr_SetString(PyExc_TypeError, "__tvm_ffi_object__() has no object");
-    } else if (reference != nullptr && PyObject_TypeCheck(made, reference)) {
+    } else if (IsReferenceObjectType(Py_TYPE(made))) {
       h = ReferenceHandle(made);
     } else {
       PyErr_Format(PyExc_TypeError, "`%s`.__tvm_ffi_object__() returned `%s`, not an FFI object",

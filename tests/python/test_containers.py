@@ -306,6 +306,8 @@ def test_pickle_and_copy():
         assert type(back) is type(value) and back == value and not back.same_as(value)
         deep = copy.deepcopy(value)
         assert type(deep) is type(value) and deep == value and not deep.same_as(value)
+        shallow = copy.copy(value)  # a new container sharing the elements
+        assert type(shallow) is type(value) and shallow == value and not shallow.same_as(value)
     # deepcopy keeps sharing and cycles (the runtime's ffi.DeepCopy).
     inner = ffi.List([1])
     cyclic = ffi.List([inner, inner])
