@@ -11,6 +11,7 @@ them (``ffi.StructuralEqual``, ``ffi.StructuralHash``, ``ffi.GetFirstStructuralM
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any, Union
@@ -24,13 +25,19 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DefRegionKind",
+    "InplaceMode",
     "StructuralKey",
+    "StructuralMutator",
+    "StructuralVisitor",
     "VisitInterrupt",
     "WalkOrder",
     "WalkResult",
     "get_first_structural_mismatch",
     "structural_equal",
     "structural_hash",
+    "structural_map",
+    "structural_mutate",
+    "structural_visit",
     "structural_walk",
 ]
 
@@ -40,7 +47,20 @@ _mismatch = _core.get_global_func("ffi.GetFirstStructuralMismatch")
 _make_key = _core.get_global_func("ffi.StructuralKey")
 _keys_equal = _core.get_global_func("ffi.StructuralKeyEqual")
 _walk = _core.get_global_func("ffi.StructuralWalk")
+_visit = _core.get_global_func("ffi.StructuralVisit")
+_map = _core.get_global_func("ffi.StructuralMap")
+_mutate = _core.get_global_func("ffi.StructuralMutate")
 _make_interrupt = _core.get_global_func("ffi.VisitInterrupt")
+_visitor_visit = _core.get_global_func("ffi.StructuralVisitorVisit")
+_visitor_default_visit = _core.get_global_func("ffi.StructuralVisitorDefaultVisit")
+_visitor_region = _core.get_global_func("ffi.StructuralVisitorDefRegionKind")
+_visitor_with_region = _core.get_global_func("ffi.StructuralVisitorWithDefRegionKind")
+_mutator_mutate = _core.get_global_func("ffi.StructuralMutatorMutate")
+_mutator_default_mutate = _core.get_global_func("ffi.StructuralMutatorDefaultMutate")
+_mutator_remap_get = _core.get_global_func("ffi.StructuralMutatorVarRemapGet")
+_mutator_remap_set = _core.get_global_func("ffi.StructuralMutatorVarRemapSet")
+_mutator_region = _core.get_global_func("ffi.StructuralMutatorDefRegionKind")
+_mutator_with_region = _core.get_global_func("ffi.StructuralMutatorWithDefRegionKind")
 
 _U64 = (1 << 64) - 1
 
@@ -144,6 +164,73 @@ class VisitInterrupt(Object):
         self.__init_handle_by_constructor__(_make_interrupt, value)
 
 
+class InplaceMode(IntEnum):
+    """Whether a :func:`structural_mutate` callback may change its value in place: ``ALLOW`` only
+    when nothing else references the value (the root was handed over by its only owner);
+    ``DISALLOW`` otherwise (copy on write)."""
+
+    DISALLOW = 0
+    ALLOW = 1
+
+
+@register_object("ffi.StructuralVisitor", init=False)
+class StructuralVisitor(Object):
+    """The visitor of a running :func:`structural_visit` (callbacks receive it); not made
+    directly."""
+
+    def visit(self, value: Any) -> VisitInterrupt | None:
+        """Visit `value` as the traversal does (its callback, if one matches); returns the
+        interrupt that stops the traversal, or None."""
+        return _visitor_visit(self, value)
+
+    def default_visit(self, value: Any) -> VisitInterrupt | None:
+        """Visit the parts of `value` (its type's ``__s_visit__`` hook, else its reflected fields),
+        not calling a callback for `value` itself. Call it on a callback's own value to descend
+        into it."""
+        return _visitor_default_visit(self, value)
+
+    def def_region_kind(self) -> DefRegionKind:
+        """The definition region the traversal is in."""
+        return DefRegionKind(_visitor_region(self))
+
+    def with_def_region_kind(self, kind: int, callback: Callable[[], Any]) -> Any:
+        """Call ``callback()`` in definition region `kind` and return its result (inside a pattern
+        region the pattern stays)."""
+        return _visitor_with_region(self, int(kind), callback)
+
+
+@register_object("ffi.StructuralMutator", init=False)
+class StructuralMutator(Object):
+    """The mutator of a running :func:`structural_mutate` or :func:`structural_map` (callbacks
+    receive it); not made directly."""
+
+    def mutate(self, value: Any) -> Any:
+        """`value` rewritten as the rewrite does (its callback, if one matches), copy on write:
+        `value` itself when nothing in it changes."""
+        return _mutator_mutate(self, value)
+
+    def default_mutate(self, value: Any) -> Any:
+        """`value` rebuilt from its rewritten parts, not calling a callback for `value` itself.
+        Call it on a callback's own value to descend into it."""
+        return _mutator_default_mutate(self, value)
+
+    def var_remap_get(self, var: Object) -> Any | None:
+        """What the free variable (or DAG node) `var` was rewritten into, or None."""
+        return _mutator_remap_get(self, var)
+
+    def var_remap_set(self, var: Object, mapped_value: Any) -> None:
+        """Record that `var` is rewritten into `mapped_value` (later occurrences read it)."""
+        _mutator_remap_set(self, var, mapped_value)
+
+    def def_region_kind(self) -> DefRegionKind:
+        """The definition region the rewrite is in."""
+        return DefRegionKind(_mutator_region(self))
+
+    def with_def_region_kind(self, kind: int, callback: Callable[[], Any]) -> Any:
+        """Call ``callback()`` in definition region `kind` and return its result."""
+        return _mutator_with_region(self, int(kind), callback)
+
+
 #: A callback entry: a callback alone (for any value), ``(type, callback)``, or
 #: ``((type1, type2, ...), callback)``; or a sequence of typed entries.
 WalkCallbacks = Union[Callable[..., Any], tuple, Sequence[tuple]]
@@ -152,8 +239,8 @@ _BUILTIN_TYPE_INDEX = {type(None): 0, int: 1, bool: 2, float: 3, str: 65, bytes:
 _ANY_TYPE_INDEX = -1
 
 
-def _type_index_of(t: Any) -> int:
-    """The type index a walk entry's type stands for (-1: any value)."""
+def _type_index_of(t: Any, api: str) -> int:
+    """The type index a callback entry's type stands for (-1: any value)."""
     if t is Any or t is object:
         return _ANY_TYPE_INDEX
     if isinstance(t, type):
@@ -165,22 +252,21 @@ def _type_index_of(t: Any) -> int:
         if index >= 0:
             return index
     raise TypeError(
-        f"structural_walk: {t!r} is not a callback type: use int, bool, float, str, bytes, None, "
+        f"{api}: {t!r} is not a callback type: use int, bool, float, str, bytes, None, "
         "typing.Any / object, or an ffi object class (registered or built in)"
     )
 
 
-def _entries(callbacks: WalkCallbacks) -> list[tuple[int, Callable[..., Any]]]:
+def _entries(callbacks: WalkCallbacks, api: str) -> list[tuple[int, Callable[..., Any]]]:
     """The (type index, callback) pairs of one callback argument, in order."""
 
     def typed(entry: Any) -> list[tuple[int, Callable[..., Any]]]:
         if not (isinstance(entry, tuple) and len(entry) == 2 and callable(entry[1])):
             raise TypeError(
-                f"structural_walk: an entry is (type, callback) or ((types...), callback), "
-                f"not {entry!r}"
+                f"{api}: an entry is (type, callback) or ((types...), callback), not {entry!r}"
             )
         types = entry[0] if isinstance(entry[0], tuple) else (entry[0],)
-        return [(_type_index_of(t), entry[1]) for t in types]
+        return [(_type_index_of(t, api), entry[1]) for t in types]
 
     if callable(callbacks):
         return [(_ANY_TYPE_INDEX, callbacks)]
@@ -189,28 +275,65 @@ def _entries(callbacks: WalkCallbacks) -> list[tuple[int, Callable[..., Any]]]:
     if isinstance(callbacks, Sequence) and not isinstance(callbacks, (str, bytes)):
         return [pair for entry in callbacks for pair in typed(entry)]
     raise TypeError(
-        "structural_walk: callbacks are a callback, a (type, callback) entry, or a sequence of "
-        f"entries, not {callbacks!r}"
+        f"{api}: callbacks are a callback, a (type, callback) entry, or a sequence of entries, "
+        f"not {callbacks!r}"
     )
+
+
+def _region_aware(callbacks: WalkCallbacks, api: str) -> list[tuple[int, Callable[..., Any]]]:
+    """The entries of a `with_def_region_kind` argument, their callbacks given a DefRegionKind."""
+    return [
+        (index, lambda value, kind, fn=fn: fn(value, DefRegionKind(kind)))
+        for index, fn in _entries(callbacks, api)
+    ]
+
+
+def _order_code(order: str | WalkOrder, api: str) -> int:
+    if isinstance(order, WalkOrder):
+        return int(order)
+    if order in ("pre", "post"):
+        return int(WalkOrder.PREORDER if order == "pre" else WalkOrder.POSTORDER)
+    raise ValueError(f"{api}: order is 'pre', 'post' or a WalkOrder, not {order!r}")
+
+
+def _takes_inplace_mode(callback: Callable[..., Any]) -> bool:
+    """Whether a structural_mutate callback takes a third argument (the InplaceMode)."""
+    try:
+        signature = inspect.signature(callback)
+    except (TypeError, ValueError):
+        return False  # no signature to read: called with (value, mutator)
+    try:
+        signature.bind(None, None, InplaceMode.DISALLOW)
+        return True
+    except TypeError:
+        pass
+    try:
+        signature.bind(None, None)
+    except TypeError:
+        raise TypeError(
+            "structural_mutate: a callback takes (value, mutator) or (value, mutator, "
+            f"inplace_mode); {callback!r} takes neither"
+        ) from None
+    return False
 
 
 def structural_walk(
     root: Any,
     callbacks: WalkCallbacks = (),
     with_def_region_kind: WalkCallbacks = (),
-    order: str | WalkOrder = "pre",
+    order: str | WalkOrder = "post",
 ) -> VisitInterrupt | None:
     """Walk `root` as structural equality sees it, calling the first matching callback on each
     part; returns the :class:`VisitInterrupt` a callback returned, or None when the walk ended.
 
-    The parts: containers' elements, maps' keys and values, reflected objects' fields in order
-    (those flagged ``SEqHashIgnore`` left out). Every occurrence of a shared part is visited.
-    Entries are tried in order, `callbacks` (called with the value) before
+    The parts: containers' elements, maps' values, reflected objects' fields in order (those
+    flagged ``SEqHashIgnore`` left out); None is never visited. Every occurrence of a shared part
+    is visited. Entries are tried in order, `callbacks` (called with the value) before
     `with_def_region_kind` (called with the value and its :class:`DefRegionKind`). A type matches
     its own values and those of derived object types; ``typing.Any`` / ``object`` match every
     value, ``ffi.Object`` every object. A callback returns None (go on), ``WalkResult.SKIP``
-    (leave out the part's children) or a :class:`VisitInterrupt` (stop). `order` is ``"pre"``
-    (the default: a part before its children) or ``"post"``, or a :class:`WalkOrder`::
+    (leave out the part's children, pre-order) or a :class:`VisitInterrupt` (stop). `order` is
+    ``"post"`` (the default: a part after its children) or ``"pre"``, or a :class:`WalkOrder`::
 
         uses = []
         ffi.structural_walk(
@@ -220,15 +343,60 @@ def structural_walk(
             ),
         )
     """
-    if isinstance(order, WalkOrder):
-        order_code = int(order)
-    elif order in ("pre", "post"):
-        order_code = int(WalkOrder.PREORDER if order == "pre" else WalkOrder.POSTORDER)
-    else:
-        raise ValueError(f"structural_walk: order is 'pre', 'post' or a WalkOrder, not {order!r}")
-    plain = _entries(callbacks)
-    aware = [
-        (index, lambda value, kind, fn=fn: fn(value, DefRegionKind(kind)))
-        for index, fn in _entries(with_def_region_kind)
+    api = "structural_walk"
+    return _walk(
+        root,
+        _entries(callbacks, api),
+        _region_aware(with_def_region_kind, api),
+        _order_code(order, api),
+    )
+
+
+def structural_visit(root: Any, callbacks: WalkCallbacks = ()) -> VisitInterrupt | None:
+    """Visit `root` with callbacks that own the descent: the first matching entry's callback
+    receives ``(value, visitor)`` and visits what it wants of the value (``visitor.visit(part)``,
+    or ``visitor.default_visit(value)`` for all its parts); a value no entry matches is descended
+    into. Returns the :class:`VisitInterrupt` that stopped the visit, or None::
+
+        names = []
+        ffi.structural_visit(func, (Var, lambda var, visitor: names.append(var.name)))
+    """
+    return _visit(root, _entries(callbacks, "structural_visit"))
+
+
+def structural_mutate(root: Any, callbacks: WalkCallbacks = ()) -> Any:
+    """`root` rewritten with callbacks that own the rewrite: the first matching entry's callback
+    receives ``(value, mutator)`` (or ``(value, mutator, inplace_mode)`` when it takes a third
+    argument, an :class:`InplaceMode` as int) and returns the value's replacement, final as
+    returned; it rewrites parts itself (``mutator.mutate(part)``, or
+    ``mutator.default_mutate(value)`` for all of them). A value no entry matches is rebuilt from
+    its rewritten parts. Copy on write: `root` itself comes back when nothing changes, and no
+    input is changed."""
+    entries = [
+        (index, fn, _takes_inplace_mode(fn))
+        for index, fn in _entries(callbacks, "structural_mutate")
     ]
-    return _walk(root, plain, aware, order_code)
+    return _mutate(root, entries)
+
+
+def structural_map(
+    root: Any,
+    callbacks: WalkCallbacks = (),
+    with_def_region_kind: WalkCallbacks = (),
+    order: str | WalkOrder = "post",
+) -> Any:
+    """`root` rewritten part by part: the first matching entry's callback returns each part's
+    replacement (or the part itself), after the part's own parts were rewritten (``"post"``, the
+    default) or before (``"pre"``: the replacement's parts are then rewritten). Entries as in
+    :func:`structural_walk`. Copy on write: `root` itself comes back when nothing changes; free
+    variables and DAG nodes are rewritten once and reused::
+
+        ffi.structural_map([1, [2, 3]], (int, lambda x: x * 10))   # [10, [20, 30]]
+    """
+    api = "structural_map"
+    return _map(
+        root,
+        _entries(callbacks, api),
+        _region_aware(with_def_region_kind, api),
+        _order_code(order, api),
+    )

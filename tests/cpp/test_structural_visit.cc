@@ -1,11 +1,12 @@
-// Structural walking through the runtime's globals ffi.StructuralWalk and ffi.VisitInterrupt
-// (extra/structural_walk.h): orders, first-match dispatch with its catch-alls, SKIP, interrupts,
-// def regions handed to region-aware callbacks, containers and map keys, ignored fields, cycles,
-// and the errors for bad entries and bad callback results.
+// Structural visiting (extra/structural_visit.h): the walk global ffi.StructuralWalk (orders,
+// first-match dispatch with its catch-alls, SKIP, interrupts, def regions handed to region-aware
+// callbacks, containers and map values, ignored fields, cycles, the errors for bad entries and
+// bad callback results), the visit global ffi.StructuralVisit with its visitor methods, and a
+// type's own `__s_visit__` hook called by visitors.
 #include <ffi/container/array.h>
 #include <ffi/container/list.h>
 #include <ffi/container/map.h>
-#include <ffi/extra/structural_walk.h>
+#include <ffi/extra/structural_visit.h>
 #include <ffi/function.h>
 #include <ffi/reflection/registry.h>
 #include <gtest/gtest.h>
@@ -155,13 +156,14 @@ TEST(StructuralWalk, DefRegionsIgnoredFieldsAndMaps) {
   EXPECT_EQ(trace, (std::vector<std::string>{"x:" + std::to_string(kTVMFFIDefRegionKindSimple),
                                              "int:32", "x:0", "int:32", "y:0", "int:32"}));
 
-  // Map keys and values; short and long strings alike.
+  // A map's values, not its keys; short and long strings alike; None never.
   trace.clear();
-  std::string long_key(64, 'k');
-  Any map = ffi::Map<Any, Any>{{String("a"), 1}, {String(long_key), 2}};
-  Walk(map, {Entry(kTVMFFIStr, Trace(&trace, "str")), Entry(kTVMFFIInt, Trace(&trace, "int"))});
+  std::string long_text(64, 'k');
+  Any map = ffi::Map<Any, Any>{{1, String("a")}, {2, String(long_text)}, {3, nullptr}};
+  Walk(map, {Entry(kTVMFFIStr, Trace(&trace, "str")), Entry(kTVMFFIInt, Trace(&trace, "int")),
+             Entry(kTVMFFINone, Trace(&trace, "none"))});
   std::sort(trace.begin(), trace.end());
-  EXPECT_EQ(trace, (std::vector<std::string>{"int:1", "int:2", "str:a", "str:" + long_key}));
+  EXPECT_EQ(trace, (std::vector<std::string>{"str:a", "str:" + long_text}));
 }
 
 TEST(StructuralWalk, CyclesEnd) {
@@ -191,6 +193,129 @@ TEST(StructuralWalk, Errors) {
   Function raise = Function::FromTyped([](AnyView) -> Any { FFI_THROW(KeyError) << "inner"; });
   EXPECT_EQ(ExpectError([&] { Walk(Array<Any>{1}, {Entry(kTVMFFIInt, raise)}); }).kind(),
             "KeyError");
+}
+
+/*! \brief A pair that descends only into `second` (its own `__s_visit__` hook). */
+class HalfPairObj : public ffi::Object {
+ public:
+  Any first, second;
+  HalfPairObj(Any first, Any second) : first(std::move(first)), second(std::move(second)) {}
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
+  FFI_DECLARE_OBJECT_INFO_FINAL("testing.walk.HalfPair", HalfPairObj, ffi::Object);
+};
+
+/*! \brief A pair whose hook is an ffi.Function visiting `first` only. */
+class FirstPairObj : public ffi::Object {
+ public:
+  Any first, second;
+  FirstPairObj(Any first, Any second) : first(std::move(first)), second(std::move(second)) {}
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
+  FFI_DECLARE_OBJECT_INFO_FINAL("testing.walk.FirstPair", FirstPairObj, ffi::Object);
+};
+
+TVMFFIAny VisitHalfPair(ffi::StructuralVisitorObj* visitor, AnyView value) noexcept {
+  auto pair = value.cast<ffi::ObjectRef>();
+  return ffi::detail::VisitResultToRaw(visitor->VisitExpected(pair.as<HalfPairObj>()->second));
+}
+
+FFI_STATIC_INIT_BLOCK() {
+  refl::ObjectDef<HalfPairObj>()
+      .def_ro("first", &HalfPairObj::first)
+      .def_ro("second", &HalfPairObj::second);
+  refl::ObjectDef<FirstPairObj>()
+      .def_ro("first", &FirstPairObj::first)
+      .def_ro("second", &FirstPairObj::second);
+  refl::TypeAttrDef<HalfPairObj>().attr(
+      ffi::type_attr::kStructuralVisit,
+      Any(reinterpret_cast<void*>(static_cast<ffi::FStructuralVisitABI>(&VisitHalfPair))));
+  refl::TypeAttrDef<FirstPairObj>().attr(
+      ffi::type_attr::kStructuralVisit,
+      Any(Function::FromTyped([](ffi::StructuralVisitor visitor, ffi::ObjectRef pair) {
+        return visitor->Visit(pair.as<FirstPairObj>()->first);
+      })));
+}
+
+TEST(StructuralVisit, TypeHooksChooseTheParts) {
+  Any half = ffi::ObjectRef(ffi::make_object<HalfPairObj>(1, 2));
+  Any first = ffi::ObjectRef(ffi::make_object<FirstPairObj>(3, 4));
+  std::vector<std::string> trace;
+  Walk(Array<Any>{half, first}, {Entry(kTVMFFIInt, Trace(&trace, "int"))});
+  EXPECT_EQ(trace, (std::vector<std::string>{"int:2", "int:3"}));
+}
+
+Any Visit(const Any& root, Array<Any> entries) {
+  return Function::GetGlobalRequired("ffi.StructuralVisit")(root, entries);
+}
+
+TEST(StructuralVisit, CallbacksOwnTheDescent) {
+  Any x = Var("x"), y = Var("y");
+  Any func = ffi::ObjectRef(
+      ffi::make_object<WFuncObj>(Array<Any>{x}, Array<Any>{x, y}, String("comment")));
+  std::vector<std::string> trace;
+  Function default_visit = Function::GetGlobalRequired("ffi.StructuralVisitorDefaultVisit");
+  Function region_of = Function::GetGlobalRequired("ffi.StructuralVisitorDefRegionKind");
+  Function on_var = Function::FromTyped([&](ffi::ObjectRef var, ffi::StructuralVisitor visitor) {
+    trace.push_back(std::string(var.as<WVarObj>()->name.view()) + ":" +
+                    std::to_string(region_of(visitor).cast<int64_t>()));
+    return Any();  // its fields are not visited: the callback did not descend
+  });
+  Function on_func = Function::FromTyped([&](AnyView value, ffi::StructuralVisitor visitor) {
+    trace.push_back("func");
+    return default_visit(visitor, value);
+  });
+  Any result = Visit(func, {Entry(WVarObj::RuntimeTypeIndex(), on_var),
+                            Entry(WFuncObj::RuntimeTypeIndex(), on_func),
+                            Entry(kTVMFFIInt, Trace(&trace, "int"))});
+  EXPECT_EQ(result, nullptr);
+  EXPECT_EQ(trace, (std::vector<std::string>{
+                       "func", "x:" + std::to_string(kTVMFFIDefRegionKindSimple), "x:0", "y:0"}));
+
+  // A callback that does not descend prunes; an interrupt from below comes back.
+  trace.clear();
+  Function prune = Function::FromTyped([&](AnyView, ffi::StructuralVisitor) { return Any(); });
+  Visit(Array<Any>{Array<Any>{1}, 2}, {Entry(kTVMFFIArray, prune)});
+  EXPECT_TRUE(trace.empty());
+  Function stop = Function::FromTyped(
+      [](int64_t v, ffi::StructuralVisitor) -> Any { return VisitInterrupt(v * 10); });
+  Any found = Visit(Array<Any>{Array<Any>{5}, 6}, {Entry(kTVMFFIInt, stop)});
+  EXPECT_EQ(found.cast<VisitInterrupt>()->value.cast<int64_t>(), 50);
+  Function bad = Function::FromTyped([](AnyView, ffi::StructuralVisitor) { return 3; });
+  EXPECT_EQ(ExpectError([&] { Visit(Array<Any>{1}, {Entry(kTVMFFIInt, bad)}); }).kind(),
+            "TypeError");
+}
+
+/*! \brief A visitor written against the header alone, as a kernel library would: counts ints. */
+class CountingVisitor : public ffi::StructuralVisitorObj {
+ public:
+  CountingVisitor() : StructuralVisitorObj(&kTable) {}
+  int64_t ints = 0;
+
+ private:
+  static TVMFFIAny Step(StructuralVisitorObj* self, AnyView value) noexcept {
+    if (value.type_index() == kTVMFFIInt) ++static_cast<CountingVisitor*>(self)->ints;
+    return ffi::detail::VisitResultToRaw(self->DefaultVisitExpected(value));
+  }
+  static constexpr ffi::StructuralVisitorVTable kTable{&CountingVisitor::Step};
+};
+
+TEST(StructuralVisit, VisitorsFromTheHeaderAndRegions) {
+  auto counter = ffi::make_object<CountingVisitor>();
+  EXPECT_EQ(counter->Visit(Array<Any>{1, ffi::Map<Any, Any>{{String("k"), 2}}, String("s")}),
+            std::nullopt);
+  EXPECT_EQ(counter->ints, 2);
+  // A pattern region covers everything under it; regions come back after an exception.
+  EXPECT_EQ(counter->def_region_kind(), kTVMFFIDefRegionKindNone);
+  counter->WithDefRegionKind(kTVMFFIDefRegionKindPattern, [&] {
+    counter->WithDefRegionKind(kTVMFFIDefRegionKindSimple, [&] {
+      EXPECT_EQ(counter->def_region_kind(), kTVMFFIDefRegionKindPattern);
+    });
+  });
+  EXPECT_THROW(counter->WithDefRegionKind(kTVMFFIDefRegionKindSimple,
+                                          [&]() -> int { FFI_THROW(ValueError) << "stop"; }),
+               ffi::Error);
+  EXPECT_EQ(counter->def_region_kind(), kTVMFFIDefRegionKindNone);
+  // The visitor type is registered under the reference's key.
+  EXPECT_EQ(std::string(ffi::StructuralVisitorObj::_type_key), "ffi.StructuralVisitor");
 }
 
 }  // namespace
