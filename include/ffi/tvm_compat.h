@@ -91,6 +91,9 @@ T CompatCheckNotNull(T&& value, const char* kind, const char* text, const char* 
 /*! \brief TVM_FFI_CHECK_NOTNULL with InternalError. */
 #define TVM_FFI_ICHECK_NOTNULL(x) TVM_FFI_CHECK_NOTNULL(x, InternalError)
 
+/*! \brief In a structural visit hook: returns a result that stops the traversal (see
+ * FFI_S_VISIT_MAYBE_EARLY_RETURN in <ffi/extra/structural_visit.h>). */
+#define TVM_FFI_S_VISIT_MAYBE_EARLY_RETURN(Result) FFI_S_VISIT_MAYBE_EARLY_RETURN(Result)
 /*! \brief Throws `ErrorKind` unless `cond` holds: `TVM_FFI_CHECK(n > 0, ValueError) << n;` */
 #define TVM_FFI_CHECK(cond, ErrorKind) FFI_CHECK(cond, ErrorKind)
 /*! \brief Throws `ErrorKind`, printing both operands, unless `x == y`; see FFI_CHECK_EQ. */

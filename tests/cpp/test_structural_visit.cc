@@ -213,9 +213,15 @@ class FirstPairObj : public ffi::Object {
   FFI_DECLARE_OBJECT_INFO_FINAL("testing.walk.FirstPair", FirstPairObj, ffi::Object);
 };
 
+ffi::Expected<ffi::Optional<VisitInterrupt>> VisitSecond(ffi::StructuralVisitorObj* visitor,
+                                                         const HalfPairObj* pair) {
+  FFI_S_VISIT_MAYBE_EARLY_RETURN(visitor->VisitExpected(pair->second));
+  return ffi::Optional<VisitInterrupt>();
+}
+
 TVMFFIAny VisitHalfPair(ffi::StructuralVisitorObj* visitor, AnyView value) noexcept {
   auto pair = value.cast<ffi::ObjectRef>();
-  return ffi::detail::VisitResultToRaw(visitor->VisitExpected(pair.as<HalfPairObj>()->second));
+  return ffi::detail::VisitResultToRaw(VisitSecond(visitor, pair.as<HalfPairObj>()));
 }
 
 FFI_STATIC_INIT_BLOCK() {

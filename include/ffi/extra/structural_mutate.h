@@ -270,7 +270,7 @@ inline Any MutateReflectedFields(StructuralMutatorObj* mutator, const AnyView& v
   }
   if (changed.empty()) return Unchanged();
   std::string type_key(info->type_key.data, info->type_key.size);
-  static const reflection::TypeAttrColumn copy_column("__ffi_shallow_copy__");
+  static const reflection::TypeAttrColumn copy_column(type_attr::kShallowCopy.name);
   AnyView copy = copy_column[obj->type_index()];
   if (copy.type_index() != kTVMFFIFunction) {
     FFI_THROW(TypeError) << "Cannot structurally mutate an object of type `" << type_key

@@ -205,6 +205,13 @@ class StructuralVisitor : public ObjectRef {
 };
 
 namespace detail {
+/*! \brief Whether a visit result stops the caller: an interrupt, or (for an Expected) an Error. */
+inline bool VisitStops(const Optional<VisitInterrupt>& result) { return result.has_value(); }
+template <typename T>
+bool VisitStops(const Expected<T>& result) {
+  return result.type_index() == kTVMFFIError || result.type_index() == kTVMFFIVisitInterrupt;
+}
+
 /*! \brief The def region a field's flags ask its value to be visited in (None: no change). */
 inline TVMFFIDefRegionKind FieldDefRegion(int64_t flags) {
   if (flags & kTVMFFIFieldFlagBitMaskSEqHashDefSimple) return kTVMFFIDefRegionKindSimple;
@@ -279,5 +286,18 @@ inline Expected<Optional<VisitInterrupt>> StructuralVisitorObj::DefaultVisitExpe
 }  // namespace ffi_v1
 }  // namespace ffi
 }  // namespace tvm
+
+/*!
+ * \brief In a hook: returns `Result` (an Optional<VisitInterrupt> or an Expected of one) from the
+ * enclosing function when it stops the traversal, so a hook is one line per part:
+ *   FFI_S_VISIT_MAYBE_EARLY_RETURN(visitor->VisitExpected(self->lhs));
+ */
+#define FFI_S_VISIT_MAYBE_EARLY_RETURN(Result)               \
+  do {                                                       \
+    auto&& ffi_visit_result_ = (Result);                     \
+    if (::tvm::ffi::detail::VisitStops(ffi_visit_result_)) { \
+      return std::move(ffi_visit_result_);                   \
+    }                                                        \
+  } while (0)
 
 #endif  // FFI_EXTRA_STRUCTURAL_VISIT_H_
