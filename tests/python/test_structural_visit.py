@@ -1,7 +1,8 @@
 """Structural walking from Python (``ffi.structural_walk``, ``ffi.VisitInterrupt``,
 ``ffi.WalkOrder``, ``ffi.WalkResult``, ``ffi.DefRegionKind``): orders, typed callbacks and their
-catch-alls, SKIP, interrupts, containers and map values (not keys), and def regions on object types built with
-our headers and with the reference's (tests/python/kernels/structural_objects.cc)."""
+catch-alls, SKIP, interrupts, containers and map values (not keys), and def regions on object
+types built with our headers and with the reference's (tests/python/kernels/structural_objects.cc).
+Visiting and rewriting are in test_structural_mutate.py."""
 
 import os
 from typing import Any
