@@ -76,6 +76,7 @@ from ._dtypes import (  # noqa: E402
 from .api import (  # noqa: E402
     DLDeviceType,
     Module,
+    ModulePropertyMask,
     Shape,
     device,
     get_raw_stream,
@@ -87,6 +88,7 @@ from .api import (  # noqa: E402
     use_torch_stream,
 )
 from .containers import Array, Dict, List, Map  # noqa: E402
+from .error import Error  # noqa: E402
 from .registry import (  # noqa: E402
     get_global_func_metadata,
     get_registered_type_keys,
@@ -148,6 +150,8 @@ __all__ = [
     "List",
     "Map",
     "Module",
+    "Error",
+    "ModulePropertyMask",
     "Object",
     "Shape",
     "StructuralKey",

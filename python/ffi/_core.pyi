@@ -37,6 +37,20 @@ class Object:
     def same_as(self, other: object, /) -> bool:
         """Whether both refer to the same FFI object."""
 
+    def is_(self, other: object, /) -> bool:
+        """Same as same_as (the reference's name)."""
+
+    def id_(self) -> int:
+        """The address of the underlying FFI object as an int (0 when there is none)."""
+
+    def __chandle__(self) -> int:
+        """Same as id_ (the reference's name)."""
+
+    def _move(self) -> ObjectRValueRef:
+        """Hands the object over to the call it is passed to: the callee may take this Python
+        object's reference (leaving it without an object), so that it owns the object alone and
+        may change it in place."""
+
     def _use_count(self) -> int:
         """The object's strong reference count."""
 
@@ -75,6 +89,13 @@ class Function(Object):
 
     keep_gil: bool
     """Opt-in fast path: when True, calls keep holding the GIL (default False: released)."""
+
+    release_gil: bool
+    """The reference's name for ``not keep_gil``: whether calls release the GIL (default True)."""
+
+@final
+class ObjectRValueRef:
+    """An object handed over to a call (Object._move())."""
 
 @final
 class _Field:
@@ -140,6 +161,9 @@ class Tensor(Object):
 
     def numel(self) -> int:
         """Number of elements."""
+
+    def size(self, dim: int, /) -> int:
+        """size(dim): the extent of dimension `dim` (negative from the end)."""
 
     def __dlpack__(
         self,
@@ -284,6 +308,15 @@ def convert(value: Any) -> Any:
 
 def register_error(kind: str, cls: type[BaseException]) -> None:
     """Map the FFI error kind `kind` to the exception class `cls`."""
+
+def _error_parts(obj: Object, /) -> tuple[str, str, str]:
+    """(kind, message, backtrace) of an ffi.Error object."""
+
+def _error_to_exception(obj: Object, /) -> BaseException:
+    """The Python exception an ffi.Error object stands for."""
+
+def _make_error(kind: str, message: str, backtrace: str) -> Object:
+    """A new ffi.Error object."""
 
 def _register_class(type_index: int, cls: type, /) -> None:
     """Set the Python class used for FFI objects of a type index."""

@@ -65,9 +65,15 @@ class Module(Object):
         assert func is not None  # get_function raises when it is missing
         return func
 
-    def get_function(self, name: str, allow_missing: bool = False) -> Function | None:
-        """Return the function `name`, or None when it is missing and `allow_missing` is set."""
-        func = _core.module_get_function(self, name)
+    def get_function(
+        self, name: str, query_imports: bool = False, *, allow_missing: bool = False
+    ) -> Function | None:
+        """Return the function `name` (also from imported modules with `query_imports`);
+        AttributeError when it is missing, or None with `allow_missing`."""
+        if query_imports:
+            func = _core.get_global_func("ffi.ModuleGetFunction")(self, name, True)
+        else:
+            func = _core.module_get_function(self, name)
         if func is None:
             if allow_missing:
                 return None
@@ -89,6 +95,86 @@ class Module(Object):
 
     def __repr__(self) -> str:
         return f"<ffi.Module {self.path!r}>"
+
+    def __call__(self, *args: Any) -> Any:
+        """Call the module's ``main`` function."""
+        return self["main"](*args)
+
+    @property
+    def kind(self) -> str:
+        """The module's kind, e.g. ``"library"`` for a loaded shared library."""
+        return _module_global("ffi.ModuleGetKind")(self)
+
+    @property
+    def imports(self) -> list[Module]:
+        """The modules this one imports (see :meth:`import_module`)."""
+        return list(getattr(self, "imports_", None) or ())
+
+    def implements_function(self, name: str, query_imports: bool = False) -> bool:
+        """Whether the module (or, with `query_imports`, a module it imports) defines `name`."""
+        return bool(_module_global("ffi.ModuleImplementsFunction")(self, name, query_imports))
+
+    def get_function_metadata(self, name: str, query_imports: bool = False) -> dict | None:
+        """The metadata a typed export carries (its ``type_schema``, parameter names, ...) as a
+        dict, or None when `name` has none."""
+        import json
+
+        text = _module_global("ffi.ModuleGetFunctionMetadata")(self, name, query_imports)
+        return None if text is None else json.loads(text)
+
+    def get_function_doc(self, name: str, query_imports: bool = False) -> str | None:
+        """The docstring a library exported for `name`, or None."""
+        doc = _module_global("ffi.ModuleGetFunctionDoc")(self, name, query_imports)
+        return doc or None
+
+    def import_module(self, module: Module) -> None:
+        """Make `module`'s functions reachable through this one (``query_imports``)."""
+        _module_global("ffi.ModuleImportModule")(self, module)
+
+    def clear_imports(self) -> None:
+        """Forget the imported modules."""
+        _module_global("ffi.ModuleClearImports")(self)
+
+    def inspect_source(self, fmt: str = "") -> str:
+        """The module's source in format `fmt`, where its kind keeps one ("" otherwise)."""
+        return _module_global("ffi.ModuleInspectSource")(self, fmt)
+
+    def get_write_formats(self) -> list[str]:
+        """The formats :meth:`write_to_file` accepts."""
+        return list(_module_global("ffi.ModuleGetWriteFormats")(self))
+
+    def get_property_mask(self) -> int:
+        """The module's properties as :class:`ModulePropertyMask` bits."""
+        return int(_module_global("ffi.ModuleGetPropertyMask")(self))
+
+    def is_binary_serializable(self) -> bool:
+        """Whether the module can be serialized to bytes."""
+        return bool(self.get_property_mask() & ModulePropertyMask.BINARY_SERIALIZABLE)
+
+    def is_runnable(self) -> bool:
+        """Whether the module's functions can be called."""
+        return bool(self.get_property_mask() & ModulePropertyMask.RUNNABLE)
+
+    def is_compilation_exportable(self) -> bool:
+        """Whether the module can be exported into a compiled library."""
+        return bool(self.get_property_mask() & ModulePropertyMask.COMPILATION_EXPORTABLE)
+
+    def write_to_file(self, file_name: str, fmt: str = "") -> None:
+        """Write the module to `file_name` in format `fmt` (see :meth:`get_write_formats`)."""
+        _module_global("ffi.ModuleWriteToFile")(self, file_name, fmt)
+
+
+class ModulePropertyMask(enum.IntEnum):
+    """The bits of :meth:`Module.get_property_mask` (the reference's values)."""
+
+    BINARY_SERIALIZABLE = 0b001
+    RUNNABLE = 0b010
+    COMPILATION_EXPORTABLE = 0b100
+
+
+def _module_global(name: str) -> Function:
+    """A standard module global of the runtime (the reference's runtime has them too)."""
+    return _core.get_global_func(name)
 
 
 def _set_params_from_metadata(func: Function, meta: dict) -> None:

@@ -171,6 +171,16 @@ class CallArgs {
         out->v_obj = h;
         return true;
       }
+      case PyKind::kMoved: {
+        // The callee may take the reference out of the object's slot (then it owns it alone).
+        auto* target = reinterpret_cast<PyObj*>(reinterpret_cast<PyRValueRef*>(arg)->target);
+        if (target->handle == nullptr) {
+          return Fail(i, arg, func_name, "the object was moved already (it holds no FFI object)");
+        }
+        out->type_index = kTVMFFIObjectRValueRef;
+        out->v_ptr = &target->handle;
+        return true;
+      }
       case PyKind::kDType:
         out->type_index = kTVMFFIDataType;
         out->v_dtype = reinterpret_cast<PyDType*>(arg)->dtype;

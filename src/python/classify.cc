@@ -150,6 +150,7 @@ Classified Classify(PyObject* obj) {
   if (type == &PyDict_Type) return {PyKind::kMapping};
   // A call with PyTorch tensors pays one compare each, not an MRO walk and a name compare.
   if (type == last_exchange.type) return {PyKind::kExchange, last_exchange.api};
+  if (type == RValueRefType) return {PyKind::kMoved};
   if (PyObject_TypeCheck(obj, ObjectType)) {
     // A registered class whose __init__ never made its object has nothing to pass.
     return {reinterpret_cast<PyObj*>(obj)->handle ? PyKind::kObject : PyKind::kUnsupported};

@@ -45,6 +45,19 @@ bool ToOwnedAny(PyObject* value, Classified c, TVMFFIAny* out) {
       out->v_obj = h;
       return true;
     }
+    case PyKind::kMoved: {
+      // Stored somewhere (a container being built): the object moves there.
+      auto* target = reinterpret_cast<PyObj*>(reinterpret_cast<PyRValueRef*>(value)->target);
+      TVMFFIObject* h = target->handle;
+      if (h == nullptr) {
+        PyErr_SetString(PyExc_TypeError, "the object was moved already: it holds no FFI object");
+        return false;
+      }
+      target->handle = nullptr;
+      out->type_index = h->type_index;
+      out->v_obj = h;
+      return true;
+    }
     case PyKind::kForeign:
     case PyKind::kException: {
       // The object a tvm_ffi value holds, or an Error made for an exception.

@@ -31,6 +31,15 @@ namespace ffi {
 namespace python {
 
 /*! \brief Layout of ffi.Object and its subclasses: one owned reference to an ABI object. */
+/*!
+ * \brief What Object._move() returns: passed to a call, it hands the object over (the callee may
+ * take the Python object's reference, leaving it without an object), so that the callee can own
+ * it alone.
+ */
+struct PyRValueRef {
+  PyObject_HEAD PyObject* target;  // the ffi.Object moved from (strong reference)
+};
+
 struct PyObj {
   PyObject_HEAD TVMFFIObject* handle;
   PyObject* weakrefs;
@@ -71,6 +80,7 @@ struct PyDevice {
 extern PyTypeObject* ObjectType;
 extern PyTypeObject* FunctionType;
 extern PyTypeObject* TensorType;
+extern PyTypeObject* RValueRefType;
 extern PyTypeObject* DTypeType;
 extern PyTypeObject* DeviceType;
 
@@ -134,6 +144,7 @@ enum class PyKind : uint8_t {
   kForeign,      // a tvm_ffi object, or a value with __tvm_ffi_object__: the object it holds
   kProtocol,     // __tvm_ffi_int__ / __tvm_ffi_float__ / __tvm_ffi_value__: what it returns
   kException,    // an exception instance: an Error object
+  kMoved,        // an ffi.ObjectRValueRef (Object._move()): the object, handed over
   kCallable,     // any other callable: becomes an ffi.Function
   kUnsupported,  // nothing converts it
 };
@@ -233,6 +244,11 @@ PyObject* RaiseFromFFI(int rc);
  * Python error when it cannot be made.
  */
 TVMFFIObject* ErrorFromException(PyObject* exc);
+
+/*! \brief The Python exception an FFI error stands for (new reference; nullptr with a Python error
+ * set on failure): the exception it carries when it came from Python, else one of the class
+ * registered for its kind with the message and the C++ frames as a note. */
+PyObject* ExceptionFromError(const ffi::Error& error);
 /*! \brief Turns the pending Python exception into the thread's raised ABI error; returns -1. */
 int SetFFIErrorFromPython();
 /*! \brief Registers the exception class for an error kind (replacing any earlier one). */

@@ -75,10 +75,18 @@ PyObject* RaiseFromFFI(int rc) {
     return nullptr;
   }
   ffi::Error error(ffi::ObjectPtr<ffi::Object>::Steal(ffi::detail::ObjectUnsafe::FromHeader(err)));
+  PyObject* exc = ExceptionFromError(error);
+  if (exc == nullptr) return nullptr;
+  PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(exc)), exc);
+  Py_DECREF(exc);
+  return nullptr;
+}
+
+PyObject* ExceptionFromError(const ffi::Error& error) {
   if (PyObject* exc = CarriedPythonException(error.cell())) {
-    // A Python exception that crossed C++: raise the very same object.
-    PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(exc)), exc);
-    return nullptr;
+    // A Python exception that crossed C++: the very same object.
+    Py_INCREF(exc);
+    return exc;
   }
   std::string message = error.message();
   std::string frames = error.TracebackMostRecentCallLast();
@@ -90,9 +98,7 @@ PyObject* RaiseFromFFI(int rc) {
   Py_DECREF(msg);
   if (exc == nullptr) return nullptr;
   if (!frames.empty()) AddNote(exc, "C++ traceback (most recent call last):\n" + frames);
-  PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(exc)), exc);
-  Py_DECREF(exc);
-  return nullptr;
+  return exc;
 }
 
 TVMFFIObject* ErrorFromException(PyObject* value) {

@@ -23,6 +23,15 @@ nb::object Check(PyObject* result) {
   return nb::steal(result);
 }
 
+/*! \brief The FFI error a Python ffi.Error object holds; TypeError for anything else. */
+ffi::Error ErrorOf(nb::handle obj) {
+  TVMFFIAny owned;
+  if (!ToOwnedAny(obj.ptr(), &owned)) throw nb::python_error();
+  ffi::Any value = ffi::Any::FromRaw(owned);
+  if (value.type_index() != kTVMFFIError) throw nb::type_error("expected an ffi.Error object");
+  return std::move(value).cast<ffi::Error>();
+}
+
 /*! \brief The UTF-8 text of a Python str; raises (UnicodeEncodeError) when it has none. */
 std::string_view Text(nb::handle s) {
   Py_ssize_t n = 0;
@@ -231,6 +240,28 @@ NB_MODULE(_core, m) {
         RegisterErrorClass(kind, cls.ptr());
       },
       nb::arg("kind"), nb::arg("cls"), "Maps the FFI error kind `kind` to exception class `cls`.");
+
+  m.def(
+      "_error_parts",
+      [](nb::handle obj) {
+        ffi::Error error = ErrorOf(obj);
+        return nb::make_tuple(error.kind(), error.message(), error.backtrace());
+      },
+      "(kind, message, backtrace) of an ffi.Error object.");
+
+  m.def(
+      "_error_to_exception", [](nb::handle obj) { return Check(ExceptionFromError(ErrorOf(obj))); },
+      "The Python exception an ffi.Error object stands for.");
+
+  m.def(
+      "_make_error",
+      [](const std::string& kind, const std::string& message, const std::string& backtrace) {
+        TVMFFIAny owned{};
+        owned.type_index = kTVMFFIError;
+        owned.v_obj = ffi::detail::ObjectUnsafe::MoveToHeader(ffi::Error(kind, message, backtrace));
+        return Check(ToPython(&owned));
+      },
+      nb::arg("kind"), nb::arg("message"), nb::arg("backtrace"), "A new ffi.Error object.");
 
   m.def(
       "_register_class",

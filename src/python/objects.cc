@@ -12,6 +12,7 @@ namespace python {
 
 PyTypeObject* ObjectType = nullptr;
 PyTypeObject* FunctionType = nullptr;
+PyTypeObject* RValueRefType = nullptr;
 
 namespace {
 
@@ -69,6 +70,29 @@ PyObject* ObjectTypeIndex(PyObject* self, void*) {
 
 PyObject* ObjectHandle(PyObject* self, void*) {
   return PyLong_FromVoidPtr(reinterpret_cast<PyObj*>(self)->handle);
+}
+
+PyObject* ObjectHandleMethod(PyObject* self, PyObject*) { return ObjectHandle(self, nullptr); }
+
+PyObject* ObjectMove(PyObject* self, PyObject*) {
+  if (Handle(self) == nullptr) return nullptr;
+  auto* ref = PyObject_New(PyRValueRef, RValueRefType);
+  if (ref == nullptr) return nullptr;
+  Py_INCREF(self);
+  ref->target = self;
+  return reinterpret_cast<PyObject*>(ref);
+}
+
+void RValueRefDealloc(PyObject* self) {
+  PyTypeObject* type = Py_TYPE(self);
+  Py_XDECREF(reinterpret_cast<PyRValueRef*>(self)->target);
+  PyObject_Free(self);
+  Py_DECREF(type);
+}
+
+PyObject* RValueRefRepr(PyObject* self) {
+  return PyUnicode_FromFormat("<ffi.ObjectRValueRef of %R>",
+                              reinterpret_cast<PyRValueRef*>(self)->target);
 }
 
 PyObject* ObjectRepr(PyObject* self) {
@@ -144,6 +168,14 @@ PyGetSetDef object_getset[] = {
 
 PyMethodDef object_methods[] = {
     {"same_as", ObjectSameAs, METH_O, "Whether both refer to the same FFI object."},
+    {"is_", ObjectSameAs, METH_O, "Same as same_as (the reference's name)."},
+    {"id_", ObjectHandleMethod, METH_NOARGS,
+     "The address of the underlying FFI object as an int (0 when there is none)."},
+    {"__chandle__", ObjectHandleMethod, METH_NOARGS, "Same as id_ (the reference's name)."},
+    {"_move", ObjectMove, METH_NOARGS,
+     "Hands the object over to the call it is passed to: the callee may take this Python object's "
+     "reference (leaving it without an object), so that it owns the object alone and may change "
+     "it in place."},
     {"_use_count", ObjectUseCount, METH_NOARGS, "The object's strong reference count."},
     {"__tvm_ffi_object__", ObjectToReference, METH_NOARGS,
      "This object as a tvm_ffi object: the same FFI object, for the reference package's calls."},
@@ -343,6 +375,21 @@ int FunctionSetKeepGil(PyObject* self, PyObject* value, void*) {
   return 0;
 }
 
+PyObject* FunctionGetReleaseGil(PyObject* self, void*) {
+  return PyBool_FromLong(!reinterpret_cast<PyFunc*>(self)->keep_gil);
+}
+
+int FunctionSetReleaseGil(PyObject* self, PyObject* value, void*) {
+  if (value == nullptr) {
+    PyErr_SetString(PyExc_TypeError, "release_gil cannot be deleted");
+    return -1;
+  }
+  int release = PyObject_IsTrue(value);
+  if (release < 0) return -1;
+  reinterpret_cast<PyFunc*>(self)->keep_gil = release == 0;
+  return 0;
+}
+
 int FunctionTraverse(PyObject* self, visitproc visit, void* arg) {
   auto* f = reinterpret_cast<PyFunc*>(self);
   Py_VISIT(f->dict);
@@ -370,6 +417,9 @@ PyGetSetDef function_getset[] = {
      "Opt-in fast path: when True, calls keep holding the GIL (no other Python thread runs "
      "during the call, and a kernel whose worker threads call back into Python deadlocks). "
      "Default False: the GIL is released around every call.",
+     nullptr},
+    {"release_gil", FunctionGetReleaseGil, FunctionSetReleaseGil,
+     "The reference's name for `not keep_gil`: whether calls release the GIL (default True).",
      nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
@@ -473,7 +523,18 @@ bool InitObjectTypes(PyObject* module) {
   Py_DECREF(bases);
   if (FunctionType == nullptr) return false;
   RegisterClass(kTVMFFIFunction, FunctionType);
-  return AddType(module, "Object", ObjectType) && AddType(module, "Function", FunctionType);
+
+  PyType_Slot rvalue_slots[] = {
+      {Py_tp_dealloc, reinterpret_cast<void*>(RValueRefDealloc)},
+      {Py_tp_repr, reinterpret_cast<void*>(RValueRefRepr)},
+      {Py_tp_doc, const_cast<char*>("An object handed over to a call (Object._move()).")},
+      {0, nullptr}};
+  PyType_Spec rvalue_spec = {"ffi.ObjectRValueRef", sizeof(PyRValueRef), 0, Py_TPFLAGS_DEFAULT,
+                             rvalue_slots};
+  RValueRefType = reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&rvalue_spec));
+  if (RValueRefType == nullptr) return false;
+  return AddType(module, "Object", ObjectType) && AddType(module, "Function", FunctionType) &&
+         AddType(module, "ObjectRValueRef", RValueRefType);
 }
 
 }  // namespace python

@@ -282,6 +282,19 @@ PyObject* TensorDLPack(PyObject* self, PyObject* const* args, Py_ssize_t nargsf,
   return cap;
 }
 
+PyObject* TensorSize(PyObject* self, PyObject* dim) {
+  DLTensor* t = DL(self);
+  long long i = PyLong_AsLongLong(dim);
+  if (i == -1 && PyErr_Occurred()) return nullptr;
+  if (i < 0) i += t->ndim;
+  if (i < 0 || i >= t->ndim) {
+    PyErr_Format(PyExc_IndexError, "dimension %S out of range for a %d-dimensional tensor", dim,
+                 t->ndim);
+    return nullptr;
+  }
+  return PyLong_FromLongLong(t->shape[i]);
+}
+
 PyObject* TensorRepr(PyObject* self) {
   DLTensor* t = DL(self);
   std::ostringstream os;
@@ -305,6 +318,8 @@ PyMethodDef tensor_methods[] = {
     {"data_ptr", TensorDataPtr, METH_NOARGS, "The data pointer as an int."},
     {"is_contiguous", TensorIsContiguous, METH_NOARGS, "Whether the layout is compact row-major."},
     {"numel", TensorNumel, METH_NOARGS, "Number of elements."},
+    {"size", TensorSize, METH_O,
+     "size(dim): the extent of dimension `dim` (negative from the end)."},
     {"__dlpack_device__", TensorDLPackDevice, METH_NOARGS, "(device_type, device_id)."},
     {"__dlpack__", reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(TensorDLPack)),
      METH_FASTCALL | METH_KEYWORDS,

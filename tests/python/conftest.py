@@ -57,3 +57,24 @@ def rmod(reliability_path):
     import ffi
 
     return ffi.load_module(reliability_path)
+
+
+@pytest.fixture(scope="session")
+def structural_classes(tmp_path_factory):
+    """The object types of kernels/structural_objects.cc (one per structural kind), built once
+    with our headers (prefix "seours") and, when the reference package is installed, with its
+    headers ("seref"): {prefix: {"Var": class, "Func": class, ...}}."""
+    from test_reflection_interop import build_with_both_headers
+
+    import ffi
+
+    out = str(tmp_path_factory.mktemp("structural_objects"))
+    src = os.path.join(HERE, "kernels", "structural_objects.cc")
+    classes = {}
+    for prefix, path in build_with_both_headers(src, ("seours", "seref"), "SE_PREFIX", out).items():
+        ffi.load_module(path)
+        classes[prefix] = {
+            n: ffi.register_object(f"{prefix}.{n}")(type(n, (ffi.Object,), {}))
+            for n in ["Var", "Func", "Binding", "Meta", "Plain"]
+        }
+    return classes

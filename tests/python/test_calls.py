@@ -120,6 +120,49 @@ def test_module_path_and_repr(mod, kernels_path):
     assert mod.type_key == "ffi.Module"
 
 
+def test_module_methods_of_the_reference(mod):
+    assert mod.kind == "library"
+    assert mod.imports == []
+    assert mod.implements_function("add_int") and not mod.implements_function("nope")
+    assert mod.get_function("add_int", True)(1, 2) == 3  # query_imports, positionally
+    with pytest.raises(AttributeError, match="nope"):
+        mod.get_function("nope", query_imports=True)
+    meta = mod.get_function_metadata("add_int")
+    assert isinstance(meta, dict) and "type_schema" in meta
+    assert mod.get_function_metadata("nope") is None
+    assert mod.get_function_doc("add_int") is None
+    assert mod.is_runnable() and not mod.is_binary_serializable()
+    assert not mod.is_compilation_exportable()
+    assert mod.get_property_mask() == ffi.ModulePropertyMask.RUNNABLE
+    assert mod.get_write_formats() == [] and mod.inspect_source() == ""
+    mod.clear_imports()
+    with pytest.raises(RuntimeError, match="cannot import modules"):
+        mod.import_module(mod)
+    with pytest.raises(RuntimeError, match="cannot be written"):
+        mod.write_to_file("/tmp/never.so")
+    with pytest.raises(AttributeError, match="main"):
+        mod()  # no `main` function
+
+
+def test_reference_aliases_on_objects_functions_and_tensors(mod):
+    a, b = ffi.Array([1]), ffi.Array([1])
+    assert a.is_(a) and not a.is_(b) and not a.is_(1)
+    assert a.id_() == a.__chandle__() == a._handle != b.id_()
+    f = mod.add_int
+    assert f.release_gil is True and f.keep_gil is False
+    f.release_gil = False
+    assert f.keep_gil is True and f(1, 1) == 2
+    f.release_gil = True
+    assert f.keep_gil is False
+    np = pytest.importorskip("numpy")
+    t = ffi.from_dlpack(np.zeros((2, 3), dtype="float32"))
+    assert (t.size(0), t.size(1), t.size(-1)) == (2, 3, 3)
+    with pytest.raises(IndexError, match="out of range"):
+        t.size(2)
+    with pytest.raises(TypeError):
+        t.size("0")
+
+
 def test_global_functions_register_get_list_remove():
     @ffi.register_global_func("testing.py.mul")
     def mul(a, b):

@@ -6,6 +6,7 @@ tests/cpp/loader/reflection_lib.cc built with ours and with the reference's head
 
 import gc
 import os
+import pickle
 import shlex
 import subprocess
 import sys
@@ -395,9 +396,41 @@ def test_values_with_conversion_protocols_pass_what_they_return():
 def test_exceptions_pass_as_error_objects():
     # As in the reference: an exception instance argument becomes an ffi.Error object.
     ffi.register_global_func("testing.objects.ident", lambda x: x, override=True)
-    err = ffi.get_global_func("testing.objects.ident")(KeyError("missing"))
-    assert err.type_key == "ffi.Error"
-    assert ffi.Array([ValueError("in a list")])[0].type_key == "ffi.Error"
+    original = KeyError("missing")
+    err = ffi.get_global_func("testing.objects.ident")(original)
+    assert isinstance(err, ffi.Error) and err.type_key == "ffi.Error"
+    assert (err.kind, err.message) == ("KeyError", "'missing'")
+    assert err.py_error() is original  # the exception that crossed comes back as itself
+    inner = ffi.Array([ValueError("in a list")])[0]
+    assert isinstance(inner, ffi.Error) and inner.kind == "ValueError"
+
+
+def test_error_objects_made_in_python():
+    err = ffi.Error("IndexError", "out of range", "frame_b\nframe_a")
+    assert (err.kind, err.message, err.backtrace) == (
+        "IndexError",
+        "out of range",
+        "frame_b\nframe_a",
+    )
+    exc = err.py_error()
+    assert type(exc) is IndexError and exc.args == ("out of range",)
+    assert "ffi.Error('IndexError', 'out of range')" == repr(err)
+
+    class Custom(Exception):
+        pass
+
+    ffi.register_error("testing.objects.Custom", Custom)
+    assert type(ffi.Error("testing.objects.Custom", "mine").py_error()) is Custom
+    assert type(ffi.Error("NoSuchKind", "x").py_error()) is RuntimeError
+    copied = pickle.loads(pickle.dumps(err))
+    assert isinstance(copied, ffi.Error) and copied.kind == "IndexError"
+    assert not copied.same_as(err)
+    # A function returning the error object passes it as a value, not as a raise.
+    ffi.register_global_func("testing.objects.ident_err", lambda x: x, override=True)
+    back = ffi.get_global_func("testing.objects.ident_err")(err)
+    assert back.same_as(err)
+    with pytest.raises(TypeError):
+        ffi.Error("only kind")  # type: ignore[call-arg]
 
 
 def test_objects_offer_themselves_to_the_reference_package_only_when_it_is_imported():

@@ -3,13 +3,9 @@
 from PyTorch and NumPy, and object types of every structural kind
 (tests/python/kernels/structural_objects.cc, built with our headers and with the reference's)."""
 
-import os
-
 import numpy as np
 import pytest
 import torch
-from conftest import HERE
-from test_reflection_interop import build_with_both_headers
 
 import ffi
 from ffi.access_path import AccessKind, AccessPath
@@ -95,26 +91,11 @@ def test_structural_key_in_maps_and_dicts():
 # ---- object types of each kind, built with either header set -----------------------------------
 
 
-@pytest.fixture(scope="module")
-def kinds(tmp_path_factory):
-    out = str(tmp_path_factory.mktemp("structural"))
-    src = os.path.join(HERE, "kernels", "structural_objects.cc")
-    classes = {}
-    libs = build_with_both_headers(src, ("seours", "seref"), "SE_PREFIX", out)
-    for prefix, path in libs.items():
-        ffi.load_module(path)
-        names = ["Var", "Func", "Binding", "Meta", "Plain"]
-        classes[prefix] = {
-            n: ffi.register_object(f"{prefix}.{n}")(type(n, (ffi.Object,), {})) for n in names
-        }
-    return classes
-
-
 @pytest.fixture(params=["seours", "seref"])
-def T(request, kinds):
-    if request.param not in kinds:
+def T(request, structural_classes):
+    if request.param not in structural_classes:
         pytest.skip("apache-tvm-ffi is not installed")
-    return kinds[request.param]
+    return structural_classes[request.param]
 
 
 def test_free_variables(T):

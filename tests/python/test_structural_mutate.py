@@ -5,12 +5,9 @@ sharing kept, both orders, free variables rewritten once, the mutator's remap, a
 object types built with our headers and with the reference's
 (tests/python/kernels/structural_objects.cc)."""
 
-import os
 from typing import Any
 
 import pytest
-from conftest import HERE
-from test_reflection_interop import build_with_both_headers
 
 import ffi
 
@@ -79,26 +76,11 @@ def test_map_copies_on_write_in_both_orders():
         ffi.structural_map([1], (int, abs), order="sideways")
 
 
-@pytest.fixture(scope="module")
-def kinds(tmp_path_factory):
-    out = str(tmp_path_factory.mktemp("structural_mutate"))
-    src = os.path.join(HERE, "kernels", "structural_objects.cc")
-    classes = {}
-    libs = build_with_both_headers(src, ("smours", "smref"), "SE_PREFIX", out)
-    for prefix, path in libs.items():
-        ffi.load_module(path)
-        classes[prefix] = {
-            n: ffi.register_object(f"{prefix}.{n}")(type(n, (ffi.Object,), {}))
-            for n in ["Var", "Func"]
-        }
-    return classes
-
-
-@pytest.fixture(params=["smours", "smref"])
-def T(request, kinds):
-    if request.param not in kinds:
+@pytest.fixture(params=["seours", "seref"])
+def T(request, structural_classes):
+    if request.param not in structural_classes:
         pytest.skip("apache-tvm-ffi is not installed")
-    return kinds[request.param]
+    return structural_classes[request.param]
 
 
 def test_map_rewrites_objects_and_variables_once(T):
@@ -169,3 +151,35 @@ def test_mutate_errors():
         ffi.structural_map([1], (int, lambda v: boom(v, None)))
     with pytest.raises(TypeError, match="object"):
         ffi.structural_mutate([1], (ffi.Array, lambda v, m: m.var_remap_get(1)))
+
+
+def test_moved_roots_are_rewritten_in_place():
+    # A list handed over with _move() is owned by the rewrite alone: changed in place.
+    items = ffi.List([1, ffi.List([2])])
+    address = items.id_()
+    out = ffi.structural_map(items._move(), (int, lambda v: v + 1))
+    assert out.id_() == address and out[0] == 2 and out[1][0] == 3
+    assert items.id_() == 0  # the Python object gave its reference away
+    with pytest.raises(RuntimeError, match="holds no FFI object"):
+        items._move()
+    with pytest.raises(TypeError, match="argument #0"):
+        ffi.structural_map(items, (int, abs))
+    # Without _move() the caller's list is kept and a new one comes back.
+    kept = ffi.List([1])
+    assert not ffi.structural_map(kept, (int, lambda v: v + 1)).same_as(kept) and kept[0] == 1
+    # The mode a mutate callback sees follows ownership.
+    modes = []
+
+    def on_list(value, mutator, inplace_mode):
+        modes.append(ffi.InplaceMode(inplace_mode))
+        return value
+
+    ffi.structural_mutate(ffi.List([1])._move(), (ffi.List, on_list))
+    ffi.structural_mutate(kept, (ffi.List, on_list))
+    assert modes == [ffi.InplaceMode.ALLOW, ffi.InplaceMode.DISALLOW]
+    # Stored in a container, a moved object moves there.
+    inner = ffi.Array([5])
+    address = inner.id_()
+    outer = ffi.Array([inner._move()])
+    assert outer[0].id_() == address and inner.id_() == 0
+    assert "ObjectRValueRef" in repr(outer._move())

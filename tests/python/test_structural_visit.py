@@ -4,12 +4,9 @@ catch-alls, SKIP, interrupts, containers and map values (not keys), and def regi
 types built with our headers and with the reference's (tests/python/kernels/structural_objects.cc).
 Visiting and rewriting are in test_structural_mutate.py."""
 
-import os
 from typing import Any
 
 import pytest
-from conftest import HERE
-from test_reflection_interop import build_with_both_headers
 
 import ffi
 
@@ -124,26 +121,11 @@ def test_errors():
         ffi.structural_walk([1], (int, boom))
 
 
-@pytest.fixture(scope="module")
-def kinds(tmp_path_factory):
-    out = str(tmp_path_factory.mktemp("structural_walk"))
-    src = os.path.join(HERE, "kernels", "structural_objects.cc")
-    classes = {}
-    libs = build_with_both_headers(src, ("swours", "swref"), "SE_PREFIX", out)
-    for prefix, path in libs.items():
-        ffi.load_module(path)
-        classes[prefix] = {
-            n: ffi.register_object(f"{prefix}.{n}")(type(n, (ffi.Object,), {}))
-            for n in ["Var", "Func"]
-        }
-    return classes
-
-
-@pytest.fixture(params=["swours", "swref"])
-def T(request, kinds):
-    if request.param not in kinds:
+@pytest.fixture(params=["seours", "seref"])
+def T(request, structural_classes):
+    if request.param not in structural_classes:
         pytest.skip("apache-tvm-ffi is not installed")
-    return kinds[request.param]
+    return structural_classes[request.param]
 
 
 def test_def_regions_and_ignored_fields(T):
