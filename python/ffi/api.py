@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import operator
 import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Callable, TypeVar, overload
@@ -401,15 +402,58 @@ def get_raw_stream(dev: Any) -> int:
     return _core.env_get_stream(d.dlpack_device_type(), d.index)
 
 
-@contextlib.contextmanager
-def use_raw_stream(dev: Any, stream: int) -> Iterator[None]:
-    """Within the block, FFI calls on this thread see `stream` (an int handle) for `dev`."""
-    d = _as_device(dev)
-    previous = _core.env_set_stream(d.dlpack_device_type(), d.index, int(stream))
+class StreamContext:
+    """Within a ``with`` block, FFI calls on this thread see `stream` (a handle: an int or a
+    ``ctypes.c_void_p``) as the current stream of `device`; the previous stream comes back at the
+    end of the block (also on an exception). Blocks nest, and one context can be entered again
+    once it has been left::
+
+        with ffi.StreamContext(ffi.device("cuda:0"), handle):
+            mod.launch(x)   # the kernel reads `handle` through TVMFFIEnvGetStream
+    """
+
+    def __init__(self, device: Any, stream: Any) -> None:
+        self.device = _as_device(device)
+        self.stream = _stream_handle(stream)
+        self._previous: list[int] = []
+
+    def __enter__(self) -> StreamContext:
+        d = self.device
+        self._previous.append(_core.env_set_stream(d.dlpack_device_type(), d.index, self.stream))
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        d = self.device
+        _core.env_set_stream(d.dlpack_device_type(), d.index, self._previous.pop())
+
+
+def _stream_handle(stream: Any) -> int:
+    """A stream handle as an int: an int, a ``ctypes.c_void_p`` or anything with ``__index__``."""
+    import ctypes
+
+    if isinstance(stream, ctypes.c_void_p):
+        return stream.value or 0
+    if stream is None:
+        return 0
     try:
-        yield
-    finally:
-        _core.env_set_stream(d.dlpack_device_type(), d.index, previous)
+        return operator.index(stream)
+    except TypeError:
+        raise TypeError(
+            f"a stream handle is an int or a ctypes.c_void_p, not {type(stream).__name__}"
+        ) from None
+
+
+def use_raw_stream(dev: Any, stream: Any) -> StreamContext:
+    """Within the block, FFI calls on this thread see `stream` (an int or ``ctypes.c_void_p``
+    handle) for `dev`: ``with ffi.use_raw_stream("cuda:0", handle): ...``."""
+    return StreamContext(dev, stream)
+
+
+def system_lib(symbol_prefix: str = "") -> Module:
+    """The module over the functions statically linked libraries registered with
+    ``TVMFFIEnvModRegisterSystemLibSymbol``; a name is looked up with `symbol_prefix` first, then
+    without it."""
+    return _core.get_global_func("ffi.SystemLib")(symbol_prefix)
 
 
 @contextlib.contextmanager

@@ -19,8 +19,9 @@ def registered(tmp_path_factory):
 
 
 def test_system_lib_finds_registered_functions(registered):
-    system_lib = ffi.get_global_func("ffi.SystemLib")
+    system_lib = ffi.system_lib
     mod = system_lib("pysys.")
+    assert mod.same_as(ffi.get_global_func("ffi.SystemLib")("pysys."))
     assert isinstance(mod, ffi.Module)
     assert mod.triple(14) == 42
     assert mod["triple"](2) == 6

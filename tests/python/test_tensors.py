@@ -165,6 +165,22 @@ def test_streams_default_and_raw(mod):
     assert mod.stream_of(2, 0) is None
 
 
+def test_stream_contexts_nest_and_take_void_pointers(mod):
+    import ctypes
+
+    ctx = ffi.StreamContext("cuda:1", ctypes.c_void_p(0x10))
+    with ctx:
+        assert ffi.get_raw_stream("cuda:1") == 0x10
+        with ffi.use_raw_stream("cuda:1", 0x20):
+            assert mod.stream_of(2, 1).value == 0x20
+        assert ffi.get_raw_stream("cuda:1") == 0x10
+    with pytest.raises(KeyError), ctx:  # restored on an exception too; entered again
+        raise KeyError("inside")
+    assert ffi.get_raw_stream("cuda:1") == 0
+    with pytest.raises(TypeError, match="stream handle"):
+        ffi.StreamContext("cuda:0", "fast")
+
+
 def test_cpu_tensor_calls_leave_streams_alone(mod):
     assert mod.stream_of_tensor(torch.zeros(2)) is None
 
