@@ -119,6 +119,28 @@ assert [s.kind for s in pr.to_steps()] == [AccessKind.ARRAY_ITEM_MISSING]
 k1, k2 = tvm_ffi.StructuralKey({"a": [1, 2]}), tvm_ffi.StructuralKey({"a": [1, 2]})
 assert k1 == k2 and hash(k1) == hash(k2) and len(tvm_ffi.Map({k1: 1, k2: 2})) == 1
 
+# Structural walking, visiting and rewriting (the runtime's visitor and mutator engines).
+from tvm_ffi import structural as S
+root = tvm_ffi.convert([1, [2, 3], {"a": 4}, "s", None])
+seen = []
+assert S.structural_walk(root, (int, seen.append)) is None and seen == [1, 2, 3, 4]
+stop_at_3 = lambda v, vis: tvm_ffi.VisitInterrupt(v) if v == 3 else None
+found = S.structural_visit(root, (int, stop_at_3))
+assert found.value == 3
+expected = tvm_ffi.convert([10, [20, 30], {"a": 40}, "s", None])
+assert str(S.structural_map(root, (int, lambda v: v * 10))) == str(expected)
+assert S.structural_map(root, (str, lambda v: v)).same_as(root)
+modes = []
+def on_array(value, mutator, mode):
+    modes.append(int(mode))
+    return mutator.default_mutate(value)
+S.structural_mutate(tvm_ffi.convert([[1]])._move(), (tvm_ffi.Array, on_array))
+assert modes == [1, 0]
+moved = tvm_ffi.List([1, 2])
+address = moved.__chandle__()
+out = S.structural_map(moved._move(), (int, lambda v: v + 1))
+assert out.__chandle__() == address and list(out) == [2, 3]
+
 # Kernel libraries built with our headers and with the reference's.
 ours = tvm_ffi.load_module(ours_lib)
 assert ours.add_int(2, 40) == 42
