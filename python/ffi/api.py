@@ -26,6 +26,30 @@ class Shape(tuple):
         return f"ffi.Shape({tuple.__repr__(self)})"
 
 
+class ObjectConvertible:
+    """Base for Python classes that stand for an FFI object: a subclass defines :meth:`asobject`,
+    and its instances pass to FFI calls (and to ``ffi.convert``, containers, fields) as the object
+    it returns::
+
+        class Point(ffi.ObjectConvertible):
+            def __init__(self, x, y):
+                self.x, self.y = x, y
+
+            def asobject(self):
+                return ffi.Array([self.x, self.y])
+
+        mod.sum_ints(Point(1, 2))   # receives the Array
+    """
+
+    def asobject(self) -> Object:
+        """The FFI object this value stands for."""
+        raise NotImplementedError(f"{type(self).__name__} does not define asobject()")
+
+    def __tvm_ffi_value__(self) -> Object:
+        # The conversion protocol calls converts through (docs/python_api.md).
+        return self.asobject()
+
+
 class Module(Object):
     """A loaded library. Its functions are attributes: ``mod.add_one(x, y)``.
 

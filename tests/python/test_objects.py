@@ -405,6 +405,26 @@ def test_exceptions_pass_as_error_objects():
     assert isinstance(inner, ffi.Error) and inner.kind == "ValueError"
 
 
+def test_object_convertible_values_pass_as_their_objects():
+    class Pair(ffi.ObjectConvertible):
+        def __init__(self, a, b):
+            self.a, self.b = a, b
+
+        def asobject(self):
+            return ffi.Array([self.a, self.b])
+
+    ffi.register_global_func("testing.objects.ident_conv", lambda x: x, override=True)
+    out = ffi.get_global_func("testing.objects.ident_conv")(Pair(1, 2))
+    assert isinstance(out, ffi.Array) and list(out) == [1, 2]
+    assert list(ffi.convert([Pair(3, 4)])[0]) == [3, 4]
+
+    class Unfinished(ffi.ObjectConvertible):
+        pass
+
+    with pytest.raises(NotImplementedError, match="asobject"):
+        ffi.convert(Unfinished())
+
+
 def test_error_objects_made_in_python():
     err = ffi.Error("IndexError", "out of range", "frame_b\nframe_a")
     assert (err.kind, err.message, err.backtrace) == (
