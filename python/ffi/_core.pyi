@@ -318,6 +318,10 @@ def _error_to_exception(obj: Object, /) -> BaseException:
 def _make_error(kind: str, message: str, backtrace: str) -> Object:
     """A new ffi.Error object."""
 
+def _tensor_as(tensor: Tensor, cls: type, /) -> Any:
+    """The ffi.Tensor `tensor` as a tensor of class `cls` (through its DLPack exchange API),
+    zero-copy."""
+
 def _register_class(type_index: int, cls: type, /) -> None:
     """Set the Python class used for FFI objects of a type index."""
 

@@ -411,6 +411,32 @@ def register_global_func(name: str, func: Callable | None = None, override: bool
     return decorate
 
 
+def convert_func(pyfunc: Callable[..., Any], tensor_cls: type | None = None) -> Function:
+    """`pyfunc` as an ``ffi.Function`` (as ``ffi.convert`` makes it), whose tensor arguments
+    arrive as instances of `tensor_cls` when given: a class exposing
+    ``__dlpack_c_exchange_api__`` (``torch.Tensor``), converted zero-copy at the C level::
+
+        double = ffi.convert_func(lambda x: x.mul_(2), tensor_cls=torch.Tensor)
+        mod.call_with(double, t)   # the callback receives a torch.Tensor
+
+    A tensor the caller borrowed to the call is valid only during it.
+    """
+    if not callable(pyfunc):
+        raise TypeError(f"convert_func needs a callable, not {type(pyfunc).__name__}")
+    if tensor_cls is None:
+        return _core.convert(pyfunc)
+    if not isinstance(tensor_cls, type) or not hasattr(tensor_cls, "__dlpack_c_exchange_api__"):
+        raise TypeError(
+            f"tensor_cls must be a class exposing __dlpack_c_exchange_api__, not {tensor_cls!r}"
+        )
+    from ._core import Tensor
+
+    def with_framework_tensors(*args: Any) -> Any:
+        return pyfunc(*(_core._tensor_as(a, tensor_cls) if type(a) is Tensor else a for a in args))
+
+    return _core.convert(with_framework_tensors)
+
+
 def list_global_func_names() -> list[str]:
     """Names of all registered global functions."""
     return _core.list_global_func_names()

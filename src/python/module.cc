@@ -264,6 +264,24 @@ NB_MODULE(_core, m) {
       nb::arg("kind"), nb::arg("message"), nb::arg("backtrace"), "A new ffi.Error object.");
 
   m.def(
+      "_tensor_as",
+      [](nb::handle tensor, nb::handle cls) {
+        if (!PyType_Check(cls.ptr())) throw nb::type_error("tensor_cls must be a class");
+        const DLPackExchangeAPI* api = ExchangeAPIOf(reinterpret_cast<PyTypeObject*>(cls.ptr()));
+        if (api == nullptr) {
+          throw nb::type_error("tensor_cls must expose __dlpack_c_exchange_api__ (a PyCapsule)");
+        }
+        if (!PyObject_TypeCheck(tensor.ptr(), TensorType)) {
+          throw nb::type_error("expected an ffi.Tensor");
+        }
+        TVMFFIAny owned;
+        if (!ToOwnedAny(tensor.ptr(), &owned)) throw nb::python_error();
+        return Check(TensorToFramework(static_cast<TVMFFIObject*>(owned.v_obj), api));
+      },
+      "The ffi.Tensor `tensor` as a tensor of class `cls` (through its DLPack exchange API), "
+      "zero-copy.");
+
+  m.def(
       "_register_class",
       [](int32_t type_index, nb::handle cls) {
         if (!PyType_Check(cls.ptr())) throw nb::type_error("expected a class");

@@ -141,3 +141,29 @@ def test_container_read_in_ffi_mode_still_converts_what_it_remembers(fmod):
         assert type(pair[0]) is torch.Tensor
     finally:
         ffi.set_tensor_results(previous)
+
+
+def test_convert_func_delivers_framework_tensors_to_callbacks(mod):
+    received = []
+
+    def double(x):
+        received.append(type(x))
+        x.mul_(2)  # the caller's memory: zero-copy
+        return x.shape[0]
+
+    t = torch.ones(3)
+    f = ffi.convert_func(double, tensor_cls=torch.Tensor)
+    assert isinstance(f, ffi.Function)
+    assert mod.call_with(f, t) == 3
+    assert received == [torch.Tensor] and t.tolist() == [2.0, 2.0, 2.0]
+    # Without tensor_cls: as ffi.convert makes it (tensors arrive as ffi.Tensor); other arguments
+    # pass unchanged.
+    kinds = []
+    plain = ffi.convert_func(lambda x: kinds.append(type(x)) or 0)
+    mod.call_with(plain, t)
+    mod.call_with(ffi.convert_func(lambda x: kinds.append(x), tensor_cls=torch.Tensor), 5)
+    assert kinds == [ffi.Tensor, 5]
+    with pytest.raises(TypeError, match="__dlpack_c_exchange_api__"):
+        ffi.convert_func(double, tensor_cls=list)
+    with pytest.raises(TypeError, match="callable"):
+        ffi.convert_func(3)  # type: ignore[arg-type]
