@@ -41,6 +41,7 @@ namespace structural {
 namespace {
 
 using ffi::detail::SameValue;
+using ffi::detail::UniquelyOwned;
 
 /*!
  * \brief A mutator whose dispatch table calls `Derived::Step(value, mode)` (which throws on
@@ -110,11 +111,6 @@ class EngineBase : public StructuralMutatorObj {
   std::unordered_map<const void*, std::pair<ObjectRef, Any>> remap_;
   std::unordered_set<const void*> open_;
 };
-
-/*! \brief Whether `v` is an object that nothing else references. */
-bool UniquelyOwned(const AnyView& v) {
-  return v.type_index() >= kTVMFFIStaticObjectBegin && ObjectOf(v)->use_count() == 1;
-}
 
 /*! \brief The engine of ffi.StructuralMap: replacement callbacks before or after the rebuild. */
 class MapEngine : public EngineBase<MapEngine> {

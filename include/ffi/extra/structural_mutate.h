@@ -50,16 +50,12 @@ enum class InplaceMode : int32_t {
 
 /*! \brief The result that keeps the original value; converts to the marker Any. */
 struct Unchanged {
-  /*! \brief The marker as a raw value (type index kTVMFFIUnchanged). */
-  static TVMFFIAny Raw() noexcept {
-    TVMFFIAny raw;
+  /*! \brief The marker as an Any (type index kTVMFFIUnchanged). */
+  operator Any() const noexcept {  // NOLINT(runtime/explicit)
+    TVMFFIAny raw{};
     raw.type_index = kTVMFFIUnchanged;
-    raw.zero_padding = 0;
-    raw.v_int64 = 0;
-    return raw;
+    return Any::FromRaw(raw);
   }
-  /*! \brief The marker as an Any. */
-  operator Any() const noexcept { return Any::FromRaw(Raw()); }  // NOLINT(runtime/explicit)
   /*! \brief Whether `result` is the marker. */
   static bool In(const AnyView& result) noexcept { return result.type_index() == kTVMFFIUnchanged; }
 };
@@ -109,19 +105,18 @@ inline bool SameValue(const AnyView& a, const AnyView& b) noexcept {
          x->v_int64 == y->v_int64;
 }
 
+/*! \brief Whether `v` is an object that nothing else references (so it may change in place). */
+inline bool UniquelyOwned(const AnyView& v) noexcept {
+  return v.type_index() >= kTVMFFIStaticObjectBegin &&
+         ObjectUnsafe::FromHeader(static_cast<void*>(v.raw()->v_obj))->use_count() == 1;
+}
+
 /*! \brief A raw mutation result (owned) as an Expected (an Error becomes the error). */
 inline Expected<Any> MutateResultFromRaw(TVMFFIAny raw) noexcept {
   Any data = Any::FromRaw(raw);
   if (data.type_index() == kTVMFFIError) return std::move(data).cast<Error>();
   return Expected<Any>(std::move(data));
 }
-
-/*! \brief Calls a type's mutation hook (opaque pointer or Function) on `value`. */
-inline Expected<Any> CallMutateHook(const AnyView& hook, StructuralMutatorObj* mutator,
-                                    const AnyView& value, const char* name);
-
-/*! \brief Rebuilds `value` from its mutated reflected fields (throws on failure). */
-inline Any MutateReflectedFields(StructuralMutatorObj* mutator, const AnyView& value);
 }  // namespace detail
 
 /*!
@@ -138,11 +133,7 @@ class StructuralMutatorObj : public Object {
    */
   Expected<Any> MutateExpected(AnyView value,
                                InplaceMode inplace_mode = InplaceMode::kDisallow) noexcept {
-    const TVMFFIAny* raw = value.raw();
-    bool unique =
-        raw->type_index >= kTVMFFIStaticObjectBegin &&
-        detail::ObjectUnsafe::FromHeader(static_cast<void*>(raw->v_obj))->use_count() == 1;
-    FStructuralMutateABI step = inplace_mode == InplaceMode::kAllow && unique
+    FStructuralMutateABI step = inplace_mode == InplaceMode::kAllow && detail::UniquelyOwned(value)
                                     ? vtable_->maybe_inplace_mutate
                                     : vtable_->mutate;
     return detail::MutateResultFromRaw((*step)(this, value));
@@ -188,13 +179,7 @@ class StructuralMutatorObj : public Object {
   template <typename Callback>
   auto WithDefRegionKind(TVMFFIDefRegionKind kind, Callback&& callback)
       -> decltype(std::forward<Callback>(callback)()) {
-    struct Restore {
-      TVMFFIDefRegionKind* slot;
-      TVMFFIDefRegionKind saved;
-      ~Restore() { *slot = saved; }
-    } restore{&def_region_mode_, def_region_mode_};
-    if (def_region_mode_ != kTVMFFIDefRegionKindPattern) def_region_mode_ = kind;
-    return std::forward<Callback>(callback)();
+    return detail::RunInDefRegion(&def_region_mode_, kind, std::forward<Callback>(callback));
   }
 
   /*! \brief A result with the Unchanged marker replaced by `original`. */
@@ -226,6 +211,7 @@ class StructuralMutator : public ObjectRef {
 };
 
 namespace detail {
+/*! \brief Calls a type's mutation hook (opaque pointer or Function) on `value`. */
 inline Expected<Any> CallMutateHook(const AnyView& hook, StructuralMutatorObj* mutator,
                                     const AnyView& value, const char* name) {
   if (hook.type_index() == kTVMFFIOpaquePtr) {
@@ -243,6 +229,7 @@ inline Expected<Any> CallMutateHook(const AnyView& hook, StructuralMutatorObj* m
                                 hook.GetTypeName() + "`");
 }
 
+/*! \brief Rebuilds `value` from its mutated reflected fields (throws on failure). */
 inline Any MutateReflectedFields(StructuralMutatorObj* mutator, const AnyView& value) {
   const Object* obj = ObjectUnsafe::FromHeader(static_cast<void*>(value.raw()->v_obj));
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(obj->type_index());

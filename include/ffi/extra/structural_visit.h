@@ -131,6 +131,23 @@ Expected<T> CatchAsExpected(F&& body) noexcept {
     return Error("InternalError", err.what());
   }
 }
+
+/*!
+ * \brief Runs `callback()` with `*region` set to `kind` and restored afterwards (also when it
+ * throws), for visitors and mutators alike: inside a pattern region the pattern stays (a pattern
+ * region covers everything under it).
+ */
+template <typename Callback>
+auto RunInDefRegion(TVMFFIDefRegionKind* region, TVMFFIDefRegionKind kind, Callback&& callback)
+    -> decltype(std::forward<Callback>(callback)()) {
+  struct Restore {
+    TVMFFIDefRegionKind* slot;
+    TVMFFIDefRegionKind saved;
+    ~Restore() { *slot = saved; }
+  } restore{region, *region};
+  if (*region != kTVMFFIDefRegionKindPattern) *region = kind;
+  return std::forward<Callback>(callback)();
+}
 }  // namespace detail
 
 /*!
@@ -172,13 +189,7 @@ class StructuralVisitorObj : public Object {
   template <typename Callback>
   auto WithDefRegionKind(TVMFFIDefRegionKind kind, Callback&& callback)
       -> decltype(std::forward<Callback>(callback)()) {
-    struct Restore {
-      TVMFFIDefRegionKind* slot;
-      TVMFFIDefRegionKind saved;
-      ~Restore() { *slot = saved; }
-    } restore{&def_region_mode_, def_region_mode_};
-    if (def_region_mode_ != kTVMFFIDefRegionKindPattern) def_region_mode_ = kind;
-    return std::forward<Callback>(callback)();
+    return detail::RunInDefRegion(&def_region_mode_, kind, std::forward<Callback>(callback));
   }
 
   /// \cond Doxygen_Suppress
