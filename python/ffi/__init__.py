@@ -200,6 +200,17 @@ __all__ = [
     "use_torch_stream",
 ]
 
+
+def __getattr__(name: str):  # noqa: ANN202
+    """``ffi.dataclasses`` and ``ffi.serialization`` load on first use (import stays cheap); they
+    stay out of __all__ so that ``from ffi import *`` never shadows the standard ``dataclasses``."""
+    if name in ("dataclasses", "serialization"):
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 # The reference's name for the boolean dtype. Bound last and left out of __all__: from here on it
 # shadows the builtin `bool` in this module, and `from ffi import *` must not do so in the caller's.
 bool = _dtypes.bool

@@ -104,10 +104,22 @@ class _Field:
     __name__: str
     metadata: str | None
     """The field's metadata (JSON text), or None."""
+    flags: int
+    """The field's TVMFFIFieldFlagBitMask bits."""
+    _owner: str
+    """The type key of the type declaring the field."""
+    _default: Any
+    """The default value, or the factory producing it (see flags); None without one."""
 
     @property
     def writable(self) -> bool:
         """Whether the field may be assigned."""
+
+    def set(self, obj: Object, value: Any, /) -> None:
+        """Writes the field of obj even when it is read-only or frozen."""
+
+    def _frozen(self) -> _Field:
+        """The same field, refusing assignment."""
 
     @overload
     def __get__(self, obj: None, owner: type | None = None, /) -> _Field: ...
@@ -333,6 +345,9 @@ def _type_attr(type_index: int, name: str, /) -> Any:
 
 def _class_type_index(cls: type, /) -> int:
     """The type index `cls` (or its nearest registered base) stands for, or -1."""
+
+def _type_fields(type_index: int, /) -> list[_Field]:
+    """Field descriptors of the type and its ancestors, root first."""
 
 def _registered_type_keys() -> list[str]:
     """Every registered type key, as ffi.GetRegisteredTypeKeys returns them."""

@@ -88,6 +88,13 @@ def _install_init(cls: type, ffi_init: Function | None) -> None:
     cls.__init__ = __init__  # type: ignore[misc]
 
 
+def _bind_class(cls: type, key: str) -> Function | None:
+    """Binds `cls` to the type `key` (fields, methods); returns its constructor or None."""
+    if not (isinstance(cls, type) and issubclass(cls, Object)):
+        raise TypeError(f"register_object needs a subclass of ffi.Object, not {cls!r}")
+    return _core._register_object(_type_index(key), cls)
+
+
 def register_object(type_key: str | type | None = None, *, init: bool = True) -> Any:
     """Bind a Python class to the C++ object type `type_key` (default: the class name).
 
@@ -107,9 +114,7 @@ def register_object(type_key: str | type | None = None, *, init: bool = True) ->
     """
 
     def register(cls: _T, key: str) -> _T:
-        if not (isinstance(cls, type) and issubclass(cls, Object)):
-            raise TypeError(f"register_object needs a subclass of ffi.Object, not {cls!r}")
-        ffi_init = _core._register_object(_type_index(key), cls)
+        ffi_init = _bind_class(cls, key)
         if init:
             _install_init(cls, ffi_init)
         return cls

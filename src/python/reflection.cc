@@ -111,6 +111,7 @@ struct PyField {
   PyObject* owner;     // str: the declaring type's key, for messages
   PyObject* doc;       // str or None
   PyObject* metadata;  // str (JSON) or None
+  PyObject* fallback;  // the default value, or the factory Function; None without a default
 };
 
 PyTypeObject* FieldType = nullptr;
@@ -149,16 +150,8 @@ PyObject* FieldGet(PyObject* self, PyObject* obj, PyObject*) {
   return ToPython(&value);
 }
 
-int FieldSet(PyObject* self, PyObject* obj, PyObject* value) {
-  auto* f = reinterpret_cast<PyField*>(self);
-  if (value == nullptr) {
-    PyErr_Format(PyExc_AttributeError, "field `%U` of `%U` cannot be deleted", f->name, f->owner);
-    return -1;
-  }
-  if (!(f->rec.flags & kTVMFFIFieldFlagBitMaskWritable)) {
-    PyErr_Format(PyExc_AttributeError, "field `%U` of `%U` is read-only", f->name, f->owner);
-    return -1;
-  }
+/*! \brief Writes `value` into the field of `obj` through the C++ setter (writable or not). */
+int WriteField(PyField* f, PyObject* obj, PyObject* value) {
   TVMFFIObject* h = FieldTarget(f, obj);
   if (h == nullptr) return -1;
   TVMFFIAny owned;
@@ -187,6 +180,38 @@ int FieldSet(PyObject* self, PyObject* obj, PyObject* value) {
   return 0;
 }
 
+int FieldSet(PyObject* self, PyObject* obj, PyObject* value) {
+  auto* f = reinterpret_cast<PyField*>(self);
+  if (value == nullptr) {
+    PyErr_Format(PyExc_AttributeError, "field `%U` of `%U` cannot be deleted", f->name, f->owner);
+    return -1;
+  }
+  if (!(f->rec.flags & kTVMFFIFieldFlagBitMaskWritable)) {
+    PyErr_Format(PyExc_AttributeError, "field `%U` of `%U` is read-only", f->name, f->owner);
+    return -1;
+  }
+  return WriteField(f, obj, value);
+}
+
+/*! \brief _Field.set(obj, value): writes even a read-only (or frozen) field; for construction
+ * and translation code that must (dataclasses.replace builds on it). */
+PyObject* FieldForceSet(PyObject* self, PyObject* const* args, Py_ssize_t n) {
+  if (n != 2) {
+    PyErr_SetString(PyExc_TypeError, "_Field.set(obj, value) takes two arguments");
+    return nullptr;
+  }
+  if (WriteField(reinterpret_cast<PyField*>(self), args[0], args[1]) != 0) return nullptr;
+  Py_RETURN_NONE;
+}
+
+PyObject* NewFieldCopy(PyField* from, int64_t flags);
+
+/*! \brief _Field._frozen(): the same field, refusing assignment (set() still writes). */
+PyObject* FieldFrozen(PyObject* self, PyObject*) {
+  auto* f = reinterpret_cast<PyField*>(self);
+  return NewFieldCopy(f, f->rec.flags & ~static_cast<int64_t>(kTVMFFIFieldFlagBitMaskWritable));
+}
+
 void FieldDealloc(PyObject* self) {
   auto* f = reinterpret_cast<PyField*>(self);
   PyTypeObject* type = Py_TYPE(self);
@@ -194,6 +219,7 @@ void FieldDealloc(PyObject* self) {
   Py_XDECREF(f->owner);
   Py_XDECREF(f->doc);
   Py_XDECREF(f->metadata);
+  Py_XDECREF(f->fallback);
   type->tp_free(self);
   Py_DECREF(type);
 }
@@ -215,7 +241,19 @@ PyMemberDef field_members[] = {
     {"__doc__", T_OBJECT, offsetof(PyField, doc), READONLY, "The field's documentation."},
     {"metadata", T_OBJECT, offsetof(PyField, metadata), READONLY,
      "The field's metadata (JSON text), or None."},
+    {"flags", T_LONGLONG, offsetof(PyField, rec) + offsetof(FieldRec, flags), READONLY,
+     "The field's TVMFFIFieldFlagBitMask bits."},
+    {"_owner", T_OBJECT, offsetof(PyField, owner), READONLY,
+     "The type key of the type declaring the field."},
+    {"_default", T_OBJECT, offsetof(PyField, fallback), READONLY,
+     "The default value, or the factory producing it (see flags); None without one."},
     {nullptr, 0, 0, 0, nullptr}};
+
+PyMethodDef field_methods[] = {
+    {"set", reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(FieldForceSet)), METH_FASTCALL,
+     "set(obj, value)\n\nWrites the field of obj even when it is read-only or frozen."},
+    {"_frozen", FieldFrozen, METH_NOARGS, "The same field, refusing assignment."},
+    {nullptr, nullptr, 0, nullptr}};
 
 PyGetSetDef field_getset[] = {
     {"writable", FieldWritable, nullptr, "Whether the field may be assigned.", nullptr},
@@ -230,7 +268,31 @@ PyObject* NewField(const TVMFFIFieldInfo& info, const TVMFFITypeInfo* owner) {
   f->owner = Str(owner->type_key);
   f->doc = info.doc.size ? Str(info.doc) : NewRef(Py_None);
   f->metadata = info.metadata.size ? Str(info.metadata) : NewRef(Py_None);
-  if (!f->name || !f->owner || !f->doc || !f->metadata) Py_CLEAR(f);
+  f->fallback = nullptr;
+  if (info.flags & kTVMFFIFieldFlagBitMaskHasDefault) {
+    TVMFFIAny owned;
+    if (TVMFFIAnyViewToOwnedAny(&info.default_value_or_factory, &owned) == 0) {
+      f->fallback = ToPython(&owned);
+    } else {
+      RaiseFromFFI(-1);
+    }
+  } else {
+    f->fallback = NewRef(Py_None);
+  }
+  if (!f->name || !f->owner || !f->doc || !f->metadata || !f->fallback) Py_CLEAR(f);
+  return reinterpret_cast<PyObject*>(f);
+}
+
+PyObject* NewFieldCopy(PyField* from, int64_t flags) {
+  auto* f = PyObject_New(PyField, FieldType);
+  if (f == nullptr) return nullptr;
+  f->rec = from->rec;
+  f->rec.flags = flags;
+  f->name = NewRef(from->name);
+  f->owner = NewRef(from->owner);
+  f->doc = NewRef(from->doc);
+  f->metadata = NewRef(from->metadata);
+  f->fallback = NewRef(from->fallback);
   return reinterpret_cast<PyObject*>(f);
 }
 
@@ -414,6 +476,29 @@ PyObject* GetTypeAttr(PyObject*, PyObject* const* args, Py_ssize_t n) {
   return name ? TypeAttr(static_cast<int32_t>(index), name) : nullptr;
 }
 
+/*! \brief _type_fields(type_index): descriptors for every field of the type, its ancestors' first
+ * (root first, in declaration order), whatever the registered class shadows. */
+PyObject* TypeFields(PyObject*, PyObject* arg) {
+  long long index = 0;
+  if (!IntInRange(arg, 0, INT32_MAX, "type_index", &index)) return nullptr;
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(static_cast<int32_t>(index));
+  if (info == nullptr) {
+    PyErr_Format(PyExc_ValueError, "no type is registered at index %lld", index);
+    return nullptr;
+  }
+  PyObject* out = PyList_New(0);
+  for (int32_t d = 0; out != nullptr && d <= info->type_depth; ++d) {
+    const TVMFFITypeInfo* t = d < info->type_depth ? info->type_ancestors[d] : info;
+    for (int32_t i = 0; i < t->num_fields; ++i) {
+      PyObject* field = NewField(t->fields[i], t);
+      if (field == nullptr || PyList_Append(out, field) != 0) Py_CLEAR(out);
+      Py_XDECREF(field);
+      if (out == nullptr) break;
+    }
+  }
+  return out;
+}
+
 /*! \brief _registered_type_keys(): every type key, through ffi.GetRegisteredTypeKeys. */
 PyObject* RegisteredTypeKeys(PyObject*, PyObject*) {
   try {
@@ -465,6 +550,8 @@ PyMethodDef reflection_functions[] = {
     {"_class_type_index", ClassTypeIndex, METH_O,
      "_class_type_index(cls)\n\nThe type index cls (or its nearest registered base) stands for, "
      "or -1."},
+    {"_type_fields", TypeFields, METH_O,
+     "_type_fields(type_index)\n\nField descriptors of the type and its ancestors, root first."},
     {"_registered_type_keys", RegisteredTypeKeys, METH_NOARGS,
      "Every registered type key, as ffi.GetRegisteredTypeKeys returns them."},
     {nullptr, nullptr, 0, nullptr}};
@@ -521,6 +608,7 @@ bool InitReflection(PyObject* module) {
                                {Py_tp_descr_set, reinterpret_cast<void*>(FieldSet)},
                                {Py_tp_members, field_members},
                                {Py_tp_getset, field_getset},
+                               {Py_tp_methods, field_methods},
                                {0, nullptr}};
   PyType_Spec field_spec = {"ffi._Field", sizeof(PyField), 0, Py_TPFLAGS_DEFAULT, field_slots};
   FieldType = reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&field_spec));
