@@ -69,6 +69,9 @@ class Object:
     def __init_handle_by_constructor__(self, constructor: Function, /, *args: Any) -> None:
         """Call `constructor` and hold the object it makes (for custom ``__init__`` methods)."""
 
+class _ModuleBase(Object):
+    """Base of ffi.Module: fast lookup of exported functions."""
+
 @disjoint_base
 class Function(Object):
     """A callable FFI function: ``f(*args)`` calls it with positional arguments only."""

@@ -10,6 +10,7 @@ import contextlib
 import enum
 import operator
 import os
+import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Callable, TypeVar, overload
 
@@ -50,7 +51,7 @@ class ObjectConvertible:
         return self.asobject()
 
 
-class Module(Object):
+class Module(_core._ModuleBase):
     """A loaded library. Its functions are attributes: ``mod.add_one(x, y)``.
 
     Every function the library exports (symbols ``__tvm_ffi_<name>``) is an attribute from the
@@ -66,20 +67,19 @@ class Module(Object):
         if lister is None:
             return
         for name in lister(self).split():
-            self.__dict__[name] = self.get_function(name)
+            # Interned, as attribute names in code are: lookups then compare pointers only.
+            self.__dict__[sys.intern(name)] = self.get_function(name)
 
     if TYPE_CHECKING:
         # Exported functions are instance attributes, set when the module is loaded.
         def __getattr__(self, name: str) -> Function: ...
-    else:
 
-        def __getattr__(self, name: str) -> Function:
-            # Reached only for names that are not attributes yet (see _populate).
-            if name.startswith("__"):
-                raise AttributeError(name)
-            func = self._require_function(name)
-            self.__dict__[name] = func
-            return func
+    def _missing_attribute(self, name: str) -> Function:
+        # Called by the base class's attribute lookup for names that are not attributes yet (see
+        # _populate), never for special names.
+        func = self._require_function(name)
+        self.__dict__[sys.intern(name)] = func
+        return func
 
     def __getitem__(self, name: str) -> Function:
         func = self.__dict__.get(name)

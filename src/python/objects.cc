@@ -489,6 +489,23 @@ bool SetFunctionParams(PyObject* func, PyObject* names, PyObject* defaults) {
   return true;
 }
 
+/*!
+ * \brief Attribute lookup of modules: the instance dict (where the package puts every exported
+ * function when the module arrives), else the class's `_missing_attribute(name)`. A class
+ * defining __getattr__ in Python would make every `mod.fn` lookup take CPython's slower hook.
+ */
+PyObject* ModuleGetAttr(PyObject* self, PyObject* name) {
+  PyObject* found = PyObject_GenericGetAttr(self, name);
+  if (found != nullptr || !PyErr_ExceptionMatches(PyExc_AttributeError)) return found;
+  if (PyUnicode_Check(name) && PyUnicode_GET_LENGTH(name) >= 2 &&
+      PyUnicode_READ_CHAR(name, 0) == '_' && PyUnicode_READ_CHAR(name, 1) == '_') {
+    return nullptr;  // special names never stand for functions
+  }
+  PyErr_Clear();
+  static PyObject* hook = PyUnicode_InternFromString("_missing_attribute");
+  return PyObject_CallMethodOneArg(self, hook, name);
+}
+
 bool InitObjectTypes(PyObject* module) {
   PyType_Slot object_slots[] = {
       {Py_tp_dealloc, reinterpret_cast<void*>(ObjectDealloc)},
@@ -533,8 +550,20 @@ bool InitObjectTypes(PyObject* module) {
                              rvalue_slots};
   RValueRefType = reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&rvalue_spec));
   if (RValueRefType == nullptr) return false;
+  PyType_Slot module_slots[] = {
+      {Py_tp_getattro, reinterpret_cast<void*>(ModuleGetAttr)},
+      {Py_tp_doc, const_cast<char*>("Base of ffi.Module: fast lookup of exported functions.")},
+      {0, nullptr}};
+  PyType_Spec module_spec = {"ffi._ModuleBase", 0, 0, Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+                             module_slots};
+  PyObject* module_bases = PyTuple_Pack(1, ObjectType);
+  PyObject* module_base =
+      module_bases ? PyType_FromSpecWithBases(&module_spec, module_bases) : nullptr;
+  Py_XDECREF(module_bases);
+  if (module_base == nullptr) return false;
   return AddType(module, "Object", ObjectType) && AddType(module, "Function", FunctionType) &&
-         AddType(module, "ObjectRValueRef", RValueRefType);
+         AddType(module, "ObjectRValueRef", RValueRefType) &&
+         AddType(module, "_ModuleBase", reinterpret_cast<PyTypeObject*>(module_base));
 }
 
 }  // namespace python
