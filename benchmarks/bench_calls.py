@@ -8,7 +8,9 @@ FFI runtimes export the same C symbols and cannot share a process), interleaving
 keeping each case's best time (the thread's CPU time, so preemption on a shared machine does not
 count). Prints a Markdown table of nanoseconds per call and ratios.
 
-For PyTorch tensors the nanobind column is the floor: functions that only call PyTorch's own
+For the plain call rows the nanobind column is the floor too: a nanobind function releasing the
+GIL around its body, as both FFIs do around a call (the keep_gil rows compare with one that keeps
+it). For PyTorch tensors the nanobind column is the floor: functions that only call PyTorch's own
 DLPack exchange API (`torch.Tensor.__dlpack_c_exchange_api__`) on each tensor, which any FFI
 taking PyTorch tensors must call too. Beside each such row: the floor as a fraction of the
 reference (above 0.5, half the reference's time cannot be reached) and each package's time above
@@ -35,11 +37,14 @@ BUILD = os.path.join(ROOT, "build", "bench")
 # (row, statement, the nanobind statement when it differs, tensors passed). For PyTorch tensors
 # the nanobind function is the floor: it only calls PyTorch's own exchange API on each tensor
 # (benchmarks/nb_baseline.cc), which every FFI taking PyTorch tensors must do as well.
+# Both FFIs release the GIL around a call, so their floor for the plain call rows is a nanobind
+# function doing the same (nb::call_guard<nb::gil_scoped_release>); with keep_gil=True, ffi is
+# compared with a plain nanobind function, which keeps it.
 CASES = [
-    ("no arguments", "f.nop()", None, 0),
-    ("three ints", "f.add3(1, 2, 3)", None, 0),
-    ("no arguments, keep_gil=True (ffi only)", "g.nop()", None, 0),
-    ("three ints, keep_gil=True (ffi only)", "g.add3(1, 2, 3)", None, 0),
+    ("no arguments", "f.nop()", "f.nop_released()", 0),
+    ("three ints", "f.add3(1, 2, 3)", "f.add3_released(1, 2, 3)", 0),
+    ("no arguments, keep_gil=True (ffi only)", "g.nop()", "f.nop()", 0),
+    ("three ints, keep_gil=True (ffi only)", "g.add3(1, 2, 3)", "f.add3(1, 2, 3)", 0),
     ("three PyTorch tensors", "f.tensors3(tx, tx, tx)", "f.torch3(tx, tx, tx)", 3),
     # A kernel allocating its result (through PyTorch's allocator), to a torch.Tensor in hand.
     (
@@ -114,6 +119,10 @@ def build() -> tuple[str, str]:
     )
     subprocess.check_call(["cmake", "--build", nb_build], stdout=subprocess.DEVNULL)
     return kernel, nb_build
+
+
+# Rows whose nanobind column is a floor though they pass no tensors: the GIL is released.
+GIL_FLOOR_ROWS = ("no arguments", "three ints")
 
 
 def all_cases(gpu: bool) -> list[tuple[str, str, str | None, int]]:
@@ -238,6 +247,8 @@ def table(best: dict[str, dict[str, float]], gpu: bool) -> list[str]:
     for name, t, n in rows:
         ours, ref, nb = t["ffi"], t["tvm_ffi"], t["nanobind"]
         floor_ref, above = "", ""
+        if name in GIL_FLOOR_ROWS and nb is not None and ref is not None:
+            floor_ref = ratio(nb, ref)
         if n != 0 and nb is not None and ref is not None:
             # Tensor rows: the nanobind column is the floor. A slope row is already per tensor.
             per = 1 if n is None else n

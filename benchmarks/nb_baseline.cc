@@ -97,6 +97,12 @@ struct Exported {
 NB_MODULE(nb_baseline, m) {
   m.def("nop", []() {});
   m.def("add3", [](int64_t a, int64_t b, int64_t c) { return a + b + c; });
+  // The same, releasing the GIL around the body as both FFIs do around a call.
+  m.def(
+      "nop_released", []() {}, nb::call_guard<nb::gil_scoped_release>());
+  m.def(
+      "add3_released", [](int64_t a, int64_t b, int64_t c) { return a + b + c; },
+      nb::call_guard<nb::gil_scoped_release>());
   m.def("tensors3", [](nb::ndarray<>, nb::ndarray<>, nb::ndarray<>) {});
   m.def("torch3", [](nb::handle a, nb::handle b, nb::handle c) {
     const DLPackExchangeAPI* api = TorchAPI();

@@ -41,16 +41,28 @@ class Optional {
    * do not instantiate std::optional<T>). */
   template <typename U, typename = std::enable_if_t<std::is_same_v<U, T>>>
   Optional(std::optional<U> value) {
-    InitStorage();
-    if (value.has_value()) Emplace(*std::move(value));
+    if (value.has_value()) {
+      Emplace(*std::move(value));
+    } else {
+      InitStorage();
+    }
   }
+  // Storage is zeroed only when it stays empty: a typed call moves each converted argument
+  // through here, and zeroing a large T (TensorView: 104 bytes) first would cost more than the
+  // move itself.
   Optional(const Optional& other) {
-    InitStorage();
-    if (other.has_value_) Emplace(other.value_);
+    if (other.has_value_) {
+      Emplace(other.value_);
+    } else {
+      InitStorage();
+    }
   }
   Optional(Optional&& other) noexcept(std::is_nothrow_move_constructible_v<T>) {
-    InitStorage();
-    if (other.has_value_) Emplace(std::move(other.value_));
+    if (other.has_value_) {
+      Emplace(std::move(other.value_));
+    } else {
+      InitStorage();
+    }
   }
   Optional& operator=(const Optional& other) {
     if (this != &other) {
