@@ -123,6 +123,29 @@ PyObject* ObjectSameAs(PyObject* self, PyObject* other) {
   return PyBool_FromLong(theirs == mine);
 }
 
+/*! \brief `==` / `!=`: the same FFI object (ffi's or a tvm_ffi value's), as the reference does;
+ * other comparisons, and other values, are NotImplemented. */
+PyObject* ObjectRichCompare(PyObject* self, PyObject* other, int op) {
+  if ((op != Py_EQ && op != Py_NE) ||
+      !(PyObject_TypeCheck(other, ObjectType) || IsForeignObjectType(Py_TYPE(other)))) {
+    Py_RETURN_NOTIMPLEMENTED;
+  }
+  if (reinterpret_cast<PyObj*>(self)->handle == nullptr) {  // holds nothing: only itself
+    return PyBool_FromLong((self == other) == (op == Py_EQ));
+  }
+  PyObject* same = ObjectSameAs(self, other);
+  if (same == nullptr || op == Py_EQ) return same;
+  Py_DECREF(same);
+  return PyBool_FromLong(same == Py_False);
+}
+
+/*! \brief The FFI object's address (the reference's hash), so equal objects hash alike. */
+Py_hash_t ObjectHash(PyObject* self) {
+  void* h = reinterpret_cast<PyObj*>(self)->handle;
+  auto value = static_cast<Py_hash_t>(reinterpret_cast<uintptr_t>(h != nullptr ? h : self));
+  return value == -1 ? -2 : value;
+}
+
 PyObject* ObjectUseCount(PyObject* self, PyObject*) {
   TVMFFIObject* h = Handle(self);
   if (h == nullptr) return nullptr;
@@ -511,6 +534,8 @@ bool InitObjectTypes(PyObject* module) {
       {Py_tp_dealloc, reinterpret_cast<void*>(ObjectDealloc)},
       {Py_tp_new, reinterpret_cast<void*>(ObjectNew)},
       {Py_tp_repr, reinterpret_cast<void*>(ObjectRepr)},
+      {Py_tp_richcompare, reinterpret_cast<void*>(ObjectRichCompare)},
+      {Py_tp_hash, reinterpret_cast<void*>(ObjectHash)},
       {Py_tp_getset, object_getset},
       {Py_tp_methods, object_methods},
       {Py_tp_members, object_members},

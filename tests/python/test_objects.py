@@ -213,6 +213,29 @@ def test_object_without_ffi_object_fails_cleanly(Point):
     gc.collect()
 
 
+def test_equality_and_hash_follow_the_ffi_object(Point):
+    """As in the reference: two wrappers of one FFI object are equal and hash alike (the object's
+    address); distinct objects with equal fields are not; other values are never equal."""
+    p = Point(1, 2.0)
+    holder = ffi.Array([p])
+    a, b = holder[0], holder[0]
+    assert a is not b and a == b and not (a != b) and hash(a) == hash(b) == p.__chandle__()
+    assert {a: "v"}[b] == "v" and len({a, b, p}) == 1
+    q = Point(1, 2.0)
+    assert p != q and not (p == q)
+    assert p != 1 and p != "x" and p != None  # noqa: E711
+    assert p.__eq__(1) is NotImplemented
+    with pytest.raises(TypeError):
+        p < q  # noqa: B015
+
+    class Lazy(Point):
+        def __init__(self):
+            pass  # never calls __ffi_init__
+
+    lazy, other = Lazy(), Lazy()
+    assert lazy == lazy and lazy != other and hash(lazy) != hash(other)
+
+
 def test_constructor_of_another_type_is_refused(Point):
     make_bag = fn("objtest.make_bag")
 
