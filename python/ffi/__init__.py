@@ -202,9 +202,10 @@ __all__ = [
 
 
 def __getattr__(name: str):  # noqa: ANN202
-    """``ffi.dataclasses`` and ``ffi.serialization`` load on first use (import stays cheap); they
-    stay out of __all__ so that ``from ffi import *`` never shadows the standard ``dataclasses``."""
-    if name in ("dataclasses", "serialization"):
+    """``ffi.cpp``, ``ffi.dataclasses`` and ``ffi.serialization`` load on first use (import stays
+    cheap); they stay out of __all__ so that ``from ffi import *`` never shadows the standard
+    ``dataclasses``."""
+    if name in ("cpp", "dataclasses", "serialization"):
         import importlib
 
         return importlib.import_module(f"{__name__}.{name}")

@@ -349,6 +349,37 @@ def _type_attr(type_index: int, name: str, /) -> Any:
 def _class_type_index(cls: type, /) -> int:
     """The type index `cls` (or its nearest registered base) stands for, or -1."""
 
+def _type_key(type_index: int, /) -> str:
+    """The type's key."""
+
+def _py_class_new_type(type_key: str, parent_index: int, /) -> int:
+    """Allocates a type index for a class defined in Python; a registered key is a ValueError."""
+
+def _py_class_add_field(
+    type_index: int,
+    name: str,
+    doc: str | None,
+    metadata: str | None,
+    flags: int,
+    size: int,
+    alignment: int,
+    offset: int,
+    static_type_index: int,
+    getter_address: int,
+    setter: Function,
+    default: Any,
+    /,
+) -> None:
+    """Registers a field of a type defined in Python."""
+
+def _py_class_set_metadata(
+    type_index: int, total_size: int, structural_kind: int, doc: str | None, /
+) -> None:
+    """Registers the type's metadata."""
+
+def _py_class_converter_address() -> int:
+    """The C conversion callback ffi.MakeFieldSetter calls with a field's Python converter."""
+
 def _type_fields(type_index: int, /) -> list[_Field]:
     """Field descriptors of the type and its ancestors, root first."""
 

@@ -305,6 +305,9 @@ bool InitForeignObjects();
 
 /*! \brief Creates the field and method descriptor types and the registration functions. */
 bool InitReflection(PyObject* module);
+
+/*! \brief Adds the functions behind ffi.dataclasses.py_class (py_class.cc). */
+bool InitPyClass(PyObject* module);
 /*!
  * \brief The Python class for objects of `type_index`: the most derived registered class along
  * its ancestors (a generated one showing reflected fields and methods nobody registered), else

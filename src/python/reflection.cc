@@ -499,6 +499,18 @@ PyObject* TypeFields(PyObject*, PyObject* arg) {
   return out;
 }
 
+/*! \brief _type_key(type_index): the type's key; ValueError for an index no type has. */
+PyObject* TypeKey(PyObject*, PyObject* arg) {
+  long long index = 0;
+  if (!IntInRange(arg, 0, INT32_MAX, "type_index", &index)) return nullptr;
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(static_cast<int32_t>(index));
+  if (info == nullptr) {
+    PyErr_Format(PyExc_ValueError, "no type is registered at index %lld", index);
+    return nullptr;
+  }
+  return Str(info->type_key);
+}
+
 /*! \brief _registered_type_keys(): every type key, through ffi.GetRegisteredTypeKeys. */
 PyObject* RegisteredTypeKeys(PyObject*, PyObject*) {
   try {
@@ -550,6 +562,7 @@ PyMethodDef reflection_functions[] = {
     {"_class_type_index", ClassTypeIndex, METH_O,
      "_class_type_index(cls)\n\nThe type index cls (or its nearest registered base) stands for, "
      "or -1."},
+    {"_type_key", TypeKey, METH_O, "_type_key(type_index)\n\nThe type's key."},
     {"_type_fields", TypeFields, METH_O,
      "_type_fields(type_index)\n\nField descriptors of the type and its ancestors, root first."},
     {"_registered_type_keys", RegisteredTypeKeys, METH_NOARGS,

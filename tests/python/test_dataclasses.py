@@ -183,7 +183,7 @@ def test_replace_copies_and_writes_frozen_fields(k):
         dc.replace(w, nope=1)
     with pytest.raises(TypeError, match="no copy constructor"):
         dc.replace(k.Handle(1, "h"), id=2)
-    with pytest.raises(TypeError, match="c_class instance"):
+    with pytest.raises(TypeError, match="py_class instance"):
         dc.replace(k.Vec3, z=1)
 
 

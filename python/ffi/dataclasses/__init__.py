@@ -1,0 +1,39 @@
+"""Dataclass-style FFI classes, as the reference's ``tvm_ffi.dataclasses`` names them.
+
+``c_class`` binds a class to an object type defined in C++ (like :func:`ffi.register_object`) and
+``py_class`` defines a new object type in Python, its annotated fields stored in the object. Both
+give the class what :func:`dataclasses.dataclass` gives a Python class: an ``__init__`` with a
+real signature, a ``__repr__``, optional equality, ordering and hashing (the runtime's recursive
+comparisons), freezing, ``__match_args__`` and ``__replace__``, driven by each field's traits
+(``refl::default_value``, ``kw_only``, ``init(false)``, ``repr(false)``, ... in C++; ``field(...)``
+in Python). :func:`fields`, :func:`asdict`, :func:`astuple`, :func:`replace` and
+:func:`is_dataclass` work on such classes and their instances::
+
+    @ffi.dataclasses.py_class("my.Point", eq=True)
+    class Point(ffi.Object):
+        x: int
+        y: float = 0.0
+
+    p = Point(1, y=2.0)
+    ffi.dataclasses.asdict(p)                   # {'x': 1, 'y': 2.0}
+    ffi.dataclasses.replace(p, x=3) == Point(3, 2.0)
+"""
+
+from ._c_class import c_class
+from ._fields import KW_ONLY, MISSING, Field, field
+from ._helpers import asdict, astuple, fields, is_dataclass, replace
+from ._py_class import py_class
+
+__all__ = [
+    "KW_ONLY",
+    "MISSING",
+    "Field",
+    "asdict",
+    "astuple",
+    "c_class",
+    "field",
+    "fields",
+    "is_dataclass",
+    "py_class",
+    "replace",
+]

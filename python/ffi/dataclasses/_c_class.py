@@ -1,0 +1,69 @@
+"""``c_class``: dataclass behaviour for object types defined in C++."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+from .. import _core, registry
+from . import _dunders
+from ._fields import Field
+
+_T = TypeVar("_T", bound=type)
+
+
+def c_class(
+    type_key: str,
+    *,
+    frozen: bool = False,
+    init: bool = True,
+    repr: bool = True,
+    eq: bool = False,
+    order: bool = False,
+    unsafe_hash: bool = False,
+    match_args: bool = True,
+) -> Callable[[_T], _T]:
+    """Bind a class to the C++ type `type_key` (as :func:`ffi.register_object`) with dataclass
+    behaviour from the type's reflection.
+
+    - ``init``: an ``__init__`` through the reflected constructor; for the constructor the runtime
+      generates from the fields its signature honours ``kw_only``, defaults and ``init(false)``.
+      With ``init=False`` the class cannot be constructed directly.
+    - ``repr``: ``__repr__`` prints the fields (``ffi.ReprPrint``), leaving out ``repr(false)``.
+    - ``eq`` / ``order`` / ``unsafe_hash``: equality, ordering and hashing by the runtime's
+      recursive comparison of the fields (``compare(false)``/``hash(false)`` ones left out).
+    - ``frozen``: the type's own fields refuse assignment; ``type(obj).name.set(obj, value)``
+      still writes (and :func:`replace` uses it).
+    - ``match_args``: ``__match_args__`` lists the positional constructor fields.
+
+    What the class body defines itself is kept. An unknown `type_key` is a ValueError.
+    """
+
+    def decorate(cls: _T) -> _T:
+        for name, value in list(cls.__dict__.items()):
+            if isinstance(value, Field):
+                delattr(cls, name)
+        own_body = set(cls.__dict__)
+        ffi_init = registry._bind_class(cls, type_key)
+        own_fields = {
+            d.__name__
+            for d in _core._type_fields(_core.type_key_to_index(type_key))
+            if d._owner == type_key
+        }
+        _dunders.finish_class(
+            cls,
+            type_key,
+            own_body,
+            ffi_init,
+            frozen=frozen,
+            frozen_fields=own_fields if frozen else set(),
+            init=init,
+            repr=repr,
+            eq=eq,
+            order=order,
+            unsafe_hash=unsafe_hash,
+            match_args=match_args,
+        )
+        return cls
+
+    return decorate

@@ -1,0 +1,198 @@
+"""Field descriptions of dataclass-style FFI classes: :class:`Field`, :func:`field`, MISSING."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+
+class _MissingType:
+    """The type of :data:`MISSING`."""
+
+    _instance: _MissingType | None = None
+
+    def __new__(cls) -> _MissingType:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "<MISSING>"
+
+    def __reduce__(self) -> str:
+        return "MISSING"
+
+
+MISSING: Any = _MissingType()
+"""No value given: a field without a default, an argument left to the C++ default."""
+
+try:
+    from dataclasses import KW_ONLY
+except ImportError:  # Python 3.9
+
+    class KW_ONLY:  # type: ignore[no-redef]
+        """Annotations after ``_: KW_ONLY`` are keyword-only (Python 3.10's sentinel)."""
+
+
+# Field flag bits (TVMFFIFieldFlagBitMask in <ffi/c_reflection_api.h>).
+_WRITABLE = 1 << 0
+_HAS_DEFAULT = 1 << 1
+_DEFAULT_FROM_FACTORY = 1 << 5
+_REPR_OFF = 1 << 6
+_COMPARE_OFF = 1 << 7
+_HASH_OFF = 1 << 8
+_INIT_OFF = 1 << 9
+_KW_ONLY = 1 << 10
+_SEQ_IGNORE = 1 << 3
+_SEQ_DEF_PATTERN = 1 << 4
+_SEQ_DEF_SIMPLE = 1 << 12
+
+
+# How a field takes part in structural equality and hashing (py_class): normally (None), not at all,
+# or as a definition region of variables ("def" is the older spelling of "def-pattern").
+_STRUCTURAL_EQ_VALUES = frozenset({None, "ignore", "def", "def-pattern", "def-simple"})
+
+
+class Field:
+    """One field of a dataclass-style FFI class, as :func:`fields` reports it.
+
+    ``default`` is the default value or :data:`MISSING`; ``default_factory`` a callable making
+    it, or :data:`MISSING`. ``init``, ``repr``, ``compare``, ``hash`` and ``kw_only`` say whether
+    the field is in the constructor, the repr, comparisons and hashing, and taken by keyword only;
+    ``frozen`` whether plain assignment is refused; ``type`` is the class's annotation (None when
+    there is none), ``doc`` the field's documentation and ``metadata`` its user metadata.
+    """
+
+    __slots__ = (
+        "compare",
+        "default",
+        "default_factory",
+        "doc",
+        "frozen",
+        "hash",
+        "init",
+        "kw_only",
+        "metadata",
+        "name",
+        "repr",
+        "structural_eq",
+        "type",
+    )
+
+    def __init__(
+        self,
+        name: str | None = None,
+        *,
+        default: Any = MISSING,
+        default_factory: Any = MISSING,
+        init: bool = True,
+        repr: bool = True,
+        hash: bool | None = None,
+        compare: bool = True,
+        kw_only: bool = False,
+        frozen: bool = False,
+        doc: str | None = None,
+        metadata: dict[str, Any] | None = None,
+        structural_eq: str | None = None,
+    ) -> None:
+        if structural_eq not in _STRUCTURAL_EQ_VALUES:
+            raise ValueError(
+                f"structural_eq must be one of {sorted(map(str, _STRUCTURAL_EQ_VALUES))}, "
+                f"not {structural_eq!r}"
+            )
+        if default is not MISSING and default_factory is not MISSING:
+            raise ValueError("cannot specify both default and default_factory")
+        if default_factory is not MISSING and not callable(default_factory):
+            raise TypeError(
+                f"default_factory must be callable, not {type(default_factory).__name__}"
+            )
+        self.name = name
+        self.type: Any = None
+        self.default = default
+        self.default_factory = default_factory
+        self.init = init
+        self.repr = repr
+        self.hash = compare if hash is None else hash
+        self.compare = compare
+        self.kw_only = kw_only
+        self.frozen = frozen
+        self.doc = doc
+        self.metadata = dict(metadata or {})
+        self.structural_eq = structural_eq
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{slot}={getattr(self, slot)!r}" for slot in self.__slots__)
+        return f"Field({shown})"
+
+
+def field(
+    *,
+    default: Any = MISSING,
+    default_factory: Any = MISSING,
+    init: bool = True,
+    repr: bool = True,
+    hash: bool | None = None,
+    compare: bool = True,
+    kw_only: bool = False,
+    frozen: bool = False,
+    doc: str | None = None,
+    metadata: dict[str, Any] | None = None,
+    structural_eq: str | None = None,
+) -> Any:
+    """A field specifier for a class body (``x: int = field(kw_only=True)``).
+
+    On a ``py_class`` it declares the field's default (or `default_factory`, called for each
+    object), whether it is in ``__init__`` (`init`), keyword-only, in the repr, in comparisons
+    and hashing, frozen, its `doc` and how it takes part in structural equality. On a ``c_class``
+    the C++ reflection declares the field; the specifier is removed from the class body so that it
+    cannot hide the field, and its options are not applied.
+    """
+    return Field(
+        default=default,
+        default_factory=default_factory,
+        init=init,
+        repr=repr,
+        hash=hash,
+        compare=compare,
+        kw_only=kw_only,
+        frozen=frozen,
+        doc=doc,
+        metadata=metadata,
+        structural_eq=structural_eq,
+    )
+
+
+def _field_from_reflection(desc: Any, hints: dict[str, Any], frozen: bool) -> Field:
+    """A :class:`Field` describing the reflected field behind descriptor `desc`."""
+    flags = desc.flags
+    default: Any = MISSING
+    factory: Any = MISSING
+    if flags & _HAS_DEFAULT:
+        if flags & _DEFAULT_FROM_FACTORY:
+            factory = desc._default
+        else:
+            default = desc._default
+    metadata = json.loads(desc.metadata) if desc.metadata else {}
+    metadata.pop("type_schema", None)
+    out = Field(
+        desc.__name__,
+        default=default,
+        default_factory=factory,
+        init=not flags & _INIT_OFF,
+        repr=not flags & _REPR_OFF,
+        hash=not flags & _HASH_OFF,
+        compare=not flags & _COMPARE_OFF,
+        kw_only=bool(flags & _KW_ONLY),
+        frozen=frozen or not flags & _WRITABLE,
+        doc=desc.__doc__,
+        metadata=metadata,
+        structural_eq="ignore"
+        if flags & _SEQ_IGNORE
+        else "def-pattern"
+        if flags & _SEQ_DEF_PATTERN
+        else "def-simple"
+        if flags & _SEQ_DEF_SIMPLE
+        else None,
+    )
+    out.type = hints.get(desc.__name__)
+    return out

@@ -1,0 +1,426 @@
+"""``py_class``: FFI object types defined in Python, their fields stored in the object.
+
+The class's annotated fields are laid out natively (``int``, ``float`` and ``bool`` as such, other
+values as a 16-byte Any) in a new type registered with the runtime, so instances are real FFI
+objects: C++ reads their fields through reflection, structural equality and JSON graphs work, and
+they cross into kernels and back as the same class. Every write, from Python or from C++, goes
+through the field's converter, built from its annotation.
+"""
+
+from __future__ import annotations
+
+import collections.abc
+import json
+import operator
+import sys
+import types
+import typing
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from .. import _core, registry
+from .._core import Object
+from ..containers import Array, Dict, List, Map
+from . import _dunders
+from ._fields import KW_ONLY, MISSING, Field
+
+_T = TypeVar("_T", bound=type)
+
+# Native field layouts: (size, alignment, field_static_type_index); type indices of <ffi/c_api.h>.
+_INT, _BOOL, _FLOAT, _ANY = (8, 8, 1), (1, 1, 2), (8, 8, 3), (16, 8, -1)
+_HEADER_SIZE = 24  # sizeof(TVMFFIObject)
+# Field flag bits (TVMFFIFieldFlagBitMask in <ffi/c_reflection_api.h>).
+_FLAGS = {
+    "writable": 1 << 0,
+    "has_default": 1 << 1,
+    "ignore": 1 << 3,
+    "def": 1 << 4,
+    "def-pattern": 1 << 4,
+    "factory": 1 << 5,
+    "repr_off": 1 << 6,
+    "compare_off": 1 << 7,
+    "hash_off": 1 << 8,
+    "init_off": 1 << 9,
+    "kw_only": 1 << 10,
+    "def-simple": 1 << 12,
+}
+# TVMFFISEqHashKind per ``structural_eq`` of the class.
+_STRUCTURE_KINDS = {None: 0, "tree": 1, "var": 2, "dag": 3, "const-tree": 4, "singleton": 5}
+# Converters stay alive as long as the types using them: for the life of the process.
+_KEEP_ALIVE: list[Any] = []
+
+
+class _Schema(typing.NamedTuple):
+    """What an annotation means for a field: its type schema (JSON-able), the converter every
+    write goes through (None: any value as it is) and the native layout."""
+
+    json: dict[str, Any]
+    convert: Callable[[Any], Any] | None
+    layout: tuple[int, int, int]
+
+
+def _expected(what: str, value: Any) -> TypeError:
+    return TypeError(f"expected {what}, got {type(value).__name__}")
+
+
+def _scalar(check: Callable[[Any], Any], what: str) -> Callable[[Any], Any]:
+    def convert(value: Any) -> Any:
+        try:
+            return check(value)
+        except (TypeError, ValueError):
+            raise _expected(what, value) from None
+
+    return convert
+
+
+def _to_int(value: Any) -> int:
+    return value if type(value) is int else operator.index(value)
+
+
+def _to_float(value: Any) -> float:
+    if type(value) is float:
+        return value
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__float__"):
+        raise TypeError  # ints and NumPy scalars have __float__; strings are not numbers here
+    return float(value)
+
+
+def _to_bool(value: Any) -> bool:
+    if type(value) is bool:
+        return value
+    if type(value).__name__ == "bool_":  # NumPy's
+        return bool(value)
+    raise TypeError
+
+
+def _instance(cls: type | tuple[type, ...], what: str) -> Callable[[Any], Any]:
+    def convert(value: Any) -> Any:
+        if not isinstance(value, cls):
+            raise _expected(what, value)
+        return value
+
+    return convert
+
+
+def _sequence(container: type, item: Callable[[Any], Any] | None, what: str) -> Callable:
+    """Sequences become `container`; one that already is, with every item as it was, is kept (so
+    the field shares it)."""
+
+    def convert(value: Any) -> Any:
+        if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple, Array, List)):
+            raise _expected(what, value)
+        if item is None:
+            return value if isinstance(value, container) else container(value)
+        old = list(value)
+        new = [item(v) for v in old]
+        if isinstance(value, container) and all(a is b for a, b in zip(new, old)):
+            return value
+        return container(new)
+
+    return convert
+
+
+def _mapping(container: type, key: Callable | None, val: Callable | None, what: str) -> Callable:
+    """Mappings become `container`; one that already is, unchanged, is kept."""
+
+    def convert(value: Any) -> Any:
+        if not isinstance(value, (dict, Map, Dict)):
+            raise _expected(what, value)
+        old = list(value.items())
+        new = [(key(k) if key else k, val(v) if val else v) for k, v in old]
+        same = all(a is c and b is d for (a, b), (c, d) in zip(new, old))
+        if isinstance(value, container) and same:
+            return value
+        return container(dict(new))
+
+    return convert
+
+
+def _union(alternatives: list[_Schema], what: str) -> Callable[[Any], Any]:
+    def convert(value: Any) -> Any:
+        for alt in alternatives:
+            if alt.convert is None:
+                return value
+            try:
+                return alt.convert(value)
+            except TypeError:
+                continue
+        raise _expected(what, value)
+
+    return convert
+
+
+def _schema(annotation: Any, owner: type, key: str) -> _Schema:  # noqa: PLR0911, PLR0912
+    """The schema of a field annotated `annotation` in class `owner` (type key `key`); TypeError
+    for annotations no FFI value can satisfy."""
+    if annotation is Any or annotation is object:
+        return _Schema({"type": "Any"}, None, _ANY)
+    if annotation is None or annotation is type(None):
+        return _Schema({"type": "None"}, _instance(type(None), "None"), _ANY)
+    if annotation is bool:
+        return _Schema({"type": "bool"}, _scalar(_to_bool, "bool"), _BOOL)
+    if annotation is int:
+        return _Schema({"type": "int"}, _scalar(_to_int, "int"), _INT)
+    if annotation is float:
+        return _Schema({"type": "float"}, _scalar(_to_float, "float"), _FLOAT)
+    if annotation is str:
+        return _Schema({"type": "ffi.String"}, _instance(str, "str"), _ANY)
+    if annotation is bytes:
+        return _Schema({"type": "ffi.Bytes"}, _instance((bytes, bytearray), "bytes"), _ANY)
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin is typing.Union or (
+        sys.version_info >= (3, 10) and isinstance(annotation, types.UnionType)
+    ):
+        alts = [_schema(a, owner, key) for a in args]
+        none = [a for a in alts if a.json["type"] == "None"]
+        rest = [a for a in alts if a.json["type"] != "None"]
+        what = " | ".join(_describe(a) for a in args)
+        if none and len(rest) == 1:
+            schema = {"type": "Optional", "args": [rest[0].json]}
+        else:
+            schema = {"type": "Variant", "args": [a.json for a in alts]}
+        return _Schema(schema, _union(none + rest, what), _ANY)
+    if annotation in (list, List) or origin is list:
+        item = _schema(args[0], owner, key) if args else None
+        return _container("ffi.List", List, [item], "list", _sequence)
+    if annotation in (tuple, Array, collections.abc.Sequence) or origin in (
+        tuple,
+        collections.abc.Sequence,
+    ):
+        if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
+            raise TypeError("only tuple[T, ...] (an Array) can be a field type, not fixed tuples")
+        item = _schema(args[0], owner, key) if args else None
+        return _container("ffi.Array", Array, [item], "a sequence", _sequence)
+    if annotation in (dict, Dict) or origin is dict:
+        parts = [_schema(a, owner, key) for a in args] if args else [None, None]
+        return _container("ffi.Dict", Dict, parts, "dict", _mapping)
+    if annotation in (Map, collections.abc.Mapping) or origin is collections.abc.Mapping:
+        parts = [_schema(a, owner, key) for a in args] if args else [None, None]
+        return _container("ffi.Map", Map, parts, "a mapping", _mapping)
+    if annotation is collections.abc.Callable or origin is collections.abc.Callable:
+        check = _scalar(lambda v: v if callable(v) else _raise(), "a callable")
+        return _Schema({"type": "ffi.Function"}, check, _ANY)
+    if isinstance(annotation, type) and issubclass(annotation, Object):
+        if annotation is not owner:
+            index = _core._class_type_index(annotation)
+            key = _core._type_key(index) if index >= 0 else "ffi.Object"
+        return _Schema({"type": key}, _instance(annotation, annotation.__name__), _ANY)
+    raise TypeError(f"no FFI value has type {_describe(annotation)}")
+
+
+def _raise() -> Any:
+    raise TypeError
+
+
+def _describe(annotation: Any) -> str:
+    return annotation.__name__ if isinstance(annotation, type) else repr(annotation)
+
+
+def _container(
+    key: str, cls: type, parts: list[_Schema | None], what: str, make: Callable
+) -> _Schema:
+    converters = [p.convert if p is not None else None for p in parts]
+    schema: dict[str, Any] = {"type": key}
+    if any(p is not None for p in parts):
+        schema["args"] = [p.json if p is not None else {"type": "Any"} for p in parts]
+    return _Schema(schema, make(cls, *converters, what), _ANY)
+
+
+class _Spec(typing.NamedTuple):
+    """One field as declared in the class body."""
+
+    name: str
+    field: Field
+    schema: _Schema
+    kw_only: bool
+
+
+def _declared_fields(cls: type, key: str, kw_only: bool, localns: dict[str, Any]) -> list[_Spec]:
+    """The class body's own fields: annotated names in order (ClassVar skipped, names after
+    ``_: KW_ONLY`` keyword-only), each with its Field (from ``field(...)``, a plain default or
+    none) and its schema. Annotations are resolved in the module, the class itself and `localns`
+    (the names where the class is defined). Bad annotations and mutable defaults are TypeError /
+    ValueError."""
+    own = cls.__dict__.get("__annotations__", {})
+    module = sys.modules.get(cls.__module__)
+    globalns = dict(vars(module)) if module is not None else {}
+    try:
+        names = {**localns, cls.__name__: cls}
+        hints = typing.get_type_hints(cls, globalns=globalns, localns=names)
+    except Exception as exc:
+        raise TypeError(
+            f"py_class `{cls.__qualname__}`: cannot resolve annotations: {exc}"
+        ) from exc
+    out: list[_Spec] = []
+    after_marker = False
+    for name in own:
+        hint = hints.get(name, Any)
+        if hint is KW_ONLY:
+            after_marker = True
+            continue
+        if typing.get_origin(hint) is typing.ClassVar or hint is typing.ClassVar:
+            continue
+        value = cls.__dict__.get(name, MISSING)
+        spec = value if isinstance(value, Field) else Field(default=value)
+        if isinstance(spec.default, (list, dict, set, Array, List, Map, Dict)):
+            raise ValueError(
+                f"py_class `{cls.__qualname__}`: mutable default for field `{name}` is shared by "
+                "every object; use field(default_factory=...)"
+            )
+        try:
+            schema = _schema(hint, cls, key)
+        except TypeError as exc:
+            raise TypeError(f"py_class `{cls.__qualname__}`, field `{name}`: {exc}") from None
+        if spec.default is not MISSING and schema.convert is not None:
+            try:
+                spec.default = schema.convert(spec.default)
+            except TypeError as exc:
+                raise TypeError(
+                    f"py_class `{cls.__qualname__}`, default of field `{name}`: {exc}"
+                ) from None
+        spec.name = name
+        out.append(_Spec(name, spec, schema, spec.kw_only or kw_only or after_marker))
+    return out
+
+
+def _parent(cls: type) -> tuple[int, int]:
+    """(type index, size) of the type `cls` derives from: ffi.Object or another py_class."""
+    for base in cls.__mro__[1:]:
+        if base is Object:
+            index, size = _core.type_key_to_index("ffi.Object"), _HEADER_SIZE
+            break
+        if "__ffi_py_class_size__" in base.__dict__:
+            index, size = _core._class_type_index(base), base.__ffi_py_class_size__
+            break
+    else:
+        raise TypeError(f"py_class needs a subclass of ffi.Object, not {cls!r}")
+    nearest = _core._class_type_index(cls)
+    if nearest not in (-1, index):
+        raise TypeError(
+            f"py_class `{cls.__qualname__}` derives from a type defined in C++; a class defined in "
+            "Python can derive from ffi.Object or from another py_class"
+        )
+    return index, size
+
+
+def _register_fields(index: int, start: int, specs: list[_Spec]) -> int:
+    """Registers the fields after `start` bytes; returns the object's size."""
+    convert_fn = _core._py_class_converter_address()
+    make_getter = _core.get_global_func("ffi.MakeFieldGetter")
+    make_setter = _core.get_global_func("ffi.MakeFieldSetter")
+    offset = start
+    for spec in specs:
+        f, (size, align, static_index) = spec.field, spec.schema.layout
+        offset = (offset + align - 1) // align * align
+        conv = spec.schema.convert
+        if conv is not None:
+            _KEEP_ALIVE.append(conv)
+        setter = make_setter(static_index, id(conv) if conv else 0, convert_fn if conv else 0)
+        flags = _FLAGS["writable"]
+        default: Any = None
+        if f.default_factory is not MISSING:
+            flags |= _FLAGS["has_default"] | _FLAGS["factory"]
+            default = f.default_factory
+        elif f.default is not MISSING:
+            flags |= _FLAGS["has_default"]
+            default = f.default
+        for off, bit in ((f.init, "init_off"), (f.repr, "repr_off"), (f.compare, "compare_off")):
+            flags |= 0 if off else _FLAGS[bit]
+        flags |= 0 if f.hash else _FLAGS["hash_off"]
+        flags |= _FLAGS["kw_only"] if spec.kw_only else 0
+        flags |= _FLAGS.get(f.structural_eq or "", 0)
+        metadata = json.dumps({"type_schema": json.dumps(spec.schema.json)})
+        _core._py_class_add_field(
+            index, spec.name, f.doc, metadata, flags, size, align, offset, static_index,
+            make_getter(static_index), setter, default,
+        )  # fmt: skip
+        offset += size
+    return max((offset + 7) // 8 * 8, _HEADER_SIZE)
+
+
+def py_class(
+    cls_or_type_key: Any = None,
+    /,
+    *,
+    type_key: str | None = None,
+    frozen: bool = False,
+    init: bool = True,
+    repr: bool = True,
+    eq: bool = False,
+    order: bool = False,
+    unsafe_hash: bool = False,
+    match_args: bool = True,
+    kw_only: bool = False,
+    structural_eq: str | None = "tree",
+    slots: bool = True,
+) -> Any:
+    """Define an FFI object type in Python: the class's annotated fields are stored in the object.
+
+    Use bare (``@py_class``, type key ``<module>.<qualname>``) or with the type key
+    (``@py_class("my.Node")``) and options. Fields take ``int``, ``float``, ``bool``, ``str``,
+    ``bytes``, ``Optional``/unions, ``list[T]`` (an ``ffi.List``), ``tuple[T, ...]`` (an
+    ``ffi.Array``), ``dict[K, V]`` (an ``ffi.Dict``), ``Callable``, ``ffi.Object`` subclasses
+    and ``Any``; each write (in ``__init__``, by assignment, from C++) is converted or refused
+    with a TypeError. Defaults are plain values or ``field(default_factory=...)``; ``_:
+    KW_ONLY`` and ``kw_only=True`` make fields keyword-only. The class derives from
+    ``ffi.Object`` or another ``py_class``.
+
+    The options are ``c_class``'s (``init``, ``repr``, ``eq``, ``order`` (needs ``eq``),
+    ``unsafe_hash``, ``frozen``, ``match_args``), plus ``kw_only`` and ``structural_eq``: how
+    :func:`ffi.structural_equal` treats the type (``"tree"``, ``"var"``, ``"dag"``,
+    ``"const-tree"``, ``"singleton"`` or None). ``__post_init__`` runs after the generated
+    ``__init__``; an ``__init__`` of the class body gets a fresh object whose fields it sets.
+    ``slots`` is accepted for compatibility. A type key already registered is a ValueError.
+    """
+    del slots
+    # Names visible where the class is defined (a function's local classes in annotations).
+    localns = dict(sys._getframe(1).f_locals)
+    if order and not eq:
+        raise ValueError("order=True requires eq=True")
+    if structural_eq not in _STRUCTURE_KINDS:
+        raise ValueError(
+            f"structural_eq must be one of {sorted(k for k in _STRUCTURE_KINDS if k)} or None, "
+            f"not {structural_eq!r}"
+        )
+
+    def decorate(cls: _T) -> _T:
+        if not (isinstance(cls, type) and issubclass(cls, Object)):
+            raise TypeError(f"py_class needs a subclass of ffi.Object, not {cls!r}")
+        key = type_key or f"{cls.__module__}.{cls.__qualname__}"
+        parent_index, start = _parent(cls)
+        specs = _declared_fields(cls, key, kw_only, localns)  # every check before the type exists
+        index = _core._py_class_new_type(key, parent_index)
+        size = _register_fields(index, start, specs)
+        _core._py_class_set_metadata(index, size, _STRUCTURE_KINDS[structural_eq], cls.__doc__)
+        _core.get_global_func("ffi._PyClassRegisterTypeAttrColumns")(index, size)
+        for spec in specs:
+            if spec.name in cls.__dict__:
+                delattr(cls, spec.name)  # defaults live in the type now
+        own_body = set(cls.__dict__)
+        cls.__ffi_py_class_size__ = size  # type: ignore[attr-defined]
+        ffi_init = registry._bind_class(cls, key)
+        _dunders.finish_class(
+            cls,
+            key,
+            own_body,
+            ffi_init,
+            frozen=frozen,
+            frozen_fields={s.name for s in specs if frozen or s.field.frozen},
+            init=init,
+            repr=repr,
+            eq=eq,
+            order=order,
+            unsafe_hash=unsafe_hash,
+            match_args=match_args,
+            py_class_mode=True,
+        )
+        return cls
+
+    if isinstance(cls_or_type_key, str):
+        type_key = cls_or_type_key
+        return decorate
+    if cls_or_type_key is None:
+        return decorate
+    if isinstance(cls_or_type_key, type):
+        return decorate(cls_or_type_key)
+    raise TypeError(f"py_class: expected a class or a type key, not {cls_or_type_key!r}")

@@ -1,0 +1,200 @@
+// Object types defined in Python (ffi.dataclasses.py_class): a type index allocated under a parent,
+// fields registered with their native layout, and the conversion callback the runtime's field
+// setters (ffi.MakeFieldSetter) call with each field's Python converter. Storage, copying and the
+// keyword constructor are the runtime's standard globals; this file only reaches the C ABI calls
+// Python cannot make itself.
+#include <Python.h>  // before any other Python header
+
+#include <cstring>
+#include <string>
+
+#include "core.h"
+
+namespace tvm {
+namespace ffi {
+namespace python {
+namespace {
+
+/*!
+ * \brief The convert_fn of ffi.MakeFieldSetter: `converter` is a Python callable (kept alive by the
+ * class); `value` is handed to it as a Python value and its result stored, or its exception raised
+ * as the FFI error (a TypeError names the field's expected type).
+ */
+int ConvertThroughPython(void* converter, const TVMFFIAny* value, TVMFFIAny* result) {
+  if (!PythonAlive()) {
+    TVMFFIErrorSetRaisedFromCStr("RuntimeError",
+                                 "a Python-defined field was set while Python is shutting down");
+    return -1;
+  }
+  PyGILState_STATE gil = PyGILState_Ensure();
+  int rc = 0;
+  TVMFFIAny owned;
+  PyObject* arg = TVMFFIAnyViewToOwnedAny(value, &owned) == 0 ? ToPython(&owned) : nullptr;
+  PyObject* out = arg ? PyObject_CallOneArg(static_cast<PyObject*>(converter), arg) : nullptr;
+  if (arg == nullptr && !PyErr_Occurred()) RaiseFromFFI(-1);
+  if (out == nullptr || !ToOwnedAny(out, result)) rc = SetFFIErrorFromPython();
+  Py_XDECREF(out);
+  Py_XDECREF(arg);
+  PyGILState_Release(gil);
+  return rc;
+}
+
+/*! \brief _py_class_new_type(type_key, parent_index) -> the new type's index. */
+PyObject* NewType(PyObject*, PyObject* const* args, Py_ssize_t n) {
+  long long parent = 0;
+  if (n != 2 || !PyUnicode_Check(args[0])) {
+    PyErr_SetString(PyExc_TypeError, "_py_class_new_type(type_key, parent_index)");
+    return nullptr;
+  }
+  if (!IntInRange(args[1], 0, INT32_MAX, "parent_index", &parent)) return nullptr;
+  Py_ssize_t size = 0;
+  const char* key = Utf8(args[0], &size);
+  if (key == nullptr) return nullptr;
+  TVMFFIByteArray type_key{key, static_cast<size_t>(size)};
+  int32_t existing = 0;
+  if (TVMFFITypeKeyToIndex(&type_key, &existing) == 0) {
+    PyErr_Format(PyExc_ValueError, "type key `%U` is already registered (type index %d)", args[0],
+                 existing);
+    return nullptr;
+  }
+  TVMFFIObjectHandle not_found = nullptr;  // the lookup's error is the expected answer
+  TVMFFIErrorMoveFromRaised(&not_found);
+  if (not_found != nullptr) TVMFFIObjectDecRef(not_found);
+  const TVMFFITypeInfo* parent_info = TVMFFIGetTypeInfo(static_cast<int32_t>(parent));
+  if (parent_info == nullptr) {
+    PyErr_Format(PyExc_ValueError, "no type is registered at index %lld", parent);
+    return nullptr;
+  }
+  int32_t index = TVMFFITypeGetOrAllocIndex(&type_key, -1, parent_info->type_depth + 1, 0, 1,
+                                            static_cast<int32_t>(parent));
+  if (index < 0) return RaiseFromFFI(-1);
+  return PyLong_FromLong(index);
+}
+
+/*! \brief Text of a str argument, or of None as empty. */
+bool OptionalText(PyObject* value, TVMFFIByteArray* out) {
+  out->data = nullptr;
+  out->size = 0;
+  if (value == Py_None) return true;
+  Py_ssize_t size = 0;
+  const char* text = PyUnicode_Check(value) ? Utf8(value, &size) : nullptr;
+  if (text == nullptr) {
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "expected str or None");
+    return false;
+  }
+  out->data = text;
+  out->size = static_cast<size_t>(size);
+  return true;
+}
+
+/*!
+ * \brief _py_class_add_field(type_index, name, doc, metadata, flags, size, alignment, offset,
+ * static_type_index, getter_address, setter, default): registers one field (the runtime copies the
+ * record). `setter` is an ffi.Function; `default` the default value or factory (flags say which).
+ */
+PyObject* AddField(PyObject*, PyObject* const* args, Py_ssize_t n) {
+  if (n != 12) {
+    PyErr_SetString(PyExc_TypeError, "_py_class_add_field takes 12 arguments");
+    return nullptr;
+  }
+  long long index, flags, size, alignment, offset, static_index, getter;
+  if (!IntInRange(args[0], 0, INT32_MAX, "type_index", &index) ||
+      !IntInRange(args[4], 0, INT64_MAX, "flags", &flags) ||
+      !IntInRange(args[5], 1, 16, "size", &size) ||
+      !IntInRange(args[6], 1, 16, "alignment", &alignment) ||
+      !IntInRange(args[7], static_cast<long long>(sizeof(TVMFFIObject)), INT32_MAX, "offset",
+                  &offset) ||
+      !IntInRange(args[8], -1, INT32_MAX, "static_type_index", &static_index) ||
+      !IntInRange(args[9], 1, INT64_MAX, "getter_address", &getter)) {
+    return nullptr;
+  }
+  if (!PyObject_TypeCheck(args[10], FunctionType)) {
+    PyErr_SetString(PyExc_TypeError, "the setter must be an ffi.Function");
+    return nullptr;
+  }
+  TVMFFIFieldInfo info{};
+  Py_ssize_t name_size = 0;
+  const char* name = PyUnicode_Check(args[1]) ? Utf8(args[1], &name_size) : nullptr;
+  if (name == nullptr) {
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "the field name must be a str");
+    return nullptr;
+  }
+  info.name = TVMFFIByteArray{name, static_cast<size_t>(name_size)};
+  if (!OptionalText(args[2], &info.doc) || !OptionalText(args[3], &info.metadata)) return nullptr;
+  info.flags = flags | kTVMFFIFieldFlagBitSetterIsFunctionObj;
+  info.size = size;
+  info.alignment = alignment;
+  info.offset = offset;
+  info.getter = reinterpret_cast<TVMFFIFieldGetter>(static_cast<intptr_t>(getter));
+  info.setter = reinterpret_cast<PyObj*>(args[10])->handle;
+  info.field_static_type_index = static_cast<int32_t>(static_index);
+  info.default_value_or_factory.type_index = kTVMFFINone;
+  TVMFFIAny fallback{};
+  fallback.type_index = kTVMFFINone;
+  if ((flags & kTVMFFIFieldFlagBitMaskHasDefault) && !ToOwnedAny(args[11], &fallback)) {
+    return nullptr;
+  }
+  info.default_value_or_factory = fallback;
+  int rc = TVMFFITypeRegisterField(static_cast<int32_t>(index), &info);
+  ReleaseAny(&fallback);  // the runtime keeps its own reference
+  if (rc != 0) return RaiseFromFFI(rc);
+  Py_RETURN_NONE;
+}
+
+/*! \brief _py_class_set_metadata(type_index, total_size, structural_kind, doc): the type's size,
+ * documentation and structural equality kind (TVMFFISEqHashKind). */
+PyObject* SetMetadata(PyObject*, PyObject* const* args, Py_ssize_t n) {
+  long long index = 0, size = 0, kind = 0;
+  if (n != 4) {
+    PyErr_SetString(PyExc_TypeError, "_py_class_set_metadata takes 4 arguments");
+    return nullptr;
+  }
+  if (!IntInRange(args[0], 0, INT32_MAX, "type_index", &index) ||
+      !IntInRange(args[1], static_cast<long long>(sizeof(TVMFFIObject)), INT32_MAX, "total_size",
+                  &size) ||
+      !IntInRange(args[2], kTVMFFISEqHashKindUnsupported, kTVMFFISEqHashKindUniqueInstance,
+                  "structural_kind", &kind)) {
+    return nullptr;
+  }
+  TVMFFITypeMetadata metadata{};
+  if (!OptionalText(args[3], &metadata.doc)) return nullptr;
+  metadata.creator = nullptr;
+  metadata.total_size = static_cast<int32_t>(size);
+  metadata.structural_eq_hash_kind = static_cast<TVMFFISEqHashKind>(kind);
+  int rc = TVMFFITypeRegisterMetadata(static_cast<int32_t>(index), &metadata);
+  if (rc != 0) return RaiseFromFFI(rc);
+  Py_RETURN_NONE;
+}
+
+/*! \brief _py_class_converter_address(): the convert_fn to give ffi.MakeFieldSetter. */
+PyObject* ConverterAddress(PyObject*, PyObject*) {
+  return PyLong_FromVoidPtr(reinterpret_cast<void*>(&ConvertThroughPython));
+}
+
+PyMethodDef py_class_functions[] = {
+    {"_py_class_new_type", reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(NewType)),
+     METH_FASTCALL,
+     "_py_class_new_type(type_key, parent_index)\n\nAllocates a type index for a class defined in "
+     "Python; a registered key is a ValueError."},
+    {"_py_class_add_field", reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(AddField)),
+     METH_FASTCALL,
+     "_py_class_add_field(type_index, name, doc, metadata, flags, size, alignment, offset, "
+     "static_type_index, getter_address, setter, default)\n\nRegisters a field of a type defined "
+     "in Python."},
+    {"_py_class_set_metadata", reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(SetMetadata)),
+     METH_FASTCALL,
+     "_py_class_set_metadata(type_index, total_size, structural_kind, doc)\n\nRegisters the "
+     "type's metadata."},
+    {"_py_class_converter_address", ConverterAddress, METH_NOARGS,
+     "The C conversion callback ffi.MakeFieldSetter calls with a field's Python converter."},
+    {nullptr, nullptr, 0, nullptr}};
+
+}  // namespace
+
+bool InitPyClass(PyObject* module) {
+  return PyModule_AddFunctions(module, py_class_functions) == 0;
+}
+
+}  // namespace python
+}  // namespace ffi
+}  // namespace tvm

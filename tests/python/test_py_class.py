@@ -1,0 +1,340 @@
+"""ffi.dataclasses.py_class: object types defined in Python, their fields stored in the object.
+Instances are runtime objects: the runtime's constructor, copy, JSON graphs, structural equality
+and repr read and write their fields through reflection, and every write goes through the field's
+converter."""
+
+# Annotations stay Optional[...]: py_class evaluates them, and Python 3.9 cannot evaluate X | None.
+# ruff: noqa: UP007, UP045
+from __future__ import annotations
+
+import copy
+import gc
+import inspect
+import pickle
+import threading
+from typing import Any, Callable, Optional, Union
+
+import pytest
+
+import ffi
+from ffi.dataclasses import KW_ONLY, asdict, astuple, field, fields, is_dataclass, py_class, replace
+
+
+@py_class("pyc.Point", eq=True, order=True, unsafe_hash=True)
+class Point(ffi.Object):
+    """A point."""
+
+    x: int
+    y: float = 0.5
+    label: str = "p"
+    tags: list[int] = field(default_factory=list)
+    _: KW_ONLY
+    note: Optional[str] = None
+
+
+@py_class("pyc.Point3")
+class Point3(Point):
+    z: int = 0
+
+    def __post_init__(self):
+        self.z = self.z * 10
+
+
+@py_class
+class Node(ffi.Object):
+    value: int
+    next: Optional[Node] = None
+
+
+@py_class("pyc.Everything", kw_only=True)
+class Everything(ffi.Object):
+    flag: bool = False
+    blob: bytes = b""
+    seq: tuple[int, ...] = ()
+    table: dict[str, float] = field(default_factory=dict)
+    fn: Optional[Callable] = None
+    anything: Any = None
+    either: Optional[Union[int, str]] = None
+    point: Optional[Point] = None
+    hidden: int = field(default=3, init=False, repr=False)
+
+
+def ref_fn(name):
+    return ffi.get_global_func(name)
+
+
+# ---- construction and fields ---------------------------------------------------------------------
+
+
+def test_signature_defaults_and_keywords():
+    assert str(inspect.signature(Point)) == (
+        "(x: int, y: float = <MISSING>, label: str = <MISSING>, tags: list[int] = <MISSING>, *, "
+        "note: Optional[str] = <MISSING>)"
+    )
+    p = Point(1)
+    assert (p.x, p.y, p.label, list(p.tags), p.note) == (1, 0.5, "p", [], None)
+    p = Point(2, 3, "q", [4, 5], note="n")
+    assert (p.x, p.y, p.label, list(p.tags), p.note) == (2, 3.0, "q", [4, 5], "n")
+    assert type(p.y) is float and type(p.tags) is ffi.List
+    assert not Point(1).tags.same_as(Point(1).tags)  # the factory runs for each object
+    with pytest.raises(TypeError, match="positional"):
+        Point(1, 2.0, "q", [], "note")  # note is keyword-only
+    e = Everything()
+    assert e.hidden == 3 and "hidden" not in repr(e)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'hidden'"):
+        Everything(hidden=4)
+    with pytest.raises(TypeError):
+        Everything(True)  # kw_only=True on the class
+
+
+def test_every_write_is_converted_or_refused():
+    p = Point(1)
+    p.x = 7
+    p.y = 2  # int to float
+    assert (p.x, p.y, type(p.y)) == (7, 2.0, float)
+    with pytest.raises(TypeError, match="expected int, got str"):
+        p.x = "no"
+    with pytest.raises(TypeError, match="expected float, got str"):
+        p.y = "1.5"
+    with pytest.raises(TypeError, match="field 'x'"):
+        Point("a")
+    with pytest.raises(TypeError, match="expected str"):
+        Point(1, label=3)
+    with pytest.raises(TypeError, match="expected list"):
+        Point(1, tags=5)
+    with pytest.raises(TypeError, match="expected int"):
+        Point(1, tags=[1, "two"])
+    assert (p.x, p.y) == (7, 2.0)  # refused writes leave the object as it was
+    e = Everything(flag=True, blob=b"\x00b", seq=[1, 2], table={"a": 1}, fn=len, either="s")
+    assert (e.flag, e.blob, list(e.seq), dict(e.table), e.either) == (
+        True,
+        b"\x00b",
+        [1, 2],
+        {"a": 1.0},
+        "s",
+    )
+    assert type(e.seq) is ffi.Array and type(e.table) is ffi.Dict and e.fn("abc") == 3
+    e.either = 4
+    e.anything = [1, {"k": 2}]
+    e.point = Point(1)
+    assert e.either == 4 and e.anything[0] == 1 and dict(e.anything[1]) == {"k": 2}
+    assert e.point.x == 1
+    for name, bad in [("flag", 1), ("blob", "s"), ("either", 1.5), ("point", Node(1)), ("fn", 3)]:
+        with pytest.raises(TypeError):
+            setattr(e, name, bad)
+
+
+def test_containers_assigned_are_shared():
+    shared = ffi.List([1, 2])
+    p = Point(1, tags=shared)
+    shared.append(3)
+    assert list(p.tags) == [1, 2, 3] and p.tags.same_as(shared)
+
+
+def test_inheritance_post_init_and_self_reference():
+    r = Point3(1, z=2)
+    assert isinstance(r, Point) and r.z == 20
+    assert [f.name for f in fields(r)] == ["x", "y", "label", "tags", "note", "z"]
+    assert list(inspect.signature(Point3).parameters) == ["x", "y", "label", "tags", "z", "note"]
+    n = Node(1, Node(2))
+    assert n.next.value == 2 and n.next.next is None and type(n.next) is Node
+    assert n.type_key == f"{__name__}.Node"
+
+
+def test_a_body_init_gets_a_fresh_object():
+    @py_class("pyc.Custom")
+    class Custom(ffi.Object):
+        a: int
+        b: str = "x"
+
+        def __init__(self, text):
+            self.a = len(text)
+            self.b = text
+
+    c = Custom("hello")
+    assert (c.a, c.b) == (5, "hello")
+
+
+# ---- the runtime sees real objects ---------------------------------------------------------------
+
+
+def test_objects_cross_the_ffi_as_their_class():
+    p = Point(1, tags=[2])
+    arr = ffi.Array([p, Point3(2)])
+    assert type(arr[0]) is Point and arr[0] == p and arr[0].same_as(p)
+    assert type(arr[1]) is Point3
+    assert ref_fn("ffi.ReprPrint")(p) == 'pyc.Point(x=1, y=0.5, label="p", tags=[2], note=None)'
+    back = pickle.loads(pickle.dumps(p))  # JSON graph: made by __ffi_new__, set by the setters
+    assert type(back) is Point and back == p and not back.same_as(p)
+    assert copy.copy(p) == p and copy.deepcopy(Node(1, Node(2))).next.value == 2
+
+
+def test_structural_equality_follows_the_kind():
+    assert ffi.structural_equal(Point(1, tags=[2]), Point(1, tags=[2]))
+    assert not ffi.structural_equal(Point(1), Point(2))
+    assert ffi.structural_hash(Point(1)) == ffi.structural_hash(Point(1))
+
+    @py_class("pyc.Var", structural_eq="var")
+    class Var(ffi.Object):
+        name: str = field(structural_eq="ignore")
+
+    @py_class("pyc.Let")
+    class Let(ffi.Object):
+        var: Var = field(structural_eq="def")
+        body: Any = None
+
+    x, y = Var("x"), Var("y")
+    assert not ffi.structural_equal(x, y) and ffi.structural_equal(x, y, map_free_vars=True)
+    assert ffi.structural_equal(Let(x, x), Let(y, y))  # bound variables match by position
+    assert not ffi.structural_equal(Let(x, x), Let(y, x))
+    assert fields(Let)[0].structural_eq == "def-pattern"
+
+
+def test_eq_order_hash_frozen_and_replace():
+    assert Point(1) == Point(1) and Point(1) < Point(2) and hash(Point(1)) == hash(Point(1))
+    assert Node(1) != Node(1)  # eq=False: identity of the FFI object
+
+    @py_class("pyc.Frozen", frozen=True, eq=True)
+    class Frozen(ffi.Object):
+        a: int
+        b: int = field(default=0)
+
+    f = Frozen(1)
+    with pytest.raises(AttributeError, match="read-only"):
+        f.a = 2
+    assert replace(f, a=3).a == 3 and f.a == 1 and hash(f) == hash(Frozen(1))
+    Frozen.a.set(f, 9)
+    assert f.a == 9
+
+    @py_class("pyc.OneFrozen")
+    class OneFrozen(ffi.Object):
+        a: int = field(frozen=True)
+        b: int = 0
+
+    o = OneFrozen(1)
+    o.b = 2
+    with pytest.raises(AttributeError):
+        o.a = 2
+
+
+def test_dataclass_helpers():
+    p = Point(1, tags=[2], note="n")
+    assert is_dataclass(Point) and is_dataclass(p)
+    assert asdict(p) == {"x": 1, "y": 0.5, "label": "p", "tags": [2], "note": "n"}
+    assert astuple(Node(1, Node(2))) == (1, (2, None))
+    fs = {f.name: f for f in fields(Point)}
+    assert fs["tags"].type == list[int] and fs["note"].kw_only and fs["y"].default == 0.5
+    assert fields(Everything)[-1].init is False and fields(Everything)[-1].repr is False
+    assert Point.__match_args__ == ("x", "y", "label", "tags")
+
+
+# ---- errors at definition ------------------------------------------------------------------------
+
+
+def test_definition_errors():
+    with pytest.raises(ValueError, match="already registered"):
+
+        @py_class("pyc.Point")
+        class Again(ffi.Object):
+            x: int
+
+    with pytest.raises(TypeError, match="field `x`: no FFI value has type set"):
+
+        @py_class("pyc.BadType")
+        class BadType(ffi.Object):
+            x: set
+
+    with pytest.raises(ValueError, match="mutable default"):
+
+        @py_class("pyc.BadDefault")
+        class BadDefault(ffi.Object):
+            x: list[int] = []  # noqa: RUF012
+
+    with pytest.raises(TypeError, match="default of field `x`"):
+
+        @py_class("pyc.BadDefaultType")
+        class BadDefaultType(ffi.Object):
+            x: int = "zero"
+
+    with pytest.raises(ValueError, match="order=True requires eq=True"):
+        py_class("pyc.Order", order=True)
+    with pytest.raises(ValueError, match="structural_eq"):
+        py_class("pyc.Kind", structural_eq="bogus")
+    with pytest.raises(TypeError, match="subclass of ffi.Object"):
+        py_class("pyc.NotObject")(type("NotObject", (), {}))
+    with pytest.raises(ValueError, match="structural_eq"):
+        field(structural_eq="sometimes")
+    # A failed definition consumed nothing: the key is still free.
+
+    @py_class("pyc.BadType")
+    class Fixed(ffi.Object):
+        x: int
+
+    assert Fixed(1).x == 1
+
+
+def test_deriving_from_a_cxx_type_is_refused(tmp_path):
+    from ffi.dataclasses import c_class
+
+    lib = ffi.cpp.load_inline(
+        "pyc_cxx",
+        cpp_sources="""
+        #include <ffi/ffi.h>
+        #include <ffi/reflection/registry.h>
+        struct BaseObj : ffi::Object {
+          int64_t a = 0;
+          static constexpr bool _type_mutable = true;
+          FFI_DECLARE_OBJECT_INFO("pyc.CxxBase", BaseObj, ffi::Object);
+        };
+        FFI_STATIC_INIT_BLOCK() { ffi::reflection::ObjectDef<BaseObj>().def_rw("a", &BaseObj::a); }
+        """,
+        build_directory=str(tmp_path),
+    )
+    assert lib is not None
+
+    @c_class("pyc.CxxBase")
+    class CxxBase(ffi.Object):
+        pass
+
+    with pytest.raises(TypeError, match="derives from a type defined in C\\+\\+"):
+
+        @py_class("pyc.Derived")
+        class Derived(CxxBase):
+            b: int = 0
+
+
+# ---- threads and lifetime ------------------------------------------------------------------------
+
+
+def test_objects_made_and_written_from_many_threads():
+    errors = []
+
+    def work(k):
+        try:
+            for i in range(200):
+                p = Point(i, tags=[k])
+                p.y = i / 2
+                assert (p.x, p.y, list(p.tags)) == (i, i / 2, [k])
+        except Exception as exc:  # reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+
+
+def test_objects_outlive_their_class():
+    def make():
+        @py_class("pyc.Transient")
+        class Transient(ffi.Object):
+            v: list[int] = field(default_factory=list)
+
+        return Transient([1, 2])
+
+    obj = make()
+    gc.collect()
+    obj.v = [3]  # the converter is still alive
+    assert list(obj.v) == [3] and obj._use_count() == 1
