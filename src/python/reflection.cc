@@ -476,16 +476,20 @@ PyObject* GetTypeAttr(PyObject*, PyObject* const* args, Py_ssize_t n) {
   return name ? TypeAttr(static_cast<int32_t>(index), name) : nullptr;
 }
 
-/*! \brief _type_fields(type_index): descriptors for every field of the type, its ancestors' first
- * (root first, in declaration order), whatever the registered class shadows. */
-PyObject* TypeFields(PyObject*, PyObject* arg) {
+/*! \brief The type a type-index argument names; NULL with a ValueError when none does. */
+const TVMFFITypeInfo* TypeInfoArg(PyObject* arg) {
   long long index = 0;
   if (!IntInRange(arg, 0, INT32_MAX, "type_index", &index)) return nullptr;
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(static_cast<int32_t>(index));
-  if (info == nullptr) {
-    PyErr_Format(PyExc_ValueError, "no type is registered at index %lld", index);
-    return nullptr;
-  }
+  if (info == nullptr) PyErr_Format(PyExc_ValueError, "no type is registered at index %lld", index);
+  return info;
+}
+
+/*! \brief _type_fields(type_index): descriptors for every field of the type, its ancestors' first
+ * (root first, in declaration order), whatever the registered class shadows. */
+PyObject* TypeFields(PyObject*, PyObject* arg) {
+  const TVMFFITypeInfo* info = TypeInfoArg(arg);
+  if (info == nullptr) return nullptr;
   PyObject* out = PyList_New(0);
   for (int32_t d = 0; out != nullptr && d <= info->type_depth; ++d) {
     const TVMFFITypeInfo* t = d < info->type_depth ? info->type_ancestors[d] : info;
@@ -501,14 +505,8 @@ PyObject* TypeFields(PyObject*, PyObject* arg) {
 
 /*! \brief _type_key(type_index): the type's key; ValueError for an index no type has. */
 PyObject* TypeKey(PyObject*, PyObject* arg) {
-  long long index = 0;
-  if (!IntInRange(arg, 0, INT32_MAX, "type_index", &index)) return nullptr;
-  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(static_cast<int32_t>(index));
-  if (info == nullptr) {
-    PyErr_Format(PyExc_ValueError, "no type is registered at index %lld", index);
-    return nullptr;
-  }
-  return Str(info->type_key);
+  const TVMFFITypeInfo* info = TypeInfoArg(arg);
+  return info ? Str(info->type_key) : nullptr;
 }
 
 /*! \brief _registered_type_keys(): every type key, through ffi.GetRegisteredTypeKeys. */

@@ -169,6 +169,26 @@ for th in threads:
 for th in threads:
     th.join()
 assert not errors, errors
+
+# A type defined in Python with ffi.dataclasses.py_class, on whichever runtime serves: its objects
+# convert their fields, cross into the other package and come back as the same class.
+from ffi.dataclasses import field, py_class
+
+@py_class("coexist.Point", eq=True)
+class Point(ffi.Object):
+    x: int
+    tags: list = field(default_factory=list)
+
+p = Point(1, tags=[2])
+try:
+    p.x = "no"
+    raise AssertionError("a str was stored in an int field")
+except TypeError:
+    pass
+assert str(tvm_ffi.convert(p)) == str(p) == "coexist.Point(x=1, tags=[2])"
+tvm_ffi.register_global_func("coexist.first_item", lambda seq: seq[0])
+back = ffi.get_global_func("coexist.first_item")(ffi.Array([p]))
+assert type(back) is Point and back == p and back.same_as(p)
 print("coexist-ok")
 """
 
