@@ -202,13 +202,15 @@ __all__ = [
 
 
 def __getattr__(name: str):  # noqa: ANN202
-    """``ffi.cpp``, ``ffi.dataclasses`` and ``ffi.serialization`` load on first use (import stays
-    cheap); they stay out of __all__ so that ``from ffi import *`` never shadows the standard
-    ``dataclasses``."""
-    if name in ("cpp", "dataclasses", "serialization"):
-        import importlib
+    """``ffi.cpp``, ``ffi.dataclasses`` (and ``ffi.method``) and ``ffi.serialization`` load on
+    first use (import stays cheap); they stay out of __all__ so that ``from ffi import *`` never
+    shadows the standard ``dataclasses``."""
+    import importlib
 
+    if name in ("cpp", "dataclasses", "serialization"):
         return importlib.import_module(f"{__name__}.{name}")
+    if name == "method":  # the reference's top-level name for ffi.dataclasses.method
+        return importlib.import_module(f"{__name__}.dataclasses").method
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -377,6 +377,14 @@ def _py_class_set_metadata(
 ) -> None:
     """Registers the type's metadata."""
 
+def _py_class_add_method(
+    type_index: int, name: str, func: Callable[..., Any], is_static: bool, doc: str | None, /
+) -> None:
+    """Publishes a method of a type defined in Python."""
+
+def _py_class_set_type_attr(type_index: int, name: str, value: Any, /) -> None:
+    """Sets a type attribute."""
+
 def _py_class_converter_address() -> int:
     """The C conversion callback ffi.MakeFieldSetter calls with a field's Python converter."""
 

@@ -166,6 +166,51 @@ PyObject* SetMetadata(PyObject*, PyObject* const* args, Py_ssize_t n) {
   Py_RETURN_NONE;
 }
 
+/*! \brief _py_class_add_method(type_index, name, func, is_static, doc): publishes a method in the
+ * type's reflection table (`func` takes the object first unless static). */
+PyObject* AddMethod(PyObject*, PyObject* const* args, Py_ssize_t n) {
+  long long index = 0;
+  if (n != 5) {
+    PyErr_SetString(PyExc_TypeError, "_py_class_add_method takes 5 arguments");
+    return nullptr;
+  }
+  if (!IntInRange(args[0], 0, INT32_MAX, "type_index", &index)) return nullptr;
+  TVMFFIMethodInfo info{};
+  if (!OptionalText(args[1], &info.name) || !OptionalText(args[4], &info.doc)) return nullptr;
+  int is_static = PyObject_IsTrue(args[3]);
+  if (is_static < 0) return nullptr;
+  info.flags = is_static ? kTVMFFIFieldFlagBitMaskIsStaticMethod : 0;
+  if (!ToOwnedAny(args[2], &info.method)) return nullptr;
+  if (info.method.type_index != kTVMFFIFunction) {
+    ReleaseAny(&info.method);
+    PyErr_SetString(PyExc_TypeError, "a method must be callable");
+    return nullptr;
+  }
+  int rc = TVMFFITypeRegisterMethod(static_cast<int32_t>(index), &info);
+  ReleaseAny(&info.method);  // the runtime keeps its own reference
+  if (rc != 0) return RaiseFromFFI(rc);
+  Py_RETURN_NONE;
+}
+
+/*! \brief _py_class_set_type_attr(type_index, name, value): sets a type attribute (a hook such as
+ * `__ffi_repr__`, or any value). */
+PyObject* SetTypeAttr(PyObject*, PyObject* const* args, Py_ssize_t n) {
+  long long index = 0;
+  if (n != 3) {
+    PyErr_SetString(PyExc_TypeError, "_py_class_set_type_attr(type_index, name, value)");
+    return nullptr;
+  }
+  if (!IntInRange(args[0], 0, INT32_MAX, "type_index", &index)) return nullptr;
+  TVMFFIByteArray name;
+  if (!OptionalText(args[1], &name)) return nullptr;
+  TVMFFIAny value;
+  if (!ToOwnedAny(args[2], &value)) return nullptr;
+  int rc = TVMFFITypeRegisterAttr(static_cast<int32_t>(index), &name, &value);
+  ReleaseAny(&value);
+  if (rc != 0) return RaiseFromFFI(rc);
+  Py_RETURN_NONE;
+}
+
 /*! \brief _py_class_converter_address(): the convert_fn to give ffi.MakeFieldSetter. */
 PyObject* ConverterAddress(PyObject*, PyObject*) {
   return PyLong_FromVoidPtr(reinterpret_cast<void*>(&ConvertThroughPython));
@@ -185,6 +230,12 @@ PyMethodDef py_class_functions[] = {
      METH_FASTCALL,
      "_py_class_set_metadata(type_index, total_size, structural_kind, doc)\n\nRegisters the "
      "type's metadata."},
+    {"_py_class_add_method", reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(AddMethod)),
+     METH_FASTCALL,
+     "_py_class_add_method(type_index, name, func, is_static, doc)\n\nPublishes a method of a "
+     "type defined in Python."},
+    {"_py_class_set_type_attr", reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(SetTypeAttr)),
+     METH_FASTCALL, "_py_class_set_type_attr(type_index, name, value)\n\nSets a type attribute."},
     {"_py_class_converter_address", ConverterAddress, METH_NOARGS,
      "The C conversion callback ffi.MakeFieldSetter calls with a field's Python converter."},
     {nullptr, nullptr, 0, nullptr}};

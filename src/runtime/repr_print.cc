@@ -1,11 +1,11 @@
 // The standard global function ffi.ReprPrint: a value's text form, which the reference's Python
 // package uses as `repr()` of its containers and objects.
 //
-// Forms: None/True/False, integers, floats in their shortest round-trip form (`%g` style:
-// 0.0 -> "0", 1e10 -> "1e+10"), strings and bytes as Python literals (escaped, so that
-// ast.literal_eval reads them back), arrays as tuples "(1, 2)" / "(1,)",
-// lists as "[1, 2]", maps and dicts as "{k: v}", shapes as "Shape(5, 6)", tensors as
-// "float32[3, 4]@cpu:0", devices as "cpu:0", data types by name, reflected objects as
+// Forms: None/True/False, integers, floats as `%g` prints them (six significant digits, as the
+// reference does: 0.0 -> "0", 100.0 -> "100", 1e10 -> "1e+10", 1234567.0 -> "1.23457e+06"), strings
+// and bytes as Python literals (escaped, so that ast.literal_eval reads them back), arrays as
+// tuples "(1, 2)" / "(1,)", lists as "[1, 2]", maps and dicts as "{k: v}", shapes as "Shape(5, 6)",
+// tensors as "float32[3, 4]@cpu:0", devices as "cpu:0", data types by name, reflected objects as
 // "type.key(field=value, ...)" (fields marked repr-off left out) or through their `__ffi_repr__`
 // type attribute, enum singletons as "type.key.NAME"; an object met again inside itself prints
 // as "...". With the environment variable TVM_FFI_REPR_WITH_ADDR set (and not "0"), objects show
@@ -43,13 +43,10 @@ std::string FormatDevice(DLDevice d) {
   return DLDeviceTypeToString(d.device_type) + ":" + std::to_string(d.device_id);
 }
 
-/*! \brief The shortest `%g` form of `d` that reads back as `d`. */
+/*! \brief `d` as `%g` prints it (six significant digits), as the reference's repr does. */
 std::string FormatFloat(double d) {
   char buf[64];
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof(buf), "%.*g", precision, d);
-    if (std::strtod(buf, nullptr) == d) break;
-  }
+  std::snprintf(buf, sizeof(buf), "%g", d);
   return buf;
 }
 

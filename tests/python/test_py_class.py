@@ -338,3 +338,47 @@ def test_objects_outlive_their_class():
     gc.collect()
     obj.v = [3]  # the converter is still alive
     assert list(obj.v) == [3] and obj._use_count() == 1
+
+
+# ---- methods and hooks published to the runtime --------------------------------------------------
+
+
+def test_methods_and_hooks_are_published():
+    @py_class("pyc.Temp")
+    class Temp(ffi.Object):
+        celsius: float
+
+        def __ffi_repr__(self, print_value):
+            return f"{print_value(self.celsius)} C"
+
+        @ffi.method
+        def fahrenheit(self) -> float:
+            """Degrees Fahrenheit."""
+            return self.celsius * 9 / 5 + 32
+
+        @ffi.method
+        @staticmethod
+        def freezing() -> float:
+            return 0.0
+
+        def private(self):  # not marked: stays Python-only
+            return 1
+
+    t = Temp(100)
+    assert repr(t) == "100 C" and ref_fn("ffi.ReprPrint")(ffi.Array([t])) == "(100 C,)"
+    assert t.fahrenheit() == 212.0 and Temp.freezing() == 0.0
+
+    # Another class bound to the type sees the published methods, as C++ code would.
+    @ffi.register_object("pyc.Temp")
+    class View(ffi.Object):
+        pass
+
+    assert isinstance(View.__dict__["fahrenheit"], ffi.Function)
+    assert View.fahrenheit(t) == 212.0 and View.freezing() == 0.0
+    assert "private" not in View.__dict__
+    ffi.register_object("pyc.Temp")(Temp)  # Temp again serves the type
+
+    with pytest.raises(TypeError, match="classmethod"):
+        ffi.method(classmethod(lambda cls: 0))
+    with pytest.raises(TypeError, match="callable"):
+        ffi.method(3)

@@ -198,6 +198,14 @@ def test_repr_print_forms():
         "3.14",
         "1e+10",
     ]
+    # Floats as the reference prints them: %g, six significant digits.
+    assert [r(v) for v in (100.0, 1234567.0, 3.14159265, 1e-5, -2.5)] == [
+        "100",
+        "1.23457e+06",
+        "3.14159",
+        "1e-05",
+        "-2.5",
+    ]
     assert r("hi") == '"hi"'
     assert r(ffi.Array([1, "a"])) == '(1, "a")' and r(ffi.Array([7])) == "(7,)"
     assert r(ffi.List([ffi.List([]), None])) == "[[], None]"

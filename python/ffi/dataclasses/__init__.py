@@ -22,7 +22,7 @@ in Python). :func:`fields`, :func:`asdict`, :func:`astuple`, :func:`replace` and
 from ._c_class import c_class
 from ._fields import KW_ONLY, MISSING, Field, field
 from ._helpers import asdict, astuple, fields, is_dataclass, replace
-from ._py_class import py_class
+from ._py_class import method, py_class
 
 __all__ = [
     "KW_ONLY",
@@ -34,6 +34,7 @@ __all__ = [
     "field",
     "fields",
     "is_dataclass",
+    "method",
     "py_class",
     "replace",
 ]

@@ -46,6 +46,25 @@ _FLAGS = {
 }
 # TVMFFISEqHashKind per ``structural_eq`` of the class.
 _STRUCTURE_KINDS = {None: 0, "tree": 1, "var": 2, "dag": 3, "const-tree": 4, "singleton": 5}
+# Type attributes the runtime calls as hooks; a py_class body defining one publishes it.
+_TYPE_ATTR_NAMES = frozenset(
+    {
+        "__ffi_repr__",
+        "__ffi_hash__",
+        "__ffi_eq__",
+        "__ffi_compare__",
+        "__ffi_convert__",
+        "__any_hash__",
+        "__any_equal__",
+        "__s_equal__",
+        "__s_hash__",
+        "__s_visit__",
+        "__s_mutate__",
+        "__s_maybe_inplace_mutate__",
+        "__data_to_json__",
+        "__data_from_json__",
+    }
+)
 # Converters stay alive as long as the types using them: for the life of the process.
 _KEEP_ALIVE: list[Any] = []
 
@@ -338,6 +357,37 @@ def _register_fields(index: int, start: int, specs: list[_Spec]) -> int:
     return max((offset + 7) // 8 * 8, _HEADER_SIZE)
 
 
+def method(fn: Any) -> Any:
+    """Mark a method of a ``py_class`` body to be published in the type's reflection table, so
+    that C++ (or another package) finds it by name; a ``staticmethod`` is published as static.
+    The class keeps the method as it is. Hooks the runtime calls (``__ffi_repr__``,
+    ``__s_equal__``, ``__data_to_json__``, ...) need no mark: defining them publishes them."""
+    if isinstance(fn, classmethod):
+        raise TypeError(
+            "@ffi.method: a classmethod cannot be published (its first argument is "
+            "the class); use a staticmethod or an instance method"
+        )
+    target = fn.__func__ if isinstance(fn, staticmethod) else fn
+    if not callable(target):
+        raise TypeError(f"@ffi.method needs a callable, not {type(fn).__name__}")
+    target.__ffi_method__ = True
+    return fn
+
+
+def _publish_methods(cls: type, index: int) -> None:
+    """Publishes the class body's marked methods and hook type attributes."""
+    for name, value in cls.__dict__.items():
+        target = value.__func__ if isinstance(value, (staticmethod, classmethod)) else value
+        marked = getattr(target, "__ffi_method__", False) is True
+        if name in _TYPE_ATTR_NAMES:
+            _core._py_class_set_type_attr(index, name, target)
+        elif marked:
+            if isinstance(value, classmethod):
+                raise TypeError(f"py_class `{cls.__qualname__}`: `{name}` is a classmethod")
+            is_static = isinstance(value, staticmethod)
+            _core._py_class_add_method(index, name, target, is_static, target.__doc__)
+
+
 def py_class(
     cls_or_type_key: Any = None,
     /,
@@ -393,6 +443,7 @@ def py_class(
         size = _register_fields(index, start, specs)
         _core._py_class_set_metadata(index, size, _STRUCTURE_KINDS[structural_eq], cls.__doc__)
         _core.get_global_func("ffi._PyClassRegisterTypeAttrColumns")(index, size)
+        _publish_methods(cls, index)
         for spec in specs:
             if spec.name in cls.__dict__:
                 delattr(cls, spec.name)  # defaults live in the type now
