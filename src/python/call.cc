@@ -1,5 +1,6 @@
 // Python -> C++ calls: packs arguments without copies, releases the GIL around the call, and
 // converts the result.
+#include <exception>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -103,6 +104,22 @@ void ReleaseBorrowedTensor(TensorPool* pool, BorrowedTensor* t, PyObject* owner)
 }
 
 /*!
+ * \brief Arrays made for small list and tuple arguments, kept per thread for the next call: a
+ * call with `[1, 2, 3]` then allocates nothing. An array the callee kept is not taken back.
+ */
+struct ArrayPool {
+  /*! \brief Room in each pooled array; longer lists get an array of their own. */
+  static constexpr int64_t kCapacity = 8;
+  /*! \brief At most this many arrays wait in the pool. */
+  static constexpr size_t kMaxPooled = 8;
+  std::vector<TVMFFIObject*> free;
+  ~ArrayPool() {
+    for (TVMFFIObject* a : free) TVMFFIObjectDecRef(a);
+  }
+};
+thread_local ArrayPool array_pool;
+
+/*!
  * \brief Arguments of one call and the temporaries they borrow from: DLTensor descriptions of
  * framework tensors, objects created for the call, and the environment changes to undo.
  * Small calls use inline storage only.
@@ -122,6 +139,7 @@ class CallArgs {
     for (int i = 0; i < num_borrowed_; ++i) {
       ReleaseBorrowedTensor(pool_, borrowed_[i].tensor, borrowed_[i].owner);
     }
+    for (int i = 0; i < num_arrays_; ++i) ReleasePooledArray(arrays_[i]);
     for (int i = 0; i < num_owned_; ++i) TVMFFIObjectDecRef(owned(i));
     if (allocator_set_) TVMFFIEnvSetDLPackManagedTensorAllocator(saved_allocator_, 0, nullptr);
     for (int i = 0; i < num_streams_; ++i) {
@@ -203,6 +221,13 @@ class CallArgs {
         return SetExchangeTensor(i, arg, c, func_name);
       case PyKind::kDLPack:
         return SetImported(i, arg, c, func_name);
+      case PyKind::kSequence:
+        if (num_arrays_ < kInline &&
+            (Py_TYPE(arg) == &PyList_Type || Py_TYPE(arg) == &PyTuple_Type) &&
+            PySequence_Fast_GET_SIZE(arg) <= ArrayPool::kCapacity) {
+          return SetPooledArray(i, arg, c, func_name);
+        }
+        return SetOwned(i, arg, c, func_name);
       case PyKind::kUnsupported:
         return Fail(i, arg, func_name, nullptr);
       default:
@@ -325,28 +350,70 @@ class CallArgs {
   /*! \brief Any other convertible value, owned for the duration of the call. */
   bool SetOwned(Py_ssize_t i, PyObject* arg, Classified c, PyObject* func_name) {
     TVMFFIAny* out = &values()[i];
-    if (!ToOwnedAny(arg, c, out)) {
-      if (!PyErr_ExceptionMatches(PyExc_TypeError)) return false;
-      if (c.kind == PyKind::kSequence || c.kind == PyKind::kMapping || c.kind == PyKind::kForeign ||
-          c.kind == PyKind::kProtocol) {
-        // Keep the inner message: it names the element (or the object protocol) that failed.
-        PyObject *type, *value, *tb;
-        PyErr_Fetch(&type, &value, &tb);
-        PyErr_NormalizeException(&type, &value, &tb);
-        PyObject* why = value ? PyObject_Str(value) : nullptr;
-        Py_XDECREF(type);
-        Py_XDECREF(value);
-        Py_XDECREF(tb);
-        const char* text = why ? PyUnicode_AsUTF8(why) : nullptr;
-        bool r = text ? Fail(i, arg, func_name, text) : false;
-        Py_XDECREF(why);
-        return r;
-      }
-      PyErr_Clear();
-      return Fail(i, arg, func_name, nullptr);
-    }
+    if (!ToOwnedAny(arg, c, out)) return FailConversion(i, arg, c, func_name);
     if (out->type_index >= kTVMFFIStaticObjectBegin) Own(out->v_obj);
     return true;
+  }
+
+  /*! \brief A small list or tuple, converted into an array from this thread's pool. */
+  bool SetPooledArray(Py_ssize_t i, PyObject* arg, Classified c, PyObject* func_name) {
+    TVMFFIObject* array;
+    if (!array_pool.free.empty()) {
+      array = array_pool.free.back();
+      array_pool.free.pop_back();
+    } else {
+      try {
+        array = detail::ObjectUnsafe::Header(ArrayObj::Empty(ArrayPool::kCapacity).release());
+      } catch (const std::exception& e) {
+        PyErr_SetString(PyExc_MemoryError, e.what());
+        return false;
+      }
+    }
+    arrays_[num_arrays_++] = array;  // released (or pooled again) with the call's temporaries
+    if (!ListIntoArray(arg, static_cast<ArrayObj*>(detail::ObjectUnsafe::FromHeader(array)))) {
+      return FailConversion(i, arg, c, func_name);
+    }
+    TVMFFIAny* out = &values()[i];
+    out->type_index = kTVMFFIArray;
+    out->v_obj = array;
+    return true;
+  }
+
+  /*!
+   * \brief After the call: an array nobody else holds is emptied (its values released) and pooled
+   * again; one the callee kept is left to its holders.
+   */
+  static void ReleasePooledArray(TVMFFIObject* array) {
+    constexpr uint64_t kPoolOnly = detail::kStrongOne | detail::kWeakOne;
+    if (__atomic_load_n(&array->combined_ref_count, __ATOMIC_ACQUIRE) == kPoolOnly &&
+        array_pool.free.size() < ArrayPool::kMaxPooled) {
+      static_cast<ArrayObj*>(detail::ObjectUnsafe::FromHeader(array))->clear();
+      array_pool.free.push_back(array);
+      return;
+    }
+    TVMFFIObjectDecRef(array);
+  }
+
+  /*! \brief The TypeError of an argument that did not convert, keeping the inner message where it
+   * names an element (or the object protocol) that failed. */
+  bool FailConversion(Py_ssize_t i, PyObject* arg, Classified c, PyObject* func_name) {
+    if (!PyErr_ExceptionMatches(PyExc_TypeError)) return false;
+    if (c.kind == PyKind::kSequence || c.kind == PyKind::kMapping || c.kind == PyKind::kForeign ||
+        c.kind == PyKind::kProtocol) {
+      PyObject *type, *value, *tb;
+      PyErr_Fetch(&type, &value, &tb);
+      PyErr_NormalizeException(&type, &value, &tb);
+      PyObject* why = value ? PyObject_Str(value) : nullptr;
+      Py_XDECREF(type);
+      Py_XDECREF(value);
+      Py_XDECREF(tb);
+      const char* text = why ? PyUnicode_AsUTF8(why) : nullptr;
+      bool r = text ? Fail(i, arg, func_name, text) : false;
+      Py_XDECREF(why);
+      return r;
+    }
+    PyErr_Clear();
+    return Fail(i, arg, func_name, nullptr);
   }
 
   bool Fail(Py_ssize_t i, PyObject* arg, PyObject* func_name, const char* why) {
@@ -375,7 +442,9 @@ class CallArgs {
   Borrowed* borrowed_ = inline_borrowed_;
   int borrowed_capacity_ = kInline;
   int num_borrowed_ = 0;
-  TensorPool* pool_ = nullptr;  // this thread's, looked up by the first borrowed tensor
+  TensorPool* pool_ = nullptr;     // this thread's, looked up by the first borrowed tensor
+  TVMFFIObject* arrays_[kInline];  // pooled arrays of list arguments
+  int num_arrays_ = 0;
   TVMFFIObject* inline_owned_[kInline];
   std::vector<TVMFFIObject*> heap_owned_;
   int num_owned_ = 0;

@@ -97,15 +97,15 @@ bool FillSequence(PyObject* fast, const char* what, SeqRef* seq) {
 }
 
 /*!
- * \brief An Array of the elements of `fast` (a list or tuple), converted straight into its cells
- * through the ABI's sequence layout: the hot path of a call with a list. Sized once: elements a
- * conversion appends to the list meanwhile are not included.
+ * \brief Converts the elements of `fast` (a list or tuple) straight into the cells of `array`
+ * (empty, with room for them) through the ABI's sequence layout: the hot path of a call with a
+ * list. Sized once: elements a conversion appends to the list meanwhile are not included. On
+ * failure `array` keeps the values converted so far (its owner releases them).
  */
-bool FillArray(PyObject* fast, const char* what, TVMFFIAny* out) {
+bool FillArrayCells(PyObject* fast, const char* what, ArrayObj* array) {
   const Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-  ObjectPtr<ArrayObj> array = ArrayObj::Empty(n);
   // The sequence cell follows the object header (the ABI's layout of ArrayObj).
-  auto* cell = reinterpret_cast<TVMFFISeqCell*>(detail::ObjectUnsafe::Header(array.get()) + 1);
+  auto* cell = reinterpret_cast<TVMFFISeqCell*>(detail::ObjectUnsafe::Header(array) + 1);
   auto* slots = static_cast<TVMFFIAny*>(cell->data);
   for (Py_ssize_t i = 0; i < n && i < PySequence_Fast_GET_SIZE(fast); ++i) {
     PyObject* item = PySequence_Fast_GET_ITEM(fast, i);
@@ -132,10 +132,16 @@ bool FillArray(PyObject* fast, const char* what, TVMFFIAny* out) {
         PrefixTypeError(what, index);
         Py_DECREF(index);
       }
-      return false;  // the array releases the `size` values converted so far
+      return false;
     }
     cell->size = i + 1;
   }
+  return true;
+}
+
+bool FillArray(PyObject* fast, const char* what, TVMFFIAny* out) {
+  ObjectPtr<ArrayObj> array = ArrayObj::Empty(PySequence_Fast_GET_SIZE(fast));
+  if (!FillArrayCells(fast, what, array.get())) return false;  // releases what was converted
   *out = Any(Array<Any>(std::move(array))).release();
   return true;
 }
@@ -378,6 +384,17 @@ PyMethodDef container_functions[] = {
 #undef FFI_FASTCALL
 
 }  // namespace
+
+bool ListIntoArray(PyObject* value, ArrayObj* array) {
+  NestingGuard guard;
+  if (!guard.ok()) return false;
+  const char* what = PyTuple_Check(value) ? "tuple element" : "list element";
+  try {
+    return FillArrayCells(value, what, array);  // a list or tuple is its own "fast" sequence
+  } catch (const std::exception& e) {
+    return RaiseCpp(e);
+  }
+}
 
 bool SequenceToAny(PyObject* value, int32_t type_index, TVMFFIAny* out) {
   NestingGuard guard;

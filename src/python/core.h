@@ -22,6 +22,7 @@
 #define FFI_PYTHON_CORE_H_
 
 #include <Python.h>
+#include <ffi/container/array.h>
 #include <ffi/ffi.h>
 
 #include <string>
@@ -229,6 +230,12 @@ inline void ReleaseAny(TVMFFIAny* owned) {
  * the element that does not convert, RecursionError when nested past the recursion limit.
  */
 bool SequenceToAny(PyObject* value, int32_t type_index, TVMFFIAny* out);
+/*!
+ * \brief Converts the elements of a list or tuple into `array`, which is empty and has room for
+ * them. False with the same errors as SequenceToAny; `array` then holds the values converted so
+ * far.
+ */
+bool ListIntoArray(PyObject* value, ArrayObj* array);
 /*! \brief Converts a dict or other mapping to an owned Map, or Dict for kTVMFFIDict. */
 bool MappingToAny(PyObject* value, int32_t type_index, TVMFFIAny* out);
 /*! \brief Adds the module functions the package's container classes are built on. */

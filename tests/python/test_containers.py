@@ -172,6 +172,30 @@ def test_failed_conversion_leaks_nothing(ours):
     assert inner._use_count() == before
 
 
+def test_small_list_arguments_reuse_arrays_only_when_released(ours):
+    """Small list arguments are converted into arrays a thread reuses: an array the callee kept (a
+    Python callback holding it, a result returning it) is never reused under it."""
+    kept = []
+    ffi.register_global_func("testcontainers.keep", lambda a: kept.append(a), override=True)
+    keep = ffi.get_global_func("testcontainers.keep")
+    inner = ffi.Array([1])
+    for i in range(20):
+        keep([i, "s", inner, (i,)])
+        assert ours.echo([i, i + 1]) is not None
+    assert [[a[0], a[1], a[3][0]] for a in kept] == [[i, "s", i] for i in range(20)]
+    assert all(a[2].same_as(inner) for a in kept)
+    returned = [ours.echo([i]) for i in range(5)]  # the result holds the argument's array
+    assert [list(r) for r in returned] == [[i] for i in range(5)]
+    before = inner._use_count()
+    for _ in range(3):
+        assert list(ours.echo([inner, 2])) == [inner, 2]  # not kept: values released after
+    assert inner._use_count() == before
+    del kept[:]
+    assert inner._use_count() == 1
+    assert ours.echo([]) is not None and list(ours.echo(tuple(range(8)))) == list(range(8))
+    assert list(ours.echo(list(range(9)))) == list(range(9))  # past the pooled size
+
+
 # ---- the classes --------------------------------------------------------------------------------
 
 

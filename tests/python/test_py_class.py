@@ -256,6 +256,12 @@ def test_definition_errors():
         class BadDefaultType(ffi.Object):
             x: int = "zero"
 
+    with pytest.raises(TypeError, match="cannot be named `type_key`"):
+
+        @py_class("pyc.BadName")
+        class BadName(ffi.Object):
+            type_key: str
+
     with pytest.raises(ValueError, match="order=True requires eq=True"):
         py_class("pyc.Order", order=True)
     with pytest.raises(ValueError, match="structural_eq"):

@@ -10,6 +10,7 @@ through the field's converter, built from its annotation.
 from __future__ import annotations
 
 import collections.abc
+import inspect
 import json
 import operator
 import sys
@@ -260,7 +261,11 @@ def _declared_fields(cls: type, key: str, kw_only: bool, localns: dict[str, Any]
     none) and its schema. Annotations are resolved in the module, the class itself and `localns`
     (the names where the class is defined). Bad annotations and mutable defaults are TypeError /
     ValueError."""
-    own = cls.__dict__.get("__annotations__", {})
+    own = (  # the class body's own annotations, in order (not evaluated here)
+        inspect.get_annotations(cls)
+        if hasattr(inspect, "get_annotations")
+        else cls.__dict__.get("__annotations__", {})
+    )
     module = sys.modules.get(cls.__module__)
     globalns = dict(vars(module)) if module is not None else {}
     try:
@@ -279,6 +284,11 @@ def _declared_fields(cls: type, key: str, kw_only: bool, localns: dict[str, Any]
             continue
         if typing.get_origin(hint) is typing.ClassVar or hint is typing.ClassVar:
             continue
+        if hasattr(Object, name) or (name.startswith("__") and name.endswith("__")):
+            raise TypeError(
+                f"py_class `{cls.__qualname__}`: a field cannot be named `{name}` (it would hide "
+                "an attribute every FFI object needs)"
+            )
         value = cls.__dict__.get(name, MISSING)
         spec = value if isinstance(value, Field) else Field(default=value)
         if isinstance(spec.default, (list, dict, set, Array, List, Map, Dict)):
