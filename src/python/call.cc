@@ -113,6 +113,7 @@ struct ArrayPool {
   /*! \brief At most this many arrays wait in the pool. */
   static constexpr size_t kMaxPooled = 8;
   std::vector<TVMFFIObject*> free;
+  ArrayPool() { free.reserve(kMaxPooled); }  // pooling again never allocates (nor throws)
   ~ArrayPool() {
     for (TVMFFIObject* a : free) TVMFFIObjectDecRef(a);
   }

@@ -152,6 +152,10 @@ PyObject* FieldGet(PyObject* self, PyObject* obj, PyObject*) {
 
 /*! \brief Writes `value` into the field of `obj` through the C++ setter (writable or not). */
 int WriteField(PyField* f, PyObject* obj, PyObject* value) {
+  if (f->rec.setter == nullptr) {
+    PyErr_Format(PyExc_AttributeError, "field `%U` of `%U` has no setter", f->name, f->owner);
+    return -1;
+  }
   TVMFFIObject* h = FieldTarget(f, obj);
   if (h == nullptr) return -1;
   TVMFFIAny owned;

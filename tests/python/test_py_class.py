@@ -146,13 +146,44 @@ def test_a_body_init_gets_a_fresh_object():
     class Custom(ffi.Object):
         a: int
         b: str = "x"
+        c: list[int] = field(default_factory=list)
 
         def __init__(self, text):
             self.a = len(text)
-            self.b = text
 
     c = Custom("hello")
-    assert (c.a, c.b) == (5, "hello")
+    assert (c.a, c.b, list(c.c)) == (5, "x", [])  # defaults are in place before the body runs
+
+    @py_class("pyc.Child")
+    class Child(Custom):
+        d: int = 0
+
+        def __init__(self, text, d):
+            super().__init__(text)
+            self.d = d
+
+    k = Child("hey", 4)
+    assert (k.a, k.b, k.d) == (3, "x", 4)
+
+
+def test_super_init_with_arguments_writes_them():
+    @py_class("pyc.Base")
+    class Base(ffi.Object):
+        x: int
+        y: int = 5
+
+    @py_class("pyc.Sub")
+    class Sub(Base):
+        z: int = 0
+
+        def __init__(self, x, z):
+            super().__init__(x)  # the generated constructor of Base, on the object made
+            self.z = z
+
+    s = Sub(3, 4)
+    assert (s.x, s.y, s.z) == (3, 5, 4)
+    with pytest.raises(TypeError):
+        Sub.__mro__[1].__init__(s, 1, 2, 3)  # more arguments than Base takes
 
 
 # ---- the runtime sees real objects ---------------------------------------------------------------
@@ -222,6 +253,16 @@ def test_dataclass_helpers():
     assert is_dataclass(Point) and is_dataclass(p)
     assert asdict(p) == {"x": 1, "y": 0.5, "label": "p", "tags": [2], "note": "n"}
     assert astuple(Node(1, Node(2))) == (1, (2, None))
+
+    @py_class("pyc.Meta")
+    class Meta(ffi.Object):
+        either: Union[int, bool] = field(default=0, metadata={"unit": "m"})
+
+    assert fields(Meta)[0].metadata == {"unit": "m"}
+    m = Meta(True)
+    assert m.either is True  # kept as the alternative it already is
+    m.either = 3
+    assert m.either == 3 and type(m.either) is int
     fs = {f.name: f for f in fields(Point)}
     assert fs["tags"].type == list[int] and fs["note"].kw_only and fs["y"].default == 0.5
     assert fields(Everything)[-1].init is False and fields(Everything)[-1].repr is False
@@ -262,6 +303,24 @@ def test_definition_errors():
         class BadName(ffi.Object):
             type_key: str
 
+    with pytest.raises(TypeError, match="doc must be a str"):
+
+        @py_class("pyc.BadDoc")
+        class BadDoc(ffi.Object):
+            x: int = field(doc=123)
+
+    with pytest.raises(TypeError, match="classmethod"):
+
+        @py_class("pyc.BadMethod")
+        class BadMethod(ffi.Object):
+            x: int
+
+            @classmethod
+            def make(cls):
+                return cls(1)
+
+            make.__func__.__ffi_method__ = True
+
     with pytest.raises(ValueError, match="order=True requires eq=True"):
         py_class("pyc.Order", order=True)
     with pytest.raises(ValueError, match="structural_eq"):
@@ -270,13 +329,14 @@ def test_definition_errors():
         py_class("pyc.NotObject")(type("NotObject", (), {}))
     with pytest.raises(ValueError, match="structural_eq"):
         field(structural_eq="sometimes")
-    # A failed definition consumed nothing: the key is still free.
+    # A failed definition consumed nothing: the keys are still free.
+    for key in ("pyc.BadType", "pyc.BadDoc", "pyc.BadMethod"):
 
-    @py_class("pyc.BadType")
-    class Fixed(ffi.Object):
-        x: int
+        @py_class(key)
+        class Fixed(ffi.Object):
+            x: int
 
-    assert Fixed(1).x == 1
+        assert Fixed(1).x == 1
 
 
 def test_deriving_from_a_cxx_type_is_refused(tmp_path):

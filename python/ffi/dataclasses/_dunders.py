@@ -58,7 +58,7 @@ def _install_init(
     registry._install_init(cls, ffi_init)
     if "__init__" in own_body:
         if py_class_mode:
-            _wrap_user_init(cls)
+            _wrap_user_init(cls, fs)
         return
     if not init or ffi_init is None:
         name = cls.__name__
@@ -76,10 +76,15 @@ def _install_init(
     construct = cls.__ffi_init__  # type: ignore[attr-defined]
 
     post_init = getattr(cls, "__post_init__", None)
+    signature = _init_signature(fs)
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         if py_class_mode and self.__chandle__() != 0:
-            return  # super().__init__() of an object already made
+            # super().__init__(...) from a subclass's own __init__: the object exists; arguments
+            # (if any) are written into its fields as this constructor would.
+            if args or kwargs:
+                _assign(self, fs, signature.bind(self, *args, **kwargs).arguments)
+            return
         if kwargs:
             kwargs = {k: v for k, v in kwargs.items() if v is not MISSING}
         construct(self, *args, **kwargs)
@@ -88,15 +93,31 @@ def _install_init(
 
     generated = _core._type_attr(_core._class_type_index(cls), "__ffi_init__")
     if generated is not None and generated.same_as(ffi_init):
-        __init__.__signature__ = _init_signature(fs)  # type: ignore[attr-defined]
+        __init__.__signature__ = signature  # type: ignore[attr-defined]
     __init__.__qualname__ = f"{cls.__qualname__}.__init__"
     __init__.__module__ = cls.__module__
     __init__.__doc__ = ffi_init.__doc__
     cls.__init__ = __init__  # type: ignore[misc]
 
 
-def _wrap_user_init(cls: type) -> None:
-    """Runs the class body's ``__init__`` on a fresh object with every field zero or None."""
+def _assign(obj: Any, fs: tuple[Field, ...], given: dict[str, Any]) -> None:
+    """Writes the fields of `obj`: the `given` values, else each field's default."""
+    descriptors = {d.__name__: d for d in _core._type_fields(obj.type_index)}
+    for f in fs:
+        value = given.get(f.name, MISSING) if f.init else MISSING
+        if value is MISSING:
+            if f.default_factory is not MISSING:
+                value = f.default_factory()
+            elif f.default is not MISSING:
+                value = f.default
+            else:
+                continue
+        descriptors[f.name].set(obj, value)
+
+
+def _wrap_user_init(cls: type, fs: tuple[Field, ...]) -> None:
+    """Runs the class body's ``__init__`` on a fresh object whose fields hold their defaults
+    (zero or None where there is none)."""
     import functools
 
     user_init = cls.__dict__["__init__"]
@@ -106,6 +127,7 @@ def _wrap_user_init(cls: type) -> None:
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         if self.__chandle__() == 0:
             self.__init_handle_by_constructor__(make)
+            _assign(self, fs, {})
         user_init(self, *args, **kwargs)
 
     cls.__init__ = __init__  # type: ignore[misc]

@@ -157,14 +157,23 @@ def _mapping(container: type, key: Callable | None, val: Callable | None, what: 
 
 
 def _union(alternatives: list[_Schema], what: str) -> Callable[[Any], Any]:
+    """The value as it is when an alternative takes it unchanged (True stays a bool in
+    ``Union[int, bool]``), else as the first alternative that converts it."""
+
     def convert(value: Any) -> Any:
+        converted: list[Any] = []
         for alt in alternatives:
             if alt.convert is None:
                 return value
             try:
-                return alt.convert(value)
+                out = alt.convert(value)
             except TypeError:
                 continue
+            if out is value:
+                return out
+            converted.append(out)
+        if converted:
+            return converted[0]
         raise _expected(what, value)
 
     return convert
@@ -291,6 +300,8 @@ def _declared_fields(cls: type, key: str, kw_only: bool, localns: dict[str, Any]
             )
         value = cls.__dict__.get(name, MISSING)
         spec = value if isinstance(value, Field) else Field(default=value)
+        if spec.doc is not None and not isinstance(spec.doc, str):
+            raise TypeError(f"py_class `{cls.__qualname__}`, field `{name}`: doc must be a str")
         if isinstance(spec.default, (list, dict, set, Array, List, Map, Dict)):
             raise ValueError(
                 f"py_class `{cls.__qualname__}`: mutable default for field `{name}` is shared by "
@@ -358,7 +369,7 @@ def _register_fields(index: int, start: int, specs: list[_Spec]) -> int:
         flags |= 0 if f.hash else _FLAGS["hash_off"]
         flags |= _FLAGS["kw_only"] if spec.kw_only else 0
         flags |= _FLAGS.get(f.structural_eq or "", 0)
-        metadata = json.dumps({"type_schema": json.dumps(spec.schema.json)})
+        metadata = json.dumps({**f.metadata, "type_schema": json.dumps(spec.schema.json)})
         _core._py_class_add_field(
             index, spec.name, f.doc, metadata, flags, size, align, offset, static_index,
             make_getter(static_index), setter, default,
@@ -384,18 +395,28 @@ def method(fn: Any) -> Any:
     return fn
 
 
-def _publish_methods(cls: type, index: int) -> None:
-    """Publishes the class body's marked methods and hook type attributes."""
+def _collect_methods(cls: type) -> list[tuple[str, Any, bool | None]]:
+    """The class body's hook type attributes and marked methods, as (name, value, is_static; None
+    for a type attribute), checked before the type is registered."""
+    out: list[tuple[str, Any, bool | None]] = []
     for name, value in cls.__dict__.items():
         target = value.__func__ if isinstance(value, (staticmethod, classmethod)) else value
-        marked = getattr(target, "__ffi_method__", False) is True
         if name in _TYPE_ATTR_NAMES:
-            _core._py_class_set_type_attr(index, name, target)
-        elif marked:
+            _core.convert(target)  # a value no FFI value can hold is a TypeError now
+            out.append((name, target, None))
+        elif getattr(target, "__ffi_method__", False) is True:
             if isinstance(value, classmethod):
                 raise TypeError(f"py_class `{cls.__qualname__}`: `{name}` is a classmethod")
-            is_static = isinstance(value, staticmethod)
-            _core._py_class_add_method(index, name, target, is_static, target.__doc__)
+            out.append((name, target, isinstance(value, staticmethod)))
+    return out
+
+
+def _publish_methods(index: int, methods: list[tuple[str, Any, bool | None]]) -> None:
+    for name, value, is_static in methods:
+        if is_static is None:
+            _core._py_class_set_type_attr(index, name, value)
+        else:
+            _core._py_class_add_method(index, name, value, is_static, value.__doc__)
 
 
 def py_class(
@@ -449,11 +470,12 @@ def py_class(
         key = type_key or f"{cls.__module__}.{cls.__qualname__}"
         parent_index, start = _parent(cls)
         specs = _declared_fields(cls, key, kw_only, localns)  # every check before the type exists
+        methods = _collect_methods(cls)
         index = _core._py_class_new_type(key, parent_index)
         size = _register_fields(index, start, specs)
         _core._py_class_set_metadata(index, size, _STRUCTURE_KINDS[structural_eq], cls.__doc__)
         _core.get_global_func("ffi._PyClassRegisterTypeAttrColumns")(index, size)
-        _publish_methods(cls, index)
+        _publish_methods(index, methods)
         for spec in specs:
             if spec.name in cls.__dict__:
                 delattr(cls, spec.name)  # defaults live in the type now
