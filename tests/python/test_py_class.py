@@ -448,3 +448,34 @@ def test_methods_and_hooks_are_published():
         ffi.method(classmethod(lambda cls: 0))
     with pytest.raises(TypeError, match="callable"):
         ffi.method(3)
+
+
+def test_cxx_reads_and_writes_fields_through_reflection(tmp_path):
+    """A kernel compiled against our headers reads and writes a py_class's fields by name; its
+    writes go through the field's converter too."""
+    lib = ffi.cpp.load_inline(
+        "pyc_reflect",
+        cpp_sources="""
+        #include <ffi/ffi.h>
+        #include <ffi/reflection/accessor.h>
+        namespace refl = ffi::reflection;
+        int64_t GetX(ffi::ObjectRef obj) {
+          return refl::FieldGetter("pyc.Point", "x")(obj).cast<int64_t>();
+        }
+        void SetField(ffi::ObjectRef obj, ffi::String name, ffi::Any value) {
+          refl::FieldSetter("pyc.Point", std::string(name))(obj, value);
+        }
+        FFI_DLL_EXPORT_TYPED_FUNC(get_x, GetX);
+        FFI_DLL_EXPORT_TYPED_FUNC(set_field, SetField);
+        """,
+        build_directory=str(tmp_path),
+    )
+    p = Point(7, tags=[1])
+    assert lib.get_x(p) == 7
+    lib.set_field(p, "x", 9)
+    lib.set_field(p, "y", 2)  # converted to float on the way in
+    lib.set_field(p, "tags", [4, 5])  # a list from C++: an Array, converted to the field's List
+    assert (p.x, p.y, type(p.y), list(p.tags), type(p.tags)) == (9, 2.0, float, [4, 5], ffi.List)
+    with pytest.raises(TypeError, match="expected int, got str"):
+        lib.set_field(p, "x", "nine")
+    assert p.x == 9
