@@ -458,6 +458,8 @@ def test_cxx_reads_and_writes_fields_through_reflection(tmp_path):
         cpp_sources="""
         #include <ffi/ffi.h>
         #include <ffi/reflection/accessor.h>
+        #include <thread>
+        #include <vector>
         namespace refl = ffi::reflection;
         int64_t GetX(ffi::ObjectRef obj) {
           return refl::FieldGetter("pyc.Point", "x")(obj).cast<int64_t>();
@@ -465,8 +467,22 @@ def test_cxx_reads_and_writes_fields_through_reflection(tmp_path):
         void SetField(ffi::ObjectRef obj, ffi::String name, ffi::Any value) {
           refl::FieldSetter("pyc.Point", std::string(name))(obj, value);
         }
+        // Writes from worker threads while the caller waits: each write takes the GIL to run the
+        // field's converter (the call released it).
+        int64_t SetFromThreads(ffi::ObjectRef obj, int64_t n) {
+          refl::FieldSetter set_x("pyc.Point", "x");
+          std::vector<std::thread> threads;
+          for (int64_t k = 0; k < n; ++k) {
+            threads.emplace_back([&, k] {
+              for (int64_t i = 0; i < 50; ++i) set_x(obj, k * 100 + i);
+            });
+          }
+          for (auto& t : threads) t.join();
+          return n;
+        }
         FFI_DLL_EXPORT_TYPED_FUNC(get_x, GetX);
         FFI_DLL_EXPORT_TYPED_FUNC(set_field, SetField);
+        FFI_DLL_EXPORT_TYPED_FUNC(set_from_threads, SetFromThreads);
         """,
         build_directory=str(tmp_path),
     )
@@ -479,3 +495,5 @@ def test_cxx_reads_and_writes_fields_through_reflection(tmp_path):
     with pytest.raises(TypeError, match="expected int, got str"):
         lib.set_field(p, "x", "nine")
     assert p.x == 9
+    assert lib.set_from_threads(p, 4) == 4
+    assert p.x % 100 == 49 and p.x // 100 in range(4)  # the last write of one of the threads
