@@ -313,6 +313,20 @@ bool InitForeignObjects();
 /*! \brief Creates the field and method descriptor types and the registration functions. */
 bool InitReflection(PyObject* module);
 
+/*! \brief A new reference to `o` (Py_NewRef is 3.10+). */
+inline PyObject* NewRef(PyObject* o) {
+  Py_INCREF(o);
+  return o;
+}
+/*! \brief The text of `a` as a str (undecodable bytes kept as surrogates). */
+inline PyObject* Str(const TVMFFIByteArray& a) {
+  return PyUnicode_DecodeUTF8(a.data, static_cast<Py_ssize_t>(a.size), "surrogateescape");
+}
+/*! \brief A new ffi._Field descriptor for `info`, a field of the type `owner` (fields.cc). */
+PyObject* NewField(const TVMFFIFieldInfo& info, const TVMFFITypeInfo* owner);
+/*! \brief Creates ffi._Field and adds it to the module (fields.cc). */
+bool InitFieldType(PyObject* module);
+
 /*! \brief Adds the functions behind ffi.dataclasses.py_class (py_class.cc). */
 bool InitPyClass(PyObject* module);
 /*!

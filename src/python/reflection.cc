@@ -1,7 +1,7 @@
 // Python classes for FFI object types: the registry of classes (most derived registered class
 // along a type's ancestors, generated classes for reflected types nobody registered), reflected
-// fields as C-level descriptors, reflected methods as method descriptors, and the functions
-// ffi.register_object builds on.
+// methods as method descriptors (fields: fields.cc), and the functions ffi.register_object builds
+// on.
 #include <Python.h>  // before any other Python header
 #include <ffi/container/array.h>
 #include <structmember.h>
@@ -45,16 +45,6 @@ std::unordered_map<PyTypeObject*, int32_t>& Reflected() {
   return *reflected;
 }
 
-/*! \brief A new reference to `o` (Py_NewRef is 3.10+). */
-PyObject* NewRef(PyObject* o) {
-  Py_INCREF(o);
-  return o;
-}
-
-PyObject* Str(const TVMFFIByteArray& a) {
-  return PyUnicode_DecodeUTF8(a.data, static_cast<Py_ssize_t>(a.size), "surrogateescape");
-}
-
 bool HasReflection(const TVMFFITypeInfo* info) {
   return info->num_fields > 0 || info->num_methods > 0;
 }
@@ -93,212 +83,7 @@ PyTypeObject* Resolve(int32_t type_index) {
   return made;
 }
 
-// ---- fields ----------------------------------------------------------------------------------
-
-/*! \brief A reflected field, copied from its record (the runtime may grow its tables). */
-struct FieldRec {
-  TVMFFIFieldGetter getter;
-  void* setter;
-  int64_t flags;
-  int64_t offset;
-  int32_t owner_index;  // the type declaring the field
-};
-
-/*! \brief Layout of ffi._Field, the descriptor a reflected field is on its class. */
-struct PyField {
-  PyObject_HEAD FieldRec rec;
-  PyObject* name;      // str
-  PyObject* owner;     // str: the declaring type's key, for messages
-  PyObject* doc;       // str or None
-  PyObject* metadata;  // str (JSON) or None
-  PyObject* fallback;  // the default value, or the factory Function; None without a default
-};
-
-PyTypeObject* FieldType = nullptr;
 PyTypeObject* MethodType = nullptr;
-
-/*! \brief The object's handle when it is one `f` applies to; NULL with an error otherwise. */
-TVMFFIObject* FieldTarget(PyField* f, PyObject* obj) {
-  TVMFFIObject* h =
-      PyObject_TypeCheck(obj, ObjectType) ? reinterpret_cast<PyObj*>(obj)->handle : nullptr;
-  if (h == nullptr) {
-    PyErr_Format(PyExc_TypeError, "field `%U` of `%U` needs an initialized `%U` object, not `%s`",
-                 f->name, f->owner, f->owner, Py_TYPE(obj)->tp_name);
-    return nullptr;
-  }
-  if (!IsInstanceOfIndex(h, f->rec.owner_index)) {
-    PyErr_Format(PyExc_TypeError, "field `%U` belongs to `%U`, not to this `%s` object", f->name,
-                 f->owner, Py_TYPE(obj)->tp_name);
-    return nullptr;
-  }
-  return h;
-}
-
-PyObject* FieldGet(PyObject* self, PyObject* obj, PyObject*) {
-  auto* f = reinterpret_cast<PyField*>(self);
-  if (obj == nullptr || obj == Py_None) {
-    Py_INCREF(self);
-    return self;
-  }
-  TVMFFIObject* h = FieldTarget(f, obj);
-  if (h == nullptr) return nullptr;
-  TVMFFIAny value;
-  value.type_index = kTVMFFINone;
-  value.v_int64 = 0;
-  int rc = f->rec.getter(reinterpret_cast<char*>(h) + f->rec.offset, &value);
-  if (rc != 0) return RaiseFromFFI(rc);
-  return ToPython(&value);
-}
-
-/*! \brief Writes `value` into the field of `obj` through the C++ setter (writable or not). */
-int WriteField(PyField* f, PyObject* obj, PyObject* value) {
-  if (f->rec.setter == nullptr) {
-    PyErr_Format(PyExc_AttributeError, "field `%U` of `%U` has no setter", f->name, f->owner);
-    return -1;
-  }
-  TVMFFIObject* h = FieldTarget(f, obj);
-  if (h == nullptr) return -1;
-  TVMFFIAny owned;
-  if (!ToOwnedAny(value, &owned)) return -1;
-  void* addr = reinterpret_cast<char*>(h) + f->rec.offset;
-  int rc = 0;
-  if (f->rec.flags & kTVMFFIFieldFlagBitSetterIsFunctionObj) {
-    TVMFFIAny args[2];
-    args[0].type_index = kTVMFFIOpaquePtr;
-    args[0].zero_padding = 0;
-    args[0].v_ptr = addr;
-    args[1] = owned;
-    TVMFFIAny result;
-    result.type_index = kTVMFFINone;
-    result.v_int64 = 0;
-    rc = TVMFFIFunctionCall(f->rec.setter, args, 2, &result);
-    if (rc == 0) ReleaseAny(&result);
-  } else {
-    rc = reinterpret_cast<TVMFFIFieldSetter>(f->rec.setter)(addr, &owned);
-  }
-  ReleaseAny(&owned);
-  if (rc != 0) {
-    RaiseFromFFI(rc);
-    return -1;
-  }
-  return 0;
-}
-
-int FieldSet(PyObject* self, PyObject* obj, PyObject* value) {
-  auto* f = reinterpret_cast<PyField*>(self);
-  if (value == nullptr) {
-    PyErr_Format(PyExc_AttributeError, "field `%U` of `%U` cannot be deleted", f->name, f->owner);
-    return -1;
-  }
-  if (!(f->rec.flags & kTVMFFIFieldFlagBitMaskWritable)) {
-    PyErr_Format(PyExc_AttributeError, "field `%U` of `%U` is read-only", f->name, f->owner);
-    return -1;
-  }
-  return WriteField(f, obj, value);
-}
-
-/*! \brief _Field.set(obj, value): writes even a read-only (or frozen) field; for construction
- * and translation code that must (dataclasses.replace builds on it). */
-PyObject* FieldForceSet(PyObject* self, PyObject* const* args, Py_ssize_t n) {
-  if (n != 2) {
-    PyErr_SetString(PyExc_TypeError, "_Field.set(obj, value) takes two arguments");
-    return nullptr;
-  }
-  if (WriteField(reinterpret_cast<PyField*>(self), args[0], args[1]) != 0) return nullptr;
-  Py_RETURN_NONE;
-}
-
-PyObject* NewFieldCopy(PyField* from, int64_t flags);
-
-/*! \brief _Field._frozen(): the same field, refusing assignment (set() still writes). */
-PyObject* FieldFrozen(PyObject* self, PyObject*) {
-  auto* f = reinterpret_cast<PyField*>(self);
-  return NewFieldCopy(f, f->rec.flags & ~static_cast<int64_t>(kTVMFFIFieldFlagBitMaskWritable));
-}
-
-void FieldDealloc(PyObject* self) {
-  auto* f = reinterpret_cast<PyField*>(self);
-  PyTypeObject* type = Py_TYPE(self);
-  Py_XDECREF(f->name);
-  Py_XDECREF(f->owner);
-  Py_XDECREF(f->doc);
-  Py_XDECREF(f->metadata);
-  Py_XDECREF(f->fallback);
-  type->tp_free(self);
-  Py_DECREF(type);
-}
-
-PyObject* FieldRepr(PyObject* self) {
-  auto* f = reinterpret_cast<PyField*>(self);
-  return PyUnicode_FromFormat(
-      "<ffi field `%U` of `%U` (%s)>", f->name, f->owner,
-      (f->rec.flags & kTVMFFIFieldFlagBitMaskWritable) ? "writable" : "read-only");
-}
-
-PyObject* FieldWritable(PyObject* self, void*) {
-  return PyBool_FromLong(reinterpret_cast<PyField*>(self)->rec.flags &
-                         kTVMFFIFieldFlagBitMaskWritable);
-}
-
-PyMemberDef field_members[] = {
-    {"__name__", T_OBJECT, offsetof(PyField, name), READONLY, "The field's name."},
-    {"__doc__", T_OBJECT, offsetof(PyField, doc), READONLY, "The field's documentation."},
-    {"metadata", T_OBJECT, offsetof(PyField, metadata), READONLY,
-     "The field's metadata (JSON text), or None."},
-    {"flags", T_LONGLONG, offsetof(PyField, rec) + offsetof(FieldRec, flags), READONLY,
-     "The field's TVMFFIFieldFlagBitMask bits."},
-    {"_owner", T_OBJECT, offsetof(PyField, owner), READONLY,
-     "The type key of the type declaring the field."},
-    {"_default", T_OBJECT, offsetof(PyField, fallback), READONLY,
-     "The default value, or the factory producing it (see flags); None without one."},
-    {nullptr, 0, 0, 0, nullptr}};
-
-PyMethodDef field_methods[] = {
-    {"set", reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(FieldForceSet)), METH_FASTCALL,
-     "set(obj, value)\n\nWrites the field of obj even when it is read-only or frozen."},
-    {"_frozen", FieldFrozen, METH_NOARGS, "The same field, refusing assignment."},
-    {nullptr, nullptr, 0, nullptr}};
-
-PyGetSetDef field_getset[] = {
-    {"writable", FieldWritable, nullptr, "Whether the field may be assigned.", nullptr},
-    {nullptr, nullptr, nullptr, nullptr, nullptr}};
-
-/*! \brief A new descriptor for `info` (a field of the type `owner`). */
-PyObject* NewField(const TVMFFIFieldInfo& info, const TVMFFITypeInfo* owner) {
-  auto* f = PyObject_New(PyField, FieldType);
-  if (f == nullptr) return nullptr;
-  f->rec = FieldRec{info.getter, info.setter, info.flags, info.offset, owner->type_index};
-  f->name = Str(info.name);
-  f->owner = Str(owner->type_key);
-  f->doc = info.doc.size ? Str(info.doc) : NewRef(Py_None);
-  f->metadata = info.metadata.size ? Str(info.metadata) : NewRef(Py_None);
-  f->fallback = nullptr;
-  if (info.flags & kTVMFFIFieldFlagBitMaskHasDefault) {
-    TVMFFIAny owned;
-    if (TVMFFIAnyViewToOwnedAny(&info.default_value_or_factory, &owned) == 0) {
-      f->fallback = ToPython(&owned);
-    } else {
-      RaiseFromFFI(-1);
-    }
-  } else {
-    f->fallback = NewRef(Py_None);
-  }
-  if (!f->name || !f->owner || !f->doc || !f->metadata || !f->fallback) Py_CLEAR(f);
-  return reinterpret_cast<PyObject*>(f);
-}
-
-PyObject* NewFieldCopy(PyField* from, int64_t flags) {
-  auto* f = PyObject_New(PyField, FieldType);
-  if (f == nullptr) return nullptr;
-  f->rec = from->rec;
-  f->rec.flags = flags;
-  f->name = NewRef(from->name);
-  f->owner = NewRef(from->owner);
-  f->doc = NewRef(from->doc);
-  f->metadata = NewRef(from->metadata);
-  f->fallback = NewRef(from->fallback);
-  return reinterpret_cast<PyObject*>(f);
-}
 
 // ---- methods ---------------------------------------------------------------------------------
 
@@ -380,11 +165,15 @@ PyObject* InstallReflection(PyTypeObject* cls, int32_t type_index) {
   for (int32_t d = 0; d <= info->type_depth; ++d) {
     const TVMFFITypeInfo* t = d < info->type_depth ? info->type_ancestors[d] : info;
     for (int32_t i = 0; i < t->num_fields; ++i) {
-      PyObject* field = NewField(t->fields[i], t);
-      if (field == nullptr) return nullptr;
-      PyObject* name = reinterpret_cast<PyField*>(field)->name;
-      int rc = PyDict_Contains(own, name) ? 0 : PyObject_SetAttr((PyObject*)cls, name, field);
-      Py_DECREF(field);
+      PyObject* name = Str(t->fields[i].name);
+      if (name == nullptr) return nullptr;
+      int rc = 0;
+      if (!PyDict_Contains(own, name)) {
+        PyObject* field = NewField(t->fields[i], t);
+        rc = field ? PyObject_SetAttr(reinterpret_cast<PyObject*>(cls), name, field) : -1;
+        Py_XDECREF(field);
+      }
+      Py_DECREF(name);
       if (rc != 0) return nullptr;
     }
     for (int32_t i = 0; i < t->num_methods; ++i) {
@@ -617,17 +406,7 @@ void RegisterClass(int32_t type_index, PyTypeObject* cls) {
 }
 
 bool InitReflection(PyObject* module) {
-  PyType_Slot field_slots[] = {{Py_tp_dealloc, reinterpret_cast<void*>(FieldDealloc)},
-                               {Py_tp_repr, reinterpret_cast<void*>(FieldRepr)},
-                               {Py_tp_descr_get, reinterpret_cast<void*>(FieldGet)},
-                               {Py_tp_descr_set, reinterpret_cast<void*>(FieldSet)},
-                               {Py_tp_members, field_members},
-                               {Py_tp_getset, field_getset},
-                               {Py_tp_methods, field_methods},
-                               {0, nullptr}};
-  PyType_Spec field_spec = {"ffi._Field", sizeof(PyField), 0, Py_TPFLAGS_DEFAULT, field_slots};
-  FieldType = reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&field_spec));
-  if (FieldType == nullptr) return false;
+  if (!InitFieldType(module)) return false;
 
   // A GC type made from a spec must name its traverse and clear: Function's.
   PyType_Slot method_slots[] = {{Py_tp_descr_get, reinterpret_cast<void*>(MethodGet)},
@@ -644,7 +423,7 @@ bool InitReflection(PyObject* module) {
   MethodType = reinterpret_cast<PyTypeObject*>(PyType_FromSpecWithBases(&method_spec, bases));
   Py_DECREF(bases);
   if (MethodType == nullptr) return false;
-  return AddType(module, "_Field", FieldType) && AddType(module, "_Method", MethodType) &&
+  return AddType(module, "_Method", MethodType) &&
          PyModule_AddFunctions(module, reflection_functions) == 0;
 }
 
