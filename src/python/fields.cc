@@ -178,8 +178,9 @@ PyGetSetDef field_getset[] = {
     {"writable", FieldWritable, nullptr, "Whether the field may be assigned.", nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
-/*! \brief A new descriptor for `info` (a field of the type `owner`). */
-PyObject* NewFieldOf(const TVMFFIFieldInfo& info, const TVMFFITypeInfo* owner) {
+}  // namespace
+
+PyObject* NewField(const TVMFFIFieldInfo& info, const TVMFFITypeInfo* owner) {
   auto* f = PyObject_New(PyField, FieldType);
   if (f == nullptr) return nullptr;
   f->rec = FieldRec{info.getter, info.setter, info.flags, info.offset, owner->type_index};
@@ -202,6 +203,8 @@ PyObject* NewFieldOf(const TVMFFIFieldInfo& info, const TVMFFITypeInfo* owner) {
   return reinterpret_cast<PyObject*>(f);
 }
 
+namespace {
+
 PyObject* NewFieldCopy(PyField* from, int64_t flags) {
   auto* f = PyObject_New(PyField, FieldType);
   if (f == nullptr) return nullptr;
@@ -216,10 +219,6 @@ PyObject* NewFieldCopy(PyField* from, int64_t flags) {
 }
 
 }  // namespace
-
-PyObject* NewField(const TVMFFIFieldInfo& info, const TVMFFITypeInfo* owner) {
-  return NewFieldOf(info, owner);
-}
 
 bool InitFieldType(PyObject* module) {
   PyType_Slot field_slots[] = {{Py_tp_dealloc, reinterpret_cast<void*>(FieldDealloc)},

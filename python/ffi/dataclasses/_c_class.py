@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from .. import _core, registry
+from .. import registry
 from . import _dunders
 from ._fields import Field
 
@@ -45,18 +45,12 @@ def c_class(
                 delattr(cls, name)
         own_body = set(cls.__dict__)
         ffi_init = registry._bind_class(cls, type_key)
-        own_fields = {
-            d.__name__
-            for d in _core._type_fields(_core.type_key_to_index(type_key))
-            if d._owner == type_key
-        }
         _dunders.finish_class(
             cls,
             type_key,
             own_body,
             ffi_init,
             frozen=frozen,
-            frozen_fields=own_fields if frozen else set(),
             init=init,
             repr=repr,
             eq=eq,

@@ -45,6 +45,7 @@ def _install_init(
     own_body: set[str],
     ffi_init: Function | None,
     fs: tuple[Field, ...],
+    descriptors: dict[str, Any],
     init: bool,
     py_class_mode: bool,
 ) -> None:
@@ -52,13 +53,14 @@ def _install_init(
     constructor, with a signature from the fields when the runtime generated that constructor
     (no ``refl::init<...>``); keyword arguments given as MISSING are left to their default, and
     ``__post_init__`` runs after. Without a constructor, or with ``init=False``, ``__init__``
-    refuses. For a class defined in Python (`py_class_mode`) ``__init__`` does nothing on an
-    object already made (``super().__init__()`` from a subclass), and an ``__init__`` of the class
-    body first gets a fresh object (``__ffi_new__``) whose fields it then sets."""
+    refuses. For a class defined in Python (`py_class_mode`), ``__init__`` on an object already
+    made (``super().__init__(...)`` from a subclass's own ``__init__``) writes its arguments into
+    the fields, and an ``__init__`` of the class body first gets a fresh object (``__ffi_new__``)
+    holding the defaults. `descriptors` are the type's field descriptors by name."""
     registry._install_init(cls, ffi_init)
     if "__init__" in own_body:
         if py_class_mode:
-            _wrap_user_init(cls, fs)
+            _wrap_user_init(cls, fs, descriptors)
         return
     if not init or ffi_init is None:
         name = cls.__name__
@@ -83,7 +85,7 @@ def _install_init(
             # super().__init__(...) from a subclass's own __init__: the object exists; arguments
             # (if any) are written into its fields as this constructor would.
             if args or kwargs:
-                _assign(self, fs, signature.bind(self, *args, **kwargs).arguments)
+                _assign(self, fs, descriptors, signature.bind(self, *args, **kwargs).arguments)
             return
         if kwargs:
             kwargs = {k: v for k, v in kwargs.items() if v is not MISSING}
@@ -100,9 +102,10 @@ def _install_init(
     cls.__init__ = __init__  # type: ignore[misc]
 
 
-def _assign(obj: Any, fs: tuple[Field, ...], given: dict[str, Any]) -> None:
+def _assign(
+    obj: Any, fs: tuple[Field, ...], descriptors: dict[str, Any], given: dict[str, Any]
+) -> None:
     """Writes the fields of `obj`: the `given` values, else each field's default."""
-    descriptors = {d.__name__: d for d in _core._type_fields(obj.type_index)}
     for f in fs:
         value = given.get(f.name, MISSING) if f.init else MISSING
         if value is MISSING:
@@ -115,7 +118,7 @@ def _assign(obj: Any, fs: tuple[Field, ...], given: dict[str, Any]) -> None:
         descriptors[f.name].set(obj, value)
 
 
-def _wrap_user_init(cls: type, fs: tuple[Field, ...]) -> None:
+def _wrap_user_init(cls: type, fs: tuple[Field, ...], descriptors: dict[str, Any]) -> None:
     """Runs the class body's ``__init__`` on a fresh object whose fields hold their defaults
     (zero or None where there is none)."""
     import functools
@@ -127,7 +130,7 @@ def _wrap_user_init(cls: type, fs: tuple[Field, ...]) -> None:
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         if self.__chandle__() == 0:
             self.__init_handle_by_constructor__(make)
-            _assign(self, fs, {})
+            _assign(self, fs, descriptors, {})
         user_init(self, *args, **kwargs)
 
     cls.__init__ = __init__  # type: ignore[misc]
@@ -184,10 +187,6 @@ def _replace(self: Any, **changes: Any) -> Any:
     return out
 
 
-def _repr(self: Any) -> str:
-    return str(_core.get_global_func("ffi.ReprPrint")(self))
-
-
 def finish_class(
     cls: type,
     type_key: str,
@@ -195,7 +194,7 @@ def finish_class(
     ffi_init: Function | None,
     *,
     frozen: bool,
-    frozen_fields: set[str],
+    frozen_fields: frozenset[str] = frozenset(),
     init: bool,
     repr: bool,
     eq: bool,
@@ -205,14 +204,16 @@ def finish_class(
     py_class_mode: bool = False,
 ) -> None:
     """Everything ``c_class`` and ``py_class`` add once `cls` is bound to `type_key`
-    (``register_object``): frozen field descriptors (the `frozen_fields`, and those an ancestor
-    class froze), the :class:`Field` list, ``__init__``, ``__repr__``, comparisons, hashing,
-    ``__replace__``, ``__match_args__`` and the dataclass marker. What `own_body` (the class
-    body's names) defines is kept."""
+    (``register_object``): frozen field descriptors (with `frozen` the type's own fields, then the
+    `frozen_fields` and those an ancestor class froze), the :class:`Field` list, ``__init__``,
+    ``__repr__``, comparisons, hashing, ``__replace__``, ``__match_args__`` and the dataclass
+    marker. What `own_body` (the class body's names) defines is kept."""
     descriptors = _core._type_fields(_core.type_key_to_index(type_key))
     frozen_names = set(frozen_fields).union(
         *(getattr(b, "__ffi_frozen_fields__", ()) for b in cls.__mro__)
     )
+    if frozen:
+        frozen_names |= {d.__name__ for d in descriptors if d._owner == type_key}
     for d in descriptors:
         if d.__name__ in frozen_names and d.__name__ not in own_body and d.writable:
             setattr(cls, d.__name__, d._frozen())
@@ -223,9 +224,15 @@ def finish_class(
         hints = {}
     fs = tuple(_field_from_reflection(d, hints, d.__name__ in frozen_names) for d in descriptors)
     cls.__ffi_dataclass_fields__ = fs  # type: ignore[attr-defined]
-    _install_init(cls, own_body, ffi_init, fs, init, py_class_mode)
+    by_name = {d.__name__: d for d in descriptors}
+    _install_init(cls, own_body, ffi_init, fs, by_name, init, py_class_mode)
     if repr and "__repr__" not in own_body:
-        cls.__repr__ = _repr  # type: ignore[method-assign,assignment]
+        repr_print = _core.get_global_func("ffi.ReprPrint")
+
+        def __repr__(self: Any) -> str:
+            return str(repr_print(self))
+
+        cls.__repr__ = __repr__  # type: ignore[method-assign]
     _install_comparisons(cls, eq, order, unsafe_hash, frozen)
     if "__replace__" not in own_body:
         cls.__replace__ = _replace  # type: ignore[attr-defined]

@@ -43,14 +43,17 @@ _COMPARE_OFF = 1 << 7
 _HASH_OFF = 1 << 8
 _INIT_OFF = 1 << 9
 _KW_ONLY = 1 << 10
-_SEQ_IGNORE = 1 << 3
-_SEQ_DEF_PATTERN = 1 << 4
-_SEQ_DEF_SIMPLE = 1 << 12
+
+# How a field takes part in structural equality and hashing, and its flag bit: normally (None, no
+# bit), not at all, or as a definition region of variables ("def" is the older spelling of
+# "def-pattern").
+_STRUCTURAL_EQ_BITS = {"ignore": 1 << 3, "def-pattern": 1 << 4, "def-simple": 1 << 12}
+_STRUCTURAL_EQ_VALUES = frozenset({None, "def", *_STRUCTURAL_EQ_BITS})
 
 
-# How a field takes part in structural equality and hashing (py_class): normally (None), not at all,
-# or as a definition region of variables ("def" is the older spelling of "def-pattern").
-_STRUCTURAL_EQ_VALUES = frozenset({None, "ignore", "def", "def-pattern", "def-simple"})
+def _structural_eq_bit(value: str | None) -> int:
+    """The flag bit of a ``structural_eq`` value (0 for None)."""
+    return _STRUCTURAL_EQ_BITS["def-pattern" if value == "def" else value] if value else 0
 
 
 class Field:
@@ -186,13 +189,7 @@ def _field_from_reflection(desc: Any, hints: dict[str, Any], frozen: bool) -> Fi
         frozen=frozen or not flags & _WRITABLE,
         doc=desc.__doc__,
         metadata=metadata,
-        structural_eq="ignore"
-        if flags & _SEQ_IGNORE
-        else "def-pattern"
-        if flags & _SEQ_DEF_PATTERN
-        else "def-simple"
-        if flags & _SEQ_DEF_SIMPLE
-        else None,
+        structural_eq=next((k for k, bit in _STRUCTURAL_EQ_BITS.items() if flags & bit), None),
     )
     out.type = hints.get(desc.__name__)
     return out

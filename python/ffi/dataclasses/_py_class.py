@@ -23,28 +23,26 @@ from .. import _core, registry
 from .._core import Object
 from ..containers import Array, Dict, List, Map
 from . import _dunders
-from ._fields import KW_ONLY, MISSING, Field
+from ._fields import (
+    _COMPARE_OFF,
+    _DEFAULT_FROM_FACTORY,
+    _HAS_DEFAULT,
+    _HASH_OFF,
+    _INIT_OFF,
+    _KW_ONLY,
+    _REPR_OFF,
+    _WRITABLE,
+    KW_ONLY,
+    MISSING,
+    Field,
+    _structural_eq_bit,
+)
 
 _T = TypeVar("_T", bound=type)
 
 # Native field layouts: (size, alignment, field_static_type_index); type indices of <ffi/c_api.h>.
 _INT, _BOOL, _FLOAT, _ANY = (8, 8, 1), (1, 1, 2), (8, 8, 3), (16, 8, -1)
 _HEADER_SIZE = 24  # sizeof(TVMFFIObject)
-# Field flag bits (TVMFFIFieldFlagBitMask in <ffi/c_reflection_api.h>).
-_FLAGS = {
-    "writable": 1 << 0,
-    "has_default": 1 << 1,
-    "ignore": 1 << 3,
-    "def": 1 << 4,
-    "def-pattern": 1 << 4,
-    "factory": 1 << 5,
-    "repr_off": 1 << 6,
-    "compare_off": 1 << 7,
-    "hash_off": 1 << 8,
-    "init_off": 1 << 9,
-    "kw_only": 1 << 10,
-    "def-simple": 1 << 12,
-}
 # TVMFFISEqHashKind per ``structural_eq`` of the class.
 _STRUCTURE_KINDS = {None: 0, "tree": 1, "var": 2, "dag": 3, "const-tree": 4, "singleton": 5}
 # Type attributes the runtime calls as hooks; a py_class body defining one publishes it.
@@ -113,6 +111,12 @@ def _to_bool(value: Any) -> bool:
     raise TypeError
 
 
+def _to_callable(value: Any) -> Any:
+    if not callable(value):
+        raise TypeError
+    return value
+
+
 def _instance(cls: type | tuple[type, ...], what: str) -> Callable[[Any], Any]:
     def convert(value: Any) -> Any:
         if not isinstance(value, cls):
@@ -127,7 +131,7 @@ def _sequence(container: type, item: Callable[[Any], Any] | None, what: str) -> 
     the field shares it)."""
 
     def convert(value: Any) -> Any:
-        if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple, Array, List)):
+        if not isinstance(value, (list, tuple, Array, List)):
             raise _expected(what, value)
         if item is None:
             return value if isinstance(value, container) else container(value)
@@ -161,7 +165,7 @@ def _union(alternatives: list[_Schema], what: str) -> Callable[[Any], Any]:
     ``Union[int, bool]``), else as the first alternative that converts it."""
 
     def convert(value: Any) -> Any:
-        converted: list[Any] = []
+        first: Any = MISSING  # what the first alternative that converts the value made of it
         for alt in alternatives:
             if alt.convert is None:
                 return value
@@ -171,10 +175,11 @@ def _union(alternatives: list[_Schema], what: str) -> Callable[[Any], Any]:
                 continue
             if out is value:
                 return out
-            converted.append(out)
-        if converted:
-            return converted[0]
-        raise _expected(what, value)
+            if first is MISSING:
+                first = out
+        if first is MISSING:
+            raise _expected(what, value)
+        return first
 
     return convert
 
@@ -227,18 +232,13 @@ def _schema(annotation: Any, owner: type, key: str) -> _Schema:  # noqa: PLR0911
         parts = [_schema(a, owner, key) for a in args] if args else [None, None]
         return _container("ffi.Map", Map, parts, "a mapping", _mapping)
     if annotation is collections.abc.Callable or origin is collections.abc.Callable:
-        check = _scalar(lambda v: v if callable(v) else _raise(), "a callable")
-        return _Schema({"type": "ffi.Function"}, check, _ANY)
+        return _Schema({"type": "ffi.Function"}, _scalar(_to_callable, "a callable"), _ANY)
     if isinstance(annotation, type) and issubclass(annotation, Object):
         if annotation is not owner:
             index = _core._class_type_index(annotation)
             key = _core._type_key(index) if index >= 0 else "ffi.Object"
         return _Schema({"type": key}, _instance(annotation, annotation.__name__), _ANY)
     raise TypeError(f"no FFI value has type {_describe(annotation)}")
-
-
-def _raise() -> Any:
-    raise TypeError
 
 
 def _describe(annotation: Any) -> str:
@@ -276,7 +276,7 @@ def _declared_fields(cls: type, key: str, kw_only: bool, localns: dict[str, Any]
         else cls.__dict__.get("__annotations__", {})
     )
     module = sys.modules.get(cls.__module__)
-    globalns = dict(vars(module)) if module is not None else {}
+    globalns = vars(module) if module is not None else {}
     try:
         names = {**localns, cls.__name__: cls}
         hints = typing.get_type_hints(cls, globalns=globalns, localns=names)
@@ -356,19 +356,17 @@ def _register_fields(index: int, start: int, specs: list[_Spec]) -> int:
         if conv is not None:
             _KEEP_ALIVE.append(conv)
         setter = make_setter(static_index, id(conv) if conv else 0, convert_fn if conv else 0)
-        flags = _FLAGS["writable"]
+        flags = _WRITABLE | _structural_eq_bit(f.structural_eq)
         default: Any = None
         if f.default_factory is not MISSING:
-            flags |= _FLAGS["has_default"] | _FLAGS["factory"]
+            flags |= _HAS_DEFAULT | _DEFAULT_FROM_FACTORY
             default = f.default_factory
         elif f.default is not MISSING:
-            flags |= _FLAGS["has_default"]
+            flags |= _HAS_DEFAULT
             default = f.default
-        for off, bit in ((f.init, "init_off"), (f.repr, "repr_off"), (f.compare, "compare_off")):
-            flags |= 0 if off else _FLAGS[bit]
-        flags |= 0 if f.hash else _FLAGS["hash_off"]
-        flags |= _FLAGS["kw_only"] if spec.kw_only else 0
-        flags |= _FLAGS.get(f.structural_eq or "", 0)
+        for on, off_bit in ((f.init, _INIT_OFF), (f.repr, _REPR_OFF), (f.compare, _COMPARE_OFF)):
+            flags |= 0 if on else off_bit
+        flags |= (0 if f.hash else _HASH_OFF) | (_KW_ONLY if spec.kw_only else 0)
         metadata = json.dumps({**f.metadata, "type_schema": json.dumps(spec.schema.json)})
         _core._py_class_add_field(
             index, spec.name, f.doc, metadata, flags, size, align, offset, static_index,
@@ -488,7 +486,7 @@ def py_class(
             own_body,
             ffi_init,
             frozen=frozen,
-            frozen_fields={s.name for s in specs if frozen or s.field.frozen},
+            frozen_fields=frozenset(s.name for s in specs if s.field.frozen),
             init=init,
             repr=repr,
             eq=eq,
