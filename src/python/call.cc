@@ -162,7 +162,9 @@ class CallArgs {
       case PyKind::kInt: {
         int overflow = 0;
         long long v = PyLong_AsLongLongAndOverflow(arg, &overflow);
-        if (overflow != 0) return Fail(i, arg, func_name, "the integer does not fit in 64 bits");
+        if (overflow != 0)
+          return Fail(i, arg, func_name,
+                      "the integer does not fit in 64 bits (outside the int64 range)");
         if (v == -1 && PyErr_Occurred()) return false;
         out->type_index = kTVMFFIInt;
         out->v_int64 = v;
@@ -417,18 +419,30 @@ class CallArgs {
     return Fail(i, arg, func_name, nullptr);
   }
 
+  /*! \brief The callee as messages name it: its name, or "a function" for an anonymous one. */
+  static PyObject* Callee(PyObject* func_name) {
+    if (func_name != nullptr && func_name != Py_None)
+      return PyUnicode_FromFormat("`%S`", func_name);
+    return PyUnicode_FromString("an anonymous function");
+  }
+
   bool Fail(Py_ssize_t i, PyObject* arg, PyObject* func_name, const char* why) {
-    PyErr_Format(PyExc_TypeError, "Cannot convert argument #%zd of type `%s` when calling `%S`: %s",
-                 i, Py_TYPE(arg)->tp_name, func_name ? func_name : Py_None,
-                 why ? why : "no conversion to an FFI value");
+    PyObject* callee = Callee(func_name);
+    if (callee == nullptr) return false;
+    PyErr_Format(PyExc_TypeError, "Cannot convert argument #%zd of type `%s` when calling %U: %s",
+                 i, Py_TYPE(arg)->tp_name, callee, why ? why : "no conversion to an FFI value");
+    Py_DECREF(callee);
     return false;
   }
 
   bool ReadOnly(Py_ssize_t i, PyObject* arg, PyObject* func_name) {
+    PyObject* callee = Callee(func_name);
+    if (callee == nullptr) return false;
     PyErr_Format(PyExc_BufferError,
-                 "Argument #%zd of type `%s` when calling `%S` is read-only; kernels receive "
+                 "Argument #%zd of type `%s` when calling %U is read-only; kernels receive "
                  "writable tensors (pass a writable copy)",
-                 i, Py_TYPE(arg)->tp_name, func_name ? func_name : Py_None);
+                 i, Py_TYPE(arg)->tp_name, callee);
+    Py_DECREF(callee);
     return false;
   }
 

@@ -46,7 +46,8 @@ bool ItemToAny(PyObject* item, Any* out) {
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(item, &overflow);
     if (overflow != 0) {
-      PyErr_SetString(PyExc_OverflowError, "the integer does not fit in 64 bits");
+      PyErr_SetString(PyExc_OverflowError,
+                      "the integer does not fit in 64 bits (outside the int64 range)");
       return false;
     }
     if (v == -1 && PyErr_Occurred()) return false;
@@ -115,7 +116,8 @@ bool FillArrayCells(PyObject* fast, const char* what, ArrayObj* array) {
       int overflow = 0;
       long long v = PyLong_AsLongLongAndOverflow(item, &overflow);
       if (overflow != 0)
-        PyErr_SetString(PyExc_OverflowError, "the integer does not fit in 64 bits");
+        PyErr_SetString(PyExc_OverflowError,
+                        "the integer does not fit in 64 bits (outside the int64 range)");
       ok = overflow == 0 && !(v == -1 && PyErr_Occurred());
       slot->type_index = kTVMFFIInt;
       slot->zero_padding = 0;

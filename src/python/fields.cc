@@ -1,6 +1,8 @@
 // ffi._Field: a reflected field as a C-level data descriptor on its class. Reads and writes go
 // through the field's C++ getter and setter; set() writes even read-only or frozen fields (for
-// construction and dataclasses.replace), _frozen() makes the read-only copy a frozen class uses.
+// construction and dataclasses.replace), _frozen() makes the read-only copy a frozen class uses,
+// _converting(fn) a copy that passes every written value through fn first (enum fields taking
+// their index).
 #include <Python.h>  // before any other Python header
 #include <structmember.h>
 
@@ -28,6 +30,7 @@ struct PyField {
   PyObject* doc;       // str or None
   PyObject* metadata;  // str (JSON) or None
   PyObject* fallback;  // the default value, or the factory Function; None without a default
+  PyObject* convert;   // callable applied to each written value, or NULL
 };
 
 PyTypeObject* FieldType = nullptr;
@@ -73,8 +76,12 @@ int WriteField(PyField* f, PyObject* obj, PyObject* value) {
   }
   TVMFFIObject* h = FieldTarget(f, obj);
   if (h == nullptr) return -1;
+  PyObject* converted = f->convert ? PyObject_CallOneArg(f->convert, value) : NewRef(value);
+  if (converted == nullptr) return -1;
   TVMFFIAny owned;
-  if (!ToOwnedAny(value, &owned)) return -1;
+  bool ok = ToOwnedAny(converted, &owned);
+  Py_DECREF(converted);
+  if (!ok) return -1;
   void* addr = reinterpret_cast<char*>(h) + f->rec.offset;
   int rc = 0;
   if (f->rec.flags & kTVMFFIFieldFlagBitSetterIsFunctionObj) {
@@ -123,12 +130,23 @@ PyObject* FieldForceSet(PyObject* self, PyObject* const* args, Py_ssize_t n) {
   Py_RETURN_NONE;
 }
 
-PyObject* NewFieldCopy(PyField* from, int64_t flags);
+PyObject* NewFieldCopy(PyField* from, int64_t flags, PyObject* convert);
 
 /*! \brief _Field._frozen(): the same field, refusing assignment (set() still writes). */
 PyObject* FieldFrozen(PyObject* self, PyObject*) {
   auto* f = reinterpret_cast<PyField*>(self);
-  return NewFieldCopy(f, f->rec.flags & ~static_cast<int64_t>(kTVMFFIFieldFlagBitMaskWritable));
+  return NewFieldCopy(f, f->rec.flags & ~static_cast<int64_t>(kTVMFFIFieldFlagBitMaskWritable),
+                      f->convert);
+}
+
+/*! \brief _Field._converting(fn): the same field, passing each written value through fn. */
+PyObject* FieldConverting(PyObject* self, PyObject* fn) {
+  if (!PyCallable_Check(fn)) {
+    PyErr_SetString(PyExc_TypeError, "_Field._converting(fn) needs a callable");
+    return nullptr;
+  }
+  auto* f = reinterpret_cast<PyField*>(self);
+  return NewFieldCopy(f, f->rec.flags, fn);
 }
 
 void FieldDealloc(PyObject* self) {
@@ -139,6 +157,7 @@ void FieldDealloc(PyObject* self) {
   Py_XDECREF(f->doc);
   Py_XDECREF(f->metadata);
   Py_XDECREF(f->fallback);
+  Py_XDECREF(f->convert);
   type->tp_free(self);
   Py_DECREF(type);
 }
@@ -172,6 +191,8 @@ PyMethodDef field_methods[] = {
     {"set", reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(FieldForceSet)), METH_FASTCALL,
      "set(obj, value)\n\nWrites the field of obj even when it is read-only or frozen."},
     {"_frozen", FieldFrozen, METH_NOARGS, "The same field, refusing assignment."},
+    {"_converting", FieldConverting, METH_O,
+     "_converting(fn)\n\nThe same field, passing each written value through fn first."},
     {nullptr, nullptr, 0, nullptr}};
 
 PyGetSetDef field_getset[] = {
@@ -189,6 +210,7 @@ PyObject* NewField(const TVMFFIFieldInfo& info, const TVMFFITypeInfo* owner) {
   f->doc = info.doc.size ? Str(info.doc) : NewRef(Py_None);
   f->metadata = info.metadata.size ? Str(info.metadata) : NewRef(Py_None);
   f->fallback = nullptr;
+  f->convert = nullptr;
   if (info.flags & kTVMFFIFieldFlagBitMaskHasDefault) {
     TVMFFIAny owned;
     if (TVMFFIAnyViewToOwnedAny(&info.default_value_or_factory, &owned) == 0) {
@@ -205,7 +227,7 @@ PyObject* NewField(const TVMFFIFieldInfo& info, const TVMFFITypeInfo* owner) {
 
 namespace {
 
-PyObject* NewFieldCopy(PyField* from, int64_t flags) {
+PyObject* NewFieldCopy(PyField* from, int64_t flags, PyObject* convert) {
   auto* f = PyObject_New(PyField, FieldType);
   if (f == nullptr) return nullptr;
   f->rec = from->rec;
@@ -215,6 +237,7 @@ PyObject* NewFieldCopy(PyField* from, int64_t flags) {
   f->doc = NewRef(from->doc);
   f->metadata = NewRef(from->metadata);
   f->fallback = NewRef(from->fallback);
+  f->convert = convert ? NewRef(convert) : nullptr;
   return reinterpret_cast<PyObject*>(f);
 }
 

@@ -5,8 +5,11 @@
 // Python cannot make itself.
 #include <Python.h>  // before any other Python header
 
+#include <algorithm>
 #include <cstring>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core.h"
 
@@ -166,6 +169,44 @@ PyObject* SetMetadata(PyObject*, PyObject* const* args, Py_ssize_t n) {
   Py_RETURN_NONE;
 }
 
+/*!
+ * \brief _py_class_parent_size(type_index) -> the type's size when a Python class may extend it,
+ * else -1. A Python-defined subclass is allocated zeroed and freed by the runtime, which releases
+ * only the Any and object fields reflection lists; so the parent's whole state must be reflected
+ * fields of those kinds (or plain numbers), covering every byte after the header up to its size.
+ */
+PyObject* ParentSize(PyObject*, PyObject* arg) {
+  long long index = 0;
+  if (!IntInRange(arg, 0, INT32_MAX, "type_index", &index)) return nullptr;
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(static_cast<int32_t>(index));
+  if (info == nullptr || info->metadata == nullptr) return PyLong_FromLong(-1);
+  int64_t total = info->metadata->total_size;
+  std::vector<std::pair<int64_t, int64_t>> spans;  // (offset, size), aliases counted once
+  bool plain = true;
+  for (int32_t d = 1; d <= info->type_depth && plain; ++d) {
+    const TVMFFITypeInfo* t = d < info->type_depth ? info->type_ancestors[d] : info;
+    for (int32_t i = 0; i < t->num_fields && plain; ++i) {
+      const TVMFFIFieldInfo& f = t->fields[i];
+      int32_t k = f.field_static_type_index;
+      int64_t want = k == kTVMFFIBool ? 1 : k == -1 ? 16 : 8;
+      plain = (k == -1 || k == kTVMFFIInt || k == kTVMFFIFloat || k == kTVMFFIBool ||
+               k >= kTVMFFIStaticObjectBegin) &&
+              f.size == want;
+      spans.emplace_back(f.offset, f.size);
+    }
+  }
+  std::sort(spans.begin(), spans.end());
+  spans.erase(std::unique(spans.begin(), spans.end()), spans.end());
+  int64_t end = static_cast<int64_t>(sizeof(TVMFFIObject));
+  for (auto [offset, size] : spans) {
+    // Exact aliases were merged; a gap of 8 bytes or more would be state reflection does not see.
+    if (offset < end || offset - end >= 8) plain = false;
+    end = offset + size;
+  }
+  if (!plain || (end + 7) / 8 * 8 != total) return PyLong_FromLong(-1);
+  return PyLong_FromLongLong(total);
+}
+
 /*! \brief _py_class_add_method(type_index, name, func, is_static, doc): publishes a method in the
  * type's reflection table (`func` takes the object first unless static). */
 PyObject* AddMethod(PyObject*, PyObject* const* args, Py_ssize_t n) {
@@ -236,6 +277,9 @@ PyMethodDef py_class_functions[] = {
      "type defined in Python."},
     {"_py_class_set_type_attr", reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(SetTypeAttr)),
      METH_FASTCALL, "_py_class_set_type_attr(type_index, name, value)\n\nSets a type attribute."},
+    {"_py_class_parent_size", ParentSize, METH_O,
+     "_py_class_parent_size(type_index)\n\nThe size of a type a Python class may extend (its "
+     "state is all plain reflected fields), else -1."},
     {"_py_class_converter_address", ConverterAddress, METH_NOARGS,
      "The C conversion callback ffi.MakeFieldSetter calls with a field's Python converter."},
     {nullptr, nullptr, 0, nullptr}};

@@ -325,6 +325,13 @@ PyObject* RegisteredTypeKeys(PyObject*, PyObject*) {
   }
 }
 
+/*! \brief _class_for_type_index(type_index): the class objects of the type arrive as (the one
+ * registered for it or for its nearest registered ancestor). */
+PyObject* ClassForIndex(PyObject*, PyObject* arg) {
+  const TVMFFITypeInfo* info = TypeInfoArg(arg);
+  return info ? NewRef(reinterpret_cast<PyObject*>(ClassForTypeIndex(info->type_index))) : nullptr;
+}
+
 /*! \brief _class_type_index(cls): the type index of the nearest class along cls's MRO that is
  * registered for one (ffi.register_object or a built-in class), or -1. */
 PyObject* ClassTypeIndex(PyObject*, PyObject* cls) {
@@ -350,6 +357,8 @@ PyMethodDef reflection_functions[] = {
      "methods, returns the type's constructor (or None)."},
     {"_type_attr", reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(GetTypeAttr)),
      METH_FASTCALL, "_type_attr(type_index, name)\n\nA type attribute's value, or None."},
+    {"_class_for_type_index", ClassForIndex, METH_O,
+     "_class_for_type_index(type_index)\n\nThe class objects of the type arrive as."},
     {"_class_type_index", ClassTypeIndex, METH_O,
      "_class_type_index(cls)\n\nThe type index cls (or its nearest registered base) stands for, "
      "or -1."},

@@ -1,65 +1,21 @@
-// The standard enum types, with the reflection a TVM-FFI runtime gives them: ffi.Enum (the base of
-// enum singletons: an integer and a string index), ffi.IntEnum and ffi.StrEnum, and ffi.EnumState
-// (one per enum class: its entries in order, the index -> entry lookup and per-entry attributes).
+// The reflection a TVM-FFI runtime gives the standard enum types of <ffi/enum.h>: ffi.Enum (the
+// base of enum singletons: an integer and a string index), ffi.IntEnum and ffi.StrEnum, and
+// ffi.EnumState (one per enum class: its entries in order, the index -> entry lookup and
+// per-entry attributes).
 //
-// Libraries built with the reference headers define enum classes in their static initializers and
-// keep each class's state in the `__ffi_enum__` type attribute; the reference's Python package
-// creates and reads those states at import. Both reach the fields directly, so the layouts here
-// are the ones the reference headers declare. IntEnum and StrEnum expose their payload index a
-// second time as the field `value` (the same storage), which the reference's Python package reads.
+// Libraries built with either header set define enum classes in their static initializers
+// (EnumDef) and keep each class's state in the `__ffi_enum__` type attribute; the Python packages
+// create and read those states. IntEnum and StrEnum expose their payload index a second time as
+// the field `value` (the same storage), which the Python packages read.
 #include "enum_types.h"
 
-#include <ffi/any.h>
-#include <ffi/container/dict.h>
-#include <ffi/container/list.h>
-#include <ffi/object.h>
+#include <ffi/enum.h>
 #include <ffi/reflection/registry.h>
-#include <ffi/string.h>
 
 namespace tvm {
 namespace ffi {
 namespace runtime {
 namespace {
-
-/*! \brief The shared state of one enum class (layout fixed by the ABI, see the file comment). */
-class EnumStateObj : public Object {
- public:
-  /*! \brief The enum's singletons, in definition order. */
-  List<ObjectRef> entries;
-  /*! \brief Integer and string index -> singleton. */
-  Dict<Any, ObjectRef> indexes;
-  /*! \brief Attribute name -> (singleton -> value). */
-  Dict<String, Dict<ObjectRef, Any>> attrs;
-
-  FFI_DECLARE_OBJECT_INFO_FINAL("ffi.EnumState", EnumStateObj, Object);
-};
-
-/*! \brief The base of enum singletons. */
-class EnumObj : public Object {
- public:
-  /*! \brief The canonical integer index. */
-  int64_t _int_index = 0;
-  /*!
-   * \brief The canonical string index. Held as an Any: the reference headers' String is a 16-byte
-   * value (a small string inline, else a string object), and code built with them reads this
-   * field in place, so it must have that representation.
-   */
-  Any _str_index = String();
-
-  FFI_DECLARE_OBJECT_INFO("ffi.Enum", EnumObj, Object);
-};
-
-/*! \brief Enums whose values are integers. */
-class IntEnumObj : public EnumObj {
- public:
-  FFI_DECLARE_OBJECT_INFO("ffi.IntEnum", IntEnumObj, EnumObj);
-};
-
-/*! \brief Enums whose values are strings. */
-class StrEnumObj : public EnumObj {
- public:
-  FFI_DECLARE_OBJECT_INFO("ffi.StrEnum", StrEnumObj, EnumObj);
-};
 
 FFI_STATIC_INIT_BLOCK() {
   namespace refl = reflection;
@@ -100,9 +56,7 @@ bool IsEnumType(int32_t type_index) {
          info->type_ancestors[enum_depth]->type_index == enum_index;
 }
 
-String EnumName(const Object* obj) {
-  return static_cast<const EnumObj*>(obj)->_str_index.cast<String>();
-}
+String EnumName(const Object* obj) { return static_cast<const EnumObj*>(obj)->_str_index.get(); }
 }  // namespace runtime
 }  // namespace ffi
 }  // namespace tvm

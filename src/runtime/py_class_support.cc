@@ -19,8 +19,10 @@
 #include <ffi/reflection/accessor.h>
 #include <ffi/reflection/registry.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 namespace tvm {
 namespace ffi {
@@ -159,10 +161,17 @@ Function MakeSetter(int32_t type_index, int64_t converter, int64_t convert_fn) {
   });
 }
 
-/*! \brief Each field of the object's type (inherited first) with its native type index. */
+/*!
+ * \brief Each field of the object's type holding a reference (inherited first), as (address, is an
+ * Any). A field reflected twice under two names (the `value` alias of an enum's index) is visited
+ * once.
+ */
 template <typename F>
 void ForEachOwningField(const TVMFFIObject* obj, F&& visit) {
+  std::vector<int64_t> seen;
   reflection::ForEachFieldInfo(TVMFFIGetTypeInfo(obj->type_index), [&](const TVMFFIFieldInfo* f) {
+    if (std::find(seen.begin(), seen.end(), f->offset) != seen.end()) return;
+    seen.push_back(f->offset);
     char* addr = reinterpret_cast<char*>(const_cast<TVMFFIObject*>(obj)) + f->offset;
     if (f->field_static_type_index == kAnyField) {
       visit(addr, true);

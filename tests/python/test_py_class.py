@@ -339,7 +339,9 @@ def test_definition_errors():
         assert Fixed(1).x == 1
 
 
-def test_deriving_from_a_cxx_type_is_refused(tmp_path):
+def test_deriving_from_a_cxx_type(tmp_path):
+    """A Python class may extend a C++ type whose whole state is reflected fields (it is then
+    allocated and freed by the runtime); a type with state reflection does not see is refused."""
     from ffi.dataclasses import c_class
 
     lib = ffi.cpp.load_inline(
@@ -347,26 +349,57 @@ def test_deriving_from_a_cxx_type_is_refused(tmp_path):
         cpp_sources="""
         #include <ffi/ffi.h>
         #include <ffi/reflection/registry.h>
+        #include <string>
         struct BaseObj : ffi::Object {
           int64_t a = 0;
+          ffi::Any tag;
           static constexpr bool _type_mutable = true;
           FFI_DECLARE_OBJECT_INFO("pyc.CxxBase", BaseObj, ffi::Object);
         };
-        FFI_STATIC_INIT_BLOCK() { ffi::reflection::ObjectDef<BaseObj>().def_rw("a", &BaseObj::a); }
+        struct HiddenObj : ffi::Object {
+          int64_t a = 0;
+          std::string hidden;  // not reflected
+          FFI_DECLARE_OBJECT_INFO("pyc.CxxHidden", HiddenObj, ffi::Object);
+        };
+        int64_t BaseA(const ffi::ObjectRef& obj) { return obj.as<BaseObj>()->a; }
+        FFI_STATIC_INIT_BLOCK() {
+          ffi::reflection::ObjectDef<BaseObj>().def_rw("a", &BaseObj::a).def_rw("tag",
+                                                                                &BaseObj::tag);
+          ffi::reflection::ObjectDef<HiddenObj>().def_ro("a", &HiddenObj::a);
+        }
+        FFI_DLL_EXPORT_TYPED_FUNC(base_a, BaseA);
         """,
         build_directory=str(tmp_path),
     )
-    assert lib is not None
 
     @c_class("pyc.CxxBase")
     class CxxBase(ffi.Object):
         pass
 
-    with pytest.raises(TypeError, match="derives from a type defined in C\\+\\+"):
+    @py_class("pyc.Derived")
+    class Derived(CxxBase):
+        b: str = "x"
 
-        @py_class("pyc.Derived")
-        class Derived(CxxBase):
+    d = Derived(a=5, tag=[1, 2], b="y")
+    assert (d.a, list(d.tag), d.b) == (5, [1, 2], "y")
+    assert lib.base_a(d) == 5  # C++ reads its part of the object in place
+    d.a = 7
+    assert lib.base_a(d) == 7
+    e = copy.copy(d)
+    assert (e.a, e.b) == (7, "y") and e.tag.same_as(d.tag)
+
+    @c_class("pyc.CxxHidden")
+    class CxxHidden(ffi.Object):
+        pass
+
+    with pytest.raises(TypeError, match="state reflection does not describe"):
+
+        @py_class("pyc.DerivedHidden")
+        class DerivedHidden(CxxHidden):
             b: int = 0
+
+    with pytest.raises(KeyError):  # nothing was registered
+        ffi._core.type_key_to_index("pyc.DerivedHidden")
 
 
 # ---- threads and lifetime ------------------------------------------------------------------------

@@ -185,12 +185,13 @@ using AccessPathPair = Tuple<AccessPath, AccessPath>;
 
 inline Optional<AccessPath> AccessPathObj::GetParent() const {
   if (!parent.has_value()) return std::nullopt;
-  return AccessPath(detail::ObjectUnsafe::ObjectPtrFromObjectRef<Object>(parent.value()));
+  return AccessPath(
+      ::tvm::ffi::detail::ObjectUnsafe::ObjectPtrFromObjectRef<Object>(parent.value()));
 }
 
 inline AccessPath AccessPathObj::Extend(AccessStep step) const {
-  ObjectRef self(
-      detail::ObjectUnsafe::ObjectPtrFromUnowned<Object>(const_cast<AccessPathObj*>(this)));
+  ObjectRef self(::tvm::ffi::detail::ObjectUnsafe::ObjectPtrFromUnowned<Object>(
+      const_cast<AccessPathObj*>(this)));
   return AccessPath(make_object<AccessPathObj>(std::move(self), std::move(step), depth + 1));
 }
 inline AccessPath AccessPathObj::Attr(String name) const {

@@ -17,20 +17,31 @@ in Python). :func:`fields`, :func:`asdict`, :func:`astuple`, :func:`replace` and
     p = Point(1, y=2.0)
     ffi.dataclasses.asdict(p)                   # {'x': 1, 'y': 2.0}
     ffi.dataclasses.replace(p, x=3) == Point(3, 2.0)
+
+:class:`Enum`, :class:`IntEnum` and :class:`StrEnum` define enums whose members are FFI objects
+shared with C++ (see ``ffi.dataclasses.enum``).
 """
 
 from ._c_class import c_class
 from ._fields import KW_ONLY, MISSING, Field, field
 from ._helpers import asdict, astuple, fields, is_dataclass, replace
 from ._py_class import method, py_class
+from .enum import Enum, EnumAttrMap, EnumState, IntEnum, StrEnum, auto, entry
 
 __all__ = [
     "KW_ONLY",
     "MISSING",
+    "Enum",
+    "EnumAttrMap",
+    "EnumState",
     "Field",
+    "IntEnum",
+    "StrEnum",
     "asdict",
     "astuple",
+    "auto",
     "c_class",
+    "entry",
     "field",
     "fields",
     "is_dataclass",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import inspect
+import json
 import typing
 from collections.abc import Callable
 from typing import Any
@@ -48,6 +49,7 @@ def _install_init(
     descriptors: dict[str, Any],
     init: bool,
     py_class_mode: bool,
+    converters: dict[str, Callable[[Any], Any]],
 ) -> None:
     """``__ffi_init__`` and, unless the class body defines one, ``__init__``: through the type's
     constructor, with a signature from the fields when the runtime generated that constructor
@@ -56,7 +58,8 @@ def _install_init(
     refuses. For a class defined in Python (`py_class_mode`), ``__init__`` on an object already
     made (``super().__init__(...)`` from a subclass's own ``__init__``) writes its arguments into
     the fields, and an ``__init__`` of the class body first gets a fresh object (``__ffi_new__``)
-    holding the defaults. `descriptors` are the type's field descriptors by name."""
+    holding the defaults. `descriptors` are the type's field descriptors by name; `converters`
+    convert the arguments of the fields they name before the constructor sees them."""
     registry._install_init(cls, ffi_init)
     if "__init__" in own_body:
         if py_class_mode:
@@ -87,6 +90,13 @@ def _install_init(
             if args or kwargs:
                 _assign(self, fs, descriptors, signature.bind(self, *args, **kwargs).arguments)
             return
+        if convert_args:
+            bound = signature.bind(self, *args, **kwargs).arguments
+            del bound["self"]
+            for name, convert in converters.items():
+                if bound.get(name, MISSING) is not MISSING:
+                    bound[name] = convert(bound[name])
+            args, kwargs = (), bound
         if kwargs:
             kwargs = {k: v for k, v in kwargs.items() if v is not MISSING}
         construct(self, *args, **kwargs)
@@ -94,7 +104,9 @@ def _install_init(
             post_init(self)
 
     generated = _core._type_attr(_core._class_type_index(cls), "__ffi_init__")
-    if generated is not None and generated.same_as(ffi_init):
+    is_generated = generated is not None and generated.same_as(ffi_init)
+    convert_args = bool(converters) and is_generated  # argument names known: the fields'
+    if is_generated:
         __init__.__signature__ = signature  # type: ignore[attr-defined]
     __init__.__qualname__ = f"{cls.__qualname__}.__init__"
     __init__.__module__ = cls.__module__
@@ -174,6 +186,24 @@ def _install_comparisons(cls: type, eq: bool, order: bool, unsafe_hash: bool, fr
         cls.__hash__ = None  # type: ignore[assignment]
 
 
+def _enum_field_converters(descriptors: list[Any]) -> dict[str, Callable[[Any], Any]]:
+    """Converters for the fields whose type (from their type schema) is an ``IntEnum`` or
+    ``StrEnum`` class defined in Python: such a field also takes the member's index."""
+    out: dict[str, Callable[[Any], Any]] = {}
+    for d in descriptors:
+        try:
+            schema = json.loads(json.loads(d.metadata)["type_schema"])
+            index = _core.type_key_to_index(schema["type"])
+        except Exception:  # no schema, or not a type: nothing to convert
+            continue
+        cls = _core._class_for_type_index(index)
+        if getattr(cls, "__ffi_enum_payload__", None) and _core._class_type_index(cls) == index:
+            from .enum import _member_converter
+
+            out[d.__name__] = _member_converter(cls)
+    return out
+
+
 def _replace(self: Any, **changes: Any) -> Any:
     """A shallow copy (the C++ copy constructor) with `changes` written into it, frozen and
     read-only fields included."""
@@ -214,9 +244,16 @@ def finish_class(
     )
     if frozen:
         frozen_names |= {d.__name__ for d in descriptors if d._owner == type_key}
+    # A py_class's own setters convert already; C++ fields holding enum members take indices here.
+    converters = {} if py_class_mode else _enum_field_converters(descriptors)
     for d in descriptors:
-        if d.__name__ in frozen_names and d.__name__ not in own_body and d.writable:
-            setattr(cls, d.__name__, d._frozen())
+        if d.__name__ in own_body:
+            continue
+        new = d._converting(converters[d.__name__]) if d.__name__ in converters else d
+        if d.__name__ in frozen_names and d.writable:
+            new = new._frozen()
+        if new is not d:
+            setattr(cls, d.__name__, new)
     cls.__ffi_frozen_fields__ = frozenset(frozen_names)  # type: ignore[attr-defined]
     try:
         hints = typing.get_type_hints(cls)
@@ -225,7 +262,7 @@ def finish_class(
     fs = tuple(_field_from_reflection(d, hints, d.__name__ in frozen_names) for d in descriptors)
     cls.__ffi_dataclass_fields__ = fs  # type: ignore[attr-defined]
     by_name = {d.__name__: d for d in descriptors}
-    _install_init(cls, own_body, ffi_init, fs, by_name, init, py_class_mode)
+    _install_init(cls, own_body, ffi_init, fs, by_name, init, py_class_mode, converters)
     if repr and "__repr__" not in own_body:
         repr_print = _core.get_global_func("ffi.ReprPrint")
 

@@ -234,10 +234,15 @@ def _schema(annotation: Any, owner: type, key: str) -> _Schema:  # noqa: PLR0911
     if annotation is collections.abc.Callable or origin is collections.abc.Callable:
         return _Schema({"type": "ffi.Function"}, _scalar(_to_callable, "a callable"), _ANY)
     if isinstance(annotation, type) and issubclass(annotation, Object):
+        convert = _instance(annotation, annotation.__name__)
+        if getattr(annotation, "__ffi_enum_payload__", None) is not None:
+            from .enum import _member_converter  # an IntEnum/StrEnum field also takes an index
+
+            convert = _member_converter(annotation)
         if annotation is not owner:
             index = _core._class_type_index(annotation)
             key = _core._type_key(index) if index >= 0 else "ffi.Object"
-        return _Schema({"type": key}, _instance(annotation, annotation.__name__), _ANY)
+        return _Schema({"type": key}, convert, _ANY)
     raise TypeError(f"no FFI value has type {_describe(annotation)}")
 
 
@@ -324,7 +329,8 @@ def _declared_fields(cls: type, key: str, kw_only: bool, localns: dict[str, Any]
 
 
 def _parent(cls: type) -> tuple[int, int]:
-    """(type index, size) of the type `cls` derives from: ffi.Object or another py_class."""
+    """(type index, size) of the type `cls` derives from: ffi.Object, another py_class, or a C++
+    type whose whole state is plain reflected fields (``ffi.Enum``)."""
     for base in cls.__mro__[1:]:
         if base is Object:
             index, size = _core.type_key_to_index("ffi.Object"), _HEADER_SIZE
@@ -332,14 +338,19 @@ def _parent(cls: type) -> tuple[int, int]:
         if "__ffi_py_class_size__" in base.__dict__:
             index, size = _core._class_type_index(base), base.__ffi_py_class_size__
             break
+        index = _core._class_type_index(base)
+        if index >= 0 and _core._class_for_type_index(index) is base:
+            size = _core._py_class_parent_size(index)
+            if size < 0:
+                raise TypeError(
+                    f"py_class `{cls.__qualname__}` derives from `{_core._type_key(index)}`, a "
+                    "type defined in C++ with state reflection does not describe; a class "
+                    "defined in Python can derive from ffi.Object, another py_class or a C++ "
+                    "type whose fields are all reflected"
+                )
+            break
     else:
         raise TypeError(f"py_class needs a subclass of ffi.Object, not {cls!r}")
-    nearest = _core._class_type_index(cls)
-    if nearest not in (-1, index):
-        raise TypeError(
-            f"py_class `{cls.__qualname__}` derives from a type defined in C++; a class defined in "
-            "Python can derive from ffi.Object or from another py_class"
-        )
     return index, size
 
 
@@ -417,6 +428,63 @@ def _publish_methods(index: int, methods: list[tuple[str, Any, bool | None]]) ->
             _core._py_class_add_method(index, name, value, is_static, value.__doc__)
 
 
+def _frame_names(depth: int) -> dict[str, Any]:
+    """The local names of the frame `depth` levels above the caller: where a class is defined,
+    for annotations naming classes local to a function."""
+    return dict(sys._getframe(depth + 1).f_locals)
+
+
+def _define(
+    cls: _T,
+    key: str,
+    localns: dict[str, Any],
+    *,
+    frozen: bool = False,
+    init: bool = True,
+    repr: bool = True,
+    eq: bool = False,
+    order: bool = False,
+    unsafe_hash: bool = False,
+    match_args: bool = True,
+    kw_only: bool = False,
+    structural_eq: str | None = "tree",
+) -> _T:
+    """Makes `cls` the new object type `key` (what ``py_class`` does; `localns` as for
+    annotations)."""
+    if not (isinstance(cls, type) and issubclass(cls, Object)):
+        raise TypeError(f"py_class needs a subclass of ffi.Object, not {cls!r}")
+    parent_index, start = _parent(cls)
+    specs = _declared_fields(cls, key, kw_only, localns)  # every check before the type exists
+    methods = _collect_methods(cls)
+    index = _core._py_class_new_type(key, parent_index)
+    size = _register_fields(index, start, specs)
+    _core._py_class_set_metadata(index, size, _STRUCTURE_KINDS[structural_eq], cls.__doc__)
+    _core.get_global_func("ffi._PyClassRegisterTypeAttrColumns")(index, size)
+    _publish_methods(index, methods)
+    for spec in specs:
+        if spec.name in cls.__dict__:
+            delattr(cls, spec.name)  # defaults live in the type now
+    own_body = set(cls.__dict__)
+    cls.__ffi_py_class_size__ = size  # type: ignore[attr-defined]
+    ffi_init = registry._bind_class(cls, key)
+    _dunders.finish_class(
+        cls,
+        key,
+        own_body,
+        ffi_init,
+        frozen=frozen,
+        frozen_fields=frozenset(s.name for s in specs if s.field.frozen),
+        init=init,
+        repr=repr,
+        eq=eq,
+        order=order,
+        unsafe_hash=unsafe_hash,
+        match_args=match_args,
+        py_class_mode=True,
+    )
+    return cls
+
+
 def py_class(
     cls_or_type_key: Any = None,
     /,
@@ -452,8 +520,7 @@ def py_class(
     ``slots`` is accepted for compatibility. A type key already registered is a ValueError.
     """
     del slots
-    # Names visible where the class is defined (a function's local classes in annotations).
-    localns = dict(sys._getframe(1).f_locals)
+    localns = _frame_names(1)
     if order and not eq:
         raise ValueError("order=True requires eq=True")
     if structural_eq not in _STRUCTURE_KINDS:
@@ -463,39 +530,21 @@ def py_class(
         )
 
     def decorate(cls: _T) -> _T:
-        if not (isinstance(cls, type) and issubclass(cls, Object)):
-            raise TypeError(f"py_class needs a subclass of ffi.Object, not {cls!r}")
         key = type_key or f"{cls.__module__}.{cls.__qualname__}"
-        parent_index, start = _parent(cls)
-        specs = _declared_fields(cls, key, kw_only, localns)  # every check before the type exists
-        methods = _collect_methods(cls)
-        index = _core._py_class_new_type(key, parent_index)
-        size = _register_fields(index, start, specs)
-        _core._py_class_set_metadata(index, size, _STRUCTURE_KINDS[structural_eq], cls.__doc__)
-        _core.get_global_func("ffi._PyClassRegisterTypeAttrColumns")(index, size)
-        _publish_methods(index, methods)
-        for spec in specs:
-            if spec.name in cls.__dict__:
-                delattr(cls, spec.name)  # defaults live in the type now
-        own_body = set(cls.__dict__)
-        cls.__ffi_py_class_size__ = size  # type: ignore[attr-defined]
-        ffi_init = registry._bind_class(cls, key)
-        _dunders.finish_class(
+        return _define(
             cls,
             key,
-            own_body,
-            ffi_init,
+            localns,
             frozen=frozen,
-            frozen_fields=frozenset(s.name for s in specs if s.field.frozen),
             init=init,
             repr=repr,
             eq=eq,
             order=order,
             unsafe_hash=unsafe_hash,
             match_args=match_args,
-            py_class_mode=True,
+            kw_only=kw_only,
+            structural_eq=structural_eq,
         )
-        return cls
 
     if isinstance(cls_or_type_key, str):
         type_key = cls_or_type_key
