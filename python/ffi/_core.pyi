@@ -124,6 +124,9 @@ class _Field:
     def _frozen(self) -> _Field:
         """The same field, refusing assignment."""
 
+    def _converting(self, fn: Callable[[Any], Any], /) -> _Field:
+        """The same field, passing each written value through fn first."""
+
     @overload
     def __get__(self, obj: None, owner: type | None = None, /) -> _Field: ...
     @overload
@@ -346,6 +349,9 @@ def _register_object(type_index: int, cls: type, /) -> Function | None:
 def _type_attr(type_index: int, name: str, /) -> Any:
     """A type attribute's value, or None."""
 
+def _class_for_type_index(type_index: int, /) -> type:
+    """The class objects of the type arrive as."""
+
 def _class_type_index(cls: type, /) -> int:
     """The type index `cls` (or its nearest registered base) stands for, or -1."""
 
@@ -381,6 +387,10 @@ def _py_class_add_method(
     type_index: int, name: str, func: Callable[..., Any], is_static: bool, doc: str | None, /
 ) -> None:
     """Publishes a method of a type defined in Python."""
+
+def _py_class_parent_size(type_index: int, /) -> int:
+    """The size of a type a Python class may extend (its state is all plain reflected fields),
+    else -1."""
 
 def _py_class_set_type_attr(type_index: int, name: str, value: Any, /) -> None:
     """Sets a type attribute."""

@@ -81,7 +81,19 @@ int WriteField(PyField* f, PyObject* obj, PyObject* value) {
   TVMFFIAny owned;
   bool ok = ToOwnedAny(converted, &owned);
   Py_DECREF(converted);
-  if (!ok) return -1;
+  if (!ok) {
+    // As for call arguments: a value no FFI value can hold is a TypeError, the field named.
+    if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
+      PyObject *type, *why, *tb;
+      PyErr_Fetch(&type, &why, &tb);
+      PyErr_Format(PyExc_TypeError, "field `%U` of `%U` cannot hold the value: %S", f->name,
+                   f->owner, why ? why : Py_None);
+      Py_XDECREF(type);
+      Py_XDECREF(why);
+      Py_XDECREF(tb);
+    }
+    return -1;
+  }
   void* addr = reinterpret_cast<char*>(h) + f->rec.offset;
   int rc = 0;
   if (f->rec.flags & kTVMFFIFieldFlagBitSetterIsFunctionObj) {

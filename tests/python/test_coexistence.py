@@ -189,6 +189,19 @@ assert str(tvm_ffi.convert(p)) == str(p) == "coexist.Point(x=1, tags=[2])"
 tvm_ffi.register_global_func("coexist.first_item", lambda seq: seq[0])
 back = ffi.get_global_func("coexist.first_item")(ffi.Array([p]))
 assert type(back) is Point and back == p and back.same_as(p)
+
+# An enum defined in Python: its members and state live in the serving runtime, so the other
+# package's serializer and structural equality treat them as singletons too.
+import tvm_ffi.serialization
+from ffi.dataclasses import IntEnum
+
+class Level(IntEnum, type_key="coexist.Level"):
+    LOW = 1
+    HIGH = 9
+
+text = tvm_ffi.serialization.to_json_graph_str(Level.HIGH)
+assert ffi.serialization.from_json_graph_str(text).same_as(Level.HIGH)
+assert tvm_ffi.structural_equal(Level.LOW, Level(1)) and Level(9) == 9
 print("coexist-ok")
 """
 

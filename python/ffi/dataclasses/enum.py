@@ -186,7 +186,7 @@ class Enum(Object, metaclass=_EnumMeta):
         binders, declared = _take_declarations(cls, payload)
         try:
             in_cpp = _core.type_key_to_index(type_key) >= 0
-        except (KeyError, ValueError):
+        except (KeyError, RuntimeError):  # not registered (the reference's runtime: RuntimeError)
             in_cpp = False
         if in_cpp:
             c_class(type_key, init=init, repr=repr)(cls)

@@ -33,7 +33,7 @@ class PriorityObj : public ffi::IntEnumObj {
 
 class Priority : public ffi::IntEnum {
  public:
-  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NULLABLE(Priority, ffi::IntEnum, PriorityObj);
+  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(Priority, ffi::IntEnum, PriorityObj);
 };
 
 class OpcodeObj : public ffi::StrEnumObj {
@@ -44,7 +44,7 @@ class OpcodeObj : public ffi::StrEnumObj {
 
 class Opcode : public ffi::StrEnum {
  public:
-  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NULLABLE(Opcode, ffi::StrEnum, OpcodeObj);
+  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(Opcode, ffi::StrEnum, OpcodeObj);
 };
 
 /*! \brief An IntEnum whose members C++ defines, with explicit integer indices. */
@@ -57,6 +57,9 @@ class HolderObj : public ffi::Object {
  public:
   Priority priority;
   Opcode opcode;
+  // Member references are never null: the creator makes the object through this constructor and
+  // the fields are set before anyone reads them.
+  explicit HolderObj(ffi::UnsafeInit) : priority(ffi::UnsafeInit{}), opcode(ffi::UnsafeInit{}) {}
   static constexpr bool _type_mutable = true;
   TVM_FFI_DECLARE_OBJECT_INFO(ENUM_PREFIX ".Holder", HolderObj, ffi::Object);
 };

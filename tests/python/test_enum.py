@@ -1,0 +1,366 @@
+"""ffi.dataclasses.Enum / IntEnum / StrEnum: enums whose members are FFI objects, defined in
+Python or in C++ (kernels/enum_objects.cc, built with our headers and with the reference's), found
+by either canonical index from both sides, with extensible attributes, JSON graphs, pickling,
+structural equality and fields that take a member's index."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import json
+import pickle
+from typing import ClassVar
+
+import pytest
+from test_reflection_interop import build_with_both_headers
+
+import ffi
+from ffi import dataclasses as dc
+from ffi.dataclasses import Enum, EnumAttrMap, EnumState, IntEnum, StrEnum, auto, entry
+from ffi.dataclasses.enum import ENUM_STATE_ATTR
+from ffi.serialization import from_json_graph_str, to_json_graph_str
+
+INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
+_keys = itertools.count()
+
+
+def key(name: str) -> str:
+    """A fresh type key: a type registered once stays registered for the process."""
+    return f"test_enum.{name}.{next(_keys)}"
+
+
+def state_of(cls: type) -> EnumState:
+    return ffi._core._type_attr(ffi._core._class_type_index(cls), ENUM_STATE_ATTR)
+
+
+# ---- enums defined in Python ---------------------------------------------------------------------
+
+
+def test_plain_enum_members_indices_and_fields():
+    k = key("Activation")
+
+    class Activation(Enum, type_key=k):
+        arity: int = 0
+        relu: ClassVar[Activation] = entry(arity=1)
+        add = entry(arity=2)
+        noop = auto()
+
+        def describe(self) -> str:  # methods stay methods, not members
+            return f"{self._str_index}/{self.arity}"
+
+    assert [(m._int_index, m._str_index, m.arity) for m in Activation] == [
+        (0, "relu", 1),
+        (1, "add", 2),
+        (2, "noop", 0),
+    ]
+    assert len(Activation) == 3 and Activation.relu in Activation
+    assert Activation.get(1).same_as(Activation.add)
+    assert Activation.get("noop").same_as(Activation.noop)
+    assert Activation(0) is Activation.relu or Activation(0).same_as(Activation.relu)
+    assert Activation("add").same_as(Activation.add)
+    assert Activation(Activation.add) is Activation.add
+    assert list(Activation.all_entries()) == list(Activation)
+    assert Activation.add.describe() == "add/2"
+    assert isinstance(Activation.add, Activation) and isinstance(Activation.add, ffi.Object)
+    assert repr(Activation.relu) == f"{k}.relu"
+    with pytest.raises(AttributeError):
+        Activation.relu.arity = 3  # members are constants
+    with pytest.raises(KeyError):
+        Activation.get("gelu")
+    with pytest.raises(ValueError, match="not a valid Activation"):
+        Activation("gelu")
+    with pytest.raises(TypeError):
+        Activation.get(1.5)
+
+
+def test_bare_class_vars_declare_members_and_sentinels_are_fresh():
+    class Status(Enum, type_key=key("Status")):
+        ready: ClassVar[Status]
+        failed: ClassVar[Status]
+
+    assert [m._str_index for m in Status] == ["ready", "failed"]
+    assert Status.failed._int_index == 1
+    a, b = auto(), entry(2, code=3)
+    assert a is not auto() and repr(b) == "entry(2, code=3)"
+
+
+def test_int_enum_takes_any_int64_and_behaves_as_its_value():
+    class Limit(IntEnum, type_key=key("Limit")):
+        MIN = INT64_MIN
+        ZERO = 0
+        MAX = INT64_MAX
+
+    assert Limit.MIN.value == Limit.MIN._int_index == INT64_MIN
+    assert Limit.MAX.name == Limit.MAX._str_index == "MAX"
+    assert Limit(INT64_MAX).same_as(Limit.MAX) and Limit("MIN").same_as(Limit.MIN)
+    assert Limit(False).same_as(Limit.ZERO)  # a bool is an int index
+    assert Limit.ZERO == 0 and Limit.MAX != 0 and Limit.MIN == Limit.MIN
+    assert hash(Limit.MAX) == hash(INT64_MAX)
+    assert str(Limit.MIN) == str(INT64_MIN) and repr(Limit.MIN) == "Limit.MIN"
+    assert {Limit.ZERO: "z"}[0] == "z"
+    for bad in (INT64_MIN - 1, INT64_MAX + 1):
+        with pytest.raises(OverflowError):
+            Limit(bad)
+        with pytest.raises(OverflowError):
+            Limit.get(bad)
+
+
+def test_str_enum_name_and_value_are_the_string_index():
+    class Space(StrEnum, type_key=key("Space")):
+        SMEM = "smem"
+        GMEM = "gmem"
+
+        def __repr__(self) -> str:  # the class body's repr is kept
+            return f"<{self.value}>"
+
+    assert Space.SMEM.name == Space.SMEM.value == Space.SMEM._str_index == "smem"
+    assert Space.GMEM._int_index == 1 and Space.get(1).same_as(Space.GMEM)
+    assert Space("smem").same_as(Space.SMEM) and Space.SMEM == "smem"
+    assert str(Space.GMEM) == "gmem" and repr(Space.GMEM) == "<gmem>"
+    with pytest.raises(ValueError):
+        Space("SMEM")  # the alias is not an index
+
+
+def test_aliases_name_one_member():
+    class Op(StrEnum, type_key=key("Op")):
+        PLUS = "+"
+        ADD = "+"
+
+    assert Op.PLUS.same_as(Op.ADD) and len(Op) == 1
+
+
+def test_definition_errors():
+    with pytest.raises(TypeError, match="reserves `value`"):
+
+        class BadInt(IntEnum, type_key=key("BadInt")):
+            value: int
+            ONE = 1
+
+    with pytest.raises(TypeError, match="must be a int"):
+
+        class BadLiteral(IntEnum, type_key=key("BadLiteral")):
+            ONE = "one"
+
+    with pytest.raises(TypeError, match="must be a str"):
+
+        class BadStr(StrEnum, type_key=key("BadStr")):
+            ONE = 1
+
+    with pytest.raises(TypeError, match="needs a int value"):
+
+        class NoValue(IntEnum, type_key=key("NoValue")):
+            ONE: ClassVar[NoValue]
+
+    with pytest.raises(TypeError, match="inferred"):
+
+        class GivenIndex(Enum, type_key=key("GivenIndex")):
+            A = entry(_int_index=3)
+
+    with pytest.raises(TypeError, match="invalid enum member"):
+
+        class BadField(Enum, type_key=key("BadField")):
+            size: int = 0
+            BIG = entry(size="large")
+
+
+def test_state_is_one_type_attribute():
+    class Flag(Enum, type_key=key("Flag")):
+        OFF = auto()
+        ON = auto()
+
+    state = state_of(Flag)
+    assert isinstance(state, EnumState)
+    assert [f.name for f in dc.fields(state)] == ["entries", "indexes", "attrs"]
+    assert list(state.entries) == [Flag.OFF, Flag.ON]
+    assert state.indexes[1].same_as(Flag.ON) and state.indexes["OFF"].same_as(Flag.OFF)
+
+
+def test_extensible_attributes():
+    class Unit(Enum, type_key=key("Unit")):
+        A = auto()
+        B = auto()
+
+    class Other(Enum, type_key=key("Other")):
+        A = auto()
+
+    cost = Unit.def_attr("cost", default=-1)
+    assert isinstance(cost, EnumAttrMap) and cost.name == "cost"
+    assert cost[Unit.A] == -1 and Unit.A not in cost
+    cost[Unit.A] = None
+    cost[Unit.B] = 7
+    assert Unit.A in cost and cost[Unit.A] is None and cost.get(Unit.B) == 7
+    assert Unit.attr_dict["cost"][Unit.B] == 7  # the live table C++ reads
+    strict = Unit.def_attr("strict")
+    with pytest.raises(KeyError):
+        strict[Unit.A]
+    assert strict.get(Unit.A, 3) == 3
+    with pytest.raises(TypeError):
+        strict[Other.A] = 1
+    assert Other.A not in strict
+
+
+def test_json_pickle_copy_and_structural_equality():
+    class Status(Enum, type_key=key("JStatus")):
+        READY = auto()
+
+    class Priority(IntEnum, type_key=key("JPriority")):
+        LOW = -9
+
+    class Opcode(StrEnum, type_key=key("JOpcode")):
+        ADD = "+"
+
+    for member, data in ((Status.READY, "READY"), (Priority.LOW, -9), (Opcode.ADD, "+")):
+        text = to_json_graph_str(member)
+        graph = json.loads(text)
+        assert graph["nodes"][graph["root_index"]]["data"] == data
+        assert from_json_graph_str(text).same_as(member)
+        assert pickle.loads(pickle.dumps(member)).same_as(member)
+        assert copy.deepcopy(member).same_as(member)
+    duplicate = copy.copy(Status.READY)  # a second object is not the member
+    assert not duplicate.same_as(Status.READY)
+    assert ffi.structural_equal(Status.READY, Status.READY)
+    assert not ffi.structural_equal(Status.READY, duplicate)
+
+
+def test_py_class_fields_take_members_or_their_indices():
+    class Priority(IntEnum, type_key=key("HPriority")):
+        MIN = INT64_MIN
+        MAX = INT64_MAX
+
+    class Opcode(StrEnum, type_key=key("HOpcode")):
+        ADD = "+"
+        MUL = "*"
+
+    @dc.py_class(key("Holder"))
+    class Holder(ffi.Object):
+        priority: Priority
+        opcode: Opcode
+
+    h = Holder(priority=INT64_MIN, opcode="*")
+    assert h.priority.same_as(Priority.MIN) and h.opcode.same_as(Opcode.MUL)
+    h.opcode = Opcode.ADD
+    h.priority = INT64_MAX
+    assert h.priority.same_as(Priority.MAX) and h.opcode.same_as(Opcode.ADD)
+    back = from_json_graph_str(to_json_graph_str(h))
+    assert back.priority.same_as(Priority.MAX) and ffi.structural_equal(h, back)
+    for bad in (INT64_MAX + 1, 5, "MIN", Opcode.ADD):
+        with pytest.raises(TypeError):
+            h.priority = bad
+    assert h.priority.same_as(Priority.MAX)  # refused writes change nothing
+
+
+# ---- enums defined in C++ ----------------------------------------------------------------------
+
+PREFIXES = ["enours", "enref"]
+
+
+@pytest.fixture(scope="module")
+def libs(tmp_path_factory):
+    import os
+
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "kernels", "enum_objects.cc")
+    out = build_with_both_headers(
+        src, tuple(PREFIXES), "ENUM_PREFIX", str(tmp_path_factory.mktemp("enum"))
+    )
+    return {p: ffi.load_module(path) for p, path in out.items()}
+
+
+@pytest.fixture(scope="module", params=PREFIXES)
+def k(request, libs):
+    """The classes and functions of one copy of the library, as a namespace."""
+    p = request.param
+    if p not in libs:
+        pytest.skip("apache-tvm-ffi is not installed")
+
+    class Variant(Enum, type_key=f"{p}.Variant"):
+        Alpha: ClassVar[Variant]
+        Beta: ClassVar[Variant]
+
+    class Priority(IntEnum, type_key=f"{p}.Priority"):
+        low = entry(value=10)
+        high = entry(value=20)
+
+    class Opcode(StrEnum, type_key=f"{p}.Opcode"):
+        add = entry(value="+")
+        mul = entry(value="*")
+
+    class Level(IntEnum, type_key=f"{p}.Level"):
+        pass
+
+    @dc.c_class(f"{p}.Holder")
+    class Holder(ffi.Object):
+        priority: Priority
+        opcode: Opcode
+
+    class NS:
+        pass
+
+    ns = NS()
+    ns.p, ns.lib = p, libs[p]
+    ns.Variant, ns.Priority, ns.Opcode, ns.Level, ns.Holder = (
+        Variant,
+        Priority,
+        Opcode,
+        Level,
+        Holder,
+    )
+    ns.fn = lambda name: ffi.get_global_func(f"{p}.{name}")
+    return ns
+
+
+def test_cxx_members_bind_by_string_index(k):
+    assert k.fn("variant_get")("Alpha").same_as(k.Variant.Alpha)
+    assert k.fn("variant_get")("Beta") is not None
+    assert k.Variant.get(1).same_as(k.Variant.Beta)
+    assert isinstance(k.fn("variant_get")("Beta"), k.Variant)
+    assert k.Variant.attr_dict["code"][k.Variant.Alpha] == 10
+    assert k.Variant.def_attr("code")[k.Variant.Beta] == 20
+    assert k.fn("variant_defined")("Alpha") and not k.fn("variant_defined")("Gamma")
+    with pytest.raises(ValueError):
+        k.fn("variant_get")("Gamma")
+    with pytest.raises(RuntimeError, match="string index"):
+
+        class Typo(Enum, type_key=f"{k.p}.Variant"):
+            Alpah: ClassVar[Typo]
+
+
+def test_members_declared_in_python_on_a_cxx_type(k):
+    assert k.Priority.high.value == 20 and k.Priority.high.name == "high"
+    assert k.Opcode.mul.value == k.Opcode.mul.name == "*"
+    assert k.Priority(20).same_as(k.Priority.high) and k.Opcode("*").same_as(k.Opcode.mul)
+    assert k.fn("name_of")(k.Opcode.mul) == "*"  # C++ reads the name in place
+    assert k.fn("index_of")(k.Priority.low) == 10
+
+
+def test_cxx_defined_int_enum(k):
+    assert [(m.name, m.value) for m in k.Level] == [("low", -1), ("high", 1 << 40)]
+    assert k.fn("level_get")(1 << 40).same_as(k.Level.get("high"))
+    assert repr(k.Level(-1)) == "Level.low"
+    with pytest.raises(ValueError):
+        k.fn("level_get")(0)
+
+
+def test_cxx_fields_take_members_or_their_indices(k):
+    h = k.Holder(priority=20, opcode="*")
+    assert h.priority.same_as(k.Priority.high) and h.opcode.same_as(k.Opcode.mul)
+    assert k.fn("holder_priority")(h) == 20
+    h.priority = 10
+    assert h.priority.same_as(k.Priority.low) and k.fn("holder_priority")(h) == 10
+    with pytest.raises(TypeError):
+        h.priority = 99
+    back = from_json_graph_str(to_json_graph_str(h))
+    assert back.priority.same_as(k.Priority.low) and back.opcode.same_as(k.Opcode.mul)
+    positional = k.Holder(10, "+")
+    assert positional.opcode.same_as(k.Opcode.add)
+
+
+def test_a_new_member_may_not_reuse_an_index(k):
+    # Runs last for each copy: the failed definition has already bound its class to the type.
+    with pytest.raises(ValueError, match="duplicate enum index"):
+
+        class LevelAgain(IntEnum, type_key=f"{k.p}.Level"):
+            low = 5  # "low" is C++'s member at -1
+
+    index = ffi._core.type_key_to_index(f"{k.p}.Level")
+    state = ffi._core._type_attr(index, ENUM_STATE_ATTR)
+    assert [m._int_index for m in state.entries] == [-1, 1 << 40]
