@@ -25,6 +25,7 @@
 #define FFI_ENUM_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -82,13 +83,8 @@ static_assert(sizeof(AnyString) == sizeof(TVMFFIAny), "AnyString must keep the A
 template <>
 struct TypeTraits<AnyString> {
   static constexpr bool enabled = true;
-  static void CopyToAnyView(const AnyString& v, TVMFFIAny* out) {
-    TypeTraits<String>::CopyToAnyView(v.get(), out);  // small strings are inline: no lifetime
-    if (out->type_index == kTVMFFIStr) *out = *v.as_any().raw();  // the held object, borrowed
-  }
-  static void MoveToAny(AnyString v, TVMFFIAny* out) {
-    TypeTraits<String>::MoveToAny(v.get(), out);
-  }
+  static void CopyToAnyView(const AnyString& v, TVMFFIAny* out) { *out = *v.as_any().raw(); }
+  static void MoveToAny(AnyString v, TVMFFIAny* out) { *out = Any(v.as_any()).release(); }
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     return TypeTraits<String>::CheckAnyStrict(src);
   }
@@ -188,14 +184,20 @@ namespace type_attr {
 inline constexpr reflection::AttrKey<EnumState> kEnumState{"__ffi_enum__"};
 }  // namespace type_attr
 
-inline Enum EnumObj::GetByIndex(int32_t type_index, const Any& index, std::string_view shown) {
+namespace detail {
+/*! \brief The state of enum type `type_index`; nullopt when it has none (no member defined). */
+inline std::optional<EnumState> FindEnumState(int32_t type_index) {
   TVMFFIByteArray name = reflection::AsByteArray(type_attr::kEnumState.name);
-  if (TVMFFIGetTypeAttrColumn(&name) != nullptr) {
-    AnyView value = reflection::TypeAttrColumn(type_attr::kEnumState)[type_index];
-    if (std::optional<EnumState> state = type_attr::kEnumState.ValueFrom(value)) {
-      if (std::optional<ObjectRef> member = (*state)->indexes.Get(index)) {
-        return Any(std::move(*member)).cast<Enum>();
-      }
+  if (TVMFFIGetTypeAttrColumn(&name) == nullptr) return std::nullopt;
+  return type_attr::kEnumState.ValueFrom(
+      reflection::TypeAttrColumn(type_attr::kEnumState)[type_index]);
+}
+}  // namespace detail
+
+inline Enum EnumObj::GetByIndex(int32_t type_index, const Any& index, std::string_view shown) {
+  if (std::optional<EnumState> state = detail::FindEnumState(type_index)) {
+    if (std::optional<ObjectRef> member = (*state)->indexes.Get(index)) {
+      return Any(std::move(*member)).cast<Enum>();
     }
   }
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);

@@ -162,9 +162,7 @@ class CallArgs {
       case PyKind::kInt: {
         int overflow = 0;
         long long v = PyLong_AsLongLongAndOverflow(arg, &overflow);
-        if (overflow != 0)
-          return Fail(i, arg, func_name,
-                      "the integer does not fit in 64 bits (outside the int64 range)");
+        if (overflow != 0) return Fail(i, arg, func_name, kIntOutOfRange);
         if (v == -1 && PyErr_Occurred()) return false;
         out->type_index = kTVMFFIInt;
         out->v_int64 = v;
@@ -419,7 +417,7 @@ class CallArgs {
     return Fail(i, arg, func_name, nullptr);
   }
 
-  /*! \brief The callee as messages name it: its name, or "a function" for an anonymous one. */
+  /*! \brief The callee as messages name it: its name, or "an anonymous function". */
   static PyObject* Callee(PyObject* func_name) {
     if (func_name != nullptr && func_name != Py_None)
       return PyUnicode_FromFormat("`%S`", func_name);

@@ -46,8 +46,7 @@ bool ItemToAny(PyObject* item, Any* out) {
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(item, &overflow);
     if (overflow != 0) {
-      PyErr_SetString(PyExc_OverflowError,
-                      "the integer does not fit in 64 bits (outside the int64 range)");
+      PyErr_SetString(PyExc_OverflowError, kIntOutOfRange);
       return false;
     }
     if (v == -1 && PyErr_Occurred()) return false;
@@ -115,9 +114,7 @@ bool FillArrayCells(PyObject* fast, const char* what, ArrayObj* array) {
     if (Py_TYPE(item) == &PyLong_Type) {
       int overflow = 0;
       long long v = PyLong_AsLongLongAndOverflow(item, &overflow);
-      if (overflow != 0)
-        PyErr_SetString(PyExc_OverflowError,
-                        "the integer does not fit in 64 bits (outside the int64 range)");
+      if (overflow != 0) PyErr_SetString(PyExc_OverflowError, kIntOutOfRange);
       ok = overflow == 0 && !(v == -1 && PyErr_Occurred());
       slot->type_index = kTVMFFIInt;
       slot->zero_padding = 0;

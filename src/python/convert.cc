@@ -26,8 +26,7 @@ bool ToOwnedAny(PyObject* value, Classified c, TVMFFIAny* out) {
       int overflow = 0;
       long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
       if (overflow != 0) {
-        PyErr_SetString(PyExc_OverflowError,
-                        "the integer does not fit in 64 bits (outside the int64 range)");
+        PyErr_SetString(PyExc_OverflowError, kIntOutOfRange);
         return false;
       }
       if (v == -1 && PyErr_Occurred()) return false;

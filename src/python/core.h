@@ -313,6 +313,10 @@ bool InitForeignObjects();
 /*! \brief Creates the field and method descriptor types and the registration functions. */
 bool InitReflection(PyObject* module);
 
+/*! \brief Why a Python int did not convert: it is outside int64 (every conversion says so). */
+inline constexpr const char* kIntOutOfRange =
+    "the integer does not fit in 64 bits (outside the int64 range)";
+
 /*! \brief A new reference to `o` (Py_NewRef is 3.10+). */
 inline PyObject* NewRef(PyObject* o) {
   Py_INCREF(o);

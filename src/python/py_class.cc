@@ -4,6 +4,7 @@
 // keyword constructor are the runtime's standard globals; this file only reaches the C ABI calls
 // Python cannot make itself.
 #include <Python.h>  // before any other Python header
+#include <ffi/reflection/accessor.h>
 
 #include <algorithm>
 #include <cstring>
@@ -183,18 +184,14 @@ PyObject* ParentSize(PyObject*, PyObject* arg) {
   int64_t total = info->metadata->total_size;
   std::vector<std::pair<int64_t, int64_t>> spans;  // (offset, size), aliases counted once
   bool plain = true;
-  for (int32_t d = 1; d <= info->type_depth && plain; ++d) {
-    const TVMFFITypeInfo* t = d < info->type_depth ? info->type_ancestors[d] : info;
-    for (int32_t i = 0; i < t->num_fields && plain; ++i) {
-      const TVMFFIFieldInfo& f = t->fields[i];
-      int32_t k = f.field_static_type_index;
-      int64_t want = k == kTVMFFIBool ? 1 : k == -1 ? 16 : 8;
-      plain = (k == -1 || k == kTVMFFIInt || k == kTVMFFIFloat || k == kTVMFFIBool ||
-               k >= kTVMFFIStaticObjectBegin) &&
-              f.size == want;
-      spans.emplace_back(f.offset, f.size);
-    }
-  }
+  reflection::ForEachFieldInfo(info, [&](const TVMFFIFieldInfo* f) {
+    int32_t k = f->field_static_type_index;
+    bool owning = k == kTVMFFIAny || k >= kTVMFFIStaticObjectBegin;
+    bool number = k == kTVMFFIInt || k == kTVMFFIFloat || k == kTVMFFIBool;
+    int64_t want = k == kTVMFFIBool ? 1 : k == kTVMFFIAny ? 16 : 8;
+    plain = plain && (owning || number) && f->size == want;
+    spans.emplace_back(f->offset, f->size);
+  });
   std::sort(spans.begin(), spans.end());
   spans.erase(std::unique(spans.begin(), spans.end()), spans.end());
   int64_t end = static_cast<int64_t>(sizeof(TVMFFIObject));

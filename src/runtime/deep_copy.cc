@@ -14,14 +14,13 @@
 #include <ffi/container/dict.h>
 #include <ffi/container/list.h>
 #include <ffi/container/map.h>
+#include <ffi/enum.h>
 #include <ffi/function.h>
 #include <ffi/reflection/accessor.h>
 #include <ffi/reflection/registry.h>
 
 #include <unordered_map>
 #include <utility>
-
-#include "enum_types.h"
 
 namespace tvm {
 namespace ffi {
@@ -98,7 +97,7 @@ class DeepCopier {
         return Any(v);
       default:
         // Each enum value is a singleton: a copy would be a second one.
-        if (IsEnumType(type_index)) return Any(v);
+        if (reinterpret_cast<const Object*>(v.raw()->v_obj)->IsInstance<EnumObj>()) return Any(v);
         return CopyReflected(v, type_index);
     }
   }

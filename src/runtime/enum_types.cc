@@ -7,8 +7,6 @@
 // (EnumDef) and keep each class's state in the `__ffi_enum__` type attribute; the Python packages
 // create and read those states. IntEnum and StrEnum expose their payload index a second time as
 // the field `value` (the same storage), which the Python packages read.
-#include "enum_types.h"
-
 #include <ffi/enum.h>
 #include <ffi/reflection/registry.h>
 
@@ -44,19 +42,6 @@ FFI_STATIC_INIT_BLOCK() {
 }
 
 }  // namespace
-
-bool IsEnumType(int32_t type_index) {
-  if (type_index < kTVMFFIStaticObjectBegin) return false;
-  static const int32_t enum_index = EnumObj::RuntimeTypeIndex();
-  static const int32_t enum_depth = TVMFFIGetTypeInfo(enum_index)->type_depth;
-  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
-  if (info == nullptr) return false;
-  if (info->type_index == enum_index) return true;
-  return info->type_depth > enum_depth &&
-         info->type_ancestors[enum_depth]->type_index == enum_index;
-}
-
-String EnumName(const Object* obj) { return static_cast<const EnumObj*>(obj)->_str_index.get(); }
 }  // namespace runtime
 }  // namespace ffi
 }  // namespace tvm

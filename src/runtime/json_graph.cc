@@ -16,6 +16,7 @@
 #include <ffi/container/list.h>
 #include <ffi/container/map.h>
 #include <ffi/dtype.h>
+#include <ffi/enum.h>
 #include <ffi/extra/json.h>
 #include <ffi/extra/serialization.h>
 #include <ffi/function.h>
@@ -88,28 +89,6 @@ AnyView TypeAttrOf(const char* name, int32_t type_index) {
 bool IsInlineField(const TVMFFIFieldInfo* field) {
   int32_t t = field->field_static_type_index;
   return t == kTVMFFIInt || t == kTVMFFIBool || t == kTVMFFIFloat;
-}
-
-/*! \brief The value of the field `name` of `obj` (of type `info`, fields inherited included). */
-Any FieldValue(const TVMFFITypeInfo* info, const Object* obj, std::string_view name) {
-  Any out;
-  reflection::ForEachFieldInfoWithEarlyStop(info, [&](const TVMFFIFieldInfo* field) {
-    if (detail::ByteView(field->name) != name) return false;
-    out = reflection::FieldGetter(field)(obj);
-    return true;
-  });
-  return out;
-}
-
-// Enum singletons travel as their index: the integer one for integer enums, else the string one.
-constexpr const char* kEnumState = "__ffi_enum__";
-
-bool IsIntEnum(const TVMFFITypeInfo* info) {
-  if (detail::ByteView(info->type_key) == "ffi.IntEnum") return true;
-  for (int32_t i = 0; i < info->type_depth; ++i) {
-    if (detail::ByteView(info->type_ancestors[i]->type_key) == "ffi.IntEnum") return true;
-  }
-  return false;
 }
 
 std::string TypeKeyOf(int32_t type_index) {
@@ -240,12 +219,14 @@ class GraphWriter {
     if (t >= kTVMFFIStaticObjectBegin) {
       AnyView to_json = TypeAttrOf(type_attr::kDataToJson.name, t);
       if (to_json != nullptr) return set(type_key.c_str(), to_json.cast<Function>()(v));
-      const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(t);
-      if (TypeAttrOf(kEnumState, t) != nullptr) {
-        const Object* obj = reinterpret_cast<const Object*>(v.raw()->v_obj);
-        return set(type_key.c_str(),
-                   FieldValue(info, obj, IsIntEnum(info) ? "_int_index" : "_str_index"));
+      // Enum singletons travel as their index: the integer one for integer enums, else the name.
+      const Object* obj = reinterpret_cast<const Object*>(v.raw()->v_obj);
+      if (obj->IsInstance<EnumObj>()) {
+        const auto* member = static_cast<const EnumObj*>(obj);
+        return set(type_key.c_str(), obj->IsInstance<IntEnumObj>() ? Any(member->_int_index)
+                                                                   : member->_str_index.as_any());
       }
+      const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(t);
       if (HasCreator(info)) return set(type_key.c_str(), Fields(info, v));
     }
     FFI_THROW(TypeError) << "Type `" << type_key << "` does not support ToJSONGraph"
@@ -367,20 +348,13 @@ class GraphReader {
     }
     AnyView from_json = TypeAttrOf(type_attr::kDataFromJson.name, type_index);
     if (from_json != nullptr) return from_json.cast<Function>()(data);
-    const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
-    AnyView state = TypeAttrOf(kEnumState, type_index);
-    if (state != nullptr) {
-      const Object* state_obj = reinterpret_cast<const Object*>(state.raw()->v_obj);
-      Dict<Any, Any> indexes =
-          FieldValue(TVMFFIGetTypeInfo(state.type_index()), state_obj, "indexes")
-              .cast<Dict<Any, Any>>();
-      std::optional<Any> member = indexes.Get(data);
-      if (!member.has_value()) {
-        FFI_THROW(ValueError) << "Invalid JSON Object Graph: `" << key << "` has no member "
-                              << json::Stringify(data);
+    if (TypeAttrOf(type_attr::kEnumState.name, type_index) != nullptr) {  // an enum's member
+      if (data.type_index() == kTVMFFIInt) {
+        return EnumObj::_GetByIntIndex(type_index, data.cast<int64_t>());
       }
-      return *member;
+      return EnumObj::_GetByStrIndex(type_index, data.cast<String>());
     }
+    const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
     json::Object fields = data.cast<json::Object>();
     ObjectPtr<Object> obj = CreateEmptyObject(info);
     // The reader of a field value depends on the field, so InitFields is given the value lazily.

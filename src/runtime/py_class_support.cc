@@ -19,10 +19,8 @@
 #include <ffi/reflection/accessor.h>
 #include <ffi/reflection/registry.h>
 
-#include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <vector>
 
 namespace tvm {
 namespace ffi {
@@ -168,10 +166,15 @@ Function MakeSetter(int32_t type_index, int64_t converter, int64_t convert_fn) {
  */
 template <typename F>
 void ForEachOwningField(const TVMFFIObject* obj, F&& visit) {
-  std::vector<int64_t> seen;
-  reflection::ForEachFieldInfo(TVMFFIGetTypeInfo(obj->type_index), [&](const TVMFFIFieldInfo* f) {
-    if (std::find(seen.begin(), seen.end(), f->offset) != seen.end()) return;
-    seen.push_back(f->offset);
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(obj->type_index);
+  reflection::ForEachFieldInfo(info, [&](const TVMFFIFieldInfo* f) {
+    const TVMFFIFieldInfo* first = nullptr;  // the first field at f's offset (no allocation here)
+    reflection::ForEachFieldInfoWithEarlyStop(info, [&](const TVMFFIFieldInfo* g) {
+      if (g->offset != f->offset) return false;
+      first = g;
+      return true;
+    });
+    if (first != f) return;
     char* addr = reinterpret_cast<char*>(const_cast<TVMFFIObject*>(obj)) + f->offset;
     if (f->field_static_type_index == kAnyField) {
       visit(addr, true);

@@ -19,6 +19,7 @@
 #include <ffi/container/map.h>
 #include <ffi/device.h>
 #include <ffi/dtype.h>
+#include <ffi/enum.h>
 #include <ffi/function.h>
 #include <ffi/reflection/accessor.h>
 #include <ffi/reflection/registry.h>
@@ -30,8 +31,6 @@
 #include <cstdlib>
 #include <string>
 #include <unordered_set>
-
-#include "enum_types.h"
 
 namespace tvm {
 namespace ffi {
@@ -206,7 +205,10 @@ class Printer {
     const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
     const auto* obj = reinterpret_cast<const Object*>(v.raw()->v_obj);
     // An enum singleton is known by its name: "type.key.NAME".
-    if (IsEnumType(type_index)) return TypeKey(v) + "." + std::string(EnumName(obj).view());
+    if (obj->IsInstance<EnumObj>()) {
+      return TypeKey(v) + "." +
+             std::string(static_cast<const EnumObj*>(obj)->_str_index.get().view());
+    }
     std::string fields;
     bool any_field = false;
     reflection::ForEachFieldInfo(info, [&](const TVMFFIFieldInfo* field) {

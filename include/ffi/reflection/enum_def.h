@@ -42,7 +42,7 @@ class EnumDef {
  public:
   /*! \brief Whether the enum class has a member with string index `name`. */
   static bool IsDefined(const String& name) {
-    std::optional<EnumState> state = FindState(EnumClsObj::RuntimeTypeIndex());
+    std::optional<EnumState> state = ffi::detail::FindEnumState(EnumClsObj::RuntimeTypeIndex());
     return state.has_value() && (*state)->indexes.count(Any(name)) != 0;
   }
 
@@ -79,15 +79,8 @@ class EnumDef {
   }
 
  private:
-  /*! \brief The enum type's state, if it has one; TypeError if the attribute is not a state. */
-  static std::optional<EnumState> FindState(int32_t type_index) {
-    TVMFFIByteArray name = AsByteArray(type_attr::kEnumState.name);
-    if (TVMFFIGetTypeAttrColumn(&name) == nullptr) return std::nullopt;
-    return type_attr::kEnumState.ValueFrom(TypeAttrColumn(type_attr::kEnumState)[type_index]);
-  }
-
   EnumState EnsureState() {
-    if (std::optional<EnumState> state = FindState(type_index_)) return *state;
+    if (std::optional<EnumState> state = ffi::detail::FindEnumState(type_index_)) return *state;
     EnumState state(make_object<EnumStateObj>());
     TVMFFIByteArray name = AsByteArray(type_attr::kEnumState.name);
     AnyView value(state);

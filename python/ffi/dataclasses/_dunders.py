@@ -13,7 +13,7 @@ from typing import Any
 
 from .. import _core, registry
 from .._core import Function
-from ._fields import MISSING, Field, _field_from_reflection
+from ._fields import MISSING, Field, _enum_member_converter, _field_from_reflection
 
 
 def _init_signature(fs: tuple[Field, ...]) -> inspect.Signature:
@@ -189,6 +189,7 @@ def _install_comparisons(cls: type, eq: bool, order: bool, unsafe_hash: bool, fr
 def _enum_field_converters(descriptors: list[Any]) -> dict[str, Callable[[Any], Any]]:
     """Converters for the fields whose type (from their type schema) is an ``IntEnum`` or
     ``StrEnum`` class defined in Python: such a field also takes the member's index."""
+
     out: dict[str, Callable[[Any], Any]] = {}
     for d in descriptors:
         try:
@@ -197,10 +198,9 @@ def _enum_field_converters(descriptors: list[Any]) -> dict[str, Callable[[Any], 
         except Exception:  # no schema, or not a type: nothing to convert
             continue
         cls = _core._class_for_type_index(index)
-        if getattr(cls, "__ffi_enum_payload__", None) and _core._class_type_index(cls) == index:
-            from .enum import _member_converter
-
-            out[d.__name__] = _member_converter(cls)
+        convert = _enum_member_converter(cls) if _core._class_type_index(cls) == index else None
+        if convert is not None:
+            out[d.__name__] = convert
     return out
 
 
@@ -223,14 +223,14 @@ def finish_class(
     own_body: set[str],
     ffi_init: Function | None,
     *,
-    frozen: bool,
+    frozen: bool = False,
     frozen_fields: frozenset[str] = frozenset(),
-    init: bool,
-    repr: bool,
-    eq: bool,
-    order: bool,
-    unsafe_hash: bool,
-    match_args: bool,
+    init: bool = True,
+    repr: bool = True,
+    eq: bool = False,
+    order: bool = False,
+    unsafe_hash: bool = False,
+    match_args: bool = True,
     py_class_mode: bool = False,
 ) -> None:
     """Everything ``c_class`` and ``py_class`` add once `cls` is bound to `type_key`

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 
@@ -193,3 +194,24 @@ def _field_from_reflection(desc: Any, hints: dict[str, Any], frozen: bool) -> Fi
     )
     out.type = hints.get(desc.__name__)
     return out
+
+
+def _enum_member_converter(cls: type) -> Callable[[Any], Any] | None:
+    """For a field holding a member of `cls`, when it is an ``IntEnum``/``StrEnum`` class (which
+    ``enum`` marks with ``__ffi_enum_payload__``), else None: members pass, an index of the enum's
+    payload type becomes its member, anything else is a TypeError."""
+    payload = getattr(cls, "__ffi_enum_payload__", None)
+    if payload is None:
+        return None
+
+    def convert(value: Any) -> Any:
+        if isinstance(value, cls):
+            return value
+        if not isinstance(value, payload):
+            raise TypeError(f"expected {cls.__name__}, got {type(value).__name__}")
+        try:
+            return cls.get(value)  # type: ignore[attr-defined]
+        except (KeyError, OverflowError):
+            raise TypeError(f"{value!r} is not a valid {cls.__name__}") from None
+
+    return convert

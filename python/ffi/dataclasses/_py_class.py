@@ -35,6 +35,7 @@ from ._fields import (
     KW_ONLY,
     MISSING,
     Field,
+    _enum_member_converter,
     _structural_eq_bit,
 )
 
@@ -234,11 +235,8 @@ def _schema(annotation: Any, owner: type, key: str) -> _Schema:  # noqa: PLR0911
     if annotation is collections.abc.Callable or origin is collections.abc.Callable:
         return _Schema({"type": "ffi.Function"}, _scalar(_to_callable, "a callable"), _ANY)
     if isinstance(annotation, type) and issubclass(annotation, Object):
-        convert = _instance(annotation, annotation.__name__)
-        if getattr(annotation, "__ffi_enum_payload__", None) is not None:
-            from .enum import _member_converter  # an IntEnum/StrEnum field also takes an index
-
-            convert = _member_converter(annotation)
+        # An IntEnum/StrEnum field also takes a member's index.
+        convert = _enum_member_converter(annotation) or _instance(annotation, annotation.__name__)
         if annotation is not owner:
             index = _core._class_type_index(annotation)
             key = _core._type_key(index) if index >= 0 else "ffi.Object"
@@ -439,18 +437,13 @@ def _define(
     key: str,
     localns: dict[str, Any],
     *,
-    frozen: bool = False,
-    init: bool = True,
-    repr: bool = True,
-    eq: bool = False,
-    order: bool = False,
-    unsafe_hash: bool = False,
-    match_args: bool = True,
     kw_only: bool = False,
     structural_eq: str | None = "tree",
+    frozen: bool = False,
+    **options: Any,
 ) -> _T:
-    """Makes `cls` the new object type `key` (what ``py_class`` does; `localns` as for
-    annotations)."""
+    """Makes `cls` the new object type `key`: what ``py_class`` does, with `localns` for the
+    annotations and ``py_class``'s options (the ones not named here go to ``finish_class``)."""
     if not (isinstance(cls, type) and issubclass(cls, Object)):
         raise TypeError(f"py_class needs a subclass of ffi.Object, not {cls!r}")
     parent_index, start = _parent(cls)
@@ -474,13 +467,8 @@ def _define(
         ffi_init,
         frozen=frozen,
         frozen_fields=frozenset(s.name for s in specs if s.field.frozen),
-        init=init,
-        repr=repr,
-        eq=eq,
-        order=order,
-        unsafe_hash=unsafe_hash,
-        match_args=match_args,
         py_class_mode=True,
+        **options,
     )
     return cls
 

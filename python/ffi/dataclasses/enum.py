@@ -191,13 +191,7 @@ class Enum(Object, metaclass=_EnumMeta):
         if in_cpp:
             c_class(type_key, init=init, repr=repr)(cls)
         else:
-            _define(
-                cls,
-                type_key,
-                _frame_names(1),
-                frozen=frozen,
-                structural_eq="singleton",
-            )
+            _define(cls, type_key, _frame_names(1), frozen=frozen, structural_eq="singleton")
         if payload is not None:
             _install_payload_behaviour(cls, payload, own_repr)
         _make_members(cls, type_key, binders, declared, in_cpp, payload)
@@ -391,7 +385,7 @@ def _make_members(
                 raise RuntimeError(f"{type_key!r} has no enum member at string index {alias!r}")
             if payload is not None:
                 raise TypeError(f"{cls.__name__}.{alias} needs a {payload.__name__} value")
-            member = _new_member(cls, len(state.entries), alias, _EnumEntry(), in_cpp)
+            member = _new_member(cls, len(state.entries), alias, _EnumEntry(), in_cpp=False)
             _add(state, member)
         setattr(cls, alias, member)
     for alias, decl in declared.items():
@@ -457,28 +451,3 @@ def _add(state: EnumState, member: Any) -> None:
     state.entries.append(member)
     state.indexes[member._int_index] = member
     state.indexes[member._str_index] = member
-
-
-def _member_converter(cls: type) -> Callable[[Any], Any]:
-    """For a field holding a member of `cls` (an ``IntEnum``/``StrEnum``): members pass, an index
-    becomes its member, anything else is a TypeError."""
-    payload = cls.__ffi_enum_payload__  # type: ignore[attr-defined]
-
-    def convert(value: Any) -> Any:
-        if isinstance(value, cls):
-            return value
-        if payload is int and isinstance(value, int):
-            if not _INT64_MIN <= value <= _INT64_MAX:
-                raise TypeError(f"integer {value} is outside the int64 range")
-            index: Any = int(value)
-        elif payload is str and isinstance(value, str):
-            index = value
-        else:
-            raise TypeError(f"expected {cls.__name__}, got {type(value).__name__}")
-        state = _state(cls)
-        member = state.indexes.get(index) if state is not None else None
-        if member is None:
-            raise TypeError(f"{index!r} is not a valid {cls.__name__}")
-        return member
-
-    return convert
