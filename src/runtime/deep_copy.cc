@@ -97,7 +97,7 @@ class DeepCopier {
         return Any(v);
       default:
         // Each enum value is a singleton: a copy would be a second one.
-        if (reinterpret_cast<const Object*>(v.raw()->v_obj)->IsInstance<EnumObj>()) return Any(v);
+        if (Key(v)->IsInstance<EnumObj>()) return Any(v);
         return CopyReflected(v, type_index);
     }
   }
