@@ -73,32 +73,19 @@ from ._dtypes import (  # noqa: E402
     uint32,
     uint64,
 )
-from .api import (  # noqa: E402
-    DLDeviceType,
-    Module,
-    ModulePropertyMask,
-    ObjectConvertible,
-    Shape,
-    StreamContext,
-    convert_func,
-    device,
-    get_raw_stream,
-    list_global_func_names,
-    load_module,
-    register_error,
-    register_global_func,
-    system_lib,
-    use_raw_stream,
-    use_torch_stream,
-)
-from .containers import Array, Dict, List, Map  # noqa: E402
-from .error import Error  # noqa: E402
+from .api import DLDeviceType, ObjectConvertible, Shape, convert_func, device  # noqa: E402
+from .container import Array, Dict, List, Map  # noqa: E402
+from .error import Error, register_error  # noqa: E402
+from .module import Module, ModulePropertyMask, load_module, system_lib  # noqa: E402
 from .registry import (  # noqa: E402
     get_global_func_metadata,
     get_registered_type_keys,
     init_ffi_api,
+    list_global_func_names,
+    register_global_func,
     register_object,
 )
+from .stream import StreamContext, get_raw_stream, use_raw_stream, use_torch_stream  # noqa: E402
 from .structural import (  # noqa: E402
     DefRegionKind,
     InplaceMode,
@@ -202,12 +189,12 @@ __all__ = [
 
 
 def __getattr__(name: str):  # noqa: ANN202
-    """``ffi.cpp``, ``ffi.dataclasses`` (and ``ffi.method``) and ``ffi.serialization`` load on
-    first use (import stays cheap); they stay out of __all__ so that ``from ffi import *`` never
-    shadows the standard ``dataclasses``."""
+    """``ffi.core``, ``ffi.cpp``, ``ffi.dataclasses`` (and ``ffi.method``), ``ffi.serialization``
+    and ``ffi.utils`` load on first use (import stays cheap); they stay out of __all__ so that
+    ``from ffi import *`` never shadows the standard ``dataclasses``."""
     import importlib
 
-    if name in ("cpp", "dataclasses", "serialization"):
+    if name in ("core", "cpp", "dataclasses", "serialization", "utils"):
         return importlib.import_module(f"{__name__}.{name}")
     if name == "method":  # the reference's top-level name for ffi.dataclasses.method
         return importlib.import_module(f"{__name__}.dataclasses").method

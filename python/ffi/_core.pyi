@@ -7,11 +7,13 @@ re-exported by the package as ``ffi.Object``, ``ffi.Function``, ``ffi.Tensor``, 
 
 import inspect
 from collections.abc import Callable
-from typing import Any, Literal, Protocol, final, overload
+from typing import Any, ClassVar, Literal, Protocol, final, overload
 
 from typing_extensions import CapsuleType, Self, disjoint_base
 
-from .api import Module, Shape
+from ._type_info import TypeInfo
+from .api import Shape
+from .module import Module
 
 class _SupportsDLPack(Protocol):
     """Anything that exports DLPack: PyTorch, NumPy, JAX, CuPy arrays, ffi.Tensor, ..."""
@@ -62,6 +64,9 @@ class Object:
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickling through the object's JSON graph (``ffi.ToJSONGraphString``)."""
+
+    __tvm_ffi_type_info__: ClassVar[TypeInfo]
+    """The TypeInfo of the type the class is bound to (``ffi.Object``'s for an unbound class)."""
 
     def __tvm_ffi_object__(self) -> Any:
         """This object as a ``tvm_ffi`` object (the same FFI object); needs ``tvm_ffi`` imported."""
@@ -401,6 +406,19 @@ def _py_class_converter_address() -> int:
 def _type_fields(type_index: int, /) -> list[_Field]:
     """Field descriptors of the type and its ancestors, root first."""
 
+def _type_info(
+    type_index: int, /
+) -> tuple[
+    str,
+    tuple[int, ...],
+    str | None,
+    list[tuple[_Field, int, int, int, int]],
+    list[tuple[str, str | None, str | None, int, Any]],
+]:
+    """The type's own reflection records: (type_key, ancestor indices root first, doc, fields as
+    (descriptor, size, alignment, offset, static type index), methods as (name, doc, metadata,
+    flags, function))."""
+
 def _registered_type_keys() -> list[str]:
     """Every registered type key, as ffi.GetRegisteredTypeKeys returns them."""
 
@@ -412,7 +430,7 @@ def _set_hooks(
     signature_from_metadata: Callable[[dict[str, Any]], inspect.Signature],
     global_metadata: Callable[[Function, str], None] | None = None,
 ) -> None:
-    """Register the package's Python-level behaviour (called once by ``ffi.api``)."""
+    """Register the package's Python-level behaviour (called once by ``ffi.module``)."""
 
 def set_tensor_results(mode: Literal["framework", "ffi"], /) -> Literal["framework", "ffi"]:
     """What tensors returned by calls that received framework tensors arrive as; returns the
@@ -428,7 +446,7 @@ def env_set_stream(device_type: int, device_id: int, stream: int, /) -> int:
 def env_get_stream(device_type: int, device_id: int, /) -> int:
     """This thread's current stream for a device (0: the default stream)."""
 
-# The container functions python/ffi/containers.py builds ffi.Array, List, Map and Dict on.
+# The container functions python/ffi/container.py builds ffi.Array, List, Map and Dict on.
 
 def _new_container(type_index: int, values: Any, /) -> Any:
     """A new Array or List (from an iterable) or Map or Dict (from a mapping) of the FFI type

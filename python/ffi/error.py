@@ -3,13 +3,13 @@ function returns, an ``Expected`` that failed), as opposed to one raised through
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, TypeVar, overload
 
 from . import _core
 from ._core import Object
 from .registry import register_object
 
-__all__ = ["Error"]
+__all__ = ["Error", "register_error"]
 
 _make = _core.convert(_core._make_error)
 
@@ -53,3 +53,39 @@ class Error(Object):
 
     def __repr__(self) -> str:
         return f"ffi.Error({self.kind!r}, {self.message!r})"
+
+
+_E = TypeVar("_E", bound=type[BaseException])
+
+
+@overload
+def register_error(kind: _E, cls: None = None) -> _E: ...
+@overload
+def register_error(kind: str, cls: _E) -> _E: ...
+@overload
+def register_error(kind: str | None = None, cls: None = None) -> Callable[[_E], _E]: ...
+
+
+def register_error(kind: str | type | None = None, cls: type | None = None) -> Any:
+    """Map an FFI error kind to a Python exception class.
+
+    ``register_error("MyError", MyError)``, or as a decorator: ``@register_error("MyError")`` or
+    ``@register_error`` (the kind is the class name). Errors of that kind raised in C++
+    (``FFI_THROW(MyError)``) then arrive as ``MyError``.
+    """
+    if isinstance(kind, type):
+        _core.register_error(kind.__name__, kind)
+        return kind
+    if cls is not None:
+        if kind is None:
+            raise TypeError("register_error(kind, cls) needs the kind's name")
+        _core.register_error(kind, cls)
+        return cls
+
+    name = kind if isinstance(kind, str) else None
+
+    def decorate(c: type) -> type:
+        _core.register_error(name if name is not None else c.__name__, c)
+        return c
+
+    return decorate

@@ -23,7 +23,7 @@ import sys
 from typing import TYPE_CHECKING, Union
 
 if TYPE_CHECKING:
-    from .api import Module
+    from .module import Module
 
 _PathLike = Union[str, "os.PathLike[str]"]
 

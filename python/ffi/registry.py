@@ -12,12 +12,24 @@ import json
 import sys
 import types
 from collections.abc import MutableMapping, Sequence
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, TypeVar, overload
 
 from . import _core
-from ._core import Function, Object
+from ._core import Function, Object, get_global_func, remove_global_func
+
+__all__ = [
+    "get_global_func",
+    "get_global_func_metadata",
+    "get_registered_type_keys",
+    "init_ffi_api",
+    "list_global_func_names",
+    "register_global_func",
+    "register_object",
+    "remove_global_func",
+]
 
 _T = TypeVar("_T", bound=type)
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 
 def _type_index(type_key: str) -> int:
@@ -175,3 +187,32 @@ def init_ffi_api(
         if "." in name:
             continue
         setter(name, _core.get_global_func(full))
+
+
+@overload
+def register_global_func(
+    name: str, func: None = None, override: bool = False
+) -> Callable[[_F], _F]: ...
+@overload
+def register_global_func(name: str, func: _F, override: bool = False) -> _F: ...
+
+
+def register_global_func(name: str, func: Callable | None = None, override: bool = False) -> Any:
+    """Register a Python callable as a global FFI function, visible to C++ by `name`.
+
+    Use directly, ``register_global_func("my.add", add)``, or as a decorator.
+    """
+    if func is not None:
+        _core.register_global_func(name, func, override)
+        return func
+
+    def decorate(f: Callable) -> Callable:
+        _core.register_global_func(name, f, override)
+        return f
+
+    return decorate
+
+
+def list_global_func_names() -> list[str]:
+    """Names of all registered global functions."""
+    return _core.list_global_func_names()

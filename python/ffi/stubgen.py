@@ -12,7 +12,6 @@ stub that drifted from its library. See docs/stubgen.md.
 from __future__ import annotations
 
 import argparse
-import ctypes
 import difflib
 import json
 import math
@@ -34,6 +33,7 @@ from ._stub_types import (
     is_identifier,
     schema_from_json,
 )
+from ._type_info import type_info
 
 
 def _default_text(value: Any) -> str:
@@ -127,53 +127,7 @@ def _body(doc: str | None, indent: str) -> str:
     return f'\n{inner}"""{body.lstrip()}"""'
 
 
-# ---- what the runtime knows of types (read through the C ABI) ---------------------------------
-
-
-class _Bytes(ctypes.Structure):
-    _fields_ = [("data", ctypes.c_void_p), ("size", ctypes.c_size_t)]
-
-    def text(self) -> str:
-        return ctypes.string_at(self.data, self.size).decode("utf-8") if self.size else ""
-
-
-class _AnyRaw(ctypes.Structure):
-    _fields_ = [("type_index", ctypes.c_int32), ("pad", ctypes.c_uint32), ("v", ctypes.c_int64)]
-
-
-class _FieldInfo(ctypes.Structure):
-    _fields_ = [("name", _Bytes), ("doc", _Bytes), ("metadata", _Bytes), ("flags", ctypes.c_int64),
-                ("size", ctypes.c_int64), ("alignment", ctypes.c_int64), ("offset", ctypes.c_int64),
-                ("getter", ctypes.c_void_p), ("setter", ctypes.c_void_p),
-                ("default", _AnyRaw), ("static_type_index", ctypes.c_int32)]  # fmt: skip
-
-
-class _MethodInfo(ctypes.Structure):
-    _fields_ = [("name", _Bytes), ("doc", _Bytes), ("metadata", _Bytes), ("flags", ctypes.c_int64),
-                ("method", _AnyRaw)]  # fmt: skip
-
-
-class _TypeMetadataHead(ctypes.Structure):
-    """The first member of TVMFFITypeMetadata, all that is read of it."""
-
-    _fields_ = [("doc", _Bytes)]
-
-
-class _TypeInfo(ctypes.Structure):
-    pass
-
-
-_TypeInfo._fields_ = [
-    ("type_index", ctypes.c_int32), ("type_depth", ctypes.c_int32), ("type_key", _Bytes),
-    ("type_ancestors", ctypes.POINTER(ctypes.POINTER(_TypeInfo))),
-    ("type_key_hash", ctypes.c_uint64),
-    ("num_fields", ctypes.c_int32), ("num_methods", ctypes.c_int32),
-    ("fields", ctypes.POINTER(_FieldInfo)), ("methods", ctypes.POINTER(_MethodInfo)),
-    ("metadata", ctypes.POINTER(_TypeMetadataHead)),
-]  # fmt: skip
-
-_WRITABLE = 1 << 0  # kTVMFFIFieldFlagBitMaskWritable
-_STATIC_METHOD = 1 << 2  # kTVMFFIFieldFlagBitMaskIsStaticMethod
+# ---- what the runtime knows of types ----------------------------------------------------------
 
 
 @dataclass
@@ -198,27 +152,24 @@ def _json_or_none(text: str) -> dict[str, Any] | None:
 
 def read_object_type(key: str) -> ObjectType:
     """Fields and methods of the registered type `key`, from the runtime's reflection records."""
-    # A prototype of our own: the runtime's shared CDLL attribute stays as it is.
-    get = ctypes.CFUNCTYPE(ctypes.POINTER(_TypeInfo), ctypes.c_int32)(
-        ("TVMFFIGetTypeInfo", ffi._LIB)
+    info = type_info(_core.type_key_to_index(key))
+    fields = [
+        (f.name, not f.frozen, schema_from_json(f.metadata.get("type_schema")), f.doc or "")
+        for f in info.fields
+    ]
+    methods = [
+        Func(m.name, m.metadata or None, m.doc, "static" if m.is_static else "instance")
+        for m in info.methods
+    ]
+    parent = info.parent_type_info
+    return ObjectType(
+        key,
+        len(info.type_ancestors),
+        parent.type_key if parent is not None else None,
+        fields,
+        methods,
+        info.doc or "",
     )
-    info = get(_core.type_key_to_index(key)).contents
-    parent = info.type_ancestors[info.type_depth - 1].contents if info.type_depth > 0 else None
-    fields = []
-    for i in range(info.num_fields):
-        fi = info.fields[i]
-        meta = _json_or_none(fi.metadata.text()) or {}
-        schema = schema_from_json(meta["type_schema"]) if "type_schema" in meta else Schema("Any")
-        fields.append((fi.name.text(), bool(fi.flags & _WRITABLE), schema, fi.doc.text()))
-    methods = []
-    for i in range(info.num_methods):
-        mi = info.methods[i]
-        how = "static" if mi.flags & _STATIC_METHOD else "instance"
-        meta = _json_or_none(mi.metadata.text())
-        methods.append(Func(mi.name.text(), meta, mi.doc.text() or None, how))
-    parent_key = parent.type_key.text() if parent is not None else None
-    doc = info.metadata.contents.doc.text() if info.metadata else ""
-    return ObjectType(key, info.type_depth, parent_key, fields, methods, doc)
 
 
 # ---- the stub --------------------------------------------------------------------------------

@@ -296,6 +296,73 @@ PyObject* TypeFields(PyObject*, PyObject* arg) {
   return out;
 }
 
+/*! \brief `text` as a Python str, or None when it is empty. */
+PyObject* StrOrNone(const TVMFFIByteArray& text) { return text.size ? Str(text) : NewRef(Py_None); }
+
+/*! \brief Appends `item` (stolen) to `list`; false (and `list` released) on failure. */
+bool AppendStolen(PyObject*& list, PyObject* item) {
+  if (item == nullptr || PyList_Append(list, item) != 0) Py_CLEAR(list);
+  Py_XDECREF(item);
+  return list != nullptr;
+}
+
+/*!
+ * \brief _type_info(type_index) -> (type_key, ancestors, doc, fields, methods): the type's own
+ * reflection records, from which ffi.core.TypeInfo is built. `ancestors` are type indices, root
+ * first; each field is (descriptor, size, alignment, offset, static type index); each method is
+ * (name, doc, metadata, flags, Function). Empty texts are None.
+ */
+PyObject* TypeInfoRecords(PyObject*, PyObject* arg) {
+  const TVMFFITypeInfo* info = TypeInfoArg(arg);
+  if (info == nullptr) return nullptr;
+  PyObject* ancestors = PyTuple_New(info->type_depth);
+  for (int32_t d = 0; ancestors != nullptr && d < info->type_depth; ++d) {
+    PyObject* index = PyLong_FromLong(info->type_ancestors[d]->type_index);
+    if (index == nullptr) Py_CLEAR(ancestors);
+    if (index != nullptr) PyTuple_SET_ITEM(ancestors, d, index);
+  }
+  PyObject* fields = PyList_New(0);
+  for (int32_t i = 0; fields != nullptr && i < info->num_fields; ++i) {
+    const TVMFFIFieldInfo& f = info->fields[i];
+    PyObject* field = NewField(f, info);
+    AppendStolen(fields, field == nullptr ? nullptr
+                                          : Py_BuildValue("(NLLLi)", field, f.size, f.alignment,
+                                                          f.offset, f.field_static_type_index));
+  }
+  PyObject* methods = PyList_New(0);
+  for (int32_t i = 0; methods != nullptr && i < info->num_methods; ++i) {
+    const TVMFFIMethodInfo& m = info->methods[i];
+    TVMFFIAny owned;
+    PyObject* fn = nullptr;
+    if (TVMFFIAnyViewToOwnedAny(&m.method, &owned) != 0) {
+      RaiseFromFFI(-1);
+    } else {
+      fn = ToPython(&owned);  // an ffi.Function (or whatever the record holds)
+    }
+    PyObject* name = fn ? Str(m.name) : nullptr;
+    PyObject* doc = name ? StrOrNone(m.doc) : nullptr;
+    PyObject* meta = doc ? StrOrNone(m.metadata) : nullptr;
+    PyObject* record = meta ? Py_BuildValue("(OOOLO)", name, doc, meta, m.flags, fn) : nullptr;
+    Py_XDECREF(fn);
+    Py_XDECREF(name);
+    Py_XDECREF(doc);
+    Py_XDECREF(meta);
+    AppendStolen(methods, record);
+  }
+  PyObject* key = Str(info->type_key);
+  PyObject* doc = info->metadata ? StrOrNone(info->metadata->doc) : NewRef(Py_None);
+  PyObject* out = nullptr;
+  if (ancestors && fields && methods && key && doc) {
+    out = PyTuple_Pack(5, key, ancestors, doc, fields, methods);
+  }
+  Py_XDECREF(ancestors);
+  Py_XDECREF(fields);
+  Py_XDECREF(methods);
+  Py_XDECREF(key);
+  Py_XDECREF(doc);
+  return out;
+}
+
 /*! \brief _type_key(type_index): the type's key; ValueError for an index no type has. */
 PyObject* TypeKey(PyObject*, PyObject* arg) {
   const TVMFFITypeInfo* info = TypeInfoArg(arg);
@@ -333,7 +400,7 @@ PyObject* ClassForIndex(PyObject*, PyObject* arg) {
 }
 
 /*! \brief _class_type_index(cls): the type index of the nearest class along cls's MRO that is
- * registered for one (ffi.register_object or a built-in class), or -1. */
+ * registered for one (ffi.register_object or a built-in class) or was generated for one, or -1. */
 PyObject* ClassTypeIndex(PyObject*, PyObject* cls) {
   if (!PyType_Check(cls)) {
     PyErr_SetString(PyExc_TypeError, "_class_type_index(cls): cls must be a class");
@@ -343,8 +410,10 @@ PyObject* ClassTypeIndex(PyObject*, PyObject* cls) {
   Py_ssize_t n = mro != nullptr ? PyTuple_GET_SIZE(mro) : 0;
   for (Py_ssize_t i = 0; i < n; ++i) {
     PyObject* base = PyTuple_GET_ITEM(mro, i);
-    for (const auto& [index, registered] : Classes()) {
-      if (reinterpret_cast<PyObject*>(registered) == base) return PyLong_FromLong(index);
+    for (const auto* table : {&Classes(), &Generated()}) {
+      for (const auto& [index, bound] : *table) {
+        if (reinterpret_cast<PyObject*>(bound) == base) return PyLong_FromLong(index);
+      }
     }
   }
   return PyLong_FromLong(-1);
@@ -363,6 +432,9 @@ PyMethodDef reflection_functions[] = {
      "_class_type_index(cls)\n\nThe type index cls (or its nearest registered base) stands for, "
      "or -1."},
     {"_type_key", TypeKey, METH_O, "_type_key(type_index)\n\nThe type's key."},
+    {"_type_info", TypeInfoRecords, METH_O,
+     "_type_info(type_index)\n\nThe type's own reflection records: (type_key, ancestors, doc, "
+     "fields, methods)."},
     {"_type_fields", TypeFields, METH_O,
      "_type_fields(type_index)\n\nField descriptors of the type and its ancestors, root first."},
     {"_registered_type_keys", RegisteredTypeKeys, METH_NOARGS,

@@ -165,7 +165,8 @@ def wrong(t: ffi.Tensor) -> None:
     ffi.cpp.load_inline("k", cpp_source="")  # E: call-arg
 """
 
-# Typed usage that needs annotations in ffi/api.py and ffi/cpp/_build.py (see the reason below).
+# Typed usage that needs annotations in ffi/module.py, ffi/registry.py and ffi/cpp/_build.py
+# (see the reason below).
 API_GAPS = """
 from typing import Any
 

@@ -30,7 +30,7 @@ from .. import libinfo
 from .._version import __version__
 
 if TYPE_CHECKING:
-    from ..api import Module
+    from ..module import Module
 
 _LOCK_TIMEOUT_S = float(os.environ.get("FFI_CPP_LOCK_TIMEOUT", "600"))
 # Bump when the commands or the file layout change, so that older cache entries are not reused.

@@ -6,26 +6,19 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-
-class _MissingType:
-    """The type of :data:`MISSING`."""
-
-    _instance: _MissingType | None = None
-
-    def __new__(cls) -> _MissingType:
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
-
-    def __repr__(self) -> str:
-        return "<MISSING>"
-
-    def __reduce__(self) -> str:
-        return "MISSING"
-
-
-MISSING: Any = _MissingType()
-"""No value given: a field without a default, an argument left to the C++ default."""
+from .._type_info import (
+    _COMPARE_OFF,
+    _DEFAULT_FROM_FACTORY,
+    _HAS_DEFAULT,
+    _HASH_OFF,
+    _INIT_OFF,
+    _KW_ONLY,
+    _REPR_OFF,
+    _STRUCTURAL_EQ_BITS,
+    _WRITABLE,
+    MISSING,
+    _structural_eq_of,
+)
 
 try:
     from dataclasses import KW_ONLY
@@ -35,20 +28,6 @@ except ImportError:  # Python 3.9
         """Annotations after ``_: KW_ONLY`` are keyword-only (Python 3.10's sentinel)."""
 
 
-# Field flag bits (TVMFFIFieldFlagBitMask in <ffi/c_reflection_api.h>).
-_WRITABLE = 1 << 0
-_HAS_DEFAULT = 1 << 1
-_DEFAULT_FROM_FACTORY = 1 << 5
-_REPR_OFF = 1 << 6
-_COMPARE_OFF = 1 << 7
-_HASH_OFF = 1 << 8
-_INIT_OFF = 1 << 9
-_KW_ONLY = 1 << 10
-
-# How a field takes part in structural equality and hashing, and its flag bit: normally (None, no
-# bit), not at all, or as a definition region of variables ("def" is the older spelling of
-# "def-pattern").
-_STRUCTURAL_EQ_BITS = {"ignore": 1 << 3, "def-pattern": 1 << 4, "def-simple": 1 << 12}
 _STRUCTURAL_EQ_VALUES = frozenset({None, "def", *_STRUCTURAL_EQ_BITS})
 
 
@@ -190,7 +169,7 @@ def _field_from_reflection(desc: Any, hints: dict[str, Any], frozen: bool) -> Fi
         frozen=frozen or not flags & _WRITABLE,
         doc=desc.__doc__,
         metadata=metadata,
-        structural_eq=next((k for k, bit in _STRUCTURAL_EQ_BITS.items() if flags & bit), None),
+        structural_eq=_structural_eq_of(flags),
     )
     out.type = hints.get(desc.__name__)
     return out

@@ -6,7 +6,7 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from ..containers import Array, Dict, List, Map
+from ..container import Array, Dict, List, Map
 from ._fields import Field
 
 

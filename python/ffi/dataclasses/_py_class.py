@@ -21,9 +21,7 @@ from typing import Any, TypeVar
 
 from .. import _core, registry
 from .._core import Object
-from ..containers import Array, Dict, List, Map
-from . import _dunders
-from ._fields import (
+from .._type_info import (
     _COMPARE_OFF,
     _DEFAULT_FROM_FACTORY,
     _HAS_DEFAULT,
@@ -32,12 +30,11 @@ from ._fields import (
     _KW_ONLY,
     _REPR_OFF,
     _WRITABLE,
-    KW_ONLY,
     MISSING,
-    Field,
-    _enum_member_converter,
-    _structural_eq_bit,
 )
+from ..container import Array, Dict, List, Map
+from . import _dunders
+from ._fields import KW_ONLY, Field, _enum_member_converter, _structural_eq_bit
 
 _T = TypeVar("_T", bound=type)
 

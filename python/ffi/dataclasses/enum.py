@@ -34,7 +34,7 @@ from typing import Any, ClassVar
 
 from .. import _core
 from .._core import Object
-from ..containers import Dict
+from ..container import Dict
 from ._c_class import c_class
 from ._fields import MISSING
 from ._py_class import _define, _frame_names
