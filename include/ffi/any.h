@@ -77,6 +77,16 @@ class AnyReader {
     if (!TypeTraits<T>::CheckAnyStrict(raw())) return std::nullopt;
     return try_cast<T>();
   }
+  /*! \brief The value when it is stored exactly as a `T` (as `as`); TypeError otherwise. */
+  template <typename T>
+  T as_or_throw() const {
+    std::optional<T> v = as<T>();
+    if (FFI_UNLIKELY(!v.has_value())) {
+      FFI_THROW(TypeError) << "Cannot treat type `" << detail::MismatchTypeInfo<T>(raw())
+                           << "` as type `" << TypeTraits<T>::TypeStr() << "`";
+    }
+    return *std::move(v);
+  }
   /*! \brief The value converted to `T` when permitted, else nullopt. */
   template <typename T>
   std::optional<T> try_cast() const {
@@ -151,7 +161,10 @@ class Any : public detail::AnyReader<Any> {
   Any(T&& v) {
     using U = std::decay_t<T>;  // string literals decay to const char*
     if constexpr (std::is_same_v<U, DLTensor*>) {
-      static_assert(!sizeof(T), "a DLTensor* is a view; it cannot be stored in an owning Any");
+      // A view cannot be owned. A runtime error rather than a compile-time one, because code
+      // written for the reference compiles typed functions returning one (never called).
+      FFI_THROW(RuntimeError) << "a DLTensor* cannot be held in an Any: it does not own the "
+                                 "tensor (return a Tensor instead)";
     } else {
       TypeTraits<U>::MoveToAny(U(std::forward<T>(v)), &data_);
     }

@@ -67,6 +67,14 @@ class Error : public ObjectRef, public std::exception {
             kind, message, backtrace,
             cause_chain ? detail::ObjectUnsafe::HeaderOf(*cause_chain) : nullptr,
             extra_context ? detail::ObjectUnsafe::HeaderOf(*extra_context) : nullptr)) {}
+  /*!
+   * \brief Makes a new error with the backtrace TVMFFIBacktrace returned (null: none). Takes
+   * std::string so that Strings convert, as code written for the reference passes them.
+   */
+  Error(const std::string& kind, const std::string& message, const TVMFFIByteArray* backtrace)
+      : Error(kind, message,
+              backtrace ? std::string_view(backtrace->data, backtrace->size) : std::string_view()) {
+  }
   /*! \brief Wraps an existing error object (any library's). */
   explicit Error(ObjectPtr<Object> obj) : ObjectRef(std::move(obj)) {}
 

@@ -5,6 +5,7 @@
 #define FFI_FFI_H_
 
 #include "any.h"
+#include "arc.h"
 #include "arg.h"
 #include "device.h"
 #include "dtype.h"

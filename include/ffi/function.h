@@ -42,6 +42,10 @@ class PackedArgs {
   const TVMFFIAny* raw() const { return reinterpret_cast<const TVMFFIAny*>(data_); }
   const AnyView* begin() const { return data_; }
   const AnyView* end() const { return data_ + size_; }
+  /*! \brief Arguments [begin, end) (`end` -1: to the last), e.g. to forward all but the first. */
+  PackedArgs Slice(int32_t begin, int32_t end = -1) const {
+    return PackedArgs(data_ + begin, (end == -1 ? size_ : end) - begin);
+  }
 
  private:
   const AnyView* data_;
@@ -483,6 +487,19 @@ struct TypeTraits<TypedFunction<R(Args...)>> {
     return ::ffi::detail::ReturnRuntimeString(                                                     \
         ::ffi::detail::ExportMetadata<Info>(kMetadata.view()), result);                            \
     FFI_SAFE_CALL_END();                                                                           \
+  }
+
+/*!
+ * \brief Exports `DocString` as the documentation of export `ExportName`: the C symbol
+ * `__tvm_ffi__doc_<ExportName>`, which hosts read for `help()` and stubs
+ * (`Module.get_function_doc`).
+ */
+#define FFI_DLL_EXPORT_TYPED_FUNC_DOC(ExportName, DocString)                                      \
+  extern "C" TVM_FFI_DLL_EXPORT int __tvm_ffi__doc_##ExportName(void*, const TVMFFIAny*, int32_t, \
+                                                                TVMFFIAny* result) {              \
+    FFI_SAFE_CALL_BEGIN();                                                                        \
+    return ::ffi::detail::ReturnRuntimeString(DocString, result);                                 \
+    FFI_SAFE_CALL_END();                                                                          \
   }
 
 }  // namespace ffi_v1

@@ -60,6 +60,10 @@ T CompatCheckNotNull(T&& value, const char* kind, const char* text, const char* 
 #define TVM_FFI_DLL_EXPORT_TYPED_FUNC(ExportName, Function) \
   FFI_DLL_EXPORT_TYPED_FUNC(ExportName, Function)
 
+/*! \brief Exports the documentation of an export; see FFI_DLL_EXPORT_TYPED_FUNC_DOC. */
+#define TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(ExportName, DocString) \
+  FFI_DLL_EXPORT_TYPED_FUNC_DOC(ExportName, DocString)
+
 /*! \brief An export with parameter names and defaults; see FFI_DLL_EXPORT_TYPED_FUNC_ARGS. */
 #define TVM_FFI_DLL_EXPORT_TYPED_FUNC_ARGS(ExportName, Function, ...) \
   FFI_DLL_EXPORT_TYPED_FUNC_ARGS(ExportName, Function, __VA_ARGS__)

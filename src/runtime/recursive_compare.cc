@@ -19,6 +19,7 @@
 #include <ffi/container/dict.h>
 #include <ffi/container/list.h>
 #include <ffi/container/map.h>
+#include <ffi/extra/dataclass.h>
 #include <ffi/function.h>
 #include <ffi/reflection/accessor.h>
 #include <ffi/reflection/registry.h>
@@ -234,14 +235,14 @@ class Comparer {
     if (a.type_index() != b.type_index()) return Unordered(a, b);
     int32_t type_index = a.type_index();
     if (!order_) {
-      AnyView hook = reflection::TypeAttrColumn("__ffi_eq__")[type_index];
+      AnyView hook = reflection::TypeAttrColumn(type_attr::kEq)[type_index];
       if (hook != nullptr) {
         Function recurse = Function::FromTyped(
             [](AnyView l, AnyView r) { return Comparer(false).Compare(l, r) == 0; });
         return hook.cast<Function>()(a, b, recurse).cast<bool>() ? 0 : 1;
       }
     }
-    AnyView cmp = reflection::TypeAttrColumn("__ffi_compare__")[type_index];
+    AnyView cmp = reflection::TypeAttrColumn(type_attr::kCompare)[type_index];
     if (cmp != nullptr) {
       bool order = order_;
       Function recurse = Function::FromTyped([order](AnyView l, AnyView r) {
@@ -359,14 +360,14 @@ uint64_t HashValue(const AnyView& v) {
   }
   int32_t type_index = v.type_index();
   const Object* obj = reinterpret_cast<const Object*>(v.raw()->v_obj);
-  AnyView hook = reflection::TypeAttrColumn("__ffi_hash__")[type_index];
+  AnyView hook = reflection::TypeAttrColumn(type_attr::kHash)[type_index];
   if (hook != nullptr) {
     Function recurse = Function::FromTyped([](AnyView x) { return static_cast<int64_t>(Hash(x)); });
     return static_cast<uint64_t>(hook.cast<Function>()(v, recurse).cast<int64_t>());
   }
   // A type that defines its own equality but no hash has no hash consistent with it.
-  if (reflection::TypeAttrColumn("__ffi_eq__")[type_index] != nullptr ||
-      reflection::TypeAttrColumn("__ffi_compare__")[type_index] != nullptr) {
+  if (reflection::TypeAttrColumn(type_attr::kEq)[type_index] != nullptr ||
+      reflection::TypeAttrColumn(type_attr::kCompare)[type_index] != nullptr) {
     const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
     FFI_THROW(ValueError)
         << "Cannot hash `" << detail::ByteView(info->type_key)

@@ -20,6 +20,7 @@
 #include <ffi/device.h>
 #include <ffi/dtype.h>
 #include <ffi/enum.h>
+#include <ffi/extra/dataclass.h>
 #include <ffi/function.h>
 #include <ffi/reflection/accessor.h>
 #include <ffi/reflection/registry.h>
@@ -197,7 +198,7 @@ class Printer {
 
   std::string PrintReflected(const AnyView& v) {
     int32_t type_index = v.type_index();
-    AnyView hook = reflection::TypeAttrColumn("__ffi_repr__")[type_index];
+    AnyView hook = reflection::TypeAttrColumn(type_attr::kRepr)[type_index];
     if (hook != nullptr) {
       Function recurse = Function::FromTyped([this](AnyView x) { return String(Print(x)); });
       return std::string(hook.cast<Function>()(v, recurse).cast<String>().view());

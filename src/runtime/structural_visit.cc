@@ -245,7 +245,7 @@ FFI_STATIC_INIT_BLOCK() {
           "StructuralVisitorWithDefRegionKind(visitor, kind, callback): calls callback() in "
           "def region `kind`.");
   refl::EnsureTypeAttrColumn(type_attr::kStructuralVisit);
-  auto hook = [](FStructuralVisitABI fn) { return Any(reinterpret_cast<void*>(fn)); };
+  auto hook = [](FStructuralVisitABI fn) { return FStructuralVisit::FromABI(fn); };
   refl::TypeAttrDef<ArrayObj>().attr(type_attr::kStructuralVisit, hook(&VisitSequence<Array<Any>>));
   refl::TypeAttrDef<ListObj>().attr(type_attr::kStructuralVisit, hook(&VisitSequence<List<Any>>));
   refl::TypeAttrDef<MapObj>().attr(type_attr::kStructuralVisit, hook(&VisitMapping<Map<Any, Any>>));

@@ -1004,4 +1004,25 @@ TEST(AnyUnsafe, MovesAndUncheckedCastsAsTVMFFI) {
   EXPECT_EQ(view.CopyToTVMFFIAny().v_obj,
             ffi::details::AnyUnsafe::TVMFFIAnyPtrFromAny(Any(view))->v_obj);
 }
+
+TEST(Any, AsOrThrowIsStrict) {
+  Any i = int64_t{3};
+  EXPECT_EQ(i.as_or_throw<int64_t>(), 3);
+  EXPECT_EQ(AnyView(i).as_or_throw<int64_t>(), 3);
+  // No conversion: an int is not a float here, though cast<double> converts it.
+  ffi::Error e = ExpectError([&] { i.as_or_throw<double>(); });
+  EXPECT_EQ(e.kind(), "TypeError");
+  EXPECT_EQ(e.message(), "Cannot treat type `int` as type `float`");
+  EXPECT_EQ(i.cast<double>(), 3.0);
+}
+
+TEST(Any, StoringADLTensorPointerIsARuntimeError) {
+  // It compiles (code written for the reference returns DLTensor* from typed functions), and
+  // refuses at run time: a view cannot be owned.
+  DLTensor t{};
+  ffi::Error e = ExpectError([&] { Any held(&t); });
+  EXPECT_EQ(e.kind(), "RuntimeError");
+  EXPECT_NE(e.message().find("does not own"), std::string::npos);
+  EXPECT_EQ(AnyView(&t).as<DLTensor*>().value(), &t);  // a view holds it
+}
 }  // namespace

@@ -970,4 +970,15 @@ TEST(ErrorCause, CauseChainAndExtraContextAreKept) {
   ffi::Error only_cause("RuntimeError", "x", "", std::nullopt, std::nullopt);
   EXPECT_FALSE(only_cause.cause_chain().has_value());
 }
+
+TEST(Error, MadeFromStringsAndACBacktrace) {
+  // The reference's spelling: kind and message as Strings, the backtrace TVMFFIBacktrace made.
+  ffi::String kind("ValueError"), message("bad value");
+  ffi::Error e(kind, message, TVMFFIBacktrace("lib.cc", 7, "Fn", 0));
+  EXPECT_EQ(e.kind(), "ValueError");
+  EXPECT_EQ(e.message(), "bad value");
+  EXPECT_NE(e.backtrace().find("lib.cc"), std::string::npos) << e.backtrace();
+  ffi::Error none(kind, message, static_cast<const TVMFFIByteArray*>(nullptr));
+  EXPECT_EQ(none.backtrace(), "");
+}
 }  // namespace

@@ -540,4 +540,22 @@ TEST(FunctionPacked, RawArgumentArrayForm) {
   EXPECT_EQ(f(1, 2, 3).cast<int64_t>(), 6);
   EXPECT_EQ(f().cast<int64_t>(), 0);
 }
+
+TEST(PackedArgs, SliceForwardsTheRest) {
+  ffi::Function sum = ffi::Function::FromPacked([](ffi::PackedArgs args, ffi::Any* result) {
+    int64_t total = 0;
+    for (int32_t i = 0; i < args.size(); ++i) total += args[i].cast<int64_t>();
+    *result = total;
+  });
+  ffi::Function apply = ffi::Function::FromPacked([](ffi::PackedArgs args, ffi::Any* result) {
+    args[0].cast<ffi::Function>().CallPacked(args.Slice(1), result);
+  });
+  EXPECT_EQ(apply(sum, 1, 2, 3).cast<int64_t>(), 6);
+  EXPECT_EQ(apply(sum).cast<int64_t>(), 0);
+  ffi::Function middle = ffi::Function::FromPacked([](ffi::PackedArgs args, ffi::Any* result) {
+    ffi::PackedArgs inner = args.Slice(1, 3);
+    *result = inner.size() * 100 + inner[0].cast<int64_t>() * 10 + inner[1].cast<int64_t>();
+  });
+  EXPECT_EQ(middle(9, 4, 5, 9).cast<int64_t>(), 245);
+}
 }  // namespace

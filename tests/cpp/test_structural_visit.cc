@@ -231,14 +231,13 @@ FFI_STATIC_INIT_BLOCK() {
   refl::ObjectDef<FirstPairObj>()
       .def_ro("first", &FirstPairObj::first)
       .def_ro("second", &FirstPairObj::second);
-  refl::TypeAttrDef<HalfPairObj>().attr(
-      ffi::type_attr::kStructuralVisit,
-      Any(reinterpret_cast<void*>(static_cast<ffi::FStructuralVisitABI>(&VisitHalfPair))));
+  refl::TypeAttrDef<HalfPairObj>().attr(ffi::type_attr::kStructuralVisit,
+                                        ffi::FStructuralVisit::FromABI(&VisitHalfPair));
   refl::TypeAttrDef<FirstPairObj>().attr(
       ffi::type_attr::kStructuralVisit,
-      Any(Function::FromTyped([](ffi::StructuralVisitor visitor, ffi::ObjectRef pair) {
+      Function::FromTyped([](ffi::StructuralVisitor visitor, ffi::ObjectRef pair) {
         return visitor->Visit(pair.as<FirstPairObj>()->first);
-      })));
+      }));
 }
 
 TEST(StructuralVisit, TypeHooksChooseTheParts) {

@@ -71,7 +71,11 @@ def test_header_names_the_command(ours, libs):
 def test_typed_exports(ours):
     lines = set(ours.splitlines())
     assert "def add_one(_0: _TensorArg, _1: _TensorArg, /) -> None: ..." in lines
-    assert "def scale(_0: _TensorArg, _1: float, /) -> _TensorResult: ..." in lines
+    # FFI_DLL_EXPORT_TYPED_FUNC_DOC: the documentation export is the docstring.
+    assert (
+        'def scale(_0: _TensorArg, _1: float, /) -> _TensorResult:\n    """Scales x by alpha."""'
+        in ours
+    )
     assert "def sum_list(_0: Sequence[int], /) -> int: ..." in lines
     assert "def lookup(_0: Mapping[str, int], _1: str, /) -> int | None: ..." in lines
     nested = "def nested(_0: Sequence[Mapping[str, Sequence[float]]], _1: int | str, /) -> int: ..."
@@ -156,9 +160,9 @@ def test_reference_built_library(libs, ours):
     lines = set(text.splitlines())
     # Its type schemas type a callable's parameters (TypeStr records, as ours had, do not).
     assert "def apply(_0: Callable[[int], int], _1: int, /) -> int: ..." in lines
-    # Its documentation exports become docstrings.
+    # Its documentation exports become docstrings, as ours do.
     doc = 'def scale(_0: _TensorArg, _1: float, /) -> _TensorResult:\n    """Scales x by alpha."""'
-    assert doc in text
+    assert doc in text and doc in ours
     # Everything else reads the same from both (ours alone has axpy and clamp).
     skip = ("axpy", "clamp", "'lambda'", "def apply", "def scale", "# Functions exported by")
     ours_lines = {line for line in ours.splitlines()[1:] if not any(k in line for k in skip)}

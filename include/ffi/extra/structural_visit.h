@@ -32,6 +32,7 @@
 #include "../object.h"
 #include "../optional.h"
 #include "../reflection/accessor.h"
+#include "../reflection/native_function.h"
 
 namespace tvm {
 namespace ffi {
@@ -88,13 +89,19 @@ struct StructuralVisitorVTable {
   FStructuralVisitABI visit = nullptr;
 };
 
-namespace type_attr {
 /*!
- * \brief A type's own descent into its parts: an opaque FStructuralVisitABI pointer or an
- * ffi.Function called as (visitor, value) returning None or a VisitInterrupt. The hook visits
- * each part with `visitor->Visit(part)` and stops at the first interrupt.
+ * \brief A type's own descent into its parts, as its `__s_visit__` attribute holds it: the native
+ * form is an FStructuralVisitABI function (`FStructuralVisit::FromNative<&F>()` makes one from
+ * `Optional<VisitInterrupt> F(StructuralVisitorObj*, AnyView)`), the packed form a Function
+ * taking (visitor, value). The hook visits each part with `visitor->Visit(part)` and stops at the
+ * first interrupt.
  */
-inline constexpr reflection::AttrKey<Any> kStructuralVisit{"__s_visit__"};
+using FStructuralVisit =
+    reflection::NativeFunctionView<Optional<VisitInterrupt>(StructuralVisitorObj*, AnyView)>;
+
+namespace type_attr {
+/*! \brief A type's own descent into its parts (see FStructuralVisit). */
+inline constexpr reflection::AttrKey<FStructuralVisit> kStructuralVisit{"__s_visit__"};
 }  // namespace type_attr
 
 namespace detail {

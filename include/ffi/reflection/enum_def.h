@@ -77,6 +77,14 @@ class EnumDef {
   EnumDef& set_attr(AttrKey<T> key, Value&& value) {
     return set_attr(key.name, T(std::forward<Value>(value)));
   }
+  /*!
+   * \brief Sets the member's attribute `key` to native hook `Fn`, for a key whose values are hooks
+   * (reflection::NativeFunctionView).
+   */
+  template <auto Fn, typename T>
+  EnumDef& set_native_fn_attr(AttrKey<T> key) {
+    return set_attr(key, T::template FromNative<Fn>());
+  }
 
  private:
   EnumState EnsureState() {

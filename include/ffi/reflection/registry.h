@@ -519,6 +519,14 @@ class TypeAttrDef {
     detail::RegisterTypeAttr(type_index_, key.name, AnyView(typed));
     return *this;
   }
+  /*!
+   * \brief Stores native hook `Fn` under a key whose values are hooks
+   * (reflection::NativeFunctionView): `.native_fn_attr<&MyHash>(type_attr::kAnyHash)`.
+   */
+  template <auto Fn, typename T>
+  TypeAttrDef& native_fn_attr(AttrKey<T> key) {
+    return attr(key, T::template FromNative<Fn>());
+  }
 
  private:
   int32_t type_index_;

@@ -140,9 +140,7 @@ TVM_FFI_DLL_EXPORT_TYPED_FUNC(point_x, PointX);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(pair, Pair);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(same_pointer, SamePointer);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(from_stl, FromStl);
-#ifdef TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC  // the reference's documentation export
 TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(scale, "Scales x by alpha.");
-#endif
 
 #ifdef STUBGEN_EXTRA_METADATA
 // Exports whose metadata also names their parameters and defaults ("arg_names", "arg_defaults"),

@@ -6,6 +6,7 @@
 #define FFI_FORWARD_TVM_FFI_REFLECTION_ACCESSOR_H_
 
 #include <ffi/reflection/accessor.h>
+#include <ffi/reflection/native_function.h>  // type_attr::kAnyHash / kAnyEqual live there here
 #include <ffi/tvm_compat.h>
 
 #endif  // FFI_FORWARD_TVM_FFI_REFLECTION_ACCESSOR_H_

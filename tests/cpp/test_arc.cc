@@ -1,0 +1,139 @@
+// Arc<T> (an owning object pointer that is never null) and how ObjectPtr<T> and Arc<T> travel in
+// Any: round trips, None for a null ObjectPtr, None refused for an Arc, reference counts, and
+// reflected fields holding them.
+#include <ffi/arc.h>
+#include <ffi/ffi.h>
+#include <ffi/reflection/registry.h>
+#include <gtest/gtest.h>
+
+#include <type_traits>
+#include <utility>
+
+#include "testing.h"
+
+namespace {
+
+using namespace ffi_testing;
+using ffi::Any;
+using ffi::AnyView;
+using ffi::Arc;
+using ffi::ObjectPtr;
+namespace refl = ffi::reflection;
+
+class LeafObj : public ffi::Object {
+ public:
+  int64_t value;
+  explicit LeafObj(int64_t value) : value(value) {}
+  FFI_DECLARE_OBJECT_INFO("testing.arc.Leaf", LeafObj, ffi::Object);
+};
+
+class BranchObj : public LeafObj {
+ public:
+  explicit BranchObj(int64_t value) : LeafObj(value) {}
+  FFI_DECLARE_OBJECT_INFO_FINAL("testing.arc.Branch", BranchObj, LeafObj);
+};
+
+class OtherObj : public ffi::Object {
+ public:
+  FFI_DECLARE_OBJECT_INFO_FINAL("testing.arc.Other", OtherObj, ffi::Object);
+};
+
+/*! \brief An object whose required child is an Arc and whose optional one an ObjectPtr. */
+class HolderObj : public ffi::Object {
+ public:
+  Arc<LeafObj> required;
+  ObjectPtr<LeafObj> optional;
+  explicit HolderObj(ffi::UnsafeInit tag) : required(tag) {}
+  explicit HolderObj(Arc<LeafObj> required) : required(std::move(required)) {}
+  static constexpr bool _type_mutable = true;
+  FFI_DECLARE_OBJECT_INFO_FINAL("testing.arc.Holder", HolderObj, ffi::Object);
+};
+
+FFI_STATIC_INIT_BLOCK() {
+  refl::ObjectDef<HolderObj>()
+      .def_rw("required", &HolderObj::required)
+      .def_rw("optional", &HolderObj::optional);
+}
+
+static_assert(!std::is_default_constructible_v<Arc<LeafObj>>, "an Arc is never null");
+static_assert(!std::is_constructible_v<Arc<LeafObj>, std::nullptr_t>, "an Arc is never null");
+static_assert(!std::is_constructible_v<Arc<LeafObj>, ObjectPtr<LeafObj>>,
+              "an ObjectPtr may be null: FromObjectPtr checks");
+static_assert(std::is_convertible_v<Arc<BranchObj>, Arc<LeafObj>>, "upcasts convert");
+static_assert(!std::is_convertible_v<Arc<LeafObj>, Arc<BranchObj>>, "downcasts do not");
+static_assert(sizeof(Arc<LeafObj>) == sizeof(void*), "an Arc is one pointer, as ObjectPtr");
+
+TEST(Arc, MakeArcOwnsOneReferenceAndConverts) {
+  Arc<BranchObj> branch = ffi::make_arc<BranchObj>(3);
+  EXPECT_EQ(branch->value, 3);
+  EXPECT_EQ(branch.use_count(), 1u);
+  Arc<LeafObj> leaf = branch;  // upcast copy
+  EXPECT_EQ(branch.use_count(), 2u);
+  ObjectPtr<LeafObj> plain = leaf;  // an Arc is an ObjectPtr
+  EXPECT_EQ(plain.use_count(), 3u);
+  Arc<LeafObj> moved = std::move(leaf);
+  EXPECT_EQ(moved.use_count(), 3u);
+  EXPECT_EQ(moved.get(), static_cast<LeafObj*>(branch.get()));
+}
+
+TEST(Arc, FromObjectPtrRefusesNull) {
+  EXPECT_EQ(ExpectError([] { Arc<LeafObj>::FromObjectPtr(ObjectPtr<LeafObj>()); }).kind(),
+            "ValueError");
+  Arc<LeafObj> a = Arc<LeafObj>::FromObjectPtr(ffi::make_object<LeafObj>(5));
+  EXPECT_EQ(a->value, 5);
+  EXPECT_EQ(a.use_count(), 1u);
+}
+
+TEST(Arc, TravelsInAnyAndRefusesNone) {
+  Arc<LeafObj> a = ffi::make_arc<LeafObj>(7);
+  {
+    Any held = a;
+    EXPECT_EQ(a.use_count(), 2u);
+    EXPECT_EQ(held.type_index(), LeafObj::RuntimeTypeIndex());
+    Arc<LeafObj> back = held.cast<Arc<LeafObj>>();
+    EXPECT_EQ(back.get(), a.get());
+    EXPECT_EQ(a.use_count(), 3u);
+    EXPECT_EQ(held.cast<ObjectPtr<LeafObj>>().get(), a.get());
+  }
+  EXPECT_EQ(a.use_count(), 1u);
+  Any none;
+  EXPECT_FALSE(none.try_cast<Arc<LeafObj>>().has_value());
+  EXPECT_EQ(ExpectError([&] { none.cast<Arc<LeafObj>>(); }).kind(), "TypeError");
+  Any other = ObjectPtr<OtherObj>(ffi::make_object<OtherObj>());
+  EXPECT_FALSE(other.try_cast<Arc<LeafObj>>().has_value());
+  Any branch = ffi::make_arc<BranchObj>(1);
+  EXPECT_EQ(branch.cast<Arc<LeafObj>>()->value, 1);  // a subclass is a LeafObj
+  EXPECT_FALSE(AnyView(a).as<Arc<BranchObj>>().has_value());
+}
+
+TEST(Arc, ObjectPtrIsNullableInAny) {
+  Any none = ObjectPtr<LeafObj>();
+  EXPECT_TRUE(none.is_none());
+  EXPECT_EQ(none.cast<ObjectPtr<LeafObj>>(), nullptr);
+  ObjectPtr<LeafObj> p = ffi::make_object<LeafObj>(2);
+  Any moved = std::move(p);  // the reference moves into the Any
+  EXPECT_EQ(p, nullptr);
+  ObjectPtr<LeafObj> back = moved.cast<ObjectPtr<LeafObj>>();
+  EXPECT_EQ(back.use_count(), 2u);
+  EXPECT_EQ(ExpectError([] { Any(1).cast<ObjectPtr<LeafObj>>(); }).kind(), "TypeError");
+}
+
+TEST(Arc, ReflectedFieldsHoldArcAndObjectPtr) {
+  ObjectPtr<HolderObj> holder = ffi::make_object<HolderObj>(ffi::make_arc<LeafObj>(1));
+  ffi::ObjectRef ref(holder);
+  refl::FieldGetter get_required("testing.arc.Holder", "required");
+  refl::FieldSetter set_required("testing.arc.Holder", "required");
+  refl::FieldSetter set_optional("testing.arc.Holder", "optional");
+  EXPECT_EQ(get_required(ref).cast<Arc<LeafObj>>()->value, 1);
+  set_required(ref, ffi::make_arc<LeafObj>(2));
+  EXPECT_EQ(holder->required->value, 2);
+  // None is refused for the Arc (the field keeps its value) and accepted for the ObjectPtr.
+  EXPECT_EQ(ExpectError([&] { set_required(ref, AnyView()); }).kind(), "TypeError");
+  EXPECT_EQ(holder->required->value, 2);
+  set_optional(ref, ffi::make_arc<LeafObj>(3));
+  EXPECT_EQ(holder->optional->value, 3);
+  set_optional(ref, AnyView());
+  EXPECT_EQ(holder->optional, nullptr);
+}
+
+}  // namespace
