@@ -11,10 +11,12 @@
 #define FFI_ARC_H_
 
 #include <cstddef>
+#include <string>
 #include <type_traits>
 #include <utility>
 
 #include "any.h"
+#include "detail/type_schema.h"
 #include "object.h"
 #include "optional.h"
 #include "type_traits.h"
@@ -110,6 +112,11 @@ struct ObjectPtrTraitsBase {
     return CopyFromAnyViewAfterCheck(src);
   }
   static constexpr auto TypeStr() { return detail::ObjectTypeName<T>(); }
+  /*! \brief The object type's schema; Optional of it for a nullable pointer (as the reference). */
+  static std::string TypeSchema() {
+    std::string schema = detail::SchemaOfKey(T::_type_key);
+    return kNullable ? R"({"type":"Optional","args":[)" + schema + "]}" : schema;
+  }
 };
 }  // namespace detail
 

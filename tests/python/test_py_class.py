@@ -353,6 +353,8 @@ def test_deriving_from_a_cxx_type(tmp_path):
         struct BaseObj : ffi::Object {
           int64_t a = 0;
           ffi::Any tag;
+          ffi::String name;             // one pointer, recorded as a String object field
+          ffi::ObjectPtr<BaseObj> link;  // one pointer, None when null
           static constexpr bool _type_mutable = true;
           FFI_DECLARE_OBJECT_INFO("pyc.CxxBase", BaseObj, ffi::Object);
         };
@@ -362,12 +364,19 @@ def test_deriving_from_a_cxx_type(tmp_path):
           FFI_DECLARE_OBJECT_INFO("pyc.CxxHidden", HiddenObj, ffi::Object);
         };
         int64_t BaseA(const ffi::ObjectRef& obj) { return obj.as<BaseObj>()->a; }
+        ffi::String BaseName(const ffi::ObjectRef& obj) { return obj.as<BaseObj>()->name; }
+        int64_t LinkA(const ffi::ObjectRef& obj) { return obj.as<BaseObj>()->link->a; }
         FFI_STATIC_INIT_BLOCK() {
-          ffi::reflection::ObjectDef<BaseObj>().def_rw("a", &BaseObj::a).def_rw("tag",
-                                                                                &BaseObj::tag);
+          ffi::reflection::ObjectDef<BaseObj>()
+              .def_rw("a", &BaseObj::a)
+              .def_rw("tag", &BaseObj::tag)
+              .def_rw("name", &BaseObj::name)
+              .def_rw("link", &BaseObj::link);
           ffi::reflection::ObjectDef<HiddenObj>().def_ro("a", &HiddenObj::a);
         }
         FFI_DLL_EXPORT_TYPED_FUNC(base_a, BaseA);
+        FFI_DLL_EXPORT_TYPED_FUNC(base_name, BaseName);
+        FFI_DLL_EXPORT_TYPED_FUNC(link_a, LinkA);
         """,
         build_directory=str(tmp_path),
     )
@@ -380,13 +389,26 @@ def test_deriving_from_a_cxx_type(tmp_path):
     class Derived(CxxBase):
         b: str = "x"
 
-    d = Derived(a=5, tag=[1, 2], b="y")
+    target = Derived(a=1, tag=None, name="target", link=None)
+    d = Derived(a=5, tag=[1, 2], b="y", name="a name longer than a small string", link=target)
     assert (d.a, list(d.tag), d.b) == (5, [1, 2], "y")
     assert lib.base_a(d) == 5  # C++ reads its part of the object in place
+    assert lib.base_name(d) == "a name longer than a small string" and lib.link_a(d) == 1
+    assert d.link.same_as(target) and target.link is None
     d.a = 7
     assert lib.base_a(d) == 7
+    gc.collect()
+    uses = target._use_count()
     e = copy.copy(d)
-    assert (e.a, e.b) == (7, "y") and e.tag.same_as(d.tag)
+    assert target._use_count() == uses + 1  # the copy holds its own reference
+    assert (e.a, e.b, e.name) == (7, "y", d.name) and e.tag.same_as(d.tag)
+    assert e.link.same_as(target)
+    del e
+    gc.collect()
+    assert target._use_count() == uses  # and freeing the copy released it (strings too)
+    del d
+    gc.collect()
+    assert target._use_count() == 1
 
     @c_class("pyc.CxxHidden")
     class CxxHidden(ffi.Object):

@@ -40,6 +40,8 @@ inline namespace ffi_v1 {
 class Shape;
 class Tensor;
 class TensorView;
+template <typename T>
+class Arc;
 
 namespace reflection {
 
@@ -96,15 +98,22 @@ constexpr bool kIsList = false;
 template <typename T>
 constexpr bool kIsList<List<T>> = true;
 template <typename T>
+constexpr bool kIsObjectPtr = false;
+template <typename T>
+constexpr bool kIsObjectPtr<ObjectPtr<T>> = true;
+template <typename T>
+constexpr bool kIsObjectPtr<Arc<T>> = true;
+template <typename T>
 constexpr bool kIsTypedFunction = false;
 template <typename S>
 constexpr bool kIsTypedFunction<TypedFunction<S>> = true;
 
 /*!
- * \brief The type index recorded for a field of type `T` (a hint for hosts), as the reference's
- * traits give it: the kind for values and for Array, List, Shape, Function and tensors (stored as
- * DLTensor*), ffi.Object for other references, Any where the value may take several forms
- * (strings small or not, Optional, Variant, Any).
+ * \brief The type index recorded for a field of type `T`, which hosts read to know how the field
+ * is stored (they copy and release objects of types defined in Python that way): the kind for
+ * values and for Array, List, Shape, Function, String, Bytes and tensors (stored as DLTensor*),
+ * ffi.Object for other references and object pointers, Any (16 bytes) where the value may take
+ * several forms (Optional, Variant, Any, AnyString).
  */
 template <typename T>
 constexpr int32_t FieldStaticTypeIndex() {
@@ -132,8 +141,13 @@ constexpr int32_t FieldStaticTypeIndex() {
     return kTVMFFIShape;
   } else if constexpr (std::is_same_v<T, Tensor> || std::is_same_v<T, TensorView>) {
     return kTVMFFIDLTensorPtr;
-  } else if constexpr (std::is_base_of_v<ObjectRef, T> && !std::is_same_v<T, String> &&
-                       !std::is_same_v<T, Bytes>) {
+  } else if constexpr (kIsObjectPtr<T>) {
+    return kTVMFFIObject;  // one pointer, as a reference
+  } else if constexpr (std::is_same_v<T, String>) {
+    return kTVMFFIStr;  // a pointer to the String object (this String is never stored inline)
+  } else if constexpr (std::is_same_v<T, Bytes>) {
+    return kTVMFFIBytes;
+  } else if constexpr (std::is_base_of_v<ObjectRef, T>) {
     return kTVMFFIObject;
   } else {
     return kTVMFFIAny;
