@@ -2,7 +2,8 @@
 (docs/coexistence.md): a copy of the installed package whose ``lib/libtvm_ffi.so`` is our runtime
 library, imported in a fresh interpreter, through a representative set of its public API:
 containers, global functions and callbacks, tensors through DLPack (PyTorch and NumPy), objects
-and reflection, errors, and kernel libraries built with either header set."""
+and reflection, errors, and kernel libraries built with either header set; and the reference's
+own testing library (from the wheel's sources) built with our headers."""
 
 import importlib.metadata
 import importlib.util
@@ -214,3 +215,93 @@ def test_reference_package_on_our_runtime(reference_copy, kernels):
     assert out.returncode == 0, out.stderr
     assert "reference-on-ours-ok" in out.stdout
     assert os.path.exists(runtime)
+
+
+# The reference's own testing library (its source ships in the wheel), built with OUR headers and
+# loaded by the reference's package on our runtime: its test objects, Arc / ObjectPtr / String
+# fields, Python classes extending them (which the runtime copies and frees by the field records),
+# packed forwarding and errors.
+TESTING_SCRIPT = r"""
+import copy, gc, sys
+import tvm_ffi
+import tvm_ffi.testing as t
+from tvm_ffi.dataclasses import py_class
+
+testing_lib = sys.argv[1]
+use_count = tvm_ffi.get_global_func("testing.object_use_count")
+
+# Packed functions: echo, and apply forwarding all arguments but the first (PackedArgs::Slice).
+assert tvm_ffi.get_global_func("testing.echo")("x" * 20) == "x" * 20
+assert tvm_ffi.get_global_func("testing.apply")(lambda a, b: a * b, 6, 7) == 42
+# An error made from Strings and a C backtrace arrives with its kind and message.
+try:
+    tvm_ffi.get_global_func("testing.test_raise_error")("IndexError", "out of range")
+    raise AssertionError("no error")
+except IndexError as e:
+    assert "out of range" in str(e)
+
+# Reflected objects: defaults, fields, methods.
+base = t.TestObjectBase(v_i64=3, v_f64=1.5, v_str="a string longer than seven bytes")
+assert (base.v_i64, base.v_f64, base.v_str) == (3, 1.5, "a string longer than seven bytes")
+assert base.add_i64(4) == 7
+
+# A Python class extending a C++ type with String fields: made, copied and freed by the runtime
+# from the field records.
+@py_class("probe.Add")
+class Add(t.TestObjectBase):
+    lhs: int
+    op_name: str
+
+a = Add(v_i64=1, v_f64=2.0, v_str="base", lhs=3, op_name="add")
+b = copy.copy(a)
+assert (b.v_str, b.lhs, b.op_name) == ("base", 3, "add")
+del a, b
+gc.collect()
+
+# Arc and ObjectPtr fields of a C++ type, and a Python class extending it.
+target = t.TestObjectDerived(v_map={"k": 1}, v_array=[1, "two"], v_i64=7, v_f64=2.0, v_str="t")
+holder = t.TestObjectPtrHolder(value=target, optional_value=None)
+assert holder.value.same_as(target) and holder.optional_value is None
+assert use_count(target) == 2
+
+@py_class("probe.Child")
+class Child(t.TestObjectPtrHolder):
+    extra: int
+
+child = Child(value=target, optional_value=target, extra=3)
+assert use_count(target) == 4
+child_copy = copy.copy(child)
+assert use_count(target) == 6 and child_copy.extra == 3
+del child_copy, child, holder
+gc.collect()
+assert use_count(target) == 1
+
+# The documentation a typed export declares.
+mod = tvm_ffi.load_module(testing_lib)
+assert "Add two integers" in mod.get_function_doc("testing_dll_test_add_with_docstring")
+print("testing-library-ok")
+"""
+
+
+def test_reference_testing_library_built_with_our_headers(reference_copy, tmp_path):
+    package = os.path.dirname(importlib.util.find_spec("tvm_ffi").origin)
+    source = os.path.join(package, "src", "ffi", "testing", "testing.cc")
+    if not os.path.exists(source):
+        pytest.skip("the installed apache-tvm-ffi ships no testing.cc")
+    root = tmp_path / "copy"
+    shutil.copytree(reference_copy, root)
+    lib = root / "tvm_ffi" / "lib" / "libtvm_ffi_testing.so"
+    cmd = ["g++", "-std=c++17", "-O1", "-shared", "-fPIC", "-I", ffi.libinfo.get_include_dir(),
+           source, "-o", str(lib)]  # fmt: skip
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    out = subprocess.run(
+        [sys.executable, "-", str(lib)],
+        input=TESTING_SCRIPT,
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=str(root)),
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "testing-library-ok" in out.stdout
