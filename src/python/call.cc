@@ -351,9 +351,19 @@ class CallArgs {
   /*! \brief Any other convertible value, owned for the duration of the call. */
   bool SetOwned(Py_ssize_t i, PyObject* arg, Classified c, PyObject* func_name) {
     TVMFFIAny* out = &values()[i];
+    nested_framework_tensor.api = nullptr;
     if (!ToOwnedAny(arg, c, out)) return FailConversion(i, arg, c, func_name);
     if (out->type_index >= kTVMFFIStaticObjectBegin) Own(out->v_obj);
+    UseNestedFrameworkTensor();
     return true;
+  }
+
+  /*! \brief A framework tensor met inside a container argument counts as a tensor argument. */
+  void UseNestedFrameworkTensor() {
+    if (const DLPackExchangeAPI* api = nested_framework_tensor.api) {
+      if (framework_api_ == nullptr) framework_api_ = api;
+      UseFrameworkEnvironment(api, nested_framework_tensor.device);
+    }
   }
 
   /*! \brief A small list or tuple, converted into an array from this thread's pool. */
@@ -371,12 +381,14 @@ class CallArgs {
       }
     }
     arrays_[num_arrays_++] = array;  // released (or pooled again) with the call's temporaries
+    nested_framework_tensor.api = nullptr;
     if (!ListIntoArray(arg, static_cast<ArrayObj*>(detail::ObjectUnsafe::FromHeader(array)))) {
       return FailConversion(i, arg, c, func_name);
     }
     TVMFFIAny* out = &values()[i];
     out->type_index = kTVMFFIArray;
     out->v_obj = array;
+    UseNestedFrameworkTensor();
     return true;
   }
 

@@ -109,6 +109,9 @@ bool ToOwnedAny(PyObject* value, Classified c, TVMFFIAny* out) {
       bool read_only = false;
       TVMFFIObject* t = TensorFromDLPackProducer(value, c, 0, false, &read_only);
       if (t == nullptr) return false;
+      if (c.kind == PyKind::kExchange && nested_framework_tensor.api == nullptr) {
+        nested_framework_tensor = {c.api, TVMFFITensorGetDLTensorPtr(t)->device};
+      }
       out->type_index = kTVMFFITensor;
       out->v_obj = t;
       return true;

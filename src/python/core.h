@@ -272,6 +272,17 @@ bool NumpyArrayView(PyObject* obj, DLTensor* out, int64_t* dims, int32_t cap);
 /*! \brief Whether the NumPy array `obj` is writeable. */
 bool NumpyArrayWriteable(PyObject* obj);
 /*!
+ * \brief The first framework tensor (one exported through a DLPack exchange API) that conversions
+ * on this thread met since `api` was last cleared: a call clears it before converting a container
+ * argument, so that tensors nested in lists and dicts make its results arrive in their framework
+ * as a tensor argument does.
+ */
+struct NestedFrameworkTensor {
+  const DLPackExchangeAPI* api = nullptr;
+  DLDevice device{};
+};
+extern thread_local NestedFrameworkTensor nested_framework_tensor;
+/*!
  * \brief An owned Tensor object for any DLPack producer, with `read_only` set when the producer
  * marked it so; NULL with a Python error on failure.
  */

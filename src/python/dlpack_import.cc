@@ -196,6 +196,8 @@ bool NumpyArrayWriteable(PyObject* obj) {
   return (reinterpret_cast<NumpyArrayFields*>(obj)->flags & kNumpyWriteable) != 0;
 }
 
+thread_local NestedFrameworkTensor nested_framework_tensor;
+
 TVMFFIObject* TensorFromDLPackProducer(PyObject* obj, Classified c, int32_t require_alignment,
                                        bool require_contiguous, bool* read_only) {
   *read_only = false;

@@ -91,7 +91,7 @@ def test_other_bad_arguments_are_typed_errors(cache_dir):
         ffi.cpp.build_inline(name="ok", cpp_sources=ADD_ONE, functions=["add-one"])
     with pytest.raises(ValueError, match="needs cpp_sources or cuda_sources"):
         ffi.cpp.build_inline(name="ok")
-    with pytest.raises(ValueError, match="build needs cpp_files or cuda_files"):
+    with pytest.raises(ValueError, match="build needs sources, cpp_files or cuda_files"):
         ffi.cpp.build("ok")
     for flag in ["-DX=1\n", "-DX\0"]:
         with pytest.raises(ValueError, match="extra_cflags must not contain NUL or line breaks"):
@@ -126,6 +126,51 @@ def test_build_from_files(tmp_path):
     y = torch.empty(2)
     ffi.load_module(lib).add_one(x, y)
     assert y.tolist() == [1.0, 1.0]
+
+
+def test_reference_spellings_of_the_build_functions(tmp_path):
+    """The reference's keywords: `sources` (C++ and CUDA told apart by suffix), `output`,
+    ffi.cpp.load, `functions` as one name or with docs, TVM_FFI_* macros in inline sources,
+    `keep_module_alive` and `backend`."""
+    src = tmp_path / "kernel.cc"
+    src.write_text(
+        "#include <tvm/ffi/function.h>\n"
+        'int64_t twice(int64_t x) { TVM_FFI_ICHECK(x >= 0) << "negative"; return 2 * x; }\n'
+        "TVM_FFI_DLL_EXPORT_TYPED_FUNC(twice, twice);\n"
+        'TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(twice, "Doubles x.");\n'
+    )
+    out = tmp_path / "lib" / "twice.so"
+    lib = ffi.cpp.build("twice", sources=[src], build_directory=tmp_path / "b", output=out)
+    assert lib == str(out) and os.path.exists(out)
+    mod = ffi.load_module(lib)
+    assert mod.twice(4) == 8 and mod.get_function_doc("twice") == "Doubles x."
+    loaded = ffi.cpp.load("twice", sources=str(src), build_directory=tmp_path / "b")
+    assert loaded.twice(5) == 10
+    with pytest.raises(ValueError, match="only shared libraries"):
+        ffi.cpp.build("twice", sources=[src], output=tmp_path / "twice.o")
+
+    # Inline: the TVM_FFI_* spelling, one function named by a str, docs from a mapping (quotes,
+    # backslashes and newlines kept).
+    body = 'int64_t inc(int64_t x) { TVM_FFI_ICHECK(x < 100) << "too big"; return x + 1; }'
+    one = ffi.cpp.load_inline(
+        "inc", cpp_sources=body, functions="inc", build_directory=tmp_path / "i", backend="cuda"
+    )
+    assert one.inc(1) == 2
+    with pytest.raises(RuntimeError, match="too big"):  # TVM_FFI_ICHECK's InternalError
+        one.inc(100)
+    doc = 'Adds one.\n  Says "hi" \\ and\ttabs.'
+    documented = ffi.cpp.load_inline(
+        "inc_doc",
+        cpp_sources=body,
+        functions={"inc": doc},
+        build_directory=tmp_path / "d",
+        keep_module_alive=False,
+    )
+    assert documented.get_function_doc("inc") == doc
+    with pytest.raises(TypeError, match="the doc of `inc` must be a str"):
+        ffi.cpp.build_inline("bad_doc", cpp_sources=body, functions={"inc": 3})
+    with pytest.raises(ValueError, match="no HIP build"):
+        ffi.cpp.build_inline("hip", cpp_sources=body, functions="inc", backend="hip")
 
 
 # A directory name that needs every kind of escaping a ninja file has ($, space, colon), and a

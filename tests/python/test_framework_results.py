@@ -99,6 +99,23 @@ def test_tensors_in_returned_containers_are_torch_tensors(fmod):
     assert x[0].item() == 7.0
 
 
+def test_tensors_nested_in_arguments_count_as_tensor_arguments(fmod):
+    # A PyTorch tensor inside a list or dict argument makes the results PyTorch's too, and the
+    # call allocates with PyTorch's allocator, as a tensor argument does.
+    x = torch.arange(3.0)
+    y = fmod.add_one_from_map({"x": [x]})
+    assert type(y) is torch.Tensor
+    assert y.tolist() == [1.0, 2.0, 3.0]
+    first = fmod.first([x, torch.zeros(1)])
+    assert type(first) is torch.Tensor and first.data_ptr() == x.data_ptr()
+    first = fmod.first((x,))  # a tuple too
+    assert type(first) is torch.Tensor
+    # NumPy arrays nested the same way have no exchange API: ffi.Tensor.
+    a = np.arange(3.0, dtype=np.float32)
+    assert type(fmod.add_one_from_map({"x": [a]})) is ffi.Tensor
+    assert type(fmod.first([a])) is ffi.Tensor
+
+
 def test_calls_without_framework_tensors_return_ffi_tensors(fmod):
     ft = ffi.from_dlpack(torch.zeros(2))
     assert type(fmod.keep(ft)) is ffi.Tensor

@@ -1,5 +1,5 @@
 """Build C++/CUDA kernel libraries against ffi's headers and load them: ``load_inline``,
-``build_inline`` and ``build``.
+``build_inline``, ``build`` and ``load``.
 
 Builds are cached by content: a library is ``<name>_<key>.so``, where the key digests the sources,
 every flag and include directory, the compilers (path and version) and ffi's headers. The same
@@ -12,6 +12,6 @@ timeout. The cache lives in ``$FFI_CACHE_DIR/<name>`` (default ``~/.cache/ffi/<n
 ``FFI_CPP_NINJA=0`` runs them one by one instead of through ninja.
 """
 
-from ._build import BuildError, build, build_inline, load_inline
+from ._build import BuildError, build, build_inline, load, load_inline
 
-__all__ = ["BuildError", "build", "build_inline", "load_inline"]
+__all__ = ["BuildError", "build", "build_inline", "load", "load_inline"]

@@ -422,24 +422,52 @@ def _build(
     return lib
 
 
+def _cpp_string(text: str) -> str:
+    """`text` as a C++ string literal (UTF-8 kept as is; control characters escaped in octal,
+    which cannot run into the characters that follow)."""
+    out = []
+    for ch in text:
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif ch == "\n":
+            out.append("\\n")
+        elif ord(ch) < 0x20 or ch == "\x7f":
+            out.append(f"\\{ord(ch):03o}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
 def _inline_sources(cpp_sources: object, cuda_sources: object, functions: object) -> dict[str, str]:
-    """The generated files' texts by suffix: ffi's headers included, `functions` exported."""
+    """The generated files' texts by suffix: ffi's headers included (and the TVM_FFI_* spelling,
+    <ffi/tvm_compat.h>, for sources that use it), `functions` exported with their docs."""
     cpp = _texts(cpp_sources, "cpp_sources")
     cuda = _texts(cuda_sources, "cuda_sources")
     if not cpp and not cuda:
         raise ValueError("load_inline needs cpp_sources or cuda_sources")
-    names = (
-        list(functions.keys()) if isinstance(functions, Mapping) else _texts(functions, "functions")
-    )
-    for n in names:
+    if isinstance(functions, Mapping):
+        docs = dict(functions)
+        for n, doc in docs.items():
+            if not isinstance(doc, str):
+                raise TypeError(f"the doc of `{n}` must be a str, got {type(doc).__name__}")
+    else:
+        docs = dict.fromkeys(_texts(functions, "functions"), "")
+    exports = ""
+    for n, doc in docs.items():
         _check_identifier(n, "each function name")
-    exports = "".join(f"\nFFI_DLL_EXPORT_TYPED_FUNC({n}, {n});" for n in names) + "\n"
+        exports += f"\nFFI_DLL_EXPORT_TYPED_FUNC({n}, {n});"
+        if doc:
+            exports += f"\nFFI_DLL_EXPORT_TYPED_FUNC_DOC({n}, {_cpp_string(doc)});"
+    exports += "\n"
     texts = {}
-    if cpp:
-        texts[".cc"] = "#include <ffi/ffi.h>\n\n" + "\n".join(cpp) + "\n" + exports
-    if cuda:
-        body = "#include <ffi/ffi.h>\n" + _CUDA_HELPERS + "\n" + "\n".join(cuda) + "\n"
-        texts[".cu"] = body if cpp else body + exports
+    for suffix, parts, helpers in ((".cc", cpp, ""), (".cu", cuda, _CUDA_HELPERS)):
+        if not parts:
+            continue
+        header = "#include <ffi/ffi.h>\n"
+        if any("TVM_FFI_" in part for part in parts):
+            header += "#include <ffi/tvm_compat.h>\n"
+        body = header + helpers + "\n" + "\n".join(parts) + "\n"
+        texts[suffix] = body + exports if suffix == ".cc" or not cpp else body
     return texts
 
 
@@ -469,11 +497,17 @@ def build_inline(
     extra_include_paths: Sequence[str] | None = None,
     build_directory: str | os.PathLike[str] | None = None,
     verbose: bool | None = None,
+    *,
+    backend: str | None = None,
 ) -> str:
     """Compile inline C++ (and CUDA) sources into a library and return its path.
 
-    ``<ffi/ffi.h>`` is included for you (and the CUDA helpers of ``<ffi/extra/cuda/>`` in CUDA
-    sources); each name in `functions` is exported with ``FFI_DLL_EXPORT_TYPED_FUNC(name, name)``.
+    ``<ffi/ffi.h>`` is included for you (with ``<ffi/tvm_compat.h>``, the reference's
+    ``TVM_FFI_*`` macros, when a source uses them, and the CUDA helpers of ``<ffi/extra/cuda/>``
+    in CUDA sources); each name in `functions` (a name, a sequence of names, or a mapping of names
+    to docstrings) is exported with ``FFI_DLL_EXPORT_TYPED_FUNC(name, name)``, and a non-empty
+    docstring with ``FFI_DLL_EXPORT_TYPED_FUNC_DOC``. `backend` may only be ``"cuda"`` (or None):
+    there is no HIP build.
     The result is ``<dir>/<name>_<key>.so``, where ``<dir>`` is `build_directory` (relative to the
     current directory) or ``$FFI_CACHE_DIR/<name>``, and ``<key>`` digests the sources, every flag
     and include directory, the compilers (path and ``--version``) and ffi's headers: new source
@@ -484,6 +518,7 @@ def build_inline(
     with the compiler's diagnostics.
     """
     _check_identifier(name, "name")
+    _check_backend(backend)
     texts = _inline_sources(cpp_sources, cuda_sources, functions)
     spec = _Spec(
         extra_cflags, extra_cuda_cflags, extra_ldflags, extra_include_paths, ".cu" in texts
@@ -502,10 +537,18 @@ def load_inline(
     extra_include_paths: Sequence[str] | None = None,
     build_directory: str | os.PathLike[str] | None = None,
     verbose: bool | None = None,
+    *,
+    keep_module_alive: bool = True,
+    backend: str | None = None,
 ) -> Module:
-    """build_inline, then load the library: an ffi.Module whose attributes are `functions`."""
+    """build_inline, then load the library: an ffi.Module whose attributes are `functions`.
+
+    Loaded libraries are never unloaded, so the module stays usable for the life of the process
+    whatever `keep_module_alive` says (the reference's keyword, accepted for the same code).
+    """
     from .. import load_module
 
+    del keep_module_alive
     return load_module(
         build_inline(
             name,
@@ -518,8 +561,14 @@ def load_inline(
             extra_include_paths=extra_include_paths,
             build_directory=build_directory,
             verbose=verbose,
+            backend=backend,
         )
     )
+
+
+def _check_backend(backend: object) -> None:
+    if backend not in (None, "cuda"):
+        raise ValueError(f"backend must be 'cuda' or None (there is no HIP build), not {backend!r}")
 
 
 def build(
@@ -532,18 +581,32 @@ def build(
     extra_include_paths: Sequence[str] | None = None,
     build_directory: str | os.PathLike[str] | None = None,
     verbose: bool | None = None,
+    *,
+    sources: _Paths = None,
+    output: str | os.PathLike[str] | None = None,
+    backend: str | None = None,
 ) -> str:
     """Compile source files on disk into a library, cached like build_inline; return its path.
 
-    The files export their functions themselves (FFI_DLL_EXPORT_TYPED_FUNC). Relative paths are
-    taken from the current directory; the key covers each file's absolute path and contents, but
-    not the headers the files include (other than ffi's own).
+    The files export their functions themselves (FFI_DLL_EXPORT_TYPED_FUNC). `sources` are files
+    of either kind, told apart by suffix (``.cu`` is CUDA, anything else C++), beside
+    `cpp_files` and `cuda_files`. Relative paths are taken from the current directory; the key
+    covers each file's absolute path and contents, but not the headers the files include (other
+    than ffi's own). With `output`, the library is also copied there and that path returned (a
+    shared library: object-file outputs are not built).
     """
     _check_identifier(name, "name")
-    files = [("c++", os.path.abspath(p)) for p in _strings(cpp_files, "cpp_files")]
+    _check_backend(backend)
+    files = [
+        ("cuda" if p.lower().endswith(".cu") else "c++", os.path.abspath(p))
+        for p in _strings(sources, "sources")
+    ]
+    files += [("c++", os.path.abspath(p)) for p in _strings(cpp_files, "cpp_files")]
     files += [("cuda", os.path.abspath(p)) for p in _strings(cuda_files, "cuda_files")]
     if not files:
-        raise ValueError("build needs cpp_files or cuda_files")
+        raise ValueError("build needs sources, cpp_files or cuda_files")
+    if output is not None and os.fspath(output).lower().endswith((".o", ".obj")):
+        raise ValueError(f"output {os.fspath(output)!r}: only shared libraries are built")
     spec = _Spec(
         extra_cflags,
         extra_cuda_cflags,
@@ -551,4 +614,48 @@ def build(
         extra_include_paths,
         any(kind == "cuda" for kind, _ in files),
     )
-    return _build(name, spec, {}, files, build_directory, verbose)
+    lib = _build(name, spec, {}, files, build_directory, verbose)
+    if output is None:
+        return lib
+    target = os.path.abspath(os.fspath(output))
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    with tempfile.NamedTemporaryFile(dir=os.path.dirname(target), delete=False) as tmp:
+        shutil.copyfile(lib, tmp.name)  # then renamed: a reader never sees half a library
+    os.replace(tmp.name, target)
+    return target
+
+
+def load(
+    name: str,
+    cpp_files: Sequence[str | os.PathLike[str]] | None = None,
+    cuda_files: Sequence[str | os.PathLike[str]] | None = None,
+    extra_cflags: Sequence[str] | None = None,
+    extra_cuda_cflags: Sequence[str] | None = None,
+    extra_ldflags: Sequence[str] | None = None,
+    extra_include_paths: Sequence[str] | None = None,
+    build_directory: str | os.PathLike[str] | None = None,
+    verbose: bool | None = None,
+    *,
+    sources: _Paths = None,
+    keep_module_alive: bool = True,
+    backend: str | None = None,
+) -> Module:
+    """build, then load the library (see load_inline for `keep_module_alive`)."""
+    from .. import load_module
+
+    del keep_module_alive
+    return load_module(
+        build(
+            name,
+            cpp_files=cpp_files,
+            cuda_files=cuda_files,
+            extra_cflags=extra_cflags,
+            extra_cuda_cflags=extra_cuda_cflags,
+            extra_ldflags=extra_ldflags,
+            extra_include_paths=extra_include_paths,
+            build_directory=build_directory,
+            verbose=verbose,
+            sources=sources,
+            backend=backend,
+        )
+    )

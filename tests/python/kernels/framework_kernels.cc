@@ -59,6 +59,19 @@ ffi::Tensor Counted(ffi::TensorView, int64_t n, int64_t lanes) {
 }
 int64_t LiveBuffers() { return live_buffers.load(); }
 
+/*! \brief x + 1 for the first tensor of kwargs["x"], in a tensor the host's allocator makes. */
+ffi::Tensor AddOneFromMap(ffi::Map<ffi::String, ffi::Array<ffi::Tensor>> kwargs) {
+  ffi::Tensor x = kwargs.at("x")[0];
+  ffi::Tensor y = ffi::Tensor::FromEnvAlloc(TVMFFIEnvTensorAlloc, x.shape(), x.dtype(), x.device());
+  for (int64_t i = 0; i < x.numel(); ++i) {
+    static_cast<float*>(y.data_ptr())[i] = static_cast<float*>(x.data_ptr())[i] + 1;
+  }
+  return y;
+}
+
+/*! \brief The first tensor of a list, as given. */
+ffi::Tensor First(ffi::Array<ffi::Tensor> xs) { return xs[0]; }
+
 }  // namespace
 
 FFI_DLL_EXPORT_TYPED_FUNC(keep, Keep);
@@ -70,3 +83,5 @@ FFI_DLL_EXPORT_TYPED_FUNC(as_map, AsMap);
 FFI_DLL_EXPORT_TYPED_FUNC(as_dict, AsDict);
 FFI_DLL_EXPORT_TYPED_FUNC(counted, Counted);
 FFI_DLL_EXPORT_TYPED_FUNC(live_buffers, LiveBuffers);
+FFI_DLL_EXPORT_TYPED_FUNC(add_one_from_map, AddOneFromMap);
+FFI_DLL_EXPORT_TYPED_FUNC(first, First);
