@@ -87,6 +87,17 @@ class Function(Object):
     def __call__(self, *args: Any) -> Any:
         """Call the function; arguments and result are converted without copies."""
 
+    @staticmethod
+    def __from_extern_c__(c_symbol: int, *, keep_alive_object: object = None) -> Function:
+        """A Function calling the C safe-call function at address `c_symbol` (its `self` ignored),
+        keeping `keep_alive_object` alive."""
+
+    @staticmethod
+    def __from_mlir_packed_safe_call__(
+        mlir_packed_symbol: int, *, keep_alive_object: object = None
+    ) -> Function:
+        """As __from_extern_c__, for an MLIR packed-interface function ``void f(void** args)``."""
+
     @property
     def __name__(self) -> str | None:
         """The name the function was looked up by (None for anonymous functions)."""
@@ -405,6 +416,10 @@ def _py_class_converter_address() -> int:
 
 def _type_fields(type_index: int, /) -> list[_Field]:
     """Field descriptors of the type and its ancestors, root first."""
+
+def _function_from_c_symbol(address: int, keep_alive: object, mlir_packed: bool, /) -> Function:
+    """A Function calling C code at `address` (a safe call, or an MLIR packed one), keeping
+    `keep_alive` alive."""
 
 def _type_info(
     type_index: int, /

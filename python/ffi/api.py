@@ -129,6 +129,27 @@ def device(type: str | int | Any, index: int | None = None) -> Device:
     return Device(type, index)
 
 
+def _from_extern_c(c_symbol: int, *, keep_alive_object: object = None) -> Function:
+    """``Function.__from_extern_c__``: an ffi.Function calling the C safe-call function at address
+    `c_symbol` (``int f(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result)``,
+    as a DSL or JIT compiler emits it; `self` is ignored). The Function keeps `keep_alive_object`
+    (the engine that owns the code) alive."""
+    return _core._function_from_c_symbol(c_symbol, keep_alive_object, False)
+
+
+def _from_mlir_packed_safe_call(
+    mlir_packed_symbol: int, *, keep_alive_object: object = None
+) -> Function:
+    """``Function.__from_mlir_packed_safe_call__``: as ``__from_extern_c__``, for a safe call an
+    MLIR execution engine compiled with its packed interface (``void f(void** args)``, args
+    pointing at self, args, num_args, result and the int32 return code)."""
+    return _core._function_from_c_symbol(mlir_packed_symbol, keep_alive_object, True)
+
+
+Function.__from_extern_c__ = staticmethod(_from_extern_c)  # type: ignore[attr-defined]
+Function.__from_mlir_packed_safe_call__ = staticmethod(_from_mlir_packed_safe_call)  # type: ignore[attr-defined]
+
+
 def convert_func(pyfunc: Callable[..., Any], tensor_cls: type | None = None) -> Function:
     """`pyfunc` as an ``ffi.Function`` (as ``ffi.convert`` makes it), whose tensor arguments
     arrive as instances of `tensor_cls` when given: a class exposing

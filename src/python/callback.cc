@@ -124,6 +124,52 @@ void PythonCallbackDeleter(void* self) { DecRefFromAnyThread(static_cast<PyObjec
 
 }  // namespace
 
+namespace {
+/*!
+ * \brief A function an MLIR execution engine compiled with the packed interface, `void fn(void**
+ * args)`, where args point at a safe call's (self, args, num_args, result) and its return code.
+ */
+struct MLIRPackedFunction {
+  void (*fn)(void**);
+  PyObject* keep_alive;  // owned, or NULL
+};
+
+int MLIRPackedCall(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
+  int32_t rc = 0;
+  void* handle = nullptr;
+  void* packed[] = {&handle, &args, &num_args, &result, &rc};
+  static_cast<MLIRPackedFunction*>(self)->fn(packed);
+  return rc;
+}
+
+void MLIRPackedDeleter(void* self) {
+  auto* f = static_cast<MLIRPackedFunction*>(self);
+  if (f->keep_alive != nullptr) DecRefFromAnyThread(f->keep_alive);
+  delete f;
+}
+}  // namespace
+
+TVMFFIObject* FunctionFromCSymbol(void* address, PyObject* keep_alive, bool mlir_packed) {
+  TVMFFIObjectHandle out = nullptr;
+  Py_XINCREF(keep_alive);
+  int rc = 0;
+  if (mlir_packed) {
+    auto* f = new MLIRPackedFunction{reinterpret_cast<void (*)(void**)>(address), keep_alive};
+    rc = TVMFFIFunctionCreate(f, MLIRPackedCall, MLIRPackedDeleter, &out);
+    if (rc != 0) delete f;
+  } else {
+    // The safe call ignores its `self`, which carries the object to keep alive.
+    rc = TVMFFIFunctionCreate(keep_alive, reinterpret_cast<TVMFFISafeCallType>(address),
+                              keep_alive != nullptr ? PythonCallbackDeleter : nullptr, &out);
+  }
+  if (rc != 0) {
+    Py_XDECREF(keep_alive);
+    RaiseFromFFI(-1);
+    return nullptr;
+  }
+  return static_cast<TVMFFIObject*>(out);
+}
+
 TVMFFIObject* FunctionFromCallable(PyObject* fn) {
   TVMFFIObjectHandle out = nullptr;
   Py_INCREF(fn);

@@ -127,15 +127,30 @@ bool IsForeignObjectType(PyTypeObject* type) {
          (protocol != nullptr && _PyType_Lookup(type, protocol) != nullptr);
 }
 
-PyObject* ValueProtocolOf(PyTypeObject* type) {
-  // The reference's order: an int, then a float, then any value.
-  static PyObject* names[] = {PyUnicode_InternFromString("__tvm_ffi_int__"),
-                              PyUnicode_InternFromString("__tvm_ffi_float__"),
-                              PyUnicode_InternFromString("__tvm_ffi_value__")};
-  for (PyObject* name : names) {
-    if (name != nullptr && _PyType_Lookup(type, name) != nullptr) return name;
+PyObject* ProtocolMethod(Protocol protocol) {
+  static PyObject* names[] = {
+      nullptr,
+      PyUnicode_InternFromString("__cuda_stream__"),
+      PyUnicode_InternFromString("__tvm_ffi_opaque_ptr__"),
+      PyUnicode_InternFromString("__dlpack_data_type__"),
+      PyUnicode_InternFromString("__dlpack_device__"),
+      PyUnicode_InternFromString("__tvm_ffi_int__"),
+      PyUnicode_InternFromString("__tvm_ffi_float__"),
+      PyUnicode_InternFromString("__tvm_ffi_value__"),
+  };
+  return names[static_cast<int>(protocol)];
+}
+
+Protocol ProtocolOf(PyTypeObject* type) {
+  for (Protocol p : {Protocol::kCudaStream, Protocol::kOpaquePtr, Protocol::kDataType,
+                     Protocol::kDevice, Protocol::kInt, Protocol::kFloat, Protocol::kValue}) {
+    PyObject* name = ProtocolMethod(p);
+    if (name == nullptr || _PyType_Lookup(type, name) == nullptr) continue;
+    // A tensor type reports its device too: it is a tensor, not a device.
+    if (p == Protocol::kDevice && TypeAttribute(type, "__dlpack__") != nullptr) continue;
+    return p;
   }
-  return nullptr;
+  return Protocol::kNone;
 }
 
 Classified Classify(PyObject* obj) {
@@ -164,7 +179,7 @@ Classified Classify(PyObject* obj) {
   }
   // Objects of the reference's package (and values standing for one) pass the object itself.
   if (IsForeignObjectType(type)) return {PyKind::kForeign};
-  if (ValueProtocolOf(type) != nullptr) return {PyKind::kProtocol};
+  if (ProtocolOf(type) != Protocol::kNone) return {PyKind::kProtocol};
   if (PyExceptionInstance_Check(obj)) return {PyKind::kException};
   // Subclasses of the builtins (IntEnum, str enums, ...) convert as their base.
   if (PyLong_Check(obj)) return {PyKind::kInt};

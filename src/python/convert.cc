@@ -11,6 +11,84 @@ namespace python {
 
 bool ToOwnedAny(PyObject* value, TVMFFIAny* out) { return ToOwnedAny(value, Classify(value), out); }
 
+namespace {
+/*!
+ * \brief Item `i` of the tuple a protocol method returned, as an int64; false with a TypeError
+ * naming the method when the result is not a tuple of ints that long.
+ */
+bool ProtocolInts(PyObject* made, Protocol protocol, Py_ssize_t n, long long* out) {
+  if (!PyTuple_Check(made) || PyTuple_GET_SIZE(made) < n) {
+    PyErr_Format(PyExc_TypeError, "%U() must return a tuple of %zd items, not `%s`",
+                 ProtocolMethod(protocol), n, Py_TYPE(made)->tp_name);
+    return false;
+  }
+  // __cuda_stream__'s first item is a version (or a name): only its handle, the last, is read.
+  for (Py_ssize_t i = protocol == Protocol::kCudaStream ? n - 1 : 0; i < n; ++i) {
+    PyObject* item = PyTuple_GET_ITEM(made, i);
+    if (!PyIndex_Check(item)) {
+      PyErr_Format(PyExc_TypeError, "%U() must return ints, not `%s`", ProtocolMethod(protocol),
+                   Py_TYPE(item)->tp_name);
+      return false;
+    }
+    PyObject* index = PyNumber_Index(item);
+    if (index == nullptr) return false;
+    out[i] = PyLong_AsLongLong(index);
+    Py_DECREF(index);
+    if (out[i] == -1 && PyErr_Occurred()) return false;
+  }
+  return true;
+}
+
+/*! \brief A value with a conversion protocol method (see Protocol), converted through it. */
+bool ProtocolToAny(PyObject* value, TVMFFIAny* out) {
+  Protocol protocol = ProtocolOf(Py_TYPE(value));
+  PyObject* made = PyObject_CallMethodNoArgs(value, ProtocolMethod(protocol));
+  if (made == nullptr) return false;
+  bool ok = false;
+  long long v[3] = {0, 0, 0};
+  switch (protocol) {
+    case Protocol::kCudaStream:
+      if ((ok = ProtocolInts(made, protocol, 2, v))) {
+        out->type_index = kTVMFFIOpaquePtr;
+        out->v_ptr = reinterpret_cast<void*>(static_cast<intptr_t>(v[1]));
+      }
+      break;
+    case Protocol::kOpaquePtr: {
+      void* p = PyIndex_Check(made) ? PyLong_AsVoidPtr(made) : nullptr;
+      if ((ok = PyIndex_Check(made) && !PyErr_Occurred())) {
+        out->type_index = kTVMFFIOpaquePtr;
+        out->v_ptr = p;
+      } else if (!PyErr_Occurred()) {
+        PyErr_Format(PyExc_TypeError, "__tvm_ffi_opaque_ptr__() must return an int, not `%s`",
+                     Py_TYPE(made)->tp_name);
+      }
+      break;
+    }
+    case Protocol::kDataType:
+      if ((ok = ProtocolInts(made, protocol, 3, v))) {
+        out->type_index = kTVMFFIDataType;
+        out->v_dtype = DLDataType{static_cast<uint8_t>(v[0]), static_cast<uint8_t>(v[1]),
+                                  static_cast<uint16_t>(v[2])};
+      }
+      break;
+    case Protocol::kDevice:
+      if ((ok = ProtocolInts(made, protocol, 2, v))) {
+        out->type_index = kTVMFFIDevice;
+        out->v_device = DLDevice{static_cast<DLDeviceType>(v[0]), static_cast<int32_t>(v[1])};
+      }
+      break;
+    default:
+      // The value stands for what the method returns, converted in its turn.
+      if (Py_EnterRecursiveCall(" converting what a __tvm_ffi_value__ method returned") == 0) {
+        ok = ToOwnedAny(made, out);
+        Py_LeaveRecursiveCall();
+      }
+  }
+  Py_DECREF(made);
+  return ok;
+}
+}  // namespace
+
 bool ToOwnedAny(PyObject* value, Classified c, TVMFFIAny* out) {
   out->type_index = kTVMFFINone;
   out->zero_padding = 0;
@@ -68,18 +146,8 @@ bool ToOwnedAny(PyObject* value, Classified c, TVMFFIAny* out) {
       out->v_obj = h;
       return true;
     }
-    case PyKind::kProtocol: {
-      // The value stands for what its protocol method returns, converted in its turn.
-      PyObject* made = PyObject_CallMethodNoArgs(value, ValueProtocolOf(Py_TYPE(value)));
-      if (made == nullptr) return false;
-      bool ok = false;
-      if (Py_EnterRecursiveCall(" converting what a __tvm_ffi_value__ method returned") == 0) {
-        ok = ToOwnedAny(made, out);
-        Py_LeaveRecursiveCall();
-      }
-      Py_DECREF(made);
-      return ok;
-    }
+    case PyKind::kProtocol:
+      return ProtocolToAny(value, out);
     case PyKind::kStr: {
       Py_ssize_t n = 0;
       const char* s = Utf8(value, &n);

@@ -143,7 +143,7 @@ enum class PyKind : uint8_t {
   kIndex,        // other integers through __index__ (NumPy integer scalars, ...)
   kFloatLike,    // other numbers through __float__ (NumPy float scalars, ...)
   kForeign,      // a tvm_ffi object, or a value with __tvm_ffi_object__: the object it holds
-  kProtocol,     // __tvm_ffi_int__ / __tvm_ffi_float__ / __tvm_ffi_value__: what it returns
+  kProtocol,     // a class with a conversion protocol method (see Protocol)
   kException,    // an exception instance: an Error object
   kMoved,        // an ffi.ObjectRValueRef (Object._move()): the object, handed over
   kCallable,     // any other callable: becomes an ffi.Function
@@ -162,11 +162,21 @@ struct LastExchangeType {
   const DLPackExchangeAPI* api = nullptr;
 };
 extern LastExchangeType last_exchange;
-/*!
- * \brief The conversion protocol method `type` defines (`__tvm_ffi_int__`, `__tvm_ffi_float__` or
- * `__tvm_ffi_value__`, interned, borrowed), or NULL.
- */
-PyObject* ValueProtocolOf(PyTypeObject* type);
+/*! \brief The conversion protocols a Python class may define, in the order they are looked for. */
+enum class Protocol {
+  kNone,
+  kCudaStream,  // __cuda_stream__() -> (version, handle): the stream handle as an opaque pointer
+  kOpaquePtr,   // __tvm_ffi_opaque_ptr__() -> int: an opaque pointer
+  kDataType,    // __dlpack_data_type__() -> (code, bits, lanes): a DataType
+  kDevice,      // __dlpack_device__() -> (type, id), on a class without __dlpack__: a Device
+  kInt,         // __tvm_ffi_int__(), __tvm_ffi_float__(), __tvm_ffi_value__(): what they return,
+  kFloat,       // converted in its turn
+  kValue,
+};
+/*! \brief The conversion protocol `type` defines (the first of Protocol's order), or kNone. */
+Protocol ProtocolOf(PyTypeObject* type);
+/*! \brief The method name of a protocol (interned, borrowed). */
+PyObject* ProtocolMethod(Protocol protocol);
 /*! \brief Whether `type` is tvm_ffi's object base (tvm_ffi.core.CObject) or derives from it. */
 bool IsReferenceObjectType(PyTypeObject* type);
 /*! \brief Whether values of `type` are tvm_ffi objects or carry `__tvm_ffi_object__`. */
@@ -196,6 +206,12 @@ PyObject* CallFunction(TVMFFIObject* func, PyObject* name, PyObject* const* args
 
 /*! \brief A Function object calling the Python callable `fn` (new reference), or NULL. */
 TVMFFIObject* FunctionFromCallable(PyObject* fn);
+/*!
+ * \brief A Function calling C code at `address`: a TVMFFISafeCallType function (which ignores its
+ * `self`), or with `mlir_packed` an MLIR packed-interface function `void(void**)`. The Function
+ * holds a reference to `keep_alive` (NULL: none), e.g. the JIT engine owning the code.
+ */
+TVMFFIObject* FunctionFromCSymbol(void* address, PyObject* keep_alive, bool mlir_packed);
 
 // ---- convert.cc ------------------------------------------------------------------------------
 

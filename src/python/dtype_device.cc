@@ -153,8 +153,18 @@ PyObject* DTypeIsDType(PyObject*, PyObject* arg) {
   Py_RETURN_FALSE;
 }
 
+/*! \brief Pickling: dtype.from_dlpack_data_type((code, bits, lanes)). */
+PyObject* DTypeReduce(PyObject* self, PyObject*) {
+  DLDataType d = reinterpret_cast<PyDType*>(self)->dtype;
+  PyObject* make =
+      PyObject_GetAttrString(reinterpret_cast<PyObject*>(DTypeType), "from_dlpack_data_type");
+  if (make == nullptr) return nullptr;
+  return Py_BuildValue("N((iii))", make, d.code, d.bits, d.lanes);
+}
+
 PyMethodDef dtype_methods[] = {
     {"with_lanes", DTypeWithLanes, METH_O, "The same element type with `lanes` lanes."},
+    {"__reduce__", DTypeReduce, METH_NOARGS, "Pickling support."},
     {"from_dlpack_data_type", DTypeFromDLPackDataType, METH_O | METH_STATIC,
      "The dtype of a DLPack (type_code, bits, lanes) tuple."},
     {"is_dtype", DTypeIsDType, METH_O | METH_STATIC, "Whether ffi.dtype() accepts the argument."},
@@ -230,8 +240,15 @@ PyGetSetDef device_getset[] = {
     {"type", DeviceType_, nullptr, "Device type name, e.g. \"cuda\".", nullptr},
     {"index", DeviceIndex, nullptr, "Device ordinal.", nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr}};
+/*! \brief Pickling: Device(device_type, index). */
+PyObject* DeviceReduce(PyObject* self, PyObject*) {
+  return Py_BuildValue("O(ii)", reinterpret_cast<PyObject*>(DeviceType),
+                       static_cast<int>(DV(self).device_type), DV(self).device_id);
+}
+
 PyMethodDef device_methods[] = {
     {"dlpack_device_type", DeviceDLPackType, METH_NOARGS, "The DLDeviceType number."},
+    {"__reduce__", DeviceReduce, METH_NOARGS, "Pickling support."},
     {nullptr, nullptr, 0, nullptr}};
 
 }  // namespace

@@ -91,7 +91,31 @@ void NameGlobalParams(nb::handle fn, nb::handle name) {
   Check(PyObject_CallFunctionObjArgs(hook, fn.ptr(), text.ptr(), nullptr));
 }
 
+/*! \brief _function_from_c_symbol(address, keep_alive, mlir_packed) -> ffi.Function. */
+PyObject* FunctionFromCSymbolPy(PyObject*, PyObject* args) {
+  PyObject* address = nullptr;
+  PyObject* keep_alive = nullptr;
+  int mlir_packed = 0;
+  if (!PyArg_ParseTuple(args, "OOp", &address, &keep_alive, &mlir_packed)) return nullptr;
+  if (!PyLong_Check(address)) {
+    PyErr_Format(PyExc_TypeError, "the function address must be an int, not `%s`",
+                 Py_TYPE(address)->tp_name);
+    return nullptr;
+  }
+  void* fn = PyLong_AsVoidPtr(address);
+  if (fn == nullptr) {
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "the function address is null");
+    return nullptr;
+  }
+  TVMFFIObject* f = FunctionFromCSymbol(fn, keep_alive == Py_None ? nullptr : keep_alive,
+                                        mlir_packed != 0);
+  return f != nullptr ? WrapObject(FunctionType, f) : nullptr;
+}
+
 PyMethodDef fast_functions[] = {
+    {"_function_from_c_symbol", FunctionFromCSymbolPy, METH_VARARGS,
+     "_function_from_c_symbol(address, keep_alive, mlir_packed)\n\nAn ffi.Function calling a C "
+     "safe-call function (or an MLIR packed-interface one) at `address`, keeping `keep_alive`."},
     {"from_dlpack", reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(FromDLPack)),
      METH_FASTCALL | METH_KEYWORDS,
      "from_dlpack(obj, require_alignment=0, require_contiguous=False)\n\nAn ffi.Tensor sharing "

@@ -1,6 +1,8 @@
 """Calling C++ functions from Python: values in and out, modules, globals, bad calls."""
 
 import ctypes
+import gc
+import sys
 
 import pytest
 
@@ -243,3 +245,53 @@ def test_convert_none_shapes_and_number_protocols(mod):
 def test_tensor_arguments_are_never_none(mod):
     with pytest.raises(TypeError, match="Expected `Tensor` but got `None`"):
         mod.shape_of(None)
+
+
+def test_functions_from_c_symbol_addresses(tmp_path):
+    """Function.__from_extern_c__ / __from_mlir_packed_safe_call__: C code a DSL or JIT compiler
+    emitted, called through its address (here from ctypes), keeping an object alive."""
+    import ctypes
+
+    lib = ffi.cpp.build_inline(
+        "c_symbols",
+        cpp_sources=r"""
+        extern "C" int add_one_safe(void*, const TVMFFIAny* args, int32_t n, TVMFFIAny* r) {
+          if (n != 1 || args[0].type_index != kTVMFFIInt) {
+            TVMFFIErrorSetRaisedFromCStr("TypeError", "add_one takes one int");
+            return -1;
+          }
+          r->type_index = kTVMFFIInt;
+          r->zero_padding = 0;
+          r->v_int64 = args[0].v_int64 + 1;
+          return 0;
+        }
+        extern "C" void add_one_mlir(void** packed) {  // self, args, num_args, result, rc
+          *static_cast<int32_t*>(packed[4]) = add_one_safe(
+              *static_cast<void**>(packed[0]), *static_cast<const TVMFFIAny**>(packed[1]),
+              *static_cast<int32_t*>(packed[2]), *static_cast<TVMFFIAny**>(packed[3]));
+        }
+        """,
+        build_directory=tmp_path,
+    )
+    cdll = ctypes.CDLL(lib)
+    safe = ctypes.cast(cdll.add_one_safe, ctypes.c_void_p).value
+    mlir = ctypes.cast(cdll.add_one_mlir, ctypes.c_void_p).value
+    for make, address in (
+        (ffi.Function.__from_extern_c__, safe),
+        (ffi.Function.__from_mlir_packed_safe_call__, mlir),
+    ):
+        f = make(address)
+        assert isinstance(f, ffi.Function) and f(1) == 2 and f(41) == 42
+        with pytest.raises(TypeError, match="add_one takes one int"):
+            f(None)
+        engine = object()
+        base = sys.getrefcount(engine)
+        f = make(address, keep_alive_object=engine)
+        assert f(2) == 3 and sys.getrefcount(engine) == base + 1
+        del f
+        gc.collect()
+        assert sys.getrefcount(engine) == base
+    with pytest.raises(TypeError, match="address must be an int"):
+        ffi.Function.__from_extern_c__("0x10")
+    with pytest.raises(ValueError, match="null"):
+        ffi.Function.__from_extern_c__(0)

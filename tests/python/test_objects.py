@@ -416,6 +416,69 @@ def test_values_with_conversion_protocols_pass_what_they_return():
         ident(Raises())
 
 
+def test_values_with_pointer_dtype_device_and_stream_protocols():
+    # The reference's __tvm_ffi_opaque_ptr__, __dlpack_data_type__, __dlpack_device__ (on a class
+    # that is not a tensor) and __cuda_stream__ protocols, also inside containers.
+    import ctypes
+
+    ffi.register_global_func("testing.objects.ident2", lambda x: x, override=True)
+    ident = ffi.get_global_func("testing.objects.ident2")
+
+    class Pointer:
+        def __tvm_ffi_opaque_ptr__(self):
+            return 0x1000
+
+    class DType:
+        def __dlpack_data_type__(self):
+            return (2, 16, 1)  # kDLFloat, 16 bits
+
+    class Place:
+        def __dlpack_device__(self):
+            return (2, 3)  # kDLCUDA, device 3
+
+    class Stream:
+        def __cuda_stream__(self):
+            return (0, 0xABC)  # (version, handle)
+
+    p = ident(Pointer())
+    assert isinstance(p, ctypes.c_void_p) and p.value == 0x1000
+    assert ident(DType()) == ffi.float16
+    assert ident(Place()) == ffi.device("cuda:3")
+    assert ident(Stream()).value == 0xABC
+    assert list(ident([DType(), Place()])) == [ffi.float16, ffi.device("cuda:3")]
+
+    class Tensorish:  # a tensor reports its device too: it converts as a tensor
+        def __dlpack_device__(self):
+            return (1, 0)
+
+        def __dlpack__(self, **kwargs):
+            raise BufferError("no export")
+
+    with pytest.raises(BufferError, match="no export"):
+        ident(Tensorish())
+
+    class BadDType:
+        def __dlpack_data_type__(self):
+            return "float16"
+
+    class BadPointer:
+        def __tvm_ffi_opaque_ptr__(self):
+            return "here"
+
+    with pytest.raises(TypeError, match=r"__dlpack_data_type__\(\) must return a tuple of 3"):
+        ident(BadDType())
+    with pytest.raises(TypeError, match=r"__tvm_ffi_opaque_ptr__\(\) must return an int"):
+        ident(BadPointer())
+
+
+def test_dtypes_and_devices_pickle():
+    for value in (ffi.float32, ffi.dtype("float8_e4m3fn"), ffi.dtype("int8x4"), ffi.bool_):
+        assert pickle.loads(pickle.dumps(value)) == value
+    for value in (ffi.device("cpu"), ffi.device("cuda:2"), ffi.device("metal", 1)):
+        back = pickle.loads(pickle.dumps(value))
+        assert back == value and type(back) is ffi.Device
+
+
 def test_exceptions_pass_as_error_objects():
     # As in the reference: an exception instance argument becomes an ffi.Error object.
     ffi.register_global_func("testing.objects.ident", lambda x: x, override=True)
