@@ -26,8 +26,9 @@ from typing import Any, Generic, TypeVar, overload
 
 from . import _core
 from ._core import Device, Function, Object, Tensor, dtype
+from ._type_info import MISSING  # the reference's container module exports it too
 
-__all__ = ["Array", "Dict", "List", "Map"]
+__all__ = ["MISSING", "Array", "Dict", "List", "Map"]
 
 T = TypeVar("T")
 K = TypeVar("K")

@@ -170,6 +170,17 @@ TVMFFIObject* FunctionFromCSymbol(void* address, PyObject* keep_alive, bool mlir
   return static_cast<TVMFFIObject*>(out);
 }
 
+TVMFFIObject* NewOpaquePyObject(PyObject* obj) {
+  TVMFFIObjectHandle out = nullptr;
+  Py_INCREF(obj);
+  if (TVMFFIObjectCreateOpaque(obj, kTVMFFIOpaquePyObject, PythonCallbackDeleter, &out) != 0) {
+    Py_DECREF(obj);
+    RaiseFromFFI(-1);
+    return nullptr;
+  }
+  return static_cast<TVMFFIObject*>(out);
+}
+
 TVMFFIObject* FunctionFromCallable(PyObject* fn) {
   TVMFFIObjectHandle out = nullptr;
   Py_INCREF(fn);

@@ -197,7 +197,7 @@ Classified Classify(PyObject* obj) {
     return {PyKind::kFloatLike};
   }
   if (PyCallable_Check(obj)) return {PyKind::kCallable};
-  return {PyKind::kUnsupported};
+  return {PyKind::kOpaque};
 }
 
 bool IntInRange(PyObject* value, long long lo, long long hi, const char* what, long long* out) {

@@ -232,6 +232,13 @@ bool ToOwnedAny(PyObject* value, Classified c, TVMFFIAny* out) {
       out->v_obj = f;
       return true;
     }
+    case PyKind::kOpaque: {
+      TVMFFIObject* o = NewOpaquePyObject(value);
+      if (o == nullptr) return false;
+      out->type_index = kTVMFFIOpaquePyObject;
+      out->v_obj = o;
+      return true;
+    }
     case PyKind::kUnsupported:
       break;
   }

@@ -147,7 +147,8 @@ enum class PyKind : uint8_t {
   kException,    // an exception instance: an Error object
   kMoved,        // an ffi.ObjectRValueRef (Object._move()): the object, handed over
   kCallable,     // any other callable: becomes an ffi.Function
-  kUnsupported,  // nothing converts it
+  kOpaque,       // any other Python object: an OpaquePyObject holding it (as the reference)
+  kUnsupported,  // nothing converts it (an ffi.Object whose __init__ made no object)
 };
 
 /*! \brief A classified value: its kind and, for kExchange, the type's exchange API. */
@@ -206,6 +207,11 @@ PyObject* CallFunction(TVMFFIObject* func, PyObject* name, PyObject* const* args
 
 /*! \brief A Function object calling the Python callable `fn` (new reference), or NULL. */
 TVMFFIObject* FunctionFromCallable(PyObject* fn);
+/*!
+ * \brief An OpaquePyObject holding a reference to `obj` (released from any thread when the object
+ * dies); converting it back to Python gives `obj` itself. NULL with a Python error on failure.
+ */
+TVMFFIObject* NewOpaquePyObject(PyObject* obj);
 /*!
  * \brief A Function calling C code at `address`: a TVMFFISafeCallType function (which ignores its
  * `self`), or with `mlir_packed` an MLIR packed-interface function `void(void**)`. The Function

@@ -108,14 +108,8 @@ TVMFFIObject* ErrorFromException(PyObject* value) {
   if (!TakeText(PyObject_Str(value), &message)) message = "<exception str() failed>";
   PyErr_Clear();
   // The exception rides along as an opaque object so the Python caller gets it back unchanged.
-  TVMFFIObjectHandle carried = nullptr;
-  Py_INCREF(value);
-  if (TVMFFIObjectCreateOpaque(
-          value, kTVMFFIOpaquePyObject,
-          [](void* h) { DecRefFromAnyThread(static_cast<PyObject*>(h)); }, &carried) != 0) {
-    Py_DECREF(value);
-    carried = nullptr;
-  }
+  TVMFFIObjectHandle carried = NewOpaquePyObject(value);
+  if (carried == nullptr) PyErr_Clear();  // the error still carries kind and message
   TVMFFIByteArray k{kind.data(), kind.size()}, m{message.data(), message.size()}, b{"", 0};
   TVMFFIObjectHandle err = nullptr;
   if (TVMFFIErrorCreateWithCauseAndExtraContext(&k, &m, &b, nullptr, carried, &err) != 0) {

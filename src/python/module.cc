@@ -107,8 +107,8 @@ PyObject* FunctionFromCSymbolPy(PyObject*, PyObject* args) {
     if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "the function address is null");
     return nullptr;
   }
-  TVMFFIObject* f = FunctionFromCSymbol(fn, keep_alive == Py_None ? nullptr : keep_alive,
-                                        mlir_packed != 0);
+  TVMFFIObject* f =
+      FunctionFromCSymbol(fn, keep_alive == Py_None ? nullptr : keep_alive, mlir_packed != 0);
   return f != nullptr ? WrapObject(FunctionType, f) : nullptr;
 }
 

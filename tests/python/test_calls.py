@@ -97,8 +97,25 @@ def test_wrong_argument_count(mod):
         mod.add_int(1, 2, 3)
 
 
+class BadDType:
+    """A value whose conversion protocol fails (the method returns the wrong kind of value)."""
+
+    def __dlpack_data_type__(self):
+        return None
+
+
 def test_unconvertible_argument_names_function_and_python_type(mod):
-    with pytest.raises(TypeError, match=r"argument #1 of type `object` when calling `add_int`"):
+    with pytest.raises(TypeError, match=r"argument #1 of type `BadDType` when calling `add_int`"):
+        mod.add_int(1, BadDType())
+
+
+def test_other_python_objects_pass_opaquely(mod):
+    # As in the reference: any other Python object travels as an OpaquePyObject, comes back as
+    # itself, and a typed parameter refuses it by that name.
+    token = object()
+    assert mod.echo(token) is token
+    assert mod.echo([token, {token}])[0] is token
+    with pytest.raises(TypeError, match=r"Expected `int` but got `OpaquePyObject`"):
         mod.add_int(1, object())
 
 

@@ -89,8 +89,14 @@ def test_python_exception_in_global_callback_called_by_cpp(mod):
 
 
 def test_callback_returning_unconvertible_value(mod):
-    with pytest.raises(TypeError, match="cannot convert a value of type `object`"):
-        mod.call_with(lambda _: object(), 1)
+    class BadPointer:
+        def __tvm_ffi_opaque_ptr__(self):
+            return "not an int"
+
+    with pytest.raises(TypeError, match=r"__tvm_ffi_opaque_ptr__\(\) must return an int"):
+        mod.call_with(lambda _: BadPointer(), 1)
+    token = object()  # other objects come back through C++ as themselves
+    assert mod.call_with(lambda _: token, 1) is token
 
 
 def test_functions_returned_to_python_are_callable(mod):
