@@ -42,11 +42,13 @@ class Object:
     def is_(self, other: object, /) -> bool:
         """Same as same_as (the reference's name)."""
 
+    @property
     def id_(self) -> int:
-        """The address of the underlying FFI object as an int (0 when there is none)."""
+        """The address of the underlying FFI object as an int (0 when there is none), as the
+        reference names it."""
 
     def __chandle__(self) -> int:
-        """Same as id_ (the reference's name)."""
+        """The address of the underlying FFI object as an int, as id_ (the reference's name)."""
 
     def _move(self) -> ObjectRValueRef:
         """Hands the object over to the call it is passed to: the callee may take this Python

@@ -188,6 +188,11 @@ class CallArgs {
         TVMFFIObject* h = reinterpret_cast<PyObj*>(arg)->handle;
         out->type_index = h->type_index;
         out->v_obj = h;
+        // A container a framework call returned hands out that framework's tensors: passing it
+        // back makes this call's results that framework's too.
+        if (const DLPackExchangeAPI* api = reinterpret_cast<PyObj*>(arg)->tensor_api) {
+          if (framework_api_ == nullptr) framework_api_ = api;
+        }
         return true;
       }
       case PyKind::kMoved: {

@@ -187,14 +187,17 @@ PyGetSetDef object_getset[] = {
     {"type_key", ObjectTypeKey, nullptr, "The registered type key, e.g. \"ffi.Tensor\".", nullptr},
     {"type_index", ObjectTypeIndex, nullptr, "The runtime type index.", nullptr},
     {"_handle", ObjectHandle, nullptr, "Address of the underlying TVMFFIObject.", nullptr},
+    {"id_", ObjectHandle, nullptr,
+     "The address of the underlying FFI object as an int (0 when there is none), as the "
+     "reference names it.",
+     nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
 PyMethodDef object_methods[] = {
     {"same_as", ObjectSameAs, METH_O, "Whether both refer to the same FFI object."},
     {"is_", ObjectSameAs, METH_O, "Same as same_as (the reference's name)."},
-    {"id_", ObjectHandleMethod, METH_NOARGS,
-     "The address of the underlying FFI object as an int (0 when there is none)."},
-    {"__chandle__", ObjectHandleMethod, METH_NOARGS, "Same as id_ (the reference's name)."},
+    {"__chandle__", ObjectHandleMethod, METH_NOARGS,
+     "The address of the underlying FFI object as an int, as id_ (the reference's name)."},
     {"_move", ObjectMove, METH_NOARGS,
      "Hands the object over to the call it is passed to: the callee may take this Python object's "
      "reference (leaving it without an object), so that it owns the object alone and may change "

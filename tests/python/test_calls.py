@@ -166,7 +166,7 @@ def test_module_methods_of_the_reference(mod):
 def test_reference_aliases_on_objects_functions_and_tensors(mod):
     a, b = ffi.Array([1]), ffi.Array([1])
     assert a.is_(a) and not a.is_(b) and not a.is_(1)
-    assert a.id_() == a.__chandle__() == a._handle != b.id_()
+    assert a.id_ == a.__chandle__() == a._handle != b.id_
     f = mod.add_int
     assert f.release_gil is True and f.keep_gil is False
     f.release_gil = False

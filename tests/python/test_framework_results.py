@@ -110,6 +110,10 @@ def test_tensors_nested_in_arguments_count_as_tensor_arguments(fmod):
     assert type(first) is torch.Tensor and first.data_ptr() == x.data_ptr()
     first = fmod.first((x,))  # a tuple too
     assert type(first) is torch.Tensor
+    # A container a PyTorch call returned, passed back, hands out PyTorch tensors again.
+    returned = fmod.twice(x)
+    first = fmod.first(returned)
+    assert type(first) is torch.Tensor and first.data_ptr() == x.data_ptr()
     # NumPy arrays nested the same way have no exchange API: ffi.Tensor.
     a = np.arange(3.0, dtype=np.float32)
     assert type(fmod.add_one_from_map({"x": [a]})) is ffi.Tensor

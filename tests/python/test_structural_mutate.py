@@ -156,10 +156,10 @@ def test_mutate_errors():
 def test_moved_roots_are_rewritten_in_place():
     # A list handed over with _move() is owned by the rewrite alone: changed in place.
     items = ffi.List([1, ffi.List([2])])
-    address = items.id_()
+    address = items.id_
     out = ffi.structural_map(items._move(), (int, lambda v: v + 1))
-    assert out.id_() == address and out[0] == 2 and out[1][0] == 3
-    assert items.id_() == 0  # the Python object gave its reference away
+    assert out.id_ == address and out[0] == 2 and out[1][0] == 3
+    assert items.id_ == 0  # the Python object gave its reference away
     with pytest.raises(RuntimeError, match="holds no FFI object"):
         items._move()
     with pytest.raises(TypeError, match="argument #0"):
@@ -179,7 +179,7 @@ def test_moved_roots_are_rewritten_in_place():
     assert modes == [ffi.InplaceMode.ALLOW, ffi.InplaceMode.DISALLOW]
     # Stored in a container, a moved object moves there.
     inner = ffi.Array([5])
-    address = inner.id_()
+    address = inner.id_
     outer = ffi.Array([inner._move()])
-    assert outer[0].id_() == address and inner.id_() == 0
+    assert outer[0].id_ == address and inner.id_ == 0
     assert "ObjectRValueRef" in repr(outer._move())
