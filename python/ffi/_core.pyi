@@ -329,8 +329,9 @@ def get_global_func(name: str, allow_missing: Literal[False] = False) -> Functio
 def get_global_func(name: str, allow_missing: bool) -> Function | None:
     """The global function `name`; None when missing and `allow_missing`, else ValueError."""
 
-def register_global_func(name: str, func: Callable[..., Any], override: bool = False) -> None:
-    """Register a callable (or ffi.Function) as the global function `name`."""
+def register_global_func(name: str, func: Callable[..., Any], override: bool = False) -> Function:
+    """Register a callable (or ffi.Function) as the global function `name`; returns the
+    registered ffi.Function."""
 
 def remove_global_func(name: str) -> bool:
     """Remove the global function `name`; return whether it existed."""

@@ -29,7 +29,6 @@ __all__ = [
 ]
 
 _T = TypeVar("_T", bound=type)
-_F = TypeVar("_F", bound=Callable[..., Any])
 
 
 def _type_index(type_key: str) -> int:
@@ -192,23 +191,37 @@ def init_ffi_api(
 @overload
 def register_global_func(
     name: str, func: None = None, override: bool = False
-) -> Callable[[_F], _F]: ...
+) -> Callable[[Callable[..., Any]], Function]: ...
 @overload
-def register_global_func(name: str, func: _F, override: bool = False) -> _F: ...
+def register_global_func(
+    name: str, func: Callable[..., Any], override: bool = False
+) -> Function: ...
+@overload
+def register_global_func(name: Callable[..., Any]) -> Function: ...
 
 
-def register_global_func(name: str, func: Callable | None = None, override: bool = False) -> Any:
-    """Register a Python callable as a global FFI function, visible to C++ by `name`.
+def register_global_func(
+    name: str | Callable[..., Any], func: Callable[..., Any] | None = None, override: bool = False
+) -> Any:
+    """Register a Python callable (or an ffi.Function) as the global FFI function `name`, visible
+    to C++; returns the registered ffi.Function, as the reference does.
 
-    Use directly, ``register_global_func("my.add", add)``, or as a decorator.
+    Use directly, ``add = register_global_func("my.add", add)``, or as a decorator,
+    ``@register_global_func("my.add")`` (or bare ``@register_global_func``: the function's
+    ``__name__``). A decorated name then holds the ffi.Function, so calling it from Python goes
+    through the FFI (a list argument arrives as an ffi.Array). An existing name is a ValueError
+    unless `override`.
     """
+    if callable(name) and func is None:
+        func, name = name, getattr(name, "__name__", None)
+    if not isinstance(name, str):
+        raise TypeError(f"register_global_func needs a str name, not {type(name).__name__}")
     if func is not None:
-        _core.register_global_func(name, func, override)
-        return func
+        return _core.register_global_func(name, func, override)
+    key = name
 
-    def decorate(f: Callable) -> Callable:
-        _core.register_global_func(name, f, override)
-        return f
+    def decorate(f: Callable[..., Any]) -> Function:
+        return _core.register_global_func(key, f, override)
 
     return decorate
 

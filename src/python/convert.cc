@@ -77,6 +77,25 @@ bool ProtocolToAny(PyObject* value, TVMFFIAny* out) {
         out->v_device = DLDevice{static_cast<DLDeviceType>(v[0]), static_cast<int32_t>(v[1])};
       }
       break;
+    case Protocol::kInt: {
+      // An int whatever number the method returns, as the reference converts it.
+      PyObject* index = PyNumber_Index(made);
+      long long i = index != nullptr ? PyLong_AsLongLong(index) : -1;
+      Py_XDECREF(index);
+      if ((ok = !(i == -1 && PyErr_Occurred()))) {
+        out->type_index = kTVMFFIInt;
+        out->v_int64 = i;
+      }
+      break;
+    }
+    case Protocol::kFloat: {
+      double d = PyFloat_AsDouble(made);  // a float whatever number the method returns
+      if ((ok = !(d == -1.0 && PyErr_Occurred()))) {
+        out->type_index = kTVMFFIFloat;
+        out->v_float64 = d;
+      }
+      break;
+    }
     default:
       // The value stands for what the method returns, converted in its turn.
       if (Py_EnterRecursiveCall(" converting what a __tvm_ffi_value__ method returned") == 0) {

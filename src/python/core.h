@@ -170,9 +170,9 @@ enum class Protocol {
   kOpaquePtr,   // __tvm_ffi_opaque_ptr__() -> int: an opaque pointer
   kDataType,    // __dlpack_data_type__() -> (code, bits, lanes): a DataType
   kDevice,      // __dlpack_device__() -> (type, id), on a class without __dlpack__: a Device
-  kInt,         // __tvm_ffi_int__(), __tvm_ffi_float__(), __tvm_ffi_value__(): what they return,
-  kFloat,       // converted in its turn
-  kValue,
+  kInt,         // __tvm_ffi_int__(): an Int of what it returns
+  kFloat,       // __tvm_ffi_float__(): a Float of what it returns
+  kValue,       // __tvm_ffi_value__(): what it returns, converted in its turn
 };
 /*! \brief The conversion protocol `type` defines (the first of Protocol's order), or kNone. */
 Protocol ProtocolOf(PyTypeObject* type);

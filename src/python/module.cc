@@ -220,11 +220,15 @@ NB_MODULE(_core, m) {
         }
         TVMFFIByteArray key{text.data(), text.size()};
         int rc = TVMFFIFunctionSetGlobal(&key, value.v_obj, override ? 1 : 0);
-        TVMFFIObjectDecRef(value.v_obj);
-        if (rc != 0) Check(RaiseFromFFI(rc));
+        if (rc != 0) {
+          TVMFFIObjectDecRef(value.v_obj);
+          Check(RaiseFromFFI(rc));
+        }
+        return Check(WrapObject(FunctionType, value.v_obj));
       },
       nb::arg("name"), nb::arg("func"), nb::arg("override") = false,
-      "Registers a callable (or ffi.Function) as the global function `name`.");
+      "Registers a callable (or ffi.Function) as the global function `name`; returns the "
+      "registered ffi.Function.");
 
   m.def(
       "remove_global_func",

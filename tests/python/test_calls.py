@@ -189,11 +189,23 @@ def test_global_functions_register_get_list_remove():
 
     f = ffi.get_global_func("testing.py.mul")
     assert f(6, 7) == 42
+    # As in the reference, the decorated name holds the registered ffi.Function.
+    assert isinstance(mul, ffi.Function) and f.same_as(mul) and mul(2, 3) == 6
     assert "testing.py.mul" in ffi.list_global_func_names()
     with pytest.raises(ValueError, match="already registered"):
         ffi.register_global_func("testing.py.mul", mul)
-    ffi.register_global_func("testing.py.mul", lambda a, b: a + b, override=True)
+    added = ffi.register_global_func("testing.py.mul", lambda a, b: a + b, override=True)
     assert ffi.get_global_func("testing.py.mul")(6, 7) == 13
+    assert added.same_as(ffi.get_global_func("testing.py.mul"))
+
+    @ffi.register_global_func  # bare: the function's own name
+    def testing_py_bare(x):
+        return -x
+
+    assert ffi.get_global_func("testing_py_bare")(3) == -3
+    assert ffi.remove_global_func("testing_py_bare")
+    with pytest.raises(TypeError, match="needs a str name"):
+        ffi.register_global_func(3, lambda: 0)
     assert ffi.remove_global_func("testing.py.mul") is True
     assert ffi.remove_global_func("testing.py.mul") is False
     assert ffi.get_global_func("testing.py.mul", allow_missing=True) is None

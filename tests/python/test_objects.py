@@ -398,6 +398,26 @@ def test_values_with_conversion_protocols_pass_what_they_return():
 
     assert ident(Index()) == 7 and type(ident(Index())) is int
     assert ident(Ratio()) == 0.5
+
+    class WholeRatio:  # the float protocol gives a float even for an int, as in the reference
+        def __tvm_ffi_float__(self):
+            return 10
+
+    class NumpyIndex:
+        def __tvm_ffi_int__(self):
+            import numpy as np
+
+            return np.int32(3)
+
+    assert ident(WholeRatio()) == 10.0 and type(ident(WholeRatio())) is float
+    assert ident(NumpyIndex()) == 3 and type(ident(NumpyIndex())) is int
+
+    class NotANumber:
+        def __tvm_ffi_int__(self):
+            return "seven"
+
+    with pytest.raises(TypeError):
+        ident(NotANumber())
     assert tuple(ident(Wrapped([1, Wrapped("x")]))) == (1, "x")  # nested, inside containers too
     assert ident(Wrapped(Wrapped(None))) is None
 
