@@ -173,6 +173,48 @@ def test_reference_spellings_of_the_build_functions(tmp_path):
         ffi.cpp.build_inline("hip", cpp_sources=body, functions="inc", backend="hip")
 
 
+IMAGE_READER = r"""
+extern "C" const char __tvm_ffi__cubin_first[];
+extern "C" const char __tvm_ffi__cubin_first_end[];
+extern "C" const char __tvm_ffi__cubin_second[];
+extern "C" const char __tvm_ffi__cubin_second_end[];
+int64_t image_size(int64_t which) {
+  return which == 0 ? __tvm_ffi__cubin_first_end - __tvm_ffi__cubin_first
+                    : __tvm_ffi__cubin_second_end - __tvm_ffi__cubin_second;
+}
+int64_t image_byte(int64_t which, int64_t i) {
+  const char* image = which == 0 ? __tvm_ffi__cubin_first : __tvm_ffi__cubin_second;
+  return static_cast<unsigned char>(image[i]);
+}
+bool aligned() { return reinterpret_cast<uintptr_t>(__tvm_ffi__cubin_second) % 64 == 0; }
+"""
+
+
+def test_embed_cubin_links_images_under_the_symbols_tvm_ffi_embed_cubin_reads(tmp_path):
+    """embed_cubin={name: bytes}: the image lies between __tvm_ffi__cubin_<name> and
+    __tvm_ffi__cubin_<name>_end (what TVM_FFI_EMBED_CUBIN(name) reads), 64-byte aligned; other
+    bytes are another build."""
+    fns = ["image_size", "image_byte", "aligned"]
+    first, second = bytes(range(256)) * 3, b"\x00\x7fELF" + b"\xff" * 1000
+    images = {"first": first, "second": bytearray(second)}
+    mod = ffi.cpp.load_inline(
+        "images", cpp_sources=IMAGE_READER, functions=fns, embed_cubin=images,
+        build_directory=tmp_path,
+    )  # fmt: skip
+    assert (mod.image_size(0), mod.image_size(1)) == (len(first), len(second))
+    assert [mod.image_byte(0, i) for i in (0, 255, 767)] == [0, 255, 255]
+    assert mod.image_byte(1, 1) == 0x7F and mod.aligned()
+    changed = ffi.cpp.build_inline(
+        "images", cpp_sources=IMAGE_READER, functions=fns,
+        embed_cubin={"first": first[:-1], "second": second}, build_directory=tmp_path,
+    )  # fmt: skip
+    assert changed != mod.path and ffi.load_module(changed).image_size(0) == len(first) - 1
+    with pytest.raises(TypeError, match="must be bytes"):
+        ffi.cpp.build_inline("bad", cpp_sources="", embed_cubin={"x": "text"})
+    with pytest.raises(ValueError, match="each embed_cubin name must be a C identifier"):
+        ffi.cpp.build_inline("bad", cpp_sources="", embed_cubin={"a-b": b""})
+
+
 # A directory name that needs every kind of escaping a ninja file has ($, space, colon), and a
 # flag holding `$` and a space, which the shell must not expand and ninja must not eat.
 ODD_DIR = "we$ird dir:1"

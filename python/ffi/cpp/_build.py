@@ -471,6 +471,38 @@ def _inline_sources(cpp_sources: object, cuda_sources: object, functions: object
     return texts
 
 
+def _embedded_images(embed_cubin: object) -> str:
+    """A C++ source defining `__tvm_ffi__cubin_<name>` .. `__tvm_ffi__cubin_<name>_end` around
+    each image (what TVM_FFI_EMBED_CUBIN(name) reads), or "" for none. Each image is stored once,
+    named by its digest, in the cache root and pulled in with `.incbin`, so the source (and with
+    it the build key) names the exact bytes."""
+    if embed_cubin is None:
+        return ""
+    if not isinstance(embed_cubin, Mapping):
+        raise TypeError(f"embed_cubin must map names to bytes, got {type(embed_cubin).__name__}")
+    parts = []
+    for image_name, data in sorted(embed_cubin.items()):
+        _check_identifier(image_name, "each embed_cubin name")
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError(f"embed_cubin[{image_name!r}] must be bytes, got {type(data).__name__}")
+        data = bytes(data)
+        images = os.path.join(_cache_root(), "images")
+        path = os.path.join(images, hashlib.sha256(data).hexdigest() + ".bin")
+        if not os.path.exists(path):
+            os.makedirs(images, exist_ok=True)
+            with tempfile.NamedTemporaryFile(dir=images, delete=False) as tmp:
+                tmp.write(data)
+            os.replace(tmp.name, path)  # atomic: readers see the whole image or none
+        sym = f"__tvm_ffi__cubin_{image_name}"
+        quoted = '"' + path.replace("\\", "\\\\").replace('"', '\\"') + '"'  # an assembler string
+        lines = [f'.section .rodata.{sym},"a"', ".balign 64", f".globl {sym}", f".hidden {sym}",
+                 f"{sym}:", f".incbin {quoted}", f".globl {sym}_end", f".hidden {sym}_end",
+                 f"{sym}_end:", ".byte 0", ".previous"]  # fmt: skip
+        body = "".join(f"    {_cpp_string(line + chr(10))}\n" for line in lines)
+        parts.append(f"__asm__(\n{body});\n")
+    return "// The CUDA images of embed_cubin, for TVM_FFI_EMBED_CUBIN(name).\n" + "".join(parts)
+
+
 def _texts(value: object, what: str) -> list[str]:
     """Source texts or function names: one str or a sequence of str."""
     if value is None:
@@ -498,6 +530,7 @@ def build_inline(
     build_directory: str | os.PathLike[str] | None = None,
     verbose: bool | None = None,
     *,
+    embed_cubin: Mapping[str, bytes] | None = None,
     backend: str | None = None,
 ) -> str:
     """Compile inline C++ (and CUDA) sources into a library and return its path.
@@ -506,8 +539,9 @@ def build_inline(
     ``TVM_FFI_*`` macros, when a source uses them, and the CUDA helpers of ``<ffi/extra/cuda/>``
     in CUDA sources); each name in `functions` (a name, a sequence of names, or a mapping of names
     to docstrings) is exported with ``FFI_DLL_EXPORT_TYPED_FUNC(name, name)``, and a non-empty
-    docstring with ``FFI_DLL_EXPORT_TYPED_FUNC_DOC``. `backend` may only be ``"cuda"`` (or None):
-    there is no HIP build.
+    docstring with ``FFI_DLL_EXPORT_TYPED_FUNC_DOC``. `embed_cubin` maps names to CUDA images
+    (cubin or fatbin bytes) linked into the library, each read by ``TVM_FFI_EMBED_CUBIN(name)``
+    in the sources. `backend` may only be ``"cuda"`` (or None): there is no HIP build.
     The result is ``<dir>/<name>_<key>.so``, where ``<dir>`` is `build_directory` (relative to the
     current directory) or ``$FFI_CACHE_DIR/<name>``, and ``<key>`` digests the sources, every flag
     and include directory, the compilers (path and ``--version``) and ffi's headers: new source
@@ -520,6 +554,9 @@ def build_inline(
     _check_identifier(name, "name")
     _check_backend(backend)
     texts = _inline_sources(cpp_sources, cuda_sources, functions)
+    images = _embedded_images(embed_cubin)
+    if images:
+        texts["_images.cc"] = images
     spec = _Spec(
         extra_cflags, extra_cuda_cflags, extra_ldflags, extra_include_paths, ".cu" in texts
     )
@@ -538,6 +575,7 @@ def load_inline(
     build_directory: str | os.PathLike[str] | None = None,
     verbose: bool | None = None,
     *,
+    embed_cubin: Mapping[str, bytes] | None = None,
     keep_module_alive: bool = True,
     backend: str | None = None,
 ) -> Module:
@@ -561,6 +599,7 @@ def load_inline(
             extra_include_paths=extra_include_paths,
             build_directory=build_directory,
             verbose=verbose,
+            embed_cubin=embed_cubin,
             backend=backend,
         )
     )
