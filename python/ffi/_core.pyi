@@ -47,6 +47,10 @@ class Object:
         """The address of the underlying FFI object as an int (0 when there is none), as the
         reference names it."""
 
+    def __move_handle_from__(self, other: Function, /) -> None:
+        """Takes over the function another ffi.Function holds, leaving that one empty (for
+        instances of Function subclasses, which start empty)."""
+
     def __chandle__(self) -> int:
         """The address of the underlying FFI object as an int, as id_ (the reference's name)."""
 

@@ -2,6 +2,7 @@
 #include <Python.h>  // before any other Python header
 #include <structmember.h>
 
+#include <utility>
 #include <vector>
 
 #include "core.h"
@@ -34,10 +35,24 @@ void ObjectDealloc(PyObject* self) {
   if (type->tp_flags & Py_TPFLAGS_HEAPTYPE) Py_DECREF(type);
 }
 
+PyObject* EmptyFunctionVectorcall(PyObject* self, PyObject* const*, size_t, PyObject*) {
+  PyErr_Format(PyExc_RuntimeError,
+               "this `%s` holds no function: give it one with __move_handle_from__(function)",
+               Py_TYPE(self)->tp_name);
+  return nullptr;
+}
+
 PyObject* ObjectNew(PyTypeObject* type, PyObject*, PyObject*) {
   // A class bound by register_object starts empty; its __init__ (the reflected constructor, or
   // the class's own calling __ffi_init__) gives it its object.
   if (ReflectedIndexOf(type) >= 0) return type->tp_alloc(type, 0);
+  // So does a Python subclass of ffi.Function (a JIT's function class carrying its own state):
+  // __move_handle_from__ gives it a function.
+  if (type != FunctionType && PyType_IsSubtype(type, FunctionType)) {
+    PyObject* self = type->tp_alloc(type, 0);
+    if (self != nullptr) reinterpret_cast<PyFunc*>(self)->vectorcall = EmptyFunctionVectorcall;
+    return self;
+  }
   PyErr_Format(PyExc_TypeError, "%s objects are made by FFI calls, not constructed directly",
                type->tp_name);
   return nullptr;
@@ -193,7 +208,38 @@ PyGetSetDef object_getset[] = {
      nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
+PyObject* FunctionVectorcall(PyObject* self, PyObject* const* args, size_t nargsf,
+                             PyObject* kwnames);
+
+/*!
+ * \brief `f.__move_handle_from__(g)`: `f` (an ffi.Function, e.g. an instance of a subclass made
+ * empty) takes over the function `g` holds; `g` is left empty. As the reference's, for functions.
+ */
+PyObject* ObjectMoveHandleFrom(PyObject* self, PyObject* other) {
+  if (!PyObject_TypeCheck(self, FunctionType) || !PyObject_TypeCheck(other, FunctionType)) {
+    PyErr_Format(PyExc_TypeError,
+                 "__move_handle_from__ moves an ffi.Function into an ffi.Function, not `%s` into "
+                 "`%s`",
+                 Py_TYPE(other)->tp_name, Py_TYPE(self)->tp_name);
+    return nullptr;
+  }
+  if (self == other) Py_RETURN_NONE;
+  auto* to = reinterpret_cast<PyFunc*>(self);
+  auto* from = reinterpret_cast<PyFunc*>(other);
+  TVMFFIObject* old = to->base.handle;
+  to->base.handle = std::exchange(from->base.handle, nullptr);
+  to->vectorcall = to->base.handle != nullptr ? FunctionVectorcall : EmptyFunctionVectorcall;
+  from->vectorcall = EmptyFunctionVectorcall;
+  Py_XINCREF(from->name);
+  Py_XSETREF(to->name, from->name);
+  TVMFFIObjectDecRef(old);
+  Py_RETURN_NONE;
+}
+
 PyMethodDef object_methods[] = {
+    {"__move_handle_from__", ObjectMoveHandleFrom, METH_O,
+     "Takes over the function another ffi.Function holds, leaving that one empty (for instances "
+     "of Function subclasses, which start empty)."},
     {"same_as", ObjectSameAs, METH_O, "Whether both refer to the same FFI object."},
     {"is_", ObjectSameAs, METH_O, "Same as same_as (the reference's name)."},
     {"__chandle__", ObjectHandleMethod, METH_NOARGS,

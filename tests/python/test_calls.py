@@ -324,3 +324,34 @@ def test_functions_from_c_symbol_addresses(tmp_path):
         ffi.Function.__from_extern_c__("0x10")
     with pytest.raises(ValueError, match="null"):
         ffi.Function.__from_extern_c__(0)
+
+
+def test_function_subclasses_take_over_a_function(mod):
+    """A Python subclass of ffi.Function (a JIT's function class with its own state) starts
+    empty and takes a function over with __move_handle_from__, as in the reference."""
+
+    class Compiled:
+        def __init__(self, metadata):
+            self.metadata = metadata
+
+    class JitFunction(ffi.Function, Compiled):
+        def __init__(self, metadata):
+            Compiled.__init__(self, metadata)
+
+    f = ffi.convert(lambda x: x * 2)
+    jit = JitFunction({"arch": "sm_90"})
+    with pytest.raises(RuntimeError, match="holds no function"):
+        jit(1)
+    with pytest.raises(TypeError):
+        mod.echo(jit)  # an empty function cannot be passed
+    jit.__move_handle_from__(f)
+    assert jit(4) == 8 and jit.metadata == {"arch": "sm_90"} and isinstance(jit, Compiled)
+    with pytest.raises(RuntimeError, match="holds no function"):
+        f(1)  # moved from: empty
+    back = mod.echo(jit)
+    assert type(back) is ffi.Function and back.__chandle__() == jit.__chandle__()
+    assert back(5) == 10
+    with pytest.raises(TypeError, match="moves an ffi.Function into an ffi.Function"):
+        jit.__move_handle_from__(ffi.Array([1]))
+    with pytest.raises(TypeError, match="made by FFI calls"):
+        ffi.Function()  # ffi.Function itself is still made by calls only
