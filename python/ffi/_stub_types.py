@@ -8,10 +8,11 @@ coming back.
 
 from __future__ import annotations
 
-import json
 import keyword
 from dataclasses import dataclass
 from typing import Any
+
+from ._type_info import TypeSchema
 
 # ---- type schemas ----------------------------------------------------------------------------
 
@@ -68,25 +69,41 @@ ORIGINS = {
 }
 
 
-def schema_from_json(obj: Any) -> Schema:
-    """A Schema from a type-schema JSON object (or its text): ``{"type": ..., "args": [...]}``,
-    functions as ``{"type": "ffi.Function", "named_args": {"return": [..], "params": [..]}}``."""
-    if isinstance(obj, str):
-        obj = json.loads(obj)
-    if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
+# The origins of ffi.core.TypeSchema (the reference's vocabulary) that stubs spell otherwise.
+_FROM_TYPE_SCHEMA = {
+    "Callable": "Function",
+    "Union": "Variant",
+    "tuple": "Tuple",
+    "ctypes.c_void_p": "void*",
+}
+
+
+def schema_from_type_schema(ts: TypeSchema | None) -> Schema:
+    """The Schema of a parsed type schema (``TypeField.ty``; None: ``Any``)."""
+    if ts is None:
         return Schema("Any")
-    origin = ORIGINS.get(obj["type"], obj["type"])
-    # Non-object arguments (std::array's length) carry no type.
-    args = tuple(schema_from_json(a) for a in obj.get("args", ()) if isinstance(a, dict))
-    named = obj.get("named_args")
-    if origin == "Function" and isinstance(named, dict) and named.get("return"):
+    origin = _FROM_TYPE_SCHEMA.get(ts.origin) or ORIGINS.get(ts.origin, ts.origin)
+    named = ts.named_args or {}
+    if origin == "Function" and named.get("return"):
         params = named.get("params")
         return Schema(
             origin,
-            params=None if params is None else tuple(schema_from_json(p) for p in params),
-            ret=schema_from_json(named["return"][0]),
+            params=None if params is None else tuple(schema_from_type_schema(p) for p in params),
+            ret=schema_from_type_schema(named["return"][0]),
         )
-    return Schema(origin, args)
+    return Schema(origin, tuple(schema_from_type_schema(a) for a in ts.args))
+
+
+def schema_from_json(obj: Any) -> Schema:
+    """A Schema from a type-schema JSON object (or its text), parsed by ffi.core.TypeSchema;
+    ``Any`` where it is not one."""
+    try:
+        ts = (
+            TypeSchema.from_json_str(obj) if isinstance(obj, str) else TypeSchema.from_json_obj(obj)
+        )
+    except (TypeError, ValueError):
+        return Schema("Any")
+    return schema_from_type_schema(ts)
 
 
 def schema_from_typestr(text: str) -> Schema:

@@ -31,7 +31,7 @@ from ._stub_types import (
     Writer,
     function_schema,
     is_identifier,
-    schema_from_json,
+    schema_from_type_schema,
 )
 from ._type_info import type_info
 
@@ -154,8 +154,7 @@ def read_object_type(key: str) -> ObjectType:
     """Fields and methods of the registered type `key`, from the runtime's reflection records."""
     info = type_info(_core.type_key_to_index(key))
     fields = [
-        (f.name, not f.frozen, schema_from_json(f.metadata.get("type_schema")), f.doc or "")
-        for f in info.fields
+        (f.name, not f.frozen, schema_from_type_schema(f.ty), f.doc or "") for f in info.fields
     ]
     methods = [
         Func(m.name, m.metadata or None, m.doc, "static" if m.is_static else "instance")

@@ -149,47 +149,50 @@ void MLIRPackedDeleter(void* self) {
 }
 }  // namespace
 
-TVMFFIObject* FunctionFromCSymbol(void* address, PyObject* keep_alive, bool mlir_packed) {
+namespace {
+/*!
+ * \brief The object `create(&out)` makes, which holds the reference to `held` (NULL allowed) this
+ * takes for it; on failure the reference is dropped and NULL returned with a Python error.
+ */
+template <typename Create>
+TVMFFIObject* MakeHolding(PyObject* held, Create create) {
   TVMFFIObjectHandle out = nullptr;
-  Py_XINCREF(keep_alive);
-  int rc = 0;
-  if (mlir_packed) {
-    auto* f = new MLIRPackedFunction{reinterpret_cast<void (*)(void**)>(address), keep_alive};
-    rc = TVMFFIFunctionCreate(f, MLIRPackedCall, MLIRPackedDeleter, &out);
-    if (rc != 0) delete f;
-  } else {
-    // The safe call ignores its `self`, which carries the object to keep alive.
-    rc = TVMFFIFunctionCreate(keep_alive, reinterpret_cast<TVMFFISafeCallType>(address),
-                              keep_alive != nullptr ? PythonCallbackDeleter : nullptr, &out);
-  }
-  if (rc != 0) {
-    Py_XDECREF(keep_alive);
+  Py_XINCREF(held);
+  if (create(&out) != 0) {
+    Py_XDECREF(held);
     RaiseFromFFI(-1);
     return nullptr;
   }
   return static_cast<TVMFFIObject*>(out);
+}
+}  // namespace
+
+TVMFFIObject* FunctionFromCSymbol(void* address, PyObject* keep_alive, bool mlir_packed) {
+  if (mlir_packed) {
+    return MakeHolding(keep_alive, [&](TVMFFIObjectHandle* out) {
+      auto* f = new MLIRPackedFunction{reinterpret_cast<void (*)(void**)>(address), keep_alive};
+      int rc = TVMFFIFunctionCreate(f, MLIRPackedCall, MLIRPackedDeleter, out);
+      if (rc != 0) delete f;
+      return rc;
+    });
+  }
+  // The safe call ignores its `self`, which carries the object to keep alive.
+  return MakeHolding(keep_alive, [&](TVMFFIObjectHandle* out) {
+    return TVMFFIFunctionCreate(keep_alive, reinterpret_cast<TVMFFISafeCallType>(address),
+                                keep_alive != nullptr ? PythonCallbackDeleter : nullptr, out);
+  });
 }
 
 TVMFFIObject* NewOpaquePyObject(PyObject* obj) {
-  TVMFFIObjectHandle out = nullptr;
-  Py_INCREF(obj);
-  if (TVMFFIObjectCreateOpaque(obj, kTVMFFIOpaquePyObject, PythonCallbackDeleter, &out) != 0) {
-    Py_DECREF(obj);
-    RaiseFromFFI(-1);
-    return nullptr;
-  }
-  return static_cast<TVMFFIObject*>(out);
+  return MakeHolding(obj, [&](TVMFFIObjectHandle* out) {
+    return TVMFFIObjectCreateOpaque(obj, kTVMFFIOpaquePyObject, PythonCallbackDeleter, out);
+  });
 }
 
 TVMFFIObject* FunctionFromCallable(PyObject* fn) {
-  TVMFFIObjectHandle out = nullptr;
-  Py_INCREF(fn);
-  if (TVMFFIFunctionCreate(fn, PythonCallback, PythonCallbackDeleter, &out) != 0) {
-    Py_DECREF(fn);
-    RaiseFromFFI(-1);
-    return nullptr;
-  }
-  return static_cast<TVMFFIObject*>(out);
+  return MakeHolding(fn, [&](TVMFFIObjectHandle* out) {
+    return TVMFFIFunctionCreate(fn, PythonCallback, PythonCallbackDeleter, out);
+  });
 }
 
 }  // namespace python

@@ -189,12 +189,13 @@ def _verified(lib: str) -> bool:
         return False
 
 
-def _write_atomically(path: str, data: str) -> None:
-    """Writes `data` to a private file and renames it to `path`: readers never see a part."""
+def _write_atomically(path: str, data: str | bytes) -> None:
+    """Writes `data` (text as UTF-8) to a private file and renames it to `path`: readers never see
+    a part."""
     fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp_")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(data)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data.encode("utf-8") if isinstance(data, str) else data)
         os.chmod(tmp, 0o644)  # mkstemp makes it private; a source file is not a secret
         os.replace(tmp, path)
     except BaseException:
@@ -490,9 +491,7 @@ def _embedded_images(embed_cubin: object) -> str:
         path = os.path.join(images, hashlib.sha256(data).hexdigest() + ".bin")
         if not os.path.exists(path):
             os.makedirs(images, exist_ok=True)
-            with tempfile.NamedTemporaryFile(dir=images, delete=False) as tmp:
-                tmp.write(data)
-            os.replace(tmp.name, path)  # atomic: readers see the whole image or none
+            _write_atomically(path, data)
         sym = f"__tvm_ffi__cubin_{image_name}"
         quoted = '"' + path.replace("\\", "\\\\").replace('"', '\\"') + '"'  # an assembler string
         lines = [f'.section .rodata.{sym},"a"', ".balign 64", f".globl {sym}", f".hidden {sym}",
@@ -658,9 +657,8 @@ def build(
         return lib
     target = os.path.abspath(os.fspath(output))
     os.makedirs(os.path.dirname(target), exist_ok=True)
-    with tempfile.NamedTemporaryFile(dir=os.path.dirname(target), delete=False) as tmp:
-        shutil.copyfile(lib, tmp.name)  # then renamed: a reader never sees half a library
-    os.replace(tmp.name, target)
+    with open(lib, "rb") as f:
+        _write_atomically(target, f.read())
     return target
 
 
