@@ -224,8 +224,12 @@ class Tensor(Object):
         """``(device_type, device_id)`` as DLPack numbers."""
 
 @final
-class dtype:
-    """An element type: ``ffi.dtype("float32")``, also from NumPy and PyTorch dtypes."""
+class dtype(str):
+    """An element type: ``ffi.dtype("float32")``, also from NumPy and PyTorch dtypes.
+
+    A ``str``, as in the reference: the text it was made from (``ffi.dtype("i8")`` stays
+    ``"i8"``), compared and hashed as that text, so NumPy and ``dict`` keys take it as is.
+    """
 
     def __new__(cls, dtype: str | Any) -> dtype:
         """Parse a dtype: an ffi.dtype, a string like ``"float32"``, a NumPy or PyTorch dtype."""
@@ -240,11 +244,11 @@ class dtype:
 
     @property
     def lanes(self) -> int:
-        """Vector lanes."""
+        """Vector lanes (negative for a scalable vector: -4 is "x vscale x 4")."""
 
     @property
     def itemsize(self) -> int:
-        """Bytes per element (rounded up)."""
+        """Bytes per element (rounded up); ValueError for a scalable vector."""
 
     @property
     def is_bool(self) -> bool:

@@ -89,6 +89,8 @@ def _map_eq(this: Map[Any, Any] | Dict[Any, Any], other: object) -> Any:
 
 def _format(x: object) -> str:
     """One element as the containers' repr shows it (strings double-quoted, as in C++)."""
+    if isinstance(x, dtype):  # a str subclass, shown bare
+        return str(x)
     if isinstance(x, str):
         return json.dumps(x, ensure_ascii=False)
     if isinstance(x, bytes):
@@ -104,8 +106,6 @@ def _format(x: object) -> str:
         return "ffi.Function"
     if isinstance(x, Device):
         return f"{x.type}:{x.index}"
-    if isinstance(x, dtype):
-        return str(x)
     if isinstance(x, tuple) and type(x).__name__ == "Shape":
         return f"Shape({', '.join(map(str, x))})"
     return repr(x)

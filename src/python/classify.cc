@@ -90,6 +90,8 @@ struct KnownType {
 };
 
 KnownType numpy_ndarray{"numpy", "ndarray", "numpy.ndarray"};
+KnownType numpy_dtype{"numpy", "dtype", "numpy.dtype"};  // np.dtype("int8") is a subclass's
+KnownType torch_dtype{"torch", "dtype", "torch.dtype"};
 KnownType ctypes_void_p{"ctypes", "c_void_p", "c_void_p"};
 KnownType reference_object{"tvm_ffi.core", "CObject", "tvm_ffi.core.CObject"};
 
@@ -173,6 +175,7 @@ Classified Classify(PyObject* obj) {
   if (type == DTypeType) return {PyKind::kDType};
   if (type == DeviceType) return {PyKind::kDevice};
   if (numpy_ndarray.Is(type)) return {PyKind::kNumpy};
+  if (torch_dtype.Is(type) || numpy_dtype.IsSubtype(type)) return {PyKind::kDTypeLike};
   if (const DLPackExchangeAPI* api = ExchangeAPIOf(type)) {
     last_exchange = {type, api};
     return {PyKind::kExchange, api};

@@ -186,6 +186,13 @@ bool ToOwnedAny(PyObject* value, Classified c, TVMFFIAny* out) {
       out->type_index = kTVMFFIDataType;
       out->v_dtype = reinterpret_cast<PyDType*>(value)->dtype;
       return true;
+    case PyKind::kDTypeLike: {
+      DLDataType dtype;
+      if (!DTypeFromPython(value, &dtype)) return false;
+      out->type_index = kTVMFFIDataType;
+      out->v_dtype = dtype;
+      return true;
+    }
     case PyKind::kDevice:
       out->type_index = kTVMFFIDevice;
       out->v_device = reinterpret_cast<PyDevice*>(value)->device;

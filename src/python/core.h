@@ -68,9 +68,13 @@ struct PyTensor {
   bool read_only;  // imported from a read-only producer: refused as a kernel argument
 };
 
-/*! \brief Layout of ffi.dtype: a DLDataType. */
+/*!
+ * \brief Layout of ffi.dtype: a str (the text it was made from, or the canonical name) and the
+ * DLDataType it names. A str subclass as in the reference: NumPy and dict keys take it as text.
+ */
 struct PyDType {
-  PyObject_HEAD DLDataType dtype;
+  PyUnicodeObject text;
+  DLDataType dtype;
 };
 
 /*! \brief Layout of ffi.Device: a DLDevice. */
@@ -132,6 +136,7 @@ enum class PyKind : uint8_t {
   kBytes,        // bytes or bytearray
   kObject,       // an ffi.Object (Function, Tensor, Module, ...)
   kDType,        // ffi.dtype
+  kDTypeLike,    // a numpy.dtype or torch.dtype: a DataType, as ffi.dtype() reads it
   kDevice,       // ffi.Device
   kExchange,     // a type with __dlpack_c_exchange_api__ (torch.Tensor)
   kNumpy,        // exactly numpy.ndarray
@@ -421,8 +426,13 @@ bool SyncForConsumer(DLDevice device, PyObject* stream);
 
 /*! \brief Creates the dtype and Device types. */
 bool InitDTypeDeviceTypes(PyObject* module);
-/*! \brief A new ffi.dtype. */
+/*! \brief An ffi.dtype naming `dtype` by its canonical name (new reference to a shared one). */
 PyObject* NewDType(DLDataType dtype);
+/*!
+ * \brief The element type `spec` names: an ffi.dtype, a str, a numpy.dtype, a torch.dtype or a
+ * scalar type (np.float32). False with ValueError (or the error str() raised) otherwise.
+ */
+bool DTypeFromPython(PyObject* spec, DLDataType* out);
 /*! \brief A new ffi.Device. */
 PyObject* NewDevice(DLDevice device);
 

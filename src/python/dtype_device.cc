@@ -1,5 +1,6 @@
 // ffi.dtype and ffi.Device: DLDataType and DLDevice as small immutable Python values.
 #include <string>
+#include <unordered_map>
 
 #include "core.h"
 
@@ -12,7 +13,29 @@ PyTypeObject* DeviceType = nullptr;
 
 namespace {
 
+/*! \brief At most this many canonical dtype objects are kept for reuse (NewDType). */
+constexpr size_t kMaxSharedDTypes = 256;
+
 // ---- dtype -------------------------------------------------------------------------------------
+
+/*!
+ * \brief A new ffi.dtype naming `dtype` with `text` (a str; NULL: the canonical name). Plain
+ * str.__new__ makes the text part, as for any str subclass.
+ */
+PyObject* MakeDType(DLDataType dtype, PyObject* text) {
+  PyObject* owned = nullptr;
+  if (text == nullptr) {
+    text = owned = PyUnicode_FromString(DLDataTypeToString(dtype).c_str());
+    if (text == nullptr) return nullptr;
+  }
+  PyObject* args = PyTuple_Pack(1, text);
+  Py_XDECREF(owned);
+  if (args == nullptr) return nullptr;
+  PyObject* o = PyUnicode_Type.tp_new(DTypeType, args, nullptr);
+  Py_DECREF(args);
+  if (o != nullptr) reinterpret_cast<PyDType*>(o)->dtype = dtype;
+  return o;
+}
 
 PyObject* DTypeNew(PyTypeObject*, PyObject* args, PyObject* kwargs) {
   PyObject* spec = nullptr;
@@ -24,50 +47,31 @@ PyObject* DTypeNew(PyTypeObject*, PyObject* args, PyObject* kwargs) {
     Py_INCREF(spec);
     return spec;
   }
-  // str, numpy.dtype ("float32"), torch.dtype ("torch.float32") or a scalar type (np.float32).
-  std::string str;
-  if (!TakeText(PyType_Check(spec) ? PyObject_GetAttrString(spec, "__name__") : PyObject_Str(spec),
-                &str)) {
-    return nullptr;
+  DLDataType dtype;
+  if (!DTypeFromPython(spec, &dtype)) return nullptr;
+  // Text keeps the spelling it was given ("i8" stays "i8"); the canonical spelling, or anything
+  // but a str, gets the shared dtype of that name.
+  if (PyUnicode_Check(spec) &&
+      PyUnicode_CompareWithASCIIString(spec, DLDataTypeToString(dtype).c_str()) != 0) {
+    return MakeDType(dtype, spec);
   }
-  if (str.rfind("torch.", 0) == 0) str = str.substr(6);
-  try {
-    return NewDType(DLDataTypeFromString(str));
-  } catch (const Error& e) {
-    PyErr_SetString(PyExc_ValueError, e.message().c_str());
-    return nullptr;
-  }
+  return NewDType(dtype);
 }
 
 DLDataType DT(PyObject* self) { return reinterpret_cast<PyDType*>(self)->dtype; }
 
-PyObject* DTypeStr(PyObject* self) {
-  return PyUnicode_FromString(DLDataTypeToString(DT(self)).c_str());
-}
-PyObject* DTypeRepr(PyObject* self) {
-  return PyUnicode_FromFormat("dtype('%s')", DLDataTypeToString(DT(self)).c_str());
-}
-Py_hash_t DTypeHash(PyObject* self) {
-  DLDataType d = DT(self);
-  Py_hash_t h = (static_cast<Py_hash_t>(d.code) << 24) ^ (d.bits << 16) ^ d.lanes;
-  return h == -1 ? -2 : h;
-}
-PyObject* DTypeRichCompare(PyObject* self, PyObject* other, int op) {
-  if (op != Py_EQ && op != Py_NE) Py_RETURN_NOTIMPLEMENTED;
-  bool eq;
-  if (Py_TYPE(other) == DTypeType) {
-    eq = DT(self) == DT(other);
-  } else if (PyUnicode_Check(other)) {
-    eq = PyUnicode_CompareWithASCIIString(other, DLDataTypeToString(DT(self)).c_str()) == 0;
-  } else {
-    Py_RETURN_NOTIMPLEMENTED;
-  }
-  return PyBool_FromLong(op == Py_EQ ? eq : !eq);
-}
+PyObject* DTypeRepr(PyObject* self) { return PyUnicode_FromFormat("dtype('%U')", self); }
 PyObject* DTypeCode(PyObject* self, void*) { return PyLong_FromLong(DT(self).code); }
 PyObject* DTypeBits(PyObject* self, void*) { return PyLong_FromLong(DT(self).bits); }
-PyObject* DTypeLanes(PyObject* self, void*) { return PyLong_FromLong(DT(self).lanes); }
+// Lanes past INT16_MAX encode scalable vectors: -4 is "x vscale x 4", as the reference reads them.
+PyObject* DTypeLanes(PyObject* self, void*) {
+  return PyLong_FromLong(static_cast<int16_t>(DT(self).lanes));
+}
 PyObject* DTypeItemsize(PyObject* self, void*) {
+  if (static_cast<int16_t>(DT(self).lanes) < 0) {
+    return PyErr_Format(PyExc_ValueError, "%R is a scalable vector: its size is known at run time",
+                        self);
+  }
   return PyLong_FromSize_t(GetDataSize(1, DT(self)));
 }
 
@@ -88,8 +92,10 @@ PyObject* DTypeIsHandle(PyObject* self, void*) {
 PyGetSetDef dtype_getset[] = {
     {"type_code", DTypeCode, nullptr, "The DLDataTypeCode.", nullptr},
     {"bits", DTypeBits, nullptr, "Bits per lane.", nullptr},
-    {"lanes", DTypeLanes, nullptr, "Vector lanes.", nullptr},
-    {"itemsize", DTypeItemsize, nullptr, "Bytes per element (rounded up).", nullptr},
+    {"lanes", DTypeLanes, nullptr,
+     "Vector lanes (negative for a scalable vector: -4 is \"x vscale x 4\").", nullptr},
+    {"itemsize", DTypeItemsize, nullptr,
+     "Bytes per element (rounded up); ValueError for a scalable vector.", nullptr},
     {"is_bool", DTypeIsBool, nullptr, "Whether this is bool.", nullptr},
     {"is_integer", DTypeIsInteger, nullptr, "Whether this is a signed or unsigned int.", nullptr},
     {"is_float", DTypeIsFloat, nullptr, "Whether this is a float (bfloat16, fp8/6/4 included).",
@@ -138,14 +144,8 @@ PyObject* DTypeFromDLPackDataType(PyObject*, PyObject* arg) {
 
 PyObject* DTypeIsDType(PyObject*, PyObject* arg) {
   // Whatever ffi.dtype() accepts; its ValueError or TypeError means no.
-  PyObject* args = PyTuple_Pack(1, arg);
-  if (args == nullptr) return nullptr;
-  PyObject* d = DTypeNew(DTypeType, args, nullptr);
-  Py_DECREF(args);
-  if (d != nullptr) {
-    Py_DECREF(d);
-    Py_RETURN_TRUE;
-  }
+  DLDataType dtype;
+  if (DTypeFromPython(arg, &dtype)) Py_RETURN_TRUE;
   if (!PyErr_ExceptionMatches(PyExc_ValueError) && !PyErr_ExceptionMatches(PyExc_TypeError)) {
     return nullptr;
   }
@@ -153,13 +153,11 @@ PyObject* DTypeIsDType(PyObject*, PyObject* arg) {
   Py_RETURN_FALSE;
 }
 
-/*! \brief Pickling: dtype.from_dlpack_data_type((code, bits, lanes)). */
+/*! \brief Pickling: ffi.dtype(text), the spelling kept. */
 PyObject* DTypeReduce(PyObject* self, PyObject*) {
-  DLDataType d = reinterpret_cast<PyDType*>(self)->dtype;
-  PyObject* make =
-      PyObject_GetAttrString(reinterpret_cast<PyObject*>(DTypeType), "from_dlpack_data_type");
-  if (make == nullptr) return nullptr;
-  return Py_BuildValue("N((iii))", make, d.code, d.bits, d.lanes);
+  PyObject* text = PyUnicode_FromObject(self);  // a plain str copy
+  if (text == nullptr) return nullptr;
+  return Py_BuildValue("O(N)", reinterpret_cast<PyObject*>(DTypeType), text);
 }
 
 PyMethodDef dtype_methods[] = {
@@ -254,9 +252,37 @@ PyMethodDef device_methods[] = {
 }  // namespace
 
 PyObject* NewDType(DLDataType dtype) {
-  PyObject* o = DTypeType->tp_alloc(DTypeType, 0);
-  if (o != nullptr) reinterpret_cast<PyDType*>(o)->dtype = dtype;
+  // dtypes are immutable: the few a program meets are made once and shared.
+  static std::unordered_map<uint32_t, PyObject*>* made =
+      new std::unordered_map<uint32_t, PyObject*>();
+  uint32_t key = static_cast<uint32_t>(dtype.code) | static_cast<uint32_t>(dtype.bits) << 8 |
+                 static_cast<uint32_t>(dtype.lanes) << 16;
+  auto it = made->find(key);
+  if (it != made->end()) return Py_NewRef(it->second);
+  PyObject* o = MakeDType(dtype, nullptr);
+  if (o != nullptr && made->size() < kMaxSharedDTypes) made->emplace(key, Py_NewRef(o));
   return o;
+}
+
+bool DTypeFromPython(PyObject* spec, DLDataType* out) {
+  if (Py_TYPE(spec) == DTypeType) {
+    *out = DT(spec);
+    return true;
+  }
+  // str, numpy.dtype ("float32"), torch.dtype ("torch.float32") or a scalar type (np.float32).
+  std::string str;
+  if (!TakeText(PyType_Check(spec) ? PyObject_GetAttrString(spec, "__name__") : PyObject_Str(spec),
+                &str)) {
+    return false;
+  }
+  if (str.rfind("torch.", 0) == 0) str = str.substr(6);
+  try {
+    *out = DLDataTypeFromString(str);
+    return true;
+  } catch (const Error& e) {
+    PyErr_SetString(PyExc_ValueError, e.message().c_str());
+    return false;
+  }
 }
 
 PyObject* NewDevice(DLDevice device) {
@@ -268,17 +294,18 @@ PyObject* NewDevice(DLDevice device) {
 bool InitDTypeDeviceTypes(PyObject* module) {
   PyType_Slot dtype_slots[] = {
       {Py_tp_new, reinterpret_cast<void*>(DTypeNew)},
-      {Py_tp_str, reinterpret_cast<void*>(DTypeStr)},
       {Py_tp_repr, reinterpret_cast<void*>(DTypeRepr)},
-      {Py_tp_hash, reinterpret_cast<void*>(DTypeHash)},
-      {Py_tp_richcompare, reinterpret_cast<void*>(DTypeRichCompare)},
       {Py_tp_getset, dtype_getset},
       {Py_tp_methods, dtype_methods},
       {Py_tp_doc, const_cast<char*>("An element type: ffi.dtype(\"float32\"), also from NumPy "
-                                    "and PyTorch dtypes.")},
+                                    "and PyTorch dtypes. A str: the text it was made from "
+                                    "(compared and hashed as that text).")},
       {0, nullptr}};
   PyType_Spec dtype_spec = {"ffi.dtype", sizeof(PyDType), 0, Py_TPFLAGS_DEFAULT, dtype_slots};
-  DTypeType = reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&dtype_spec));
+  PyObject* dtype_bases = PyTuple_Pack(1, reinterpret_cast<PyObject*>(&PyUnicode_Type));
+  if (dtype_bases == nullptr) return false;
+  DTypeType = reinterpret_cast<PyTypeObject*>(PyType_FromSpecWithBases(&dtype_spec, dtype_bases));
+  Py_DECREF(dtype_bases);
   if (DTypeType == nullptr) return false;
 
   PyType_Slot device_slots[] = {

@@ -5,10 +5,13 @@ and round-trip it; PyTorch's narrow-float tensors arrive with these dtypes."""
 import ctypes
 import importlib.metadata
 import json
+import pickle
 import subprocess
 import sys
 
+import numpy as np
 import pytest
+import torch
 
 import ffi
 
@@ -61,9 +64,43 @@ def test_constant_has_its_name_as_string(name):
 def test_aliases():
     assert ffi.bool_ is ffi.bool
     assert ffi.float4_e2m1fn_x2 is ffi.float4_e2m1fnx2
-    # PyTorch's spelling parses to the same dtype; its string is the canonical one.
-    assert ffi.dtype("float4_e2m1fn_x2") == ffi.float4_e2m1fnx2
-    assert str(ffi.dtype("float4_e2m1fn_x4")) == "float4_e2m1fnx4"
+    # PyTorch's spelling parses to the same element type; the dtype keeps the text it was given.
+    alias = ffi.dtype("float4_e2m1fn_x2")
+    assert _fields(alias) == _fields(ffi.float4_e2m1fnx2) and str(alias) == "float4_e2m1fn_x2"
+    assert str(ffi.dtype(ffi.dtype("float4_e2m1fn_x4"))) == "float4_e2m1fn_x4"
+
+
+def test_dtype_is_a_str():
+    # As in the reference: the text compares and hashes as a str, so NumPy and dicts take it.
+    f32 = ffi.dtype("float32")
+    assert isinstance(f32, str) and type(f32) is ffi.dtype
+    assert {"float32": 1}[f32] == 1 and f32 == "float32" and f32 != "f32"
+    assert np.array([1, 2], dtype=f32).dtype == np.float32
+    # Equal element types spelled differently are different strings; compare the fields instead.
+    assert ffi.dtype("f32") != f32 and _fields(ffi.dtype("f32")) == _fields(f32)
+    # Made from anything but a str, a dtype is spelled canonically (and shared).
+    assert ffi.dtype(np.float32) == "float32" and ffi.dtype(torch.float32) is ffi.float32
+    assert pickle.loads(pickle.dumps(ffi.dtype("i8"))) == "i8"
+    with pytest.raises(AttributeError):
+        f32.type_code = 3  # immutable, like any str
+    with pytest.raises(AttributeError):
+        f32.note = "no instance attributes either"
+
+
+def test_framework_dtypes_convert_as_dtypes(mod):
+    # A torch.dtype or numpy.dtype argument arrives in C++ as a DLDataType (as in the reference),
+    # and comes back as an ffi.dtype.
+    for spec, name in [
+        (torch.int8, "int8"),
+        (np.dtype("float16"), "float16"),
+        (torch.float8_e4m3fn, "float8_e4m3fn"),
+        (torch.bool, "bool"),
+    ]:
+        assert mod.type_of(spec) == "DataType"
+        for got in (mod.echo(spec), ffi.convert(spec)):
+            assert type(got) is ffi.dtype and got == name
+    with pytest.raises(ValueError, match="unknown dtype"):
+        ffi.convert(np.dtype([("a", np.int32)]))  # a structured dtype names no element type
 
 
 def test_star_import_leaves_builtin_bool_alone():
@@ -141,16 +178,20 @@ def test_bad_strings_are_value_errors(text, message):
 )
 def test_short_names_and_defaults(alias, canonical):
     d = ffi.dtype(alias)
-    assert d == ffi.dtype(canonical) and str(d) == canonical
-    assert _runtime_parse(alias) == (0, _fields(d))
+    assert _fields(d) == _fields(ffi.dtype(canonical)) and str(d) == alias
+    code, bits, lanes = _fields(d)
+    assert _runtime_parse(alias) == (0, (code, bits, lanes % 65536))  # C reads lanes unsigned
 
 
 def test_void_and_scalable_vectors():
     # The void type parses from "void" or "" and prints as "", as the reference prints it.
     assert _fields(ffi.dtype("void")) == (3, 0, 0) and str(ffi.dtype("")) == ""
-    # Scalable vectors keep their lane multiplier negated in the 16-bit lanes field.
+    # Scalable vectors keep their lane multiplier negated in the 16-bit lanes field; Python reads
+    # it signed, as the reference does, and their size in bytes is unknown until run time.
     assert ffi.dtype("float16xvscalex8").bits == 16
-    assert ffi.dtype("float16xvscalex8").lanes % 65536 == 65536 - 8
+    assert ffi.dtype("float16xvscalex8").lanes == -8
+    with pytest.raises(ValueError, match="scalable vector"):
+        _ = ffi.dtype("float16xvscalex8").itemsize
 
 
 def _runtime_parse(text):
