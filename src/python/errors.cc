@@ -3,6 +3,7 @@
 // exception that crossed C++ (carried in the error's extra context) arrives as the same object.
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "core.h"
 
@@ -52,6 +53,65 @@ void AddNote(PyObject* exc, const std::string& note) {
   Py_DECREF(text);
 }
 
+/*! \brief The attribute an exception made from an FFI error holds that error in (the reference's).
+ */
+PyObject* ErrorAttribute() {
+  static PyObject* name = PyUnicode_InternFromString("__tvm_ffi_error__");
+  return name;
+}
+
+/*!
+ * \brief The frames of `exc`'s Python traceback, innermost first as an Error's backtrace keeps
+ * them: `  File "<file>", line <n>, in <function>` each. Empty when there is none.
+ */
+std::string PythonBacktrace(PyObject* exc) {
+  std::vector<std::string> frames;  // outermost first, as the traceback links them
+  PyObject* tb = PyException_GetTraceback(exc);
+  while (tb != nullptr && tb != Py_None) {
+    PyObject* frame = PyObject_GetAttrString(tb, "tb_frame");
+    PyObject* line = PyObject_GetAttrString(tb, "tb_lineno");
+    PyObject* code = frame ? PyObject_GetAttrString(frame, "f_code") : nullptr;
+    PyObject* file = code ? PyObject_GetAttrString(code, "co_filename") : nullptr;
+    PyObject* func = code ? PyObject_GetAttrString(code, "co_name") : nullptr;
+    const char* file_text = file && PyUnicode_Check(file) ? PyUnicode_AsUTF8(file) : nullptr;
+    const char* func_text = func && PyUnicode_Check(func) ? PyUnicode_AsUTF8(func) : nullptr;
+    long lineno = line && PyLong_Check(line) ? PyLong_AsLong(line) : -1;
+    if (file_text != nullptr && func_text != nullptr) {
+      frames.push_back(std::string("  File \"") + file_text + "\", line " + std::to_string(lineno) +
+                       ", in " + func_text + "\n");
+    }
+    Py_XDECREF(frame);
+    Py_XDECREF(line);
+    Py_XDECREF(code);
+    Py_XDECREF(file);
+    Py_XDECREF(func);
+    PyErr_Clear();
+    PyObject* next = PyObject_GetAttrString(tb, "tb_next");
+    Py_DECREF(tb);
+    tb = next;
+  }
+  Py_XDECREF(tb);
+  PyErr_Clear();
+  std::string out;
+  for (auto it = frames.rbegin(); it != frames.rend(); ++it) out += *it;
+  return out;
+}
+
+/*! \brief The backtrace of the FFI error `exc` was made from (its C++ frames), or empty. */
+std::string OriginalBacktrace(PyObject* exc) {
+  PyObject* attr = PyObject_GetAttr(exc, ErrorAttribute());
+  std::string out;
+  if (attr != nullptr && PyObject_TypeCheck(attr, ObjectType)) {
+    TVMFFIObject* h = reinterpret_cast<PyObj*>(attr)->handle;
+    if (h != nullptr && h->type_index == kTVMFFIError) {
+      out = std::string(detail::ByteView(TVMFFIErrorGetCellPtr(h)->backtrace));
+    }
+  }
+  Py_XDECREF(attr);
+  PyErr_Clear();
+  return out;
+}
+
 }  // namespace
 
 void RegisterErrorClass(const std::string& kind, PyObject* cls) {
@@ -98,6 +158,14 @@ PyObject* ExceptionFromError(const ffi::Error& error) {
   Py_DECREF(msg);
   if (exc == nullptr) return nullptr;
   if (!frames.empty()) AddNote(exc, "C++ traceback (most recent call last):\n" + frames);
+  // The error itself stays reachable, as in the reference: e.__tvm_ffi_error__.backtrace.
+  TVMFFIAny held{};
+  held.type_index = kTVMFFIError;
+  held.v_obj = detail::ObjectUnsafe::Header(error.get());
+  TVMFFIObjectIncRef(held.v_obj);
+  PyObject* wrapped = ToPython(&held);
+  if (wrapped == nullptr || PyObject_SetAttr(exc, ErrorAttribute(), wrapped) != 0) PyErr_Clear();
+  Py_XDECREF(wrapped);
   return exc;
 }
 
@@ -107,10 +175,14 @@ TVMFFIObject* ErrorFromException(PyObject* value) {
   std::string message;
   if (!TakeText(PyObject_Str(value), &message)) message = "<exception str() failed>";
   PyErr_Clear();
+  // Innermost first: the C++ frames of the error the exception was made from (if it was), then
+  // the Python frames it passed through.
+  std::string backtrace = OriginalBacktrace(value) + PythonBacktrace(value);
   // The exception rides along as an opaque object so the Python caller gets it back unchanged.
   TVMFFIObjectHandle carried = NewOpaquePyObject(value);
   if (carried == nullptr) PyErr_Clear();  // the error still carries kind and message
-  TVMFFIByteArray k{kind.data(), kind.size()}, m{message.data(), message.size()}, b{"", 0};
+  TVMFFIByteArray k{kind.data(), kind.size()}, m{message.data(), message.size()},
+      b{backtrace.data(), backtrace.size()};
   TVMFFIObjectHandle err = nullptr;
   if (TVMFFIErrorCreateWithCauseAndExtraContext(&k, &m, &b, nullptr, carried, &err) != 0) {
     err = nullptr;

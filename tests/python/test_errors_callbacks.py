@@ -38,6 +38,43 @@ def test_cpp_frames_are_shown(mod):
     assert "ValueError: boom" in text
 
 
+def test_exception_holds_its_ffi_error(mod):
+    # As in the reference, e.__tvm_ffi_error__ is the ffi.Error the exception was made from.
+    with pytest.raises(ValueError) as info:
+        mod.fail("ValueError", "boom")
+    err = info.value.__tvm_ffi_error__
+    assert isinstance(err, ffi.Error)
+    assert (err.kind, err.message) == ("ValueError", "boom") and "Fail" in err.backtrace
+
+
+def _raise_in_python():
+    raise KeyError("from python")
+
+
+def test_converted_exception_keeps_python_frames(mod):
+    # An exception raised in Python becomes an Error whose backtrace names its Python frames,
+    # innermost first.
+    try:
+        _raise_in_python()
+    except KeyError as e:
+        err = ffi.convert(e)
+    lines = err.backtrace.splitlines()
+    assert err.kind == "KeyError" and "_raise_in_python" in lines[0]
+    assert "test_converted_exception_keeps_python_frames" in lines[1]
+
+    # One made from a C++ error keeps the C++ frames, then adds the Python frames it passed.
+    def call_cpp():
+        mod.fail("ValueError", "boom")
+
+    try:
+        call_cpp()
+    except ValueError as e:
+        assert "call_cpp" not in e.__tvm_ffi_error__.backtrace
+        for again in (ffi.convert(e), mod.echo(e)):
+            bt = again.backtrace
+            assert "Fail" in bt and "call_cpp" in bt and bt.index("Fail") < bt.index("call_cpp")
+
+
 def test_registered_error_kind():
     @ffi.register_error
     class MyKernelError(Exception):
