@@ -356,7 +356,7 @@ def type_info(type_index: int) -> TypeInfo:
 def _type_field(
     cls: type | None, desc: Any, size: int, alignment: int, offset: int, static_index: int
 ) -> TypeField:
-    from .dataclasses._fields import _field_from_reflection
+    from .dataclasses.field import _field_from_reflection
 
     on_class = cls.__dict__.get(desc.__name__) if cls is not None else None
     if type(on_class) is type(desc):

@@ -552,3 +552,63 @@ def test_cxx_reads_and_writes_fields_through_reflection(tmp_path):
     assert p.x == 9
     assert lib.set_from_threads(p, 4) == 4
     assert p.x % 100 == 49 and p.x // 100 in range(4)  # the last write of one of the threads
+
+
+def test_init_property_is_a_computed_field():
+    from ffi.dataclasses import init_property
+
+    order = []
+
+    @py_class("test.pyclass.Rect", frozen=True, eq=True)
+    class Rect(ffi.Object):
+        w: int
+        h: int
+
+        @init_property
+        def area(self) -> int:
+            """The rectangle's area."""
+            order.append("area")
+            return self.w * self.h
+
+        def __post_init__(self):
+            order.append(("post", self.area))
+
+    r = Rect(2, 3)
+    # Computed once, after the fields and before __post_init__; not a constructor parameter.
+    assert r.area == 6 and order == ["area", ("post", 6)]
+    assert list(inspect.signature(Rect).parameters) == ["w", "h"]
+    (area,) = [f for f in fields(Rect) if f.name == "area"]
+    assert not area.init and area.type is int and area.doc == "The rectangle's area."
+    # A stored field: C++ reads it through reflection, copies keep it.
+    assert copy.copy(r).area == 6 and asdict(r) == {"w": 2, "h": 3, "area": 6}
+    with pytest.raises(TypeError):
+        Rect(2, 3, 6)
+    # Typed by the return annotation: a wrong type is refused when the object is made.
+
+    @py_class("test.pyclass.BadRect")
+    class BadRect(ffi.Object):
+        w: int
+
+        @init_property
+        def label(self) -> int:
+            return "not an int"
+
+    with pytest.raises(TypeError):
+        BadRect(1)
+    with pytest.raises(TypeError, match="needs a function"):
+        init_property(3)
+
+
+def test_reference_module_paths_of_dataclasses():
+    # The reference's submodules and public names, for code written against it.
+    from ffi.dataclasses import Object, init_property
+    from ffi.dataclasses.c_class import c_class
+    from ffi.dataclasses.common import asdict as common_asdict
+    from ffi.dataclasses.field import Field
+    from ffi.dataclasses.field import field as field_fn
+    from ffi.dataclasses.py_class import py_class as py_class_fn
+
+    assert Object is ffi.Object and common_asdict is asdict and field_fn is field
+    assert py_class_fn is py_class and c_class is ffi.dataclasses.c_class
+    assert Field is ffi.dataclasses.Field and init_property is ffi.dataclasses.init_property
+    assert {"Object", "init_property"} <= set(ffi.dataclasses.__all__)

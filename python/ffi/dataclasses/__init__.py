@@ -22,11 +22,12 @@ in Python). :func:`fields`, :func:`asdict`, :func:`astuple`, :func:`replace` and
 shared with C++ (see ``ffi.dataclasses.enum``).
 """
 
-from ._c_class import c_class
-from ._fields import KW_ONLY, MISSING, Field, field
-from ._helpers import asdict, astuple, fields, is_dataclass, replace
-from ._py_class import method, py_class
+from .._core import Object
+from .c_class import c_class
+from .common import asdict, astuple, fields, is_dataclass, replace
 from .enum import Enum, EnumAttrMap, EnumState, IntEnum, StrEnum, auto, entry
+from .field import KW_ONLY, MISSING, Field, field, init_property
+from .py_class import method, py_class
 
 __all__ = [
     "KW_ONLY",
@@ -36,6 +37,7 @@ __all__ = [
     "EnumState",
     "Field",
     "IntEnum",
+    "Object",
     "StrEnum",
     "asdict",
     "astuple",
@@ -44,6 +46,7 @@ __all__ = [
     "entry",
     "field",
     "fields",
+    "init_property",
     "is_dataclass",
     "method",
     "py_class",

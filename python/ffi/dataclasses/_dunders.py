@@ -13,7 +13,7 @@ from typing import Any
 
 from .. import _core, registry
 from .._core import Function
-from ._fields import MISSING, Field, _enum_member_converter, _field_from_reflection
+from .field import MISSING, Field, _enum_member_converter, _field_from_reflection
 
 
 def _init_signature(fs: tuple[Field, ...]) -> inspect.Signature:
@@ -82,6 +82,12 @@ def _install_init(
 
     post_init = getattr(cls, "__post_init__", None)
     signature = _init_signature(fs)
+    # init_property fields of the class and its py_class bases, computed once the others are set.
+    computed = [
+        p
+        for base in reversed(cls.__mro__)
+        for p in base.__dict__.get("__ffi_init_properties__", ())
+    ]
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         if py_class_mode and self.__chandle__() != 0:
@@ -100,6 +106,8 @@ def _install_init(
         if kwargs:
             kwargs = {k: v for k, v in kwargs.items() if v is not MISSING}
         construct(self, *args, **kwargs)
+        for name, compute in computed:
+            descriptors[name].set(self, compute(self))
         if post_init is not None:
             post_init(self)
 

@@ -35,9 +35,9 @@ from typing import Any, ClassVar
 from .. import _core
 from .._core import Object
 from ..container import Dict
-from ._c_class import c_class
-from ._fields import MISSING
-from ._py_class import _define, _frame_names
+from .c_class import c_class
+from .field import MISSING
+from .py_class import _define, _frame_names
 
 __all__ = [
     "ENUM_STATE_ATTR",

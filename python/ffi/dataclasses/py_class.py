@@ -34,7 +34,7 @@ from .._type_info import (
 )
 from ..container import Array, Dict, List, Map
 from . import _dunders
-from ._fields import KW_ONLY, Field, _enum_member_converter, _structural_eq_bit
+from .field import KW_ONLY, Field, _enum_member_converter, _structural_eq_bit, init_property
 
 _T = TypeVar("_T", bound=type)
 
@@ -299,7 +299,10 @@ def _declared_fields(cls: type, key: str, kw_only: bool, localns: dict[str, Any]
                 "an attribute every FFI object needs)"
             )
         value = cls.__dict__.get(name, MISSING)
-        spec = value if isinstance(value, Field) else Field(default=value)
+        if isinstance(value, init_property):
+            spec = Field(init=False, structural_eq="ignore", doc=value.__doc__)
+        else:
+            spec = value if isinstance(value, Field) else Field(default=value)
         if spec.doc is not None and not isinstance(spec.doc, str):
             raise TypeError(f"py_class `{cls.__qualname__}`, field `{name}`: doc must be a str")
         if isinstance(spec.default, (list, dict, set, Array, List, Map, Dict)):
@@ -451,6 +454,12 @@ def _define(
     _core._py_class_set_metadata(index, size, _STRUCTURE_KINDS[structural_eq], cls.__doc__)
     _core.get_global_func("ffi._PyClassRegisterTypeAttrColumns")(index, size)
     _publish_methods(index, methods)
+    computed = tuple(
+        (s.name, cls.__dict__[s.name].func)
+        for s in specs
+        if isinstance(cls.__dict__.get(s.name), init_property)
+    )
+    cls.__ffi_init_properties__ = computed  # type: ignore[attr-defined]
     for spec in specs:
         if spec.name in cls.__dict__:
             delattr(cls, spec.name)  # defaults live in the type now

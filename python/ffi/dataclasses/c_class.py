@@ -7,7 +7,7 @@ from typing import TypeVar
 
 from .. import registry
 from . import _dunders
-from ._fields import Field
+from .field import Field
 
 _T = TypeVar("_T", bound=type)
 

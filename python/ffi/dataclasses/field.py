@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from .._type_info import (
     _COMPARE_OFF,
@@ -29,6 +29,46 @@ except ImportError:  # Python 3.9
 
 
 _STRUCTURAL_EQ_VALUES = frozenset({None, "def", *_STRUCTURAL_EQ_BITS})
+
+_T = TypeVar("_T")
+
+
+class init_property(Generic[_T]):  # noqa: N801 (the reference's name)
+    """A field of a ``py_class`` computed from the others when an object is made::
+
+        @py_class("my.Rect")
+        class Rect(ffi.Object):
+            w: int
+            h: int
+
+            @init_property
+            def area(self) -> int:
+                return self.w * self.h
+
+    ``area`` becomes a stored field (not an ``__init__`` parameter, ignored by structural
+    equality) typed by the function's return annotation (``Any`` without one), so C++ reads it
+    like any other field. The function runs once per object, right after the fields are set by
+    the generated ``__init__`` and before ``__post_init__``.
+    """
+
+    def __init__(self, func: Callable[[Any], _T]) -> None:
+        if not callable(func):
+            raise TypeError(f"init_property needs a function, not {type(func).__name__}")
+        self.func = func
+        self.name: str | None = None
+        self.__doc__ = getattr(func, "__doc__", None)
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        # The field's annotation, added to the class body's own so py_class sees a typed field.
+        self.name = name
+        annotations = owner.__dict__.get("__annotations__")
+        if annotations is None:
+            annotations = {}
+            owner.__annotations__ = annotations
+        annotations[name] = getattr(self.func, "__annotations__", {}).get("return", Any)
+
+    def __get__(self, obj: Any, objtype: type | None = None) -> Any:
+        return self
 
 
 def _structural_eq_bit(value: str | None) -> int:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..container import Array, Dict, List, Map
-from ._fields import Field
+from .field import Field
 
 
 def is_dataclass(obj: Any) -> bool:
