@@ -3,11 +3,42 @@ classes (:class:`Object`, :class:`Function`, :class:`Tensor`, :class:`Device`, `
 the type descriptions (:class:`TypeInfo`, :class:`TypeField`, :class:`TypeMethod`,
 :class:`TypeSchema`, :data:`MISSING`). Each is the same object as under its ``ffi`` name."""
 
+from typing import Any
+
+from . import _core
 from ._core import Device, Function, Object, ObjectRValueRef, Tensor, from_dlpack
 from ._core import dtype as DataType
-from ._type_info import MISSING, TypeField, TypeInfo, TypeMethod, TypeSchema
+from ._type_info import MISSING, TypeField, TypeInfo, TypeMethod, TypeSchema, type_info
 from .api import DLDeviceType, ObjectConvertible
 from .error import Error
+
+KWARGS: Object | None = _core.get_global_func("ffi.GetKwargsObject", True)
+"""The runtime's keyword-argument marker: ``f(KWARGS, "name", value, ...)`` passes ``name=value``
+to a function that reads keywords (a reflected ``__ffi_init__``). None on a runtime without it."""
+if KWARGS is not None:
+    KWARGS = KWARGS()
+
+
+def _lookup_type_attr(type_index: int, attr_key: str, ancestor: bool = False) -> Any:
+    """The type attribute `attr_key` of the type at `type_index` (a reflected ``__ffi_init__``,
+    ``__ffi_repr__``, ...), or None. With `ancestor`, the nearest ancestor's when the type has
+    none of its own."""
+    value = _core._type_attr(type_index, attr_key)
+    if value is None and ancestor:
+        for base in reversed(_core._type_info(type_index)[1]):
+            value = _core._type_attr(base, attr_key)
+            if value is not None:
+                break
+    return value
+
+
+def _type_cls_to_type_info(type_cls: type) -> TypeInfo | None:
+    """The TypeInfo of the type `type_cls` is bound to, or None for a class bound to none."""
+    if not (isinstance(type_cls, type) and issubclass(type_cls, Object)):
+        return None
+    index = _core._class_type_index(type_cls)
+    return None if index < 0 else type_info(index)
+
 
 String = str
 """FFI strings arrive in Python as ``str``."""
@@ -17,6 +48,7 @@ Bytes = bytes
 __all__ = [
     "MISSING",
     "Bytes",
+    "KWARGS",
     "DLDeviceType",
     "DataType",
     "Device",

@@ -251,3 +251,33 @@ def test_type_schema_indices_and_errors(counter_libs):
         TypeSchema.from_json_obj({"args": []})
     with pytest.raises(ValueError):
         TypeSchema.from_type_index(1 << 30)  # no such type
+
+
+def test_core_lookup_helpers_and_kwargs_marker():
+    # The reference's ffi.core helpers: a type attribute by index, a class's TypeInfo, and the
+    # KWARGS marker of the runtime's keyword protocol (a reflected __ffi_init__ reads it).
+    @py_class("test.typeinfo.KwPoint")
+    class KwPoint(ffi.Object):
+        a: int
+        c: int = 5
+
+    @py_class("test.typeinfo.KwPoint3")
+    class KwPoint3(KwPoint):
+        d: int = 0
+
+    index = KwPoint.__tvm_ffi_type_info__.type_index
+    init = ffi.core._lookup_type_attr(index, "__ffi_init__")
+    assert isinstance(init, ffi.Function)
+    made = init(ffi.core.KWARGS, "a", 1, "c", 3)
+    assert isinstance(made, KwPoint) and (made.a, made.c) == (1, 3)
+    assert init(ffi.core.KWARGS, "a", 2).c == 5
+    with pytest.raises(TypeError):
+        init(ffi.core.KWARGS, "a", 1, "unknown", 2)
+    assert ffi.core._lookup_type_attr(index, "no_such_attribute") is None
+    # With ancestor=True, a type without its own attribute gets its nearest ancestor's.
+    sub = KwPoint3.__tvm_ffi_type_info__.type_index
+    ffi._core._py_class_set_type_attr(index, "test_typeinfo_attr", 7)
+    assert ffi.core._lookup_type_attr(sub, "test_typeinfo_attr") is None
+    assert ffi.core._lookup_type_attr(sub, "test_typeinfo_attr", ancestor=True) == 7
+    assert ffi.core._type_cls_to_type_info(KwPoint).type_key == "test.typeinfo.KwPoint"
+    assert ffi.core._type_cls_to_type_info(int) is None
