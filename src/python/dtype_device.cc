@@ -193,6 +193,11 @@ PyObject* DeviceNew(PyTypeObject*, PyObject* args, PyObject* kwargs) {
     } else {
       std::string str;
       if (!TakeText(PyObject_Str(type), &str)) return nullptr;  // also torch.device("cuda:1")
+      if (!detail::TryParseDevice(str, &d) && str.find(':') == std::string::npos) {
+        // A bare name that is no device type ("llvm", "nvptx"), worded as the reference does.
+        PyErr_Format(PyExc_ValueError, "Unknown device: %s", str.c_str());
+        return nullptr;
+      }
       d = DLDeviceFromString(str);
     }
   } catch (const Error& e) {

@@ -29,6 +29,15 @@ def test_device_index_out_of_range():
     assert ffi.Device("cuda", 2**31 - 1).index == 2**31 - 1
 
 
+@pytest.mark.parametrize("name", ["llvm", "nvptx", "cl", "c"])
+def test_unknown_device_names(name):
+    # Worded as the reference words it; a malformed "<type>:<id>" keeps the parser's message.
+    with pytest.raises(ValueError, match=rf"^Unknown device: {name}$"):
+        ffi.device(name)
+    with pytest.raises(ValueError, match="Cannot parse device string"):
+        ffi.device("cuda:x")
+
+
 def test_stream_parameters_out_of_range():
     with pytest.raises(TypeError):
         ffi._core.env_get_stream(2**40, 0)
