@@ -338,12 +338,25 @@ class TypeInfo:
     """The type's documentation, from its metadata."""
 
 
+def _builtin_classes() -> dict[int, type]:
+    """The Python classes standing for the types that no registered class is bound to: values
+    that arrive as plain Python values (str, bytes), dtype and Device, and ffi.Object itself."""
+    from ._core import Device, dtype
+
+    return {5: dtype, 6: Device, _OBJECT_INDEX: Object, 65: str, 66: bytes}
+
+
+_OBJECT_INDEX = 64  # kTVMFFIObject
+
+
 def type_info(type_index: int) -> TypeInfo:
     """The TypeInfo of the type registered at `type_index` (ValueError when none is)."""
     key, ancestors, doc, field_records, method_records = _core._type_info(type_index)
-    cls: type | None = _core._class_for_type_index(type_index)
-    if cls is not Object and _core._class_type_index(cls) != type_index:
-        cls = None  # the class of a base or a generated one: no class is bound to this type
+    cls: type | None = _builtin_classes().get(type_index)
+    if cls is None:
+        cls = _core._class_for_type_index(type_index)
+        if cls is Object or _core._class_type_index(cls) != type_index:
+            cls = None  # the class of a base or a generated one: no class is bound to this type
     fields = [_type_field(cls, *record) for record in field_records]
     methods = [
         TypeMethod(name, mdoc, func, _json_dict(meta), bool(flags & _STATIC_METHOD))

@@ -79,16 +79,13 @@ def _object_from_json_graph(text: str) -> Any:
     return _core.get_global_func("ffi.FromJSONGraphString")(text)
 
 
-_OBJECT_INDEX = 64  # kTVMFFIObject
-
-
 class _TypeInfoAttribute:
     """``cls.__tvm_ffi_type_info__`` (also read on an instance): the :class:`ffi.core.TypeInfo`
     of the type the class is bound to, or of its nearest bound base (``ffi.Object``'s when none
     is). Built on each read (see ffi._type_info), which loads on first use."""
 
     def __get__(self, obj: Any, owner: type | None = None) -> Any:
-        from ._type_info import type_info
+        from ._type_info import _OBJECT_INDEX, type_info
 
         if obj is not None:
             return type_info(obj.type_index)

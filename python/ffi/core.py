@@ -8,7 +8,15 @@ from typing import Any
 from . import _core
 from ._core import Device, Function, Object, ObjectRValueRef, Tensor, from_dlpack
 from ._core import dtype as DataType
-from ._type_info import MISSING, TypeField, TypeInfo, TypeMethod, TypeSchema, type_info
+from ._type_info import (
+    MISSING,
+    TypeField,
+    TypeInfo,
+    TypeMethod,
+    TypeSchema,
+    _builtin_classes,
+    type_info,
+)
 from .api import DLDeviceType, ObjectConvertible
 from .error import Error
 
@@ -33,8 +41,12 @@ def _lookup_type_attr(type_index: int, attr_key: str, ancestor: bool = False) ->
 
 
 def _type_cls_to_type_info(type_cls: type) -> TypeInfo | None:
-    """The TypeInfo of the type `type_cls` is bound to, or None for a class bound to none."""
-    if not (isinstance(type_cls, type) and issubclass(type_cls, Object)):
+    """The TypeInfo of the type `type_cls` stands for (``str`` for ``ffi.String``, ``ffi.dtype``
+    for ``DataType``, ...), or None for a class bound to none."""
+    for index, cls in _builtin_classes().items():
+        if cls is type_cls:
+            return type_info(index)
+    if not isinstance(type_cls, type):
         return None
     index = _core._class_type_index(type_cls)
     return None if index < 0 else type_info(index)

@@ -281,3 +281,25 @@ def test_core_lookup_helpers_and_kwargs_marker():
     assert ffi.core._lookup_type_attr(sub, "test_typeinfo_attr", ancestor=True) == 7
     assert ffi.core._type_cls_to_type_info(KwPoint).type_key == "test.typeinfo.KwPoint"
     assert ffi.core._type_cls_to_type_info(int) is None
+
+
+@pytest.mark.parametrize(
+    "cls, key, parent",
+    [
+        (ffi.Object, "ffi.Object", None),
+        (ffi.core.DataType, "DataType", None),
+        (ffi.Device, "Device", None),
+        (ffi.core.String, "ffi.String", ffi.Object),
+        (ffi.core.Bytes, "ffi.Bytes", ffi.Object),
+        (ffi.Shape, "ffi.Shape", ffi.Object),
+        (ffi.Tensor, "ffi.Tensor", ffi.Object),
+        (ffi.Array, "ffi.Array", ffi.Object),
+        (ffi.Function, "ffi.Function", ffi.Object),
+    ],
+)
+def test_type_info_of_the_builtin_classes(cls, key, parent):
+    # The classes values of the built-in types arrive as (str for ffi.String, ffi.dtype for
+    # DataType, ...) are the type_cls of those types' TypeInfo, and map back to it.
+    info = ffi.core._type_cls_to_type_info(cls)
+    assert info.type_key == key and info.type_cls is cls
+    assert (info.parent_type_info.type_cls if info.parent_type_info else None) is parent
