@@ -392,12 +392,12 @@ def method(fn: Any) -> Any:
     ``__s_equal__``, ``__data_to_json__``, ...) need no mark: defining them publishes them."""
     if isinstance(fn, classmethod):
         raise TypeError(
-            "@ffi.method: a classmethod cannot be published (its first argument is "
-            "the class); use a staticmethod or an instance method"
+            "@ffi.method: @classmethod is not supported (its first argument is the class); "
+            "use a staticmethod or an instance method"
         )
     target = fn.__func__ if isinstance(fn, staticmethod) else fn
     if not callable(target):
-        raise TypeError(f"@ffi.method needs a callable, not {type(fn).__name__}")
+        raise TypeError(f"@ffi.method expected a callable, not {type(fn).__name__}")
     target.__ffi_method__ = True
     return fn
 
@@ -413,7 +413,10 @@ def _collect_methods(cls: type) -> list[tuple[str, Any, bool | None]]:
             out.append((name, target, None))
         elif getattr(target, "__ffi_method__", False) is True:
             if isinstance(value, classmethod):
-                raise TypeError(f"py_class `{cls.__qualname__}`: `{name}` is a classmethod")
+                raise TypeError(
+                    f"py_class `{cls.__qualname__}`: method `{name}` is wrapped by @classmethod, "
+                    "which cannot be published (its first argument is the class)"
+                )
             out.append((name, target, isinstance(value, staticmethod)))
     return out
 
