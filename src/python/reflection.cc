@@ -211,12 +211,22 @@ PyTypeObject* MakeGeneratedClass(const TVMFFITypeInfo* info, PyTypeObject* base)
   PyObject* name =
       dot >= 0 ? PyUnicode_Substring(key, dot + 1, PyUnicode_GET_LENGTH(key)) : NewRef(key);
   PyObject* module = dot >= 0 ? PyUnicode_Substring(key, 0, dot) : PyUnicode_FromString("ffi");
-  PyObject* doc =
-      info->metadata && info->metadata->doc.size ? Str(info->metadata->doc) : NewRef(Py_None);
+  // Named as the reference names them: qualified by the whole type key, and saying what they are
+  // before the type's own documentation.
+  PyObject* doc = PyUnicode_FromFormat(
+      "Auto-generated fallback class for `%U`: no Python class is registered for the type (bind "
+      "one with ffi.register_object).",
+      key);
+  if (doc != nullptr && info->metadata != nullptr && info->metadata->doc.size != 0) {
+    PyObject* type_doc = Str(info->metadata->doc);
+    PyObject* joined = type_doc ? PyUnicode_FromFormat("%U\n\n%U", doc, type_doc) : nullptr;
+    Py_XDECREF(type_doc);
+    Py_SETREF(doc, joined);
+  }
   PyObject* cls = nullptr;
   if (name != nullptr && module != nullptr && doc != nullptr) {
     cls = PyObject_CallFunction(reinterpret_cast<PyObject*>(&PyType_Type), "O(O){sOsOs()sO}", name,
-                                base, "__module__", module, "__qualname__", name, "__slots__",
+                                base, "__module__", module, "__qualname__", key, "__slots__",
                                 "__doc__", doc);
   }
   Py_XDECREF(doc);

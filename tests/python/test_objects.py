@@ -155,6 +155,10 @@ def test_unregistered_type_shows_fields(objmod):
     bag = fn("objtest.make_bag")(3)
     assert isinstance(bag, ffi.Object)
     assert bag.type_key == "objtest.Bag"
+    # The generated class is named as the reference names it.
+    cls = type(bag)
+    assert (cls.__name__, cls.__qualname__, cls.__module__) == ("Bag", "objtest.Bag", "objtest")
+    assert cls.__doc__.startswith("Auto-generated fallback class for `objtest.Bag`")
     assert bag.count == 3
     assert bag.items._use_count() == 2  # the field and the value read
     assert bag.first() == 0
