@@ -10,8 +10,6 @@ library whose bytes no longer match the recorded checksum is rebuilt rather than
 from __future__ import annotations
 
 import contextlib
-import errno
-import fcntl
 import functools
 import glob
 import hashlib
@@ -22,12 +20,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Union
 
 from .. import libinfo
 from .._version import __version__
+from ..utils.lockfile import FileLock
 
 if TYPE_CHECKING:
     from ..module import Module
@@ -203,38 +201,21 @@ def _write_atomically(path: str, data: str | bytes) -> None:
         raise
 
 
-class _FileLock:
-    """An exclusive lock on a file, waiting at most `timeout` seconds (never forever).
-
-    flock locks belong to an open file description, so two threads of one process, each opening
-    the file, exclude each other just as two processes do.
-    """
-
-    def __init__(self, path: str, timeout: float):
-        self.path, self.timeout, self.fd = path, timeout, -1
-
-    def __enter__(self) -> _FileLock:
-        self.fd = os.open(self.path, os.O_CREAT | os.O_RDWR, 0o644)
-        deadline = time.monotonic() + self.timeout
-        while True:
-            try:
-                fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                return self
-            except OSError as err:
-                if err.errno not in (errno.EAGAIN, errno.EACCES):
-                    os.close(self.fd)
-                    raise
-            if time.monotonic() >= deadline:
-                os.close(self.fd)
-                raise TimeoutError(
-                    f"waited {self.timeout:.0f} s for the build lock {self.path}; another build "
-                    "holds it (raise FFI_CPP_LOCK_TIMEOUT or end the other build)"
-                )
-            time.sleep(0.05)
-
-    def __exit__(self, *exc: object) -> None:
-        fcntl.flock(self.fd, fcntl.LOCK_UN)
-        os.close(self.fd)
+@contextlib.contextmanager
+def _build_lock(path: str) -> Iterator[None]:
+    """Holds the build lock `path`, waiting at most _LOCK_TIMEOUT_S seconds (never forever)."""
+    lock = FileLock(path)
+    try:
+        lock.blocking_acquire(timeout=_LOCK_TIMEOUT_S, poll_interval=0.05)
+    except TimeoutError:
+        raise TimeoutError(
+            f"waited {_LOCK_TIMEOUT_S:.0f} s for the build lock {path}; another build holds it "
+            "(raise FFI_CPP_LOCK_TIMEOUT or end the other build)"
+        ) from None
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 _Command = tuple[str, list[str]]  # (the file it makes, argv)
@@ -395,7 +376,7 @@ def _build(
     if _verified(lib):
         return lib
     os.makedirs(out_dir, exist_ok=True)
-    with _FileLock(os.path.join(out_dir, f".{name}_{key}.lock"), _LOCK_TIMEOUT_S):
+    with _build_lock(os.path.join(out_dir, f".{name}_{key}.lock")):
         if _verified(lib):  # another builder installed it while we waited
             return lib
         sources = []
