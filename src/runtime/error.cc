@@ -124,8 +124,31 @@ bool BacktraceDisabled() {
 }
 
 /*!
+ * \brief The bare name of a function as a signature or a demangled symbol writes it: "f" for
+ * "void ns::f<int>(int)", "ns::f(int) const" or "f".
+ */
+std::string_view BareFunctionName(std::string_view text) {
+  text = text.substr(0, text.find('('));
+  // A template argument list at the end: drop it, nested lists included.
+  if (!text.empty() && text.back() == '>') {
+    int depth = 0;
+    for (size_t i = text.size(); i-- > 0;) {
+      if (text[i] == '>') ++depth;
+      if (text[i] == '<' && --depth == 0) {
+        text = text.substr(0, i);
+        break;
+      }
+    }
+  }
+  size_t cut = text.find_last_of(": ");
+  return cut == std::string_view::npos ? text : text.substr(cut + 1);
+}
+
+/*!
  * \brief The stack as text, most recent call first, one "  File ..." line per frame. Frames of
- * this file (the capture machinery) are skipped; the walk stops at the interpreter.
+ * this file (the capture machinery) are skipped; the walk stops at the interpreter. With a throw
+ * site (`filename`), the site's line comes first and the unwound frame of the same function is
+ * not listed again.
  */
 std::string CaptureBacktrace(const char* filename, int lineno, const char* func) {
   std::string out;
@@ -140,6 +163,7 @@ std::string CaptureBacktrace(const char* filename, int lineno, const char* func)
   Dl_info self{};
   dladdr(reinterpret_cast<void*>(&CaptureBacktrace), &self);
   bool first_outside_runtime_seen = false;
+  bool site_frame_checked = filename == nullptr;  // no throw site: nothing to skip
   for (int i = 0; i < state.count; ++i) {
     // The return address points after the call; step back one byte into the calling line.
     void* pc = static_cast<char*>(state.pcs[i]) - 1;
@@ -164,6 +188,15 @@ std::string CaptureBacktrace(const char* filename, int lineno, const char* func)
     if (name.find("ffi::detail::BacktraceHere") != std::string::npos ||
         name.find("ffi::detail::ErrorBuilder") != std::string::npos) {
       continue;
+    }
+    // The raising function itself, already listed with its file and line.
+    if (!site_frame_checked) {
+      site_frame_checked = true;
+      // Not for lambdas: their names start with the enclosing function's, which may be the frame.
+      if (func != nullptr && std::strstr(func, "lambda") == nullptr &&
+          !BareFunctionName(func).empty() && BareFunctionName(func) == BareFunctionName(name)) {
+        continue;
+      }
     }
     out += "  File \"";
     out += info.dli_fname ? info.dli_fname : "<unknown>";

@@ -288,6 +288,8 @@ TEST(Throw, BacktraceNamesNestedFunctions) {
   for (const std::string& l : lines) {
     EXPECT_EQ(l.rfind("  File \"", 0), 0u) << l;
   }
+  // The throwing function is listed once: its throw site, not again as an unwound frame.
+  EXPECT_EQ(bt.find("InnermostThrower", lines[0].size()), std::string::npos) << bt;
   // The throw machinery is not listed.
   EXPECT_EQ(bt.find("ErrorBuilder"), std::string::npos) << bt;
   EXPECT_EQ(bt.find("BacktraceHere"), std::string::npos) << bt;
