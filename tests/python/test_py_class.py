@@ -612,3 +612,32 @@ def test_reference_module_paths_of_dataclasses():
     assert py_class_fn is py_class and c_class is ffi.dataclasses.c_class
     assert Field is ffi.dataclasses.Field and init_property is ffi.dataclasses.init_property
     assert {"Object", "init_property"} <= set(ffi.dataclasses.__all__)
+
+
+def test_fields_of_plain_base_classes_are_collected():
+    # Annotations of plain Python classes between a py_class and the FFI type it extends are
+    # fields too (base-most first), as in the reference; a later declaration replaces in place.
+    @py_class("test.pyclass.NpcNode")
+    class Node(ffi.Object):
+        x: int
+
+    class BinOp(Node):
+        lhs: int
+        rhs: int = 7
+
+    class Named(BinOp):
+        name: str = "op"
+        lhs: int = 0  # redeclared: keeps its place, takes the new default
+
+    @py_class("test.pyclass.NpcAdd")
+    class Add(Named):
+        scale: float = 1.0
+
+    assert [f.name for f in fields(Add)] == ["x", "lhs", "rhs", "name", "scale"]
+    a = Add(x=1, rhs=2)
+    assert (a.x, a.lhs, a.rhs, a.name, a.scale) == (1, 0, 2, "op", 1.0)
+    with pytest.raises(TypeError):
+        a.lhs = "not an int"  # typed like any field
+    # Only up to the nearest FFI type: Node's own field is inherited, not declared again.
+    assert [f.name for f in Node.__tvm_ffi_type_info__.fields] == ["x"]
+    assert [f.name for f in Add.__tvm_ffi_type_info__.fields] == ["lhs", "rhs", "name", "scale"]

@@ -264,66 +264,99 @@ class _Spec(typing.NamedTuple):
     kw_only: bool
 
 
+def _is_ffi_type_class(base: type) -> bool:
+    """Whether `base` stands for an FFI type: ffi.Object, a py_class or a registered class."""
+    if base is Object or "__ffi_py_class_size__" in base.__dict__:
+        return True
+    index = _core._class_type_index(base)
+    return index >= 0 and _core._class_for_type_index(index) is base
+
+
+def _field_owners(cls: type) -> list[type]:
+    """The classes whose annotations are `cls`'s new fields, base-most first: the plain Python
+    classes between `cls` and the FFI type it extends (as the reference collects them), then
+    `cls` itself."""
+    between = []
+    for base in cls.__mro__[1:]:
+        if base is object or _is_ffi_type_class(base):
+            break
+        between.append(base)
+    return [*reversed(between), cls]
+
+
+def _own_annotations(owner: type) -> dict[str, Any]:
+    """The annotations written in `owner`'s body, in order (not evaluated)."""
+    if hasattr(inspect, "get_annotations"):
+        return inspect.get_annotations(owner)
+    return owner.__dict__.get("__annotations__", {})
+
+
 def _declared_fields(cls: type, key: str, kw_only: bool, localns: dict[str, Any]) -> list[_Spec]:
-    """The class body's own fields: annotated names in order (ClassVar skipped, names after
-    ``_: KW_ONLY`` keyword-only), each with its Field (from ``field(...)``, a plain default or
-    none) and its schema. Annotations are resolved in the module, the class itself and `localns`
-    (the names where the class is defined). Bad annotations and mutable defaults are TypeError /
+    """The class's new fields: annotated names in order (ClassVar skipped, names after
+    ``_: KW_ONLY`` keyword-only), those of plain Python base classes first (see _field_owners),
+    each with its Field (from ``field(...)``, a plain default or none) and its schema.
+    Annotations are resolved in each class's module, the class itself and `localns` (the names
+    where the class is defined). Bad annotations and mutable defaults are TypeError /
     ValueError."""
-    own = (  # the class body's own annotations, in order (not evaluated here)
-        inspect.get_annotations(cls)
-        if hasattr(inspect, "get_annotations")
-        else cls.__dict__.get("__annotations__", {})
-    )
-    module = sys.modules.get(cls.__module__)
-    globalns = vars(module) if module is not None else {}
-    try:
-        names = {**localns, cls.__name__: cls}
-        hints = typing.get_type_hints(cls, globalns=globalns, localns=names)
-    except Exception as exc:
-        raise TypeError(
-            f"py_class `{cls.__qualname__}`: cannot resolve annotations: {exc}"
-        ) from exc
-    out: list[_Spec] = []
-    after_marker = False
-    for name in own:
-        hint = hints.get(name, Any)
-        if hint is KW_ONLY:
-            after_marker = True
-            continue
-        if typing.get_origin(hint) is typing.ClassVar or hint is typing.ClassVar:
-            continue
-        if hasattr(Object, name) or (name.startswith("__") and name.endswith("__")):
-            raise TypeError(
-                f"py_class `{cls.__qualname__}`: a field cannot be named `{name}` (it would hide "
-                "an attribute every FFI object needs)"
-            )
-        value = cls.__dict__.get(name, MISSING)
-        if isinstance(value, init_property):
-            spec = Field(init=False, structural_eq="ignore", doc=value.__doc__)
-        else:
-            spec = value if isinstance(value, Field) else Field(default=value)
-        if spec.doc is not None and not isinstance(spec.doc, str):
-            raise TypeError(f"py_class `{cls.__qualname__}`, field `{name}`: doc must be a str")
-        if isinstance(spec.default, (list, dict, set, Array, List, Map, Dict)):
-            raise ValueError(
-                f"py_class `{cls.__qualname__}`: mutable default for field `{name}` is shared by "
-                "every object; use field(default_factory=...)"
-            )
+    names = {**localns, cls.__name__: cls}
+    declared: dict[str, _Spec] = {}  # by name: a later class's declaration replaces, in place
+    for owner in _field_owners(cls):
+        module = sys.modules.get(owner.__module__)
         try:
-            schema = _schema(hint, cls, key)
+            hints = typing.get_type_hints(
+                owner, globalns=vars(module) if module is not None else {}, localns=names
+            )
+        except Exception as exc:
+            raise TypeError(
+                f"py_class `{cls.__qualname__}`: cannot resolve annotations: {exc}"
+            ) from exc
+        after_marker = False
+        for name in _own_annotations(owner):
+            hint = hints.get(name, Any)
+            if hint is KW_ONLY:
+                after_marker = True
+                continue
+            if typing.get_origin(hint) is typing.ClassVar or hint is typing.ClassVar:
+                continue
+            spec = _declared_field(cls, key, owner, name, hint)
+            declared[name] = _Spec(
+                name, spec.field, spec.schema, spec.kw_only or kw_only or after_marker
+            )
+    return list(declared.values())
+
+
+def _declared_field(cls: type, key: str, owner: type, name: str, hint: Any) -> _Spec:
+    """The field `name` annotated `hint` in the body of `owner` (`cls` or a plain base of it)."""
+    if hasattr(Object, name) or (name.startswith("__") and name.endswith("__")):
+        raise TypeError(
+            f"py_class `{cls.__qualname__}`: a field cannot be named `{name}` (it would hide "
+            "an attribute every FFI object needs)"
+        )
+    value = owner.__dict__.get(name, MISSING)
+    if isinstance(value, init_property):
+        spec = Field(init=False, structural_eq="ignore", doc=value.__doc__)
+    else:
+        spec = value if isinstance(value, Field) else Field(default=value)
+    if spec.doc is not None and not isinstance(spec.doc, str):
+        raise TypeError(f"py_class `{cls.__qualname__}`, field `{name}`: doc must be a str")
+    if isinstance(spec.default, (list, dict, set, Array, List, Map, Dict)):
+        raise ValueError(
+            f"py_class `{cls.__qualname__}`: mutable default for field `{name}` is shared by "
+            "every object; use field(default_factory=...)"
+        )
+    try:
+        schema = _schema(hint, cls, key)
+    except TypeError as exc:
+        raise TypeError(f"py_class `{cls.__qualname__}`, field `{name}`: {exc}") from None
+    if spec.default is not MISSING and schema.convert is not None:
+        try:
+            spec.default = schema.convert(spec.default)
         except TypeError as exc:
-            raise TypeError(f"py_class `{cls.__qualname__}`, field `{name}`: {exc}") from None
-        if spec.default is not MISSING and schema.convert is not None:
-            try:
-                spec.default = schema.convert(spec.default)
-            except TypeError as exc:
-                raise TypeError(
-                    f"py_class `{cls.__qualname__}`, default of field `{name}`: {exc}"
-                ) from None
-        spec.name = name
-        out.append(_Spec(name, spec, schema, spec.kw_only or kw_only or after_marker))
-    return out
+            raise TypeError(
+                f"py_class `{cls.__qualname__}`, default of field `{name}`: {exc}"
+            ) from None
+    spec.name = name
+    return _Spec(name, spec, schema, spec.kw_only)
 
 
 def _parent(cls: type) -> tuple[int, int]:
@@ -457,10 +490,15 @@ def _define(
     _core._py_class_set_metadata(index, size, _STRUCTURE_KINDS[structural_eq], cls.__doc__)
     _core.get_global_func("ffi._PyClassRegisterTypeAttrColumns")(index, size)
     _publish_methods(index, methods)
+    declared_in = {}  # the value each field name has in the body that declares it last
+    for owner in _field_owners(cls):
+        declared_in.update(
+            {s.name: owner.__dict__[s.name] for s in specs if s.name in owner.__dict__}
+        )
     computed = tuple(
-        (s.name, cls.__dict__[s.name].func)
-        for s in specs
-        if isinstance(cls.__dict__.get(s.name), init_property)
+        (name, value.func)
+        for name, value in declared_in.items()
+        if isinstance(value, init_property)
     )
     cls.__ffi_init_properties__ = computed  # type: ignore[attr-defined]
     for spec in specs:
