@@ -641,3 +641,54 @@ def test_fields_of_plain_base_classes_are_collected():
     # Only up to the nearest FFI type: Node's own field is inherited, not declared again.
     assert [f.name for f in Node.__tvm_ffi_type_info__.fields] == ["x"]
     assert [f.name for f in Add.__tvm_ffi_type_info__.fields] == ["lhs", "rhs", "name", "scale"]
+
+
+def test_classes_naming_each_other_wait_for_the_names():
+    # An annotation naming a class defined later: the type is made once the name exists (when
+    # the later py_class is defined), as in the reference.
+    @py_class("test.pyclass.FwdFoo")
+    class Foo(ffi.Object):
+        value: int
+        bar: Optional[Bar]  # noqa: F821 (defined below)
+
+    @py_class("test.pyclass.FwdBar")
+    class Bar(ffi.Object):
+        value: int
+        foo: Optional[Foo]
+
+    foo = Foo(value=1, bar=Bar(value=2, foo=None))
+    assert foo.bar.value == 2 and foo.bar.foo is None
+    assert [f.name for f in fields(Foo)] == ["value", "bar"]
+    with pytest.raises(TypeError, match="bar"):
+        Foo(value=1, bar=3)  # typed: the converter checks against Bar
+    # The type schema names the other type by its key.
+    (bar_field,) = [f for f in Foo.__tvm_ffi_type_info__.fields if f.name == "bar"]
+    assert "test.pyclass.FwdBar" in str(bar_field.ty)
+
+    # A subclass of a waiting class waits with it; a body's own __init__ is kept.
+    @py_class("test.pyclass.FwdEarly")
+    class Early(ffi.Object):
+        ref: Optional[Late]  # noqa: F821 (defined below, not a py_class)
+
+    @py_class("test.pyclass.FwdEarlyChild")
+    class EarlyChild(Early):
+        n: int
+
+        def __init__(self, n):
+            self.__ffi_init__(ref=None, n=n * 10)
+
+    Late = Bar  # the name exists now; the next instantiation makes the types
+    child = EarlyChild(4)
+    assert (child.n, child.ref) == (40, None)
+    assert Early(ref=Late(value=5, foo=None)).ref.value == 5
+
+
+def test_unresolvable_annotations_are_reported_on_instantiation():
+    @py_class("test.pyclass.FwdBroken")
+    class Broken(ffi.Object):
+        missing: NoSuchType  # noqa: F821
+
+    with pytest.raises(TypeError, match="Cannot instantiate Broken.*missing: NoSuchType"):
+        Broken(missing=1)
+    with pytest.raises(TypeError, match="Cannot instantiate Broken"):
+        Broken(missing=1)  # still waiting, still refused

@@ -190,8 +190,11 @@ def _schema(annotation: Any, owner: type, key: str) -> _Schema:  # noqa: PLR0911
         # An IntEnum/StrEnum field also takes a member's index.
         convert = _enum_member_converter(annotation) or _instance(annotation, annotation.__name__)
         if annotation is not owner:
-            index = _core._class_type_index(annotation)
-            key = _core._type_key(index) if index >= 0 else "ffi.Object"
+            # A py_class still waiting for its type (two classes naming each other) has its key.
+            key = annotation.__dict__.get("__ffi_waiting_type_key__")
+            if key is None:
+                index = _core._class_type_index(annotation)
+                key = _core._type_key(index) if index >= 0 else "ffi.Object"
         return _Schema({"type": key}, convert, _ANY)
     raise TypeError(f"no FFI value has type {_describe(annotation)}")
 

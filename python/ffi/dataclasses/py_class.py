@@ -97,6 +97,29 @@ def _own_annotations(owner: type) -> dict[str, Any]:
     return owner.__dict__.get("__annotations__", {})
 
 
+class _Unresolved(Exception):
+    """Annotations of a py_class that do not evaluate yet, as (field name, annotation) pairs."""
+
+    def __init__(self, failures: list[tuple[str, str]]) -> None:
+        super().__init__(failures)
+        self.failures = failures
+
+
+def _failing_annotations(
+    owner: type, globalns: dict[str, Any], localns: dict[str, Any]
+) -> list[tuple[str, str]]:
+    """The annotations of `owner`'s body that do not evaluate, as (name, annotation text)."""
+    failing = []
+    for name, annotation in _own_annotations(owner).items():
+        if not isinstance(annotation, str):
+            continue
+        try:
+            eval(annotation, globalns, localns)  # noqa: S307 (what typing.get_type_hints does)
+        except Exception:
+            failing.append((name, annotation))
+    return failing
+
+
 def _declared_fields(cls: type, key: str, kw_only: bool, localns: dict[str, Any]) -> list[_Spec]:
     """The class's new fields: annotated names in order (ClassVar skipped, names after
     ``_: KW_ONLY`` keyword-only), those of plain Python base classes first (see _field_owners),
@@ -108,14 +131,14 @@ def _declared_fields(cls: type, key: str, kw_only: bool, localns: dict[str, Any]
     declared: dict[str, _Spec] = {}  # by name: a later class's declaration replaces, in place
     for owner in _field_owners(cls):
         module = sys.modules.get(owner.__module__)
+        globalns = vars(module) if module is not None else {}
         try:
-            hints = typing.get_type_hints(
-                owner, globalns=vars(module) if module is not None else {}, localns=names
-            )
+            hints = typing.get_type_hints(owner, globalns=globalns, localns=names)
         except Exception as exc:
-            raise TypeError(
-                f"py_class `{cls.__qualname__}`: cannot resolve annotations: {exc}"
-            ) from exc
+            # Names defined later (a class referring to one below it, two classes referring to
+            # each other): the type is made once they exist (see _define).
+            failures = _failing_annotations(owner, globalns, names) or [("?", str(exc))]
+            raise _Unresolved(failures) from exc
         after_marker = False
         for name in _own_annotations(owner):
             hint = hints.get(name, Any)
@@ -274,8 +297,103 @@ def _frame_names(depth: int) -> dict[str, Any]:
     return dict(sys._getframe(depth + 1).f_locals)
 
 
+class _Deferred(typing.NamedTuple):
+    """A py_class whose type is made once the names its annotations use exist."""
+
+    key: str
+    localns: dict[str, Any]
+    options: dict[str, Any]
+    own_new: Any  # the body's own __new__ (None: none), back in place once the type is made
+
+
+# Classes waiting for the names their annotations use, in definition order.
+_DEFERRED: dict[type, _Deferred] = {}
+
+
 def _define(
-    cls: _T,
+    cls: _T, key: str, localns: dict[str, Any], *, defer: bool = False, **options: Any
+) -> _T:
+    """Makes `cls` the new object type `key`: what ``py_class`` does, with `localns` for the
+    annotations and ``py_class``'s options. With `defer`, a class whose annotations name
+    classes not defined yet (or whose base class waits so) waits for them: it is made when a
+    later py_class definition makes them exist, or when it is first instantiated."""
+    if not (isinstance(cls, type) and issubclass(cls, Object)):
+        raise TypeError(f"py_class needs a subclass of ffi.Object, not {cls!r}")
+    try:
+        _make_type(cls, key, localns, **options)
+    except _Unresolved:
+        if not defer:
+            raise
+        _wait(cls, key, localns, options)
+        return cls
+    _make_waiting_types({**localns, cls.__name__: cls})
+    return cls
+
+
+def _wait(cls: type, key: str, localns: dict[str, Any], options: dict[str, Any]) -> None:
+    """Records `cls` as waiting; instantiating it first tries to make its type."""
+    own_new = cls.__dict__.get("__new__")
+
+    def __new__(klass: type, *args: Any, **kwargs: Any) -> Any:
+        _make_waiting_type(cls, sys._getframe(1).f_locals)
+        return klass.__new__(klass, *args, **kwargs)  # the type's now (then its __init__)
+
+    cls.__new__ = __new__  # type: ignore[method-assign]
+    cls.__ffi_waiting_type_key__ = key  # type: ignore[attr-defined]
+    _DEFERRED[cls] = _Deferred(key, localns, options, own_new)
+
+
+def _try_waiting(cls: type, names: dict[str, Any]) -> None:
+    """Makes the type of waiting `cls` with `names` visible too; _Unresolved when it still
+    cannot be made (the class keeps waiting)."""
+    waiting = _DEFERRED[cls]
+    placeholder = cls.__dict__["__new__"]
+    if waiting.own_new is None:
+        del cls.__new__
+    else:
+        cls.__new__ = waiting.own_new  # type: ignore[method-assign]
+    try:
+        _make_type(cls, waiting.key, {**waiting.localns, **names}, **waiting.options)
+    except BaseException:
+        cls.__new__ = placeholder  # type: ignore[method-assign]
+        raise
+    del _DEFERRED[cls]
+    del cls.__ffi_waiting_type_key__  # type: ignore[attr-defined]
+
+
+def _make_waiting_types(names: dict[str, Any]) -> None:
+    """Makes every waiting type whose names now exist (`names`: those where a class was just
+    defined), until no more can be made."""
+    progress = True
+    while progress and _DEFERRED:
+        progress = False
+        for cls in list(_DEFERRED):
+            try:
+                _try_waiting(cls, names)
+            except Exception:  # still unresolved (or failing): reported when it is instantiated
+                continue
+            progress = True
+
+
+def _make_waiting_type(cls: type, names: dict[str, Any]) -> None:
+    """Makes the type of waiting `cls` (first instantiation); TypeError naming the annotations
+    that still do not evaluate."""
+    _make_waiting_types(names)
+    if cls not in _DEFERRED:
+        return
+    try:
+        _try_waiting(cls, names)
+    except _Unresolved as exc:
+        shown = "; ".join(f"{name}: {text}" for name, text in exc.failures)
+        raise TypeError(
+            f"Cannot instantiate {cls.__name__}: its type is not made yet because these "
+            f"annotations do not resolve: {shown}"
+        ) from None
+    _make_waiting_types(names)
+
+
+def _make_type(
+    cls: type,
     key: str,
     localns: dict[str, Any],
     *,
@@ -283,11 +401,12 @@ def _define(
     structural_eq: str | None = "tree",
     frozen: bool = False,
     **options: Any,
-) -> _T:
-    """Makes `cls` the new object type `key`: what ``py_class`` does, with `localns` for the
-    annotations and ``py_class``'s options (the ones not named here go to ``finish_class``)."""
-    if not (isinstance(cls, type) and issubclass(cls, Object)):
-        raise TypeError(f"py_class needs a subclass of ffi.Object, not {cls!r}")
+) -> None:
+    """Registers the type of `cls` and finishes the class; _Unresolved (nothing registered)
+    when an annotation or a base class waits for a name."""
+    waiting_bases = [b.__name__ for b in cls.__mro__[1:] if b in _DEFERRED]
+    if waiting_bases:
+        raise _Unresolved([("base class", name) for name in waiting_bases])
     parent_index, start = _parent(cls)
     specs = _declared_fields(cls, key, kw_only, localns)  # every check before the type exists
     methods = _collect_methods(cls)
@@ -323,7 +442,6 @@ def _define(
         py_class_mode=True,
         **options,
     )
-    return cls
 
 
 def py_class(
@@ -376,6 +494,7 @@ def py_class(
             cls,
             key,
             localns,
+            defer=True,
             frozen=frozen,
             init=init,
             repr=repr,
