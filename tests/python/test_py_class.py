@@ -692,3 +692,52 @@ def test_unresolvable_annotations_are_reported_on_instantiation():
         Broken(missing=1)
     with pytest.raises(TypeError, match="Cannot instantiate Broken"):
         Broken(missing=1)  # still waiting, still refused
+
+
+def test_dtype_and_device_fields():
+    import numpy as np
+    import torch
+
+    @py_class("test.pyclass.DTypeDevice")
+    class Placed(ffi.Object):
+        dt: ffi.dtype
+        dev: ffi.Device = field(default_factory=lambda: ffi.Device("cpu"))
+        maybe: Optional[ffi.dtype] = None
+
+    p = Placed(dt="float32")
+    assert type(p.dt) is ffi.dtype and p.dt == "float32" and p.dev == ffi.Device("cpu")
+    # Whatever names one converts: a torch or NumPy dtype, a device string or torch.device.
+    p.dt, p.dev, p.maybe = torch.int8, "cuda:1", np.dtype("float16")
+    assert (p.dt, p.dev, p.maybe) == ("int8", ffi.Device("cuda", 1), "float16")
+    p.dev = torch.device("cpu")
+    assert p.dev == ffi.Device("cpu")
+    for name, bad in (("dt", 3), ("dt", "not a dtype"), ("dev", 3), ("dev", "gpu")):
+        with pytest.raises(TypeError):
+            setattr(p, name, bad)
+    assert p.dt == "int8"  # a refused write leaves the field as it was
+
+
+def test_field_options_follow_the_class_unless_given():
+    # kw_only=None (the default) follows the class; an explicit False makes a field positional
+    # in a keyword-only class. hash=None follows compare.
+    f = field()
+    assert f.kw_only is None and f.hash is None
+    assert field(converter=lambda v: v).init  # the reference's static-analysis marker: accepted
+
+    @py_class("test.pyclass.KwOverride", kw_only=True)
+    class KwOverride(ffi.Object):
+        a: int = field(kw_only=False)
+        b: int = 0
+        c: int = field(default=0, compare=False)
+
+    params = inspect.signature(KwOverride).parameters
+    assert params["a"].kind is inspect.Parameter.POSITIONAL_OR_KEYWORD
+    assert params["b"].kind is inspect.Parameter.KEYWORD_ONLY
+    assert KwOverride(1, b=2).a == 1
+    by_name = {f.name: f for f in fields(KwOverride)}
+    assert by_name["c"].hash is False and by_name["b"].hash is True
+
+    # py_class and c_class are dataclass transforms (type checkers synthesize __init__).
+    for decorator in (py_class, ffi.dataclasses.c_class):
+        spec = decorator.__dataclass_transform__
+        assert spec["eq_default"] is False and field in spec["field_specifiers"]

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import _core
-from .._core import Object
+from .._core import Device, Object, dtype
 from .._type_info import MISSING
 from ..container import Array, Dict, List, Map
 from .field import _enum_member_converter
@@ -68,6 +68,20 @@ def _to_callable(value: Any) -> Any:
     if not callable(value):
         raise TypeError
     return value
+
+
+def _to_dtype(value: Any) -> Any:
+    # An ffi.dtype, or what names one: "float32", a numpy.dtype, a torch.dtype.
+    return value if isinstance(value, dtype) else dtype(value)
+
+
+def _to_device(value: Any) -> Any:
+    # An ffi.Device, or what names one: "cuda:1", a torch.device.
+    if isinstance(value, Device):
+        return value
+    if not isinstance(value, str) and type(value).__name__ != "device":
+        raise TypeError
+    return Device(value)
 
 
 def _instance(cls: type | tuple[type, ...], what: str) -> Callable[[Any], Any]:
@@ -152,6 +166,10 @@ def _schema(annotation: Any, owner: type, key: str) -> _Schema:  # noqa: PLR0911
         return _Schema({"type": "float"}, _scalar(_to_float, "float"), _FLOAT)
     if annotation is str:
         return _Schema({"type": "ffi.String"}, _instance(str, "str"), _ANY)
+    if annotation is dtype:
+        return _Schema({"type": "DataType"}, _scalar(_to_dtype, "dtype"), _ANY)
+    if annotation is Device:
+        return _Schema({"type": "Device"}, _scalar(_to_device, "Device"), _ANY)
     if annotation is bytes:
         return _Schema({"type": "ffi.Bytes"}, _instance((bytes, bytearray), "bytes"), _ANY)
     origin, args = typing.get_origin(annotation), typing.get_args(annotation)

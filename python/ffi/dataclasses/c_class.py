@@ -7,11 +7,12 @@ from typing import TypeVar
 
 from .. import registry
 from . import _dunders
-from .field import Field
+from .field import Field, dataclass_transform, field
 
 _T = TypeVar("_T", bound=type)
 
 
+@dataclass_transform(eq_default=False, field_specifiers=(Field, field))
 def c_class(
     type_key: str,
     *,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
@@ -31,6 +32,26 @@ except ImportError:  # Python 3.9
 _STRUCTURAL_EQ_VALUES = frozenset({None, "def", *_STRUCTURAL_EQ_BITS})
 
 _T = TypeVar("_T")
+
+if sys.version_info >= (3, 11):
+    from typing import dataclass_transform
+else:
+
+    def dataclass_transform(**kwargs: Any) -> Callable[[_T], _T]:
+        """What ``typing.dataclass_transform`` records at run time (Python 3.11+ has it)."""
+
+        def mark(decorator: _T) -> _T:
+            decorator.__dataclass_transform__ = {  # type: ignore[attr-defined]
+                "eq_default": kwargs.pop("eq_default", True),
+                "order_default": kwargs.pop("order_default", False),
+                "kw_only_default": kwargs.pop("kw_only_default", False),
+                "frozen_default": kwargs.pop("frozen_default", False),
+                "field_specifiers": kwargs.pop("field_specifiers", ()),
+                "kwargs": kwargs,
+            }
+            return decorator
+
+        return mark
 
 
 class init_property(Generic[_T]):  # noqa: N801 (the reference's name)
@@ -81,9 +102,11 @@ class Field:
 
     ``default`` is the default value or :data:`MISSING`; ``default_factory`` a callable making
     it, or :data:`MISSING`. ``init``, ``repr``, ``compare``, ``hash`` and ``kw_only`` say whether
-    the field is in the constructor, the repr, comparisons and hashing, and taken by keyword only;
-    ``frozen`` whether plain assignment is refused; ``type`` is the class's annotation (None when
-    there is none), ``doc`` the field's documentation and ``metadata`` its user metadata.
+    the field is in the constructor, the repr, comparisons and hashing, and taken by keyword only
+    (``hash`` None: as ``compare``; ``kw_only`` None, on a specifier not yet applied: as the
+    class says); ``frozen`` whether plain assignment is refused; ``type`` is the class's
+    annotation (None when there is none), ``doc`` the field's documentation and ``metadata`` its
+    user metadata.
     """
 
     __slots__ = (
@@ -112,7 +135,7 @@ class Field:
         repr: bool = True,
         hash: bool | None = None,
         compare: bool = True,
-        kw_only: bool = False,
+        kw_only: bool | None = None,
         frozen: bool = False,
         doc: str | None = None,
         metadata: dict[str, Any] | None = None,
@@ -127,7 +150,7 @@ class Field:
             raise ValueError("cannot specify both default and default_factory")
         if default_factory is not MISSING and not callable(default_factory):
             raise TypeError(
-                f"default_factory must be callable, not {type(default_factory).__name__}"
+                f"default_factory must be a callable, not {type(default_factory).__name__}"
             )
         self.name = name
         self.type: Any = None
@@ -135,7 +158,7 @@ class Field:
         self.default_factory = default_factory
         self.init = init
         self.repr = repr
-        self.hash = compare if hash is None else hash
+        self.hash = hash  # None: as `compare` says
         self.compare = compare
         self.kw_only = kw_only
         self.frozen = frozen
@@ -156,11 +179,12 @@ def field(
     repr: bool = True,
     hash: bool | None = None,
     compare: bool = True,
-    kw_only: bool = False,
+    kw_only: bool | None = None,
     frozen: bool = False,
     doc: str | None = None,
     metadata: dict[str, Any] | None = None,
     structural_eq: str | None = None,
+    converter: Any = None,
 ) -> Any:
     """A field specifier for a class body (``x: int = field(kw_only=True)``).
 
@@ -168,8 +192,12 @@ def field(
     object), whether it is in ``__init__`` (`init`), keyword-only, in the repr, in comparisons
     and hashing, frozen, its `doc` and how it takes part in structural equality. On a ``c_class``
     the C++ reflection declares the field; the specifier is removed from the class body so that it
-    cannot hide the field, and its options are not applied.
+    cannot hide the field, and its options are not applied. `hash` None follows `compare`;
+    `kw_only` None follows the class (``kw_only=True`` or after ``_: KW_ONLY``), so False makes a
+    field positional in a keyword-only class. `converter` is accepted as the reference's marker
+    for static analysis; writes are always converted by the field's annotation.
     """
+    del converter
     return Field(
         default=default,
         default_factory=default_factory,

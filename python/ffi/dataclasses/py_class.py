@@ -31,7 +31,7 @@ from .._type_info import (
 from ..container import Array, Dict, List, Map
 from . import _dunders
 from ._field_types import _Schema, _schema
-from .field import KW_ONLY, Field, _structural_eq_bit, init_property
+from .field import KW_ONLY, Field, _structural_eq_bit, dataclass_transform, field, init_property
 
 _T = TypeVar("_T", bound=type)
 
@@ -148,9 +148,10 @@ def _declared_fields(cls: type, key: str, kw_only: bool, localns: dict[str, Any]
             if typing.get_origin(hint) is typing.ClassVar or hint is typing.ClassVar:
                 continue
             spec = _declared_field(cls, key, owner, name, hint)
-            declared[name] = _Spec(
-                name, spec.field, spec.schema, spec.kw_only or kw_only or after_marker
-            )
+            # An explicit field(kw_only=...) wins over the class's kw_only and the KW_ONLY marker.
+            explicit = spec.field.kw_only
+            keyword = explicit if explicit is not None else (kw_only or after_marker)
+            declared[name] = _Spec(name, spec.field, spec.schema, keyword)
     return list(declared.values())
 
 
@@ -185,7 +186,7 @@ def _declared_field(cls: type, key: str, owner: type, name: str, hint: Any) -> _
                 f"py_class `{cls.__qualname__}`, default of field `{name}`: {exc}"
             ) from None
     spec.name = name
-    return _Spec(name, spec, schema, spec.kw_only)
+    return _Spec(name, spec, schema, bool(spec.kw_only))
 
 
 def _parent(cls: type) -> tuple[int, int]:
@@ -237,7 +238,8 @@ def _register_fields(index: int, start: int, specs: list[_Spec]) -> int:
             default = f.default
         for on, off_bit in ((f.init, _INIT_OFF), (f.repr, _REPR_OFF), (f.compare, _COMPARE_OFF)):
             flags |= 0 if on else off_bit
-        flags |= (0 if f.hash else _HASH_OFF) | (_KW_ONLY if spec.kw_only else 0)
+        hashed = f.compare if f.hash is None else f.hash
+        flags |= (0 if hashed else _HASH_OFF) | (_KW_ONLY if spec.kw_only else 0)
         metadata = json.dumps({**f.metadata, "type_schema": json.dumps(spec.schema.json)})
         _core._py_class_add_field(
             index, spec.name, f.doc, metadata, flags, size, align, offset, static_index,
@@ -444,6 +446,7 @@ def _make_type(
     )
 
 
+@dataclass_transform(eq_default=False, field_specifiers=(Field, field))
 def py_class(
     cls_or_type_key: Any = None,
     /,
@@ -465,10 +468,11 @@ def py_class(
     Use bare (``@py_class``, type key ``<module>.<qualname>``) or with the type key
     (``@py_class("my.Node")``) and options. Fields take ``int``, ``float``, ``bool``, ``str``,
     ``bytes``, ``Optional``/unions, ``list[T]`` (an ``ffi.List``), ``tuple[T, ...]`` (an
-    ``ffi.Array``), ``dict[K, V]`` (an ``ffi.Dict``), ``Callable``, ``ffi.Object`` subclasses
-    and ``Any``; each write (in ``__init__``, by assignment, from C++) is converted or refused
-    with a TypeError. Defaults are plain values or ``field(default_factory=...)``; ``_:
-    KW_ONLY`` and ``kw_only=True`` make fields keyword-only. The class derives from
+    ``ffi.Array``), ``dict[K, V]`` (an ``ffi.Dict``), ``Callable``, ``ffi.dtype``,
+    ``ffi.Device``, ``ffi.Object`` subclasses and ``Any``; each write (in ``__init__``, by
+    assignment, from C++) is converted or refused with a TypeError. Defaults are plain values
+    or ``field(default_factory=...)``; ``_: KW_ONLY`` and ``kw_only=True`` make fields
+    keyword-only. The class derives from
     ``ffi.Object`` or another ``py_class``.
 
     The options are ``c_class``'s (``init``, ``repr``, ``eq``, ``order`` (needs ``eq``),
