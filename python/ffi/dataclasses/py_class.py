@@ -472,8 +472,7 @@ def py_class(
     ``ffi.Device``, ``ffi.Object`` subclasses and ``Any``; each write (in ``__init__``, by
     assignment, from C++) is converted or refused with a TypeError. Defaults are plain values
     or ``field(default_factory=...)``; ``_: KW_ONLY`` and ``kw_only=True`` make fields
-    keyword-only. The class derives from
-    ``ffi.Object`` or another ``py_class``.
+    keyword-only. The class derives from ``ffi.Object`` or another ``py_class``.
 
     The options are ``c_class``'s (``init``, ``repr``, ``eq``, ``order`` (needs ``eq``),
     ``unsafe_hash``, ``frozen``, ``match_args``), plus ``kw_only`` and ``structural_eq``: how
