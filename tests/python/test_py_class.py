@@ -741,3 +741,24 @@ def test_field_options_follow_the_class_unless_given():
     for decorator in (py_class, ffi.dataclasses.c_class):
         spec = decorator.__dataclass_transform__
         assert spec["eq_default"] is False and field in spec["field_specifiers"]
+
+
+def test_redeclaring_an_inherited_field_is_refused_before_registration():
+    @py_class("test.pyclass.RedeclareParent")
+    class Parent(ffi.Object):
+        value: int = 1
+
+    with pytest.raises(TypeError, match="`value` is already a field of `test.pyclass.Redeclare"):
+
+        @py_class("test.pyclass.RedeclareChild")
+        class Child(Parent):
+            value: int = 2
+
+    # Nothing was registered: the key is free for a correct definition.
+    assert "test.pyclass.RedeclareChild" not in ffi.registry.get_registered_type_keys()
+
+    @py_class("test.pyclass.RedeclareChild")
+    class Child2(Parent):
+        other: int = 2
+
+    assert (Child2().value, Child2().other) == (1, 2)

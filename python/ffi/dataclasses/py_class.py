@@ -411,6 +411,14 @@ def _make_type(
         raise _Unresolved([("base class", name) for name in waiting_bases])
     parent_index, start = _parent(cls)
     specs = _declared_fields(cls, key, kw_only, localns)  # every check before the type exists
+    inherited = {d.__name__: d for d in _core._type_fields(parent_index)}
+    for spec in specs:
+        if spec.name in inherited:
+            raise TypeError(
+                f"py_class `{cls.__qualname__}`: field `{spec.name}` is already a field of "
+                f"`{_core._type_key(parent_index)}` (or its ancestors); a subclass cannot declare "
+                "it again"
+            )
     methods = _collect_methods(cls)
     index = _core._py_class_new_type(key, parent_index)
     size = _register_fields(index, start, specs)
