@@ -762,3 +762,17 @@ def test_redeclaring_an_inherited_field_is_refused_before_registration():
         other: int = 2
 
     assert (Child2().value, Child2().other) == (1, 2)
+
+
+def test_fields_show_the_default_factory_as_given():
+    @py_class("test.pyclass.FactoryShown")
+    class Holder(ffi.Object):
+        items: list[int] = field(default_factory=list)
+
+    (f,) = fields(Holder)
+    assert f.default_factory is list
+    a, b = Holder(), Holder()
+    a.items.append(1)
+    assert list(b.items) == []  # a fresh list per object
+    with pytest.raises(TypeError, match="c_class / py_class instances"):
+        asdict(Holder)

@@ -32,7 +32,7 @@ def replace(obj: Any, /, **changes: Any) -> Any:
     """A copy of the ``c_class`` instance `obj` with the given fields replaced (frozen ones too):
     :func:`dataclasses.replace` for FFI objects. Needs the type's copy constructor."""
     if not is_dataclass(obj) or isinstance(obj, type):
-        raise TypeError("replace() needs a c_class or py_class instance")
+        raise TypeError("replace() should be called on c_class / py_class instances")
     return obj.__replace__(**changes)
 
 
@@ -77,7 +77,7 @@ def asdict(obj: Any, *, dict_factory: Callable[..., Any] = dict) -> Any:
     dataclass instances become dicts (made by `dict_factory`), FFI sequences lists and FFI maps
     dicts."""
     if not is_dataclass(obj) or isinstance(obj, type):
-        raise TypeError("asdict() needs a c_class or py_class instance")
+        raise TypeError("asdict() should be called on c_class / py_class instances")
     return _plain(obj, True, dict_factory)
 
 
@@ -86,5 +86,5 @@ def astuple(obj: Any, *, tuple_factory: Callable[..., Any] = tuple) -> Any:
     nested dataclass instances become tuples (made by `tuple_factory`), FFI sequences lists and FFI
     maps dicts."""
     if not is_dataclass(obj) or isinstance(obj, type):
-        raise TypeError("astuple() needs a c_class or py_class instance")
+        raise TypeError("astuple() should be called on c_class / py_class instances")
     return _plain(obj, False, tuple_factory)

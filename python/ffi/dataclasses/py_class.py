@@ -452,6 +452,13 @@ def _make_type(
         py_class_mode=True,
         **options,
     )
+    # fields() shows the defaults as the class body gave them (`list`, not the ffi.Function the
+    # runtime holds for it).
+    given = {spec.name: spec.field for spec in specs}
+    for f in cls.__ffi_dataclass_fields__:  # type: ignore[attr-defined]
+        spec_field = given.get(f.name)
+        if spec_field is not None and spec_field.default_factory is not MISSING:
+            f.default_factory = spec_field.default_factory
 
 
 @dataclass_transform(eq_default=False, field_specifiers=(Field, field))

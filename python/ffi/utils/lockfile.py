@@ -32,18 +32,18 @@ class FileLock:
 
     def __init__(self, lock_file_path: str) -> None:
         self.lock_file_path = lock_file_path
-        self._fd: int | None = None
+        self._file_descriptor: int | None = None
 
     @property
     def locked(self) -> bool:
         """Whether this instance holds the lock."""
-        return self._fd is not None
+        return self._file_descriptor is not None
 
     def acquire(self) -> bool:
         """Take the lock without waiting: True when taken, False when it is held (by another
         instance, or already by this one). Errors other than contention (no such directory, no
         permission) are raised as OSError."""
-        if self._fd is not None:
+        if self._file_descriptor is not None:
             return False
         fd = os.open(self.lock_file_path, os.O_CREAT | os.O_RDWR, 0o644)
         try:
@@ -53,14 +53,14 @@ class FileLock:
             if err.errno in (errno.EAGAIN, errno.EACCES):
                 return False
             raise
-        self._fd = fd
+        self._file_descriptor = fd
         return True
 
     def blocking_acquire(self, timeout: float | None = None, poll_interval: float = 0.1) -> bool:
         """Take the lock, trying every `poll_interval` seconds; True once taken. TimeoutError
         after `timeout` seconds (None: wait as long as it takes); RuntimeError when this instance
         holds it already (waiting would never end)."""
-        if self._fd is not None:
+        if self._file_descriptor is not None:
             raise RuntimeError(f"the lock {self.lock_file_path} is already held by this FileLock")
         deadline = None if timeout is None else time.monotonic() + timeout
         while not self.acquire():
@@ -73,9 +73,9 @@ class FileLock:
 
     def release(self) -> None:
         """Give the lock up; nothing happens when this instance does not hold it."""
-        if self._fd is None:
+        if self._file_descriptor is None:
             return
-        fd, self._fd = self._fd, None
+        fd, self._file_descriptor = self._file_descriptor, None
         try:
             fcntl.flock(fd, fcntl.LOCK_UN)
         finally:
