@@ -70,7 +70,6 @@ struct TensorPool {
     while (head != nullptr) delete std::exchange(head, head->next);
   }
 };
-thread_local TensorPool tensor_pool;
 
 BorrowedTensor* AcquireBorrowedTensor(TensorPool* pool) {
   BorrowedTensor* t = pool->head;
@@ -118,7 +117,16 @@ struct ArrayPool {
     for (TVMFFIObject* a : free) TVMFFIObjectDecRef(a);
   }
 };
-thread_local ArrayPool array_pool;
+
+/*!
+ * \brief This thread's pools, in one thread-local object: a call looks it up once (each lookup
+ * of a thread_local in a shared library is a __tls_get_addr call and an initialisation check).
+ */
+struct ThreadPools {
+  TensorPool tensors;
+  ArrayPool arrays;
+};
+thread_local ThreadPools thread_pools;
 
 /*!
  * \brief Arguments of one call and the temporaries they borrow from: DLTensor descriptions of
@@ -138,9 +146,9 @@ class CallArgs {
   }
   ~CallArgs() {
     for (int i = 0; i < num_borrowed_; ++i) {
-      ReleaseBorrowedTensor(pool_, borrowed_[i].tensor, borrowed_[i].owner);
+      ReleaseBorrowedTensor(&pools_->tensors, borrowed_[i].tensor, borrowed_[i].owner);
     }
-    for (int i = 0; i < num_arrays_; ++i) ReleasePooledArray(arrays_[i]);
+    for (int i = 0; i < num_arrays_; ++i) ReleasePooledArray(&pools_->arrays, arrays_[i]);
     for (int i = 0; i < num_owned_; ++i) TVMFFIObjectDecRef(owned(i));
     if (allocator_set_) TVMFFIEnvSetDLPackManagedTensorAllocator(saved_allocator_, 0, nullptr);
     for (int i = 0; i < num_streams_; ++i) {
@@ -246,12 +254,10 @@ class CallArgs {
 
   /*! \brief Passes a pooled tensor object describing `view` (metadata copied) of `owner`. */
   bool Borrow(TVMFFIAny* out, PyObject* owner, const DLTensor& view) {
-    // One thread-local lookup per call, not two per tensor (each is a __tls_get_addr call and
-    // an initialisation check in a shared library).
-    if (pool_ == nullptr) pool_ = &tensor_pool;
-    BorrowedTensor* t = AcquireBorrowedTensor(pool_);
+    TensorPool* pool = &Pools()->tensors;
+    BorrowedTensor* t = AcquireBorrowedTensor(pool);
     if (!t->OwnMetadata(view)) {
-      PoolBorrowedTensor(pool_, t);
+      PoolBorrowedTensor(pool, t);
       PyErr_SetString(PyExc_BufferError, "the tensor's DLPack description is malformed");
       return false;
     }
@@ -259,6 +265,11 @@ class CallArgs {
     out->type_index = kTVMFFITensor;
     out->v_obj = &t->header;
     return true;
+  }
+
+  ThreadPools* Pools() {
+    if (pools_ == nullptr) pools_ = &thread_pools;
+    return pools_;
   }
 
   TVMFFIObject* owned(int i) { return i < kInline ? inline_owned_[i] : heap_owned_[i - kInline]; }
@@ -356,27 +367,30 @@ class CallArgs {
   /*! \brief Any other convertible value, owned for the duration of the call. */
   bool SetOwned(Py_ssize_t i, PyObject* arg, Classified c, PyObject* func_name) {
     TVMFFIAny* out = &values()[i];
-    nested_framework_tensor.api = nullptr;
+    NestedFrameworkTensor& nested = nested_framework_tensor;
+    nested.api = nullptr;
     if (!ToOwnedAny(arg, c, out)) return FailConversion(i, arg, c, func_name);
     if (out->type_index >= kTVMFFIStaticObjectBegin) Own(out->v_obj);
-    UseNestedFrameworkTensor();
+    UseNestedFrameworkTensor(nested);
     return true;
   }
 
-  /*! \brief A framework tensor met inside a container argument counts as a tensor argument. */
-  void UseNestedFrameworkTensor() {
-    if (const DLPackExchangeAPI* api = nested_framework_tensor.api) {
+  /*! \brief A framework tensor met inside a container argument (`nested`, this thread's
+   * record) counts as a tensor argument. */
+  void UseNestedFrameworkTensor(const NestedFrameworkTensor& nested) {
+    if (const DLPackExchangeAPI* api = nested.api) {
       if (framework_api_ == nullptr) framework_api_ = api;
-      UseFrameworkEnvironment(api, nested_framework_tensor.device);
+      UseFrameworkEnvironment(api, nested.device);
     }
   }
 
   /*! \brief A small list or tuple, converted into an array from this thread's pool. */
   bool SetPooledArray(Py_ssize_t i, PyObject* arg, Classified c, PyObject* func_name) {
     TVMFFIObject* array;
-    if (!array_pool.free.empty()) {
-      array = array_pool.free.back();
-      array_pool.free.pop_back();
+    ArrayPool* pool = &Pools()->arrays;
+    if (!pool->free.empty()) {
+      array = pool->free.back();
+      pool->free.pop_back();
     } else {
       try {
         array = detail::ObjectUnsafe::Header(ArrayObj::Empty(ArrayPool::kCapacity).release());
@@ -386,14 +400,15 @@ class CallArgs {
       }
     }
     arrays_[num_arrays_++] = array;  // released (or pooled again) with the call's temporaries
-    nested_framework_tensor.api = nullptr;
+    NestedFrameworkTensor& nested = nested_framework_tensor;
+    nested.api = nullptr;
     if (!ListIntoArray(arg, static_cast<ArrayObj*>(detail::ObjectUnsafe::FromHeader(array)))) {
       return FailConversion(i, arg, c, func_name);
     }
     TVMFFIAny* out = &values()[i];
     out->type_index = kTVMFFIArray;
     out->v_obj = array;
-    UseNestedFrameworkTensor();
+    UseNestedFrameworkTensor(nested);
     return true;
   }
 
@@ -401,12 +416,12 @@ class CallArgs {
    * \brief After the call: an array nobody else holds is emptied (its values released) and pooled
    * again; one the callee kept is left to its holders.
    */
-  static void ReleasePooledArray(TVMFFIObject* array) {
+  static void ReleasePooledArray(ArrayPool* pool, TVMFFIObject* array) {
     constexpr uint64_t kPoolOnly = detail::kStrongOne | detail::kWeakOne;
     if (__atomic_load_n(&array->combined_ref_count, __ATOMIC_ACQUIRE) == kPoolOnly &&
-        array_pool.free.size() < ArrayPool::kMaxPooled) {
+        pool->free.size() < ArrayPool::kMaxPooled) {
       static_cast<ArrayObj*>(detail::ObjectUnsafe::FromHeader(array))->clear();
-      array_pool.free.push_back(array);
+      pool->free.push_back(array);
       return;
     }
     TVMFFIObjectDecRef(array);
@@ -472,7 +487,7 @@ class CallArgs {
   Borrowed* borrowed_ = inline_borrowed_;
   int borrowed_capacity_ = kInline;
   int num_borrowed_ = 0;
-  TensorPool* pool_ = nullptr;     // this thread's, looked up by the first borrowed tensor
+  ThreadPools* pools_ = nullptr;   // this thread's, looked up by the first argument that pools
   TVMFFIObject* arrays_[kInline];  // pooled arrays of list arguments
   int num_arrays_ = 0;
   TVMFFIObject* inline_owned_[kInline];
