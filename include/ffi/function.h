@@ -175,11 +175,30 @@ inline constexpr auto kSignature = Info::Signature();
 
 /*! \brief Throws the TypeError for argument `i` (of type `T`) unless it `converted`. */
 template <typename Info, typename T>
-void CheckConverted(bool converted, const TVMFFIAny* args, int32_t i, const char* name) {
+FFI_INLINE void CheckConverted(bool converted, const TVMFFIAny* args, int32_t i, const char* name) {
   if (FFI_UNLIKELY(!converted)) {
     static constexpr auto kExpected = TypeTraits<T>::TypeStr();
     ThrowArgumentTypeError(name, kSignature<Info>, i, kExpected, MismatchTypeInfo<T>(&args[i]));
   }
+}
+
+/*! \brief Argument `I` of a typed call, converted (or empty when it did not convert). */
+template <typename T, size_t I>
+struct ConvertedArg {
+  Optional<T> value;
+};
+/*!
+ * \brief All arguments of a typed call: an aggregate, so that each is built in place from its
+ * conversion's result (a tuple would move each one in), left to right.
+ */
+template <typename Seq, typename... T>
+struct ConvertedArgs;
+template <size_t... I, typename... T>
+struct ConvertedArgs<std::index_sequence<I...>, T...> : ConvertedArg<T, I>... {};
+/*! \brief Argument `I` of a ConvertedArgs (its type deduced from the base). */
+template <size_t I, typename T>
+FFI_INLINE Optional<T>& ConvertedAt(ConvertedArg<T, I>& arg) {
+  return arg.value;
 }
 
 /*!
@@ -193,15 +212,15 @@ void CallTypedImpl(const F& f, [[maybe_unused]] const char* name,
   using Args = typename Info::ArgTypes;
   using R = typename Info::RetType;
   // Brace initialisation converts left to right; the comma fold then checks in order.
-  [[maybe_unused]] std::tuple<Optional<std::tuple_element_t<I, Args>>...> converted{
-      TypeTraits<std::tuple_element_t<I, Args>>::TryCastFromAnyView(&args[I])...};
-  (CheckConverted<Info, std::tuple_element_t<I, Args>>(std::get<I>(converted).has_value(), args, I,
-                                                       name),
+  [[maybe_unused]] ConvertedArgs<std::index_sequence<I...>, std::tuple_element_t<I, Args>...>
+      converted{{TypeTraits<std::tuple_element_t<I, Args>>::TryCastFromAnyView(&args[I])}...};
+  (CheckConverted<Info, std::tuple_element_t<I, Args>>(ConvertedAt<I>(converted).has_value(), args,
+                                                       I, name),
    ...);
   if constexpr (std::is_void_v<R>) {
-    f(*std::move(std::get<I>(converted))...);
+    f(*std::move(ConvertedAt<I>(converted))...);
   } else {
-    *result = Any(f(*std::move(std::get<I>(converted))...)).release();
+    *result = Any(f(*std::move(ConvertedAt<I>(converted))...)).release();
   }
 }
 
