@@ -165,6 +165,12 @@ class CallArgs {
     TVMFFIAny* out = &values()[i];
     out->zero_padding = 0;
     out->v_int64 = 0;
+    long long small = 0;
+    if (Py_TYPE(arg) == &PyLong_Type && SmallIntValue(arg, &small)) {
+      out->type_index = kTVMFFIInt;
+      out->v_int64 = small;
+      return true;
+    }
     Classified c = ClassifyFast(arg);
     switch (c.kind) {
       case PyKind::kInt: {

@@ -112,10 +112,15 @@ bool FillArrayCells(PyObject* fast, const char* what, ArrayObj* array) {
     TVMFFIAny* slot = &slots[i];
     bool ok;
     if (Py_TYPE(item) == &PyLong_Type) {
-      int overflow = 0;
-      long long v = PyLong_AsLongLongAndOverflow(item, &overflow);
-      if (overflow != 0) PyErr_SetString(PyExc_OverflowError, kIntOutOfRange);
-      ok = overflow == 0 && !(v == -1 && PyErr_Occurred());
+      long long v = 0;
+      if (SmallIntValue(item, &v)) {
+        ok = true;
+      } else {
+        int overflow = 0;
+        v = PyLong_AsLongLongAndOverflow(item, &overflow);
+        if (overflow != 0) PyErr_SetString(PyExc_OverflowError, kIntOutOfRange);
+        ok = overflow == 0 && !(v == -1 && PyErr_Occurred());
+      }
       slot->type_index = kTVMFFIInt;
       slot->zero_padding = 0;
       slot->v_int64 = v;

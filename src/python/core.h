@@ -189,6 +189,22 @@ bool IsReferenceObjectType(PyTypeObject* type);
 bool IsForeignObjectType(PyTypeObject* type);
 /*! \brief Classifies `obj` by its real type (never by its type's name). */
 Classified Classify(PyObject* obj);
+/*!
+ * \brief The value of an exact int that fits one internal digit (nearly every int a call passes),
+ * read inline; false for any other int (then PyLong_AsLongLongAndOverflow reads it).
+ */
+inline bool SmallIntValue(PyObject* v, long long* out) {
+#if PY_VERSION_HEX >= 0x030C0000
+  auto* l = reinterpret_cast<PyLongObject*>(v);
+  if (!PyUnstable_Long_IsCompact(l)) return false;
+  *out = static_cast<long long>(PyUnstable_Long_CompactValue(l));
+#else
+  Py_ssize_t size = Py_SIZE(v);
+  if (size < -1 || size > 1) return false;
+  *out = size * static_cast<long long>(reinterpret_cast<PyLongObject*>(v)->ob_digit[0]);
+#endif
+  return true;
+}
 /*! \brief Classify, with the framework tensor type of the last call answered inline. */
 inline Classified ClassifyFast(PyObject* obj) {
   if (Py_TYPE(obj) == last_exchange.type) return {PyKind::kExchange, last_exchange.api};

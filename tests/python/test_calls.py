@@ -60,6 +60,17 @@ def test_int_subclasses_and_overflow(mod):
         mod.add_int(2**70, 1)
 
 
+@pytest.mark.parametrize(
+    "value",
+    [0, 1, -1, 2**30 - 1, 2**30, -(2**30), -(2**30) - 1, 2**31, 2**62, -(2**63), 2**63 - 1],
+)
+def test_int_values_around_the_internal_digit_size(mod, value):
+    # Ints of one internal digit (30 bits) are read inline, wider ones through the C API: both
+    # arrive exactly, as arguments and as list elements.
+    assert mod.add_int(value, 0) == value
+    assert mod.echo([value, 1])[0] == value and mod.echo((value,))[0] == value
+
+
 def test_function_objects_and_repr(mod):
     f = mod.add_int
     assert isinstance(f, ffi.Function)
