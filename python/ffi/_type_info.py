@@ -15,7 +15,7 @@ import json
 from typing import Any, Callable
 
 from . import _core
-from ._core import Object
+from ._core import Device, Object, dtype
 
 __all__ = ["MISSING", "TypeField", "TypeInfo", "TypeMethod", "TypeSchema", "type_info"]
 
@@ -338,21 +338,16 @@ class TypeInfo:
     """The type's documentation, from its metadata."""
 
 
-def _builtin_classes() -> dict[int, type]:
-    """The Python classes standing for the types that no registered class is bound to: values
-    that arrive as plain Python values (str, bytes), dtype and Device, and ffi.Object itself."""
-    from ._core import Device, dtype
-
-    return {5: dtype, 6: Device, _OBJECT_INDEX: Object, 65: str, 66: bytes}
-
-
 _OBJECT_INDEX = 64  # kTVMFFIObject
+# The Python classes standing for the types no registered class is bound to: values that arrive
+# as plain Python values (str, bytes), dtype and Device, and ffi.Object itself.
+_BUILTIN_CLASSES: dict[int, type] = {5: dtype, 6: Device, _OBJECT_INDEX: Object, 65: str, 66: bytes}
 
 
 def type_info(type_index: int) -> TypeInfo:
     """The TypeInfo of the type registered at `type_index` (ValueError when none is)."""
     key, ancestors, doc, field_records, method_records = _core._type_info(type_index)
-    cls: type | None = _builtin_classes().get(type_index)
+    cls: type | None = _BUILTIN_CLASSES.get(type_index)
     if cls is None:
         cls = _core._class_for_type_index(type_index)
         if cls is Object or _core._class_type_index(cls) != type_index:

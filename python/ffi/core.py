@@ -9,22 +9,21 @@ from . import _core
 from ._core import Device, Function, Object, ObjectRValueRef, Tensor, from_dlpack
 from ._core import dtype as DataType
 from ._type_info import (
+    _BUILTIN_CLASSES,
     MISSING,
     TypeField,
     TypeInfo,
     TypeMethod,
     TypeSchema,
-    _builtin_classes,
     type_info,
 )
 from .api import DLDeviceType, ObjectConvertible
 from .error import Error
 
-KWARGS: Object | None = _core.get_global_func("ffi.GetKwargsObject", True)
+_get_kwargs_object = _core.get_global_func("ffi.GetKwargsObject", True)
+KWARGS: Object | None = _get_kwargs_object() if _get_kwargs_object is not None else None
 """The runtime's keyword-argument marker: ``f(KWARGS, "name", value, ...)`` passes ``name=value``
 to a function that reads keywords (a reflected ``__ffi_init__``). None on a runtime without it."""
-if KWARGS is not None:
-    KWARGS = KWARGS()
 
 
 def _lookup_type_attr(type_index: int, attr_key: str, ancestor: bool = False) -> Any:
@@ -43,7 +42,7 @@ def _lookup_type_attr(type_index: int, attr_key: str, ancestor: bool = False) ->
 def _type_cls_to_type_info(type_cls: type) -> TypeInfo | None:
     """The TypeInfo of the type `type_cls` stands for (``str`` for ``ffi.String``, ``ffi.dtype``
     for ``DataType``, ...), or None for a class bound to none."""
-    for index, cls in _builtin_classes().items():
+    for index, cls in _BUILTIN_CLASSES.items():
         if cls is type_cls:
             return type_info(index)
     if not isinstance(type_cls, type):

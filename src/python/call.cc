@@ -174,10 +174,12 @@ class CallArgs {
     Classified c = ClassifyFast(arg);
     switch (c.kind) {
       case PyKind::kInt: {
-        int overflow = 0;
-        long long v = PyLong_AsLongLongAndOverflow(arg, &overflow);
-        if (overflow != 0) return Fail(i, arg, func_name, kIntOutOfRange);
-        if (v == -1 && PyErr_Occurred()) return false;
+        long long v = 0;
+        if (!Int64Of(arg, &v)) {
+          if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return false;
+          PyErr_Clear();  // said as the argument's TypeError
+          return Fail(i, arg, func_name, kIntOutOfRange);
+        }
         out->type_index = kTVMFFIInt;
         out->v_int64 = v;
         return true;

@@ -43,13 +43,8 @@ bool ItemToAny(PyObject* item, Any* out) {
   PyTypeObject* type = Py_TYPE(item);
   if (type == &PyLong_Type) {
     // The common case, inline: an exact int runs no Python code and needs no reference.
-    int overflow = 0;
-    long long v = PyLong_AsLongLongAndOverflow(item, &overflow);
-    if (overflow != 0) {
-      PyErr_SetString(PyExc_OverflowError, kIntOutOfRange);
-      return false;
-    }
-    if (v == -1 && PyErr_Occurred()) return false;
+    long long v = 0;
+    if (!Int64Of(item, &v)) return false;
     raw.type_index = kTVMFFIInt;
     raw.zero_padding = 0;
     raw.v_int64 = v;
@@ -113,14 +108,7 @@ bool FillArrayCells(PyObject* fast, const char* what, ArrayObj* array) {
     bool ok;
     if (Py_TYPE(item) == &PyLong_Type) {
       long long v = 0;
-      if (SmallIntValue(item, &v)) {
-        ok = true;
-      } else {
-        int overflow = 0;
-        v = PyLong_AsLongLongAndOverflow(item, &overflow);
-        if (overflow != 0) PyErr_SetString(PyExc_OverflowError, kIntOutOfRange);
-        ok = overflow == 0 && !(v == -1 && PyErr_Occurred());
-      }
+      ok = Int64Of(item, &v);
       slot->type_index = kTVMFFIInt;
       slot->zero_padding = 0;
       slot->v_int64 = v;

@@ -120,13 +120,8 @@ bool ToOwnedAny(PyObject* value, Classified c, TVMFFIAny* out) {
       out->v_int64 = value == Py_True;
       return true;
     case PyKind::kInt: {
-      int overflow = 0;
-      long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
-      if (overflow != 0) {
-        PyErr_SetString(PyExc_OverflowError, kIntOutOfRange);
-        return false;
-      }
-      if (v == -1 && PyErr_Occurred()) return false;
+      long long v = 0;
+      if (!Int64Of(value, &v)) return false;
       out->type_index = kTVMFFIInt;
       out->v_int64 = v;
       return true;

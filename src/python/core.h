@@ -189,22 +189,6 @@ bool IsReferenceObjectType(PyTypeObject* type);
 bool IsForeignObjectType(PyTypeObject* type);
 /*! \brief Classifies `obj` by its real type (never by its type's name). */
 Classified Classify(PyObject* obj);
-/*!
- * \brief The value of an exact int that fits one internal digit (nearly every int a call passes),
- * read inline; false for any other int (then PyLong_AsLongLongAndOverflow reads it).
- */
-inline bool SmallIntValue(PyObject* v, long long* out) {
-#if PY_VERSION_HEX >= 0x030C0000
-  auto* l = reinterpret_cast<PyLongObject*>(v);
-  if (!PyUnstable_Long_IsCompact(l)) return false;
-  *out = static_cast<long long>(PyUnstable_Long_CompactValue(l));
-#else
-  Py_ssize_t size = Py_SIZE(v);
-  if (size < -1 || size > 1) return false;
-  *out = size * static_cast<long long>(reinterpret_cast<PyLongObject*>(v)->ob_digit[0]);
-#endif
-  return true;
-}
 /*! \brief Classify, with the framework tensor type of the last call answered inline. */
 inline Classified ClassifyFast(PyObject* obj) {
   if (Py_TYPE(obj) == last_exchange.type) return {PyKind::kExchange, last_exchange.api};
@@ -370,6 +354,37 @@ bool InitReflection(PyObject* module);
 /*! \brief Why a Python int did not convert: it is outside int64 (every conversion says so). */
 inline constexpr const char* kIntOutOfRange =
     "the integer does not fit in 64 bits (outside the int64 range)";
+
+/*!
+ * \brief The value of an exact int that fits one internal digit (nearly every int a call passes),
+ * read inline; false for any other int (then PyLong_AsLongLongAndOverflow reads it).
+ */
+inline bool SmallIntValue(PyObject* v, long long* out) {
+#if PY_VERSION_HEX >= 0x030C0000
+  auto* l = reinterpret_cast<PyLongObject*>(v);
+  if (!PyUnstable_Long_IsCompact(l)) return false;
+  *out = static_cast<long long>(PyUnstable_Long_CompactValue(l));
+#else
+  Py_ssize_t size = Py_SIZE(v);
+  if (size < -1 || size > 1) return false;
+  *out = size * static_cast<long long>(reinterpret_cast<PyLongObject*>(v)->ob_digit[0]);
+#endif
+  return true;
+}
+/*!
+ * \brief An int (exact or a subclass) as int64; false with an OverflowError saying kIntOutOfRange
+ * when it does not fit (or the error reading it raised).
+ */
+inline bool Int64Of(PyObject* v, long long* out) {
+  if (Py_TYPE(v) == &PyLong_Type && SmallIntValue(v, out)) return true;
+  int overflow = 0;
+  *out = PyLong_AsLongLongAndOverflow(v, &overflow);
+  if (overflow != 0) {
+    PyErr_SetString(PyExc_OverflowError, kIntOutOfRange);
+    return false;
+  }
+  return !(*out == -1 && PyErr_Occurred());
+}
 
 /*! \brief A new reference to `o` (Py_NewRef is 3.10+). */
 inline PyObject* NewRef(PyObject* o) {

@@ -263,9 +263,9 @@ PyObject* NewDType(DLDataType dtype) {
   uint32_t key = static_cast<uint32_t>(dtype.code) | static_cast<uint32_t>(dtype.bits) << 8 |
                  static_cast<uint32_t>(dtype.lanes) << 16;
   auto it = made->find(key);
-  if (it != made->end()) return Py_NewRef(it->second);
+  if (it != made->end()) return NewRef(it->second);
   PyObject* o = MakeDType(dtype, nullptr);
-  if (o != nullptr && made->size() < kMaxSharedDTypes) made->emplace(key, Py_NewRef(o));
+  if (o != nullptr && made->size() < kMaxSharedDTypes) made->emplace(key, NewRef(o));
   return o;
 }
 

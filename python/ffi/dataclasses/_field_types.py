@@ -76,12 +76,11 @@ def _to_dtype(value: Any) -> Any:
 
 
 def _to_device(value: Any) -> Any:
-    # An ffi.Device, or what names one: "cuda:1", a torch.device.
-    if isinstance(value, Device):
-        return value
-    if not isinstance(value, str) and type(value).__name__ != "device":
+    # An ffi.Device, or what names one: "cuda:1", a torch.device. Not an int: Device(2) would read
+    # it as a device type code.
+    if isinstance(value, int):
         raise TypeError
-    return Device(value)
+    return value if isinstance(value, Device) else Device(value)
 
 
 def _instance(cls: type | tuple[type, ...], what: str) -> Callable[[Any], Any]:
