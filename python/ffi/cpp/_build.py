@@ -453,6 +453,19 @@ def _inline_sources(cpp_sources: object, cuda_sources: object, functions: object
     return texts
 
 
+def _image_asm(name: str, path: str) -> str:
+    """C++ source (top-level assembly) defining `__tvm_ffi__cubin_<name>` .. `_end` around the
+    bytes of the file at `path`, 64-byte aligned and hidden: what TVM_FFI_EMBED_CUBIN(name) reads.
+    `.incbin` reads the file when this source is compiled."""
+    sym = f"__tvm_ffi__cubin_{name}"
+    quoted = '"' + path.replace("\\", "\\\\").replace('"', '\\"') + '"'  # an assembler string
+    lines = [f'.section .rodata.{sym},"a"', ".balign 64", f".globl {sym}", f".hidden {sym}",
+             f"{sym}:", f".incbin {quoted}", f".globl {sym}_end", f".hidden {sym}_end",
+             f"{sym}_end:", ".byte 0", ".previous"]  # fmt: skip
+    body = "".join(f"    {_cpp_string(line + chr(10))}\n" for line in lines)
+    return f"__asm__(\n{body});\n"
+
+
 def _embedded_images(embed_cubin: object) -> str:
     """A C++ source defining `__tvm_ffi__cubin_<name>` .. `__tvm_ffi__cubin_<name>_end` around
     each image (what TVM_FFI_EMBED_CUBIN(name) reads), or "" for none. Each image is stored once,
@@ -473,13 +486,7 @@ def _embedded_images(embed_cubin: object) -> str:
         if not os.path.exists(path):
             os.makedirs(images, exist_ok=True)
             _write_atomically(path, data)
-        sym = f"__tvm_ffi__cubin_{image_name}"
-        quoted = '"' + path.replace("\\", "\\\\").replace('"', '\\"') + '"'  # an assembler string
-        lines = [f'.section .rodata.{sym},"a"', ".balign 64", f".globl {sym}", f".hidden {sym}",
-                 f"{sym}:", f".incbin {quoted}", f".globl {sym}_end", f".hidden {sym}_end",
-                 f"{sym}_end:", ".byte 0", ".previous"]  # fmt: skip
-        body = "".join(f"    {_cpp_string(line + chr(10))}\n" for line in lines)
-        parts.append(f"__asm__(\n{body});\n")
+        parts.append(_image_asm(image_name, path))
     return "// The CUDA images of embed_cubin, for TVM_FFI_EMBED_CUBIN(name).\n" + "".join(parts)
 
 
