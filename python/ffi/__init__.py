@@ -32,7 +32,8 @@ def runtime_info() -> dict:
     return _runtime.info(_LIB)
 
 
-from . import _dtypes, access_path  # noqa: E402
+# _object_meta gives ffi.Object its metaclass: it comes before every module defining object classes.
+from . import _dtypes, _object_meta, access_path  # noqa: E402,F401
 from ._core import (  # noqa: E402
     Device,
     Function,

@@ -11,6 +11,7 @@ from typing import Any, ClassVar, Literal, Protocol, final, overload
 
 from typing_extensions import CapsuleType, Self, disjoint_base
 
+from ._object_meta import ObjectMeta
 from ._type_info import TypeInfo
 from .api import Shape
 from .module import Module
@@ -21,7 +22,7 @@ class _SupportsDLPack(Protocol):
     def __dlpack__(self) -> Any: ...
 
 @disjoint_base
-class Object:
+class Object(metaclass=ObjectMeta):
     """Base of every FFI object: holds one reference to it. Made by FFI calls, never directly."""
 
     @property
@@ -366,6 +367,9 @@ def _make_error(kind: str, message: str, backtrace: str) -> Object:
 def _tensor_as(tensor: Tensor, cls: type, /) -> Any:
     """The ffi.Tensor `tensor` as a tensor of class `cls` (through its DLPack exchange API),
     zero-copy."""
+
+def _set_object_metaclass(meta: type, /) -> None:
+    """Make `meta` the metaclass of ffi.Object and of the extension's classes derived from it."""
 
 def _register_class(type_index: int, cls: type, /) -> None:
     """Set the Python class used for FFI objects of a type index."""

@@ -20,6 +20,8 @@ class Module(_core._ModuleBase):
     them.
     """
 
+    __slots__ = ("__dict__",)  # where the exported functions are cached
+
     def _populate(self) -> None:
         # Called (through the hook registered below) when a module arrives in Python. The
         # reference's runtime has no way to list a module's functions: there, each function

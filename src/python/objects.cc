@@ -578,6 +578,56 @@ PyObject* ModuleGetAttr(PyObject* self, PyObject* name) {
   return PyObject_CallMethodOneArg(self, hook, name);
 }
 
+namespace {
+
+/*! \brief Makes `meta` the metaclass of `type` and of its subclasses that still have `type`. */
+void AdoptMetaclass(PyTypeObject* type, PyTypeObject* meta) {
+  if (Py_TYPE(type) != &PyType_Type) return;
+  Py_INCREF(meta);  // a heap type holds its metaclass
+  Py_SET_TYPE(type, meta);
+  PyObject* subclasses =
+      PyObject_CallMethod(reinterpret_cast<PyObject*>(type), "__subclasses__", nullptr);
+  if (subclasses == nullptr) return PyErr_Clear();  // cannot fail for a type
+  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(subclasses); ++i) {
+    AdoptMetaclass(reinterpret_cast<PyTypeObject*>(PyList_GET_ITEM(subclasses, i)), meta);
+  }
+  Py_DECREF(subclasses);
+}
+
+/*!
+ * \brief _set_object_metaclass(meta): gives ffi.Object and the extension's classes derived from it
+ * (Function, Tensor, ...) the metaclass `meta` (ffi._object_meta.ObjectMeta). PyType_FromSpec
+ * makes them with `type`, and Python before 3.12 has no PyType_FromMetaclass; the classes are
+ * made first, since 3.12+ refuse a spec type whose base has a metaclass with its own __new__.
+ */
+PyObject* SetObjectMetaclass(PyObject*, PyObject* meta) {
+  if (!PyType_Check(meta) ||
+      !PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(meta), &PyType_Type)) {
+    PyErr_SetString(PyExc_TypeError, "_set_object_metaclass needs a subclass of type");
+    return nullptr;
+  }
+  auto* meta_type = reinterpret_cast<PyTypeObject*>(meta);
+  if (meta_type->tp_basicsize != PyType_Type.tp_basicsize ||
+      meta_type->tp_itemsize != PyType_Type.tp_itemsize) {
+    PyErr_SetString(PyExc_TypeError, "_set_object_metaclass needs a metaclass without slots");
+    return nullptr;
+  }
+  if (Py_TYPE(ObjectType) != &PyType_Type && Py_TYPE(ObjectType) != meta_type) {
+    PyErr_SetString(PyExc_RuntimeError, "ffi.Object already has another metaclass");
+    return nullptr;
+  }
+  AdoptMetaclass(ObjectType, meta_type);
+  Py_RETURN_NONE;
+}
+
+PyMethodDef object_functions[] = {
+    {"_set_object_metaclass", SetObjectMetaclass, METH_O,
+     "_set_object_metaclass($module, meta, /)\n--\n\nMakes `meta` the metaclass of ffi.Object "
+     "and of the extension's classes derived from it (once, at import)."},
+    {nullptr, nullptr, 0, nullptr}};
+
+}  // namespace
+
 bool InitObjectTypes(PyObject* module) {
   PyType_Slot object_slots[] = {
       {Py_tp_dealloc, reinterpret_cast<void*>(ObjectDealloc)},
@@ -635,7 +685,8 @@ bool InitObjectTypes(PyObject* module) {
       module_bases ? PyType_FromSpecWithBases(&module_spec, module_bases) : nullptr;
   Py_XDECREF(module_bases);
   if (module_base == nullptr) return false;
-  return AddType(module, "Object", ObjectType) && AddType(module, "Function", FunctionType) &&
+  return PyModule_AddFunctions(module, object_functions) == 0 &&
+         AddType(module, "Object", ObjectType) && AddType(module, "Function", FunctionType) &&
          AddType(module, "ObjectRValueRef", RValueRefType) &&
          AddType(module, "_ModuleBase", reinterpret_cast<PyTypeObject*>(module_base));
 }

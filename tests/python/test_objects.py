@@ -170,6 +170,49 @@ def test_unregistered_type_shows_fields(objmod):
         type(bag)()  # not registered: not constructible
 
 
+def test_object_classes_have_no_instance_dict(Point, objmod):
+    """As in the reference, an object class without __slots__ gets __slots__ = (): an attribute
+    the type does not reflect is an AttributeError, never a Python attribute the C++ object
+    lacks; a class asks for a __dict__ explicitly."""
+    bag = fn("objtest.make_bag")(3)
+    for cls in (Point, type(bag), ffi.Array, ffi.Map, ffi.Tensor, ffi.Function):
+        assert "__dict__" not in dir(cls) or cls is ffi.Function, cls  # Function holds attributes
+        assert type(cls) is type(ffi.Object)
+    assert Point.__dict__["__slots__"] == () and "__weakref__" not in Point.__dict__
+    p = Point(1, 2.0)
+    with pytest.raises(AttributeError):
+        p.z = 3  # a misspelt field fails at once
+    with pytest.raises(AttributeError):
+        ffi.Array([1]).note = "x"
+
+    @ffi.register_object("objtest.Point")
+    class PointWithDict(ffi.Object):
+        __slots__ = ("__dict__",)
+
+    q = PointWithDict(1, 2.0)
+    q.note = "kept"
+    assert q.note == "kept" and q.x == 1
+    ffi.register_object("objtest.Point")(Point)  # the fixture's class again
+
+
+def test_object_classes_mix_with_abcs_and_check_instances_by_class(objmod):
+    """The metaclass derives from ABCMeta, so object classes may be collections.abc classes too;
+    isinstance/issubclass against object classes follow the class hierarchy."""
+    import collections.abc
+
+    class Pairs(ffi.Object, collections.abc.Sized):
+        def __len__(self):
+            return 2
+
+    assert Pairs.__slots__ == () and issubclass(Pairs, collections.abc.Sized)
+    assert issubclass(Pairs, ffi.Object) and not issubclass(int, ffi.Object)
+    assert isinstance(ffi.Array([1]), collections.abc.Sequence)
+    assert isinstance(ffi.Array([1]), ffi.Object) and not isinstance(ffi.Array([1]), ffi.Map)
+    assert not isinstance([1], ffi.Array) and not isinstance(1, ffi.Object)
+    bag = fn("objtest.make_bag")(3)
+    assert isinstance(bag, ffi.Object) and not isinstance(bag, Pairs)
+
+
 def test_type_without_reflection_is_a_plain_object(objmod):
     plain = fn("objtest.make_plain")()
     assert type(plain) is ffi.Object and plain.type_key == "objtest.Plain"

@@ -34,6 +34,7 @@ from typing import Any, ClassVar
 
 from .. import _core
 from .._core import Object
+from .._object_meta import ObjectMeta
 from ..container import Dict
 from .c_class import c_class
 from .field import MISSING
@@ -115,7 +116,7 @@ def _members(cls: type) -> list[Any]:
     return [] if state is None else list(state.entries)
 
 
-class _EnumMeta(type):
+class _EnumMeta(ObjectMeta):
     """Enum classes iterate over their members, and calling one with a member or an index returns
     that member (any other call constructs, as for other classes)."""
 
