@@ -368,6 +368,13 @@ def _tensor_as(tensor: Tensor, cls: type, /) -> Any:
     """The ffi.Tensor `tensor` as a tensor of class `cls` (through its DLPack exchange API),
     zero-copy."""
 
+def _set_value_class(base: type, cls: type, /) -> None:
+    """Make tensors (`base` ffi.Tensor), dtypes (ffi.dtype) or devices (ffi.Device) arrive as
+    `cls`, a subclass of `base`."""
+
+def _value_class(base: type, /) -> type:
+    """The class values of `base` (ffi.Tensor, ffi.dtype, ffi.Device) arrive as."""
+
 def _set_object_metaclass(meta: type, /) -> None:
     """Make `meta` the metaclass of ffi.Object and of the extension's classes derived from it."""
 

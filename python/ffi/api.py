@@ -122,8 +122,11 @@ class DLDeviceType(enum.IntEnum):
 
 
 def device(type: str | int | Any, index: int | None = None) -> Device:
-    """Make a Device: ``device("cuda:1")``, ``device("cuda", 1)``, ``device(torch.device(...))``."""
-    return Device(type, index)
+    """Make a Device: ``device("cuda:1")``, ``device("cuda", 1)``, ``device(torch.device(...))``.
+
+    Of the class devices arrive as: ``ffi.Device`` unless ``ffi.core._set_class_device`` chose a
+    subclass."""
+    return _core._value_class(Device)(type, index)
 
 
 def _from_extern_c(c_symbol: int, *, keep_alive_object: object = None) -> Function:

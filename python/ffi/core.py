@@ -51,6 +51,36 @@ def _type_cls_to_type_info(type_cls: type) -> TypeInfo | None:
     return None if index < 0 else type_info(index)
 
 
+def _set_class_tensor(cls: type) -> None:
+    """Make tensors arrive as `cls` (``ffi.Tensor`` or a subclass): call results, ``from_dlpack``
+    and tensors in containers. The reference's hook, by which a framework (TVM's ``Tensor``)
+    puts its own class on every tensor; ``_CLASS_TENSOR`` is the class now."""
+    _core._set_value_class(Tensor, cls)
+
+
+def _set_class_device(cls: type) -> None:
+    """Make devices arrive as `cls` (``ffi.Device`` or a subclass): call results and
+    ``ffi.device()``; ``_CLASS_DEVICE`` is the class now."""
+    _core._set_value_class(Device, cls)
+
+
+def _set_class_dtype(cls: type) -> None:
+    """Make dtypes arrive as `cls` (``ffi.dtype`` or a subclass): call results and
+    ``Tensor.dtype``; ``_CLASS_DTYPE`` is the class now."""
+    _core._set_value_class(DataType, cls)
+
+
+_VALUE_BASES = {"_CLASS_TENSOR": Tensor, "_CLASS_DEVICE": Device, "_CLASS_DTYPE": DataType}
+
+
+def __getattr__(name: str) -> Any:
+    # _CLASS_TENSOR, _CLASS_DEVICE, _CLASS_DTYPE: read from the extension, so always current.
+    base = _VALUE_BASES.get(name)
+    if base is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _core._value_class(base)
+
+
 String = str
 """FFI strings arrive in Python as ``str``."""
 Bytes = bytes

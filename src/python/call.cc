@@ -198,10 +198,11 @@ class CallArgs {
       case PyKind::kStr:
         return SetString(out, arg);
       case PyKind::kObject: {
-        if (Py_TYPE(arg) == TensorType && reinterpret_cast<PyTensor*>(arg)->read_only) {
+        TVMFFIObject* h = reinterpret_cast<PyObj*>(arg)->handle;
+        if (h->type_index == kTVMFFITensor && PyObject_TypeCheck(arg, TensorType) &&
+            reinterpret_cast<PyTensor*>(arg)->read_only) {
           return ReadOnly(i, arg, func_name);
         }
-        TVMFFIObject* h = reinterpret_cast<PyObj*>(arg)->handle;
         out->type_index = h->type_index;
         out->v_obj = h;
         // A container a framework call returned hands out that framework's tensors: passing it

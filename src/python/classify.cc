@@ -184,6 +184,9 @@ Classified Classify(PyObject* obj) {
   if (IsForeignObjectType(type)) return {PyKind::kForeign};
   if (ProtocolOf(type) != Protocol::kNone) return {PyKind::kProtocol};
   if (PyExceptionInstance_Check(obj)) return {PyKind::kException};
+  // Subclasses of ffi.dtype (a str) and ffi.Device, as the package may make results arrive as.
+  if (PyType_IsSubtype(type, DTypeType)) return {PyKind::kDType};
+  if (PyType_IsSubtype(type, DeviceType)) return {PyKind::kDevice};
   // Subclasses of the builtins (IntEnum, str enums, ...) convert as their base.
   if (PyLong_Check(obj)) return {PyKind::kInt};
   if (PyFloat_Check(obj)) return {PyKind::kFloat};

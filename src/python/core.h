@@ -88,6 +88,11 @@ extern PyTypeObject* TensorType;
 extern PyTypeObject* RValueRefType;
 extern PyTypeObject* DTypeType;
 extern PyTypeObject* DeviceType;
+// The classes tensors, dtypes and devices arrive as from calls and conversions: TensorType,
+// DTypeType and DeviceType unless the package set subclasses (ffi.core._set_class_tensor, ...).
+extern PyTypeObject* TensorClass;
+extern PyTypeObject* DTypeClass;
+extern PyTypeObject* DeviceClass;
 
 // ---- the interpreter's state, for code that may run on any thread or at exit -----------------
 
@@ -457,14 +462,16 @@ bool SyncForConsumer(DLDevice device, PyObject* stream);
 
 /*! \brief Creates the dtype and Device types. */
 bool InitDTypeDeviceTypes(PyObject* module);
-/*! \brief An ffi.dtype naming `dtype` by its canonical name (new reference to a shared one). */
+/*!
+ * \brief A DTypeClass naming `dtype` by its canonical name (new reference to a shared one).
+ */
 PyObject* NewDType(DLDataType dtype);
 /*!
  * \brief The element type `spec` names: an ffi.dtype, a str, a numpy.dtype, a torch.dtype or a
  * scalar type (np.float32). False with ValueError (or the error str() raised) otherwise.
  */
 bool DTypeFromPython(PyObject* spec, DLDataType* out);
-/*! \brief A new ffi.Device. */
+/*! \brief A new DeviceClass. */
 PyObject* NewDevice(DLDevice device);
 
 // ---- module.cc: hooks the Python package registers (borrowed; NULL until registered) ----------

@@ -10,6 +10,8 @@ namespace python {
 
 PyTypeObject* DTypeType = nullptr;
 PyTypeObject* DeviceType = nullptr;
+PyTypeObject* DTypeClass = nullptr;
+PyTypeObject* DeviceClass = nullptr;
 
 namespace {
 
@@ -19,10 +21,10 @@ constexpr size_t kMaxSharedDTypes = 256;
 // ---- dtype -------------------------------------------------------------------------------------
 
 /*!
- * \brief A new ffi.dtype naming `dtype` with `text` (a str; NULL: the canonical name). Plain
- * str.__new__ makes the text part, as for any str subclass.
+ * \brief A new `cls` (ffi.dtype or a subclass) naming `dtype` with `text` (a str; NULL: the
+ * canonical name). Plain str.__new__ makes the text part, as for any str subclass.
  */
-PyObject* MakeDType(DLDataType dtype, PyObject* text) {
+PyObject* MakeDType(PyTypeObject* cls, DLDataType dtype, PyObject* text) {
   PyObject* owned = nullptr;
   if (text == nullptr) {
     text = owned = PyUnicode_FromString(DLDataTypeToString(dtype).c_str());
@@ -31,19 +33,19 @@ PyObject* MakeDType(DLDataType dtype, PyObject* text) {
   PyObject* args = PyTuple_Pack(1, text);
   Py_XDECREF(owned);
   if (args == nullptr) return nullptr;
-  PyObject* o = PyUnicode_Type.tp_new(DTypeType, args, nullptr);
+  PyObject* o = PyUnicode_Type.tp_new(cls, args, nullptr);
   Py_DECREF(args);
   if (o != nullptr) reinterpret_cast<PyDType*>(o)->dtype = dtype;
   return o;
 }
 
-PyObject* DTypeNew(PyTypeObject*, PyObject* args, PyObject* kwargs) {
+PyObject* DTypeNew(PyTypeObject* cls, PyObject* args, PyObject* kwargs) {
   PyObject* spec = nullptr;
   static const char* kwlist[] = {"dtype", nullptr};
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O", const_cast<char**>(kwlist), &spec)) {
     return nullptr;
   }
-  if (Py_TYPE(spec) == DTypeType) {
+  if (Py_TYPE(spec) == cls) {
     Py_INCREF(spec);
     return spec;
   }
@@ -53,9 +55,9 @@ PyObject* DTypeNew(PyTypeObject*, PyObject* args, PyObject* kwargs) {
   // but a str, gets the shared dtype of that name.
   if (PyUnicode_Check(spec) &&
       PyUnicode_CompareWithASCIIString(spec, DLDataTypeToString(dtype).c_str()) != 0) {
-    return MakeDType(dtype, spec);
+    return MakeDType(cls, dtype, spec);
   }
-  return NewDType(dtype);
+  return cls == DTypeClass ? NewDType(dtype) : MakeDType(cls, dtype, nullptr);
 }
 
 DLDataType DT(PyObject* self) { return reinterpret_cast<PyDType*>(self)->dtype; }
@@ -157,7 +159,7 @@ PyObject* DTypeIsDType(PyObject*, PyObject* arg) {
 PyObject* DTypeReduce(PyObject* self, PyObject*) {
   PyObject* text = PyUnicode_FromObject(self);  // a plain str copy
   if (text == nullptr) return nullptr;
-  return Py_BuildValue("O(N)", reinterpret_cast<PyObject*>(DTypeType), text);
+  return Py_BuildValue("O(N)", reinterpret_cast<PyObject*>(Py_TYPE(self)), text);
 }
 
 PyMethodDef dtype_methods[] = {
@@ -172,7 +174,14 @@ PyMethodDef dtype_methods[] = {
 
 DLDevice DV(PyObject* self) { return reinterpret_cast<PyDevice*>(self)->device; }
 
-PyObject* DeviceNew(PyTypeObject*, PyObject* args, PyObject* kwargs) {
+/*! \brief A new `cls` (ffi.Device or a subclass) for `device`. */
+PyObject* MakeDevice(PyTypeObject* cls, DLDevice device) {
+  PyObject* o = cls->tp_alloc(cls, 0);
+  if (o != nullptr) reinterpret_cast<PyDevice*>(o)->device = device;
+  return o;
+}
+
+PyObject* DeviceNew(PyTypeObject* cls, PyObject* args, PyObject* kwargs) {
   PyObject* type = nullptr;
   PyObject* index = Py_None;
   static const char* kwlist[] = {"type", "index", nullptr};
@@ -180,7 +189,7 @@ PyObject* DeviceNew(PyTypeObject*, PyObject* args, PyObject* kwargs) {
                                    &index)) {
     return nullptr;
   }
-  if (Py_TYPE(type) == DeviceType && index == Py_None) {
+  if (Py_TYPE(type) == cls && index == Py_None) {
     Py_INCREF(type);
     return type;
   }
@@ -209,7 +218,7 @@ PyObject* DeviceNew(PyTypeObject*, PyObject* args, PyObject* kwargs) {
     if (!IntInRange(index, INT32_MIN, INT32_MAX, "Device index", &id)) return nullptr;
     d.device_id = static_cast<int32_t>(id);
   }
-  return NewDevice(d);
+  return MakeDevice(cls, d);
 }
 
 PyObject* DeviceStr(PyObject* self) {
@@ -227,7 +236,7 @@ Py_hash_t DeviceHash(PyObject* self) {
 }
 PyObject* DeviceRichCompare(PyObject* self, PyObject* other, int op) {
   if (op != Py_EQ && op != Py_NE) Py_RETURN_NOTIMPLEMENTED;
-  if (Py_TYPE(other) != DeviceType) Py_RETURN_NOTIMPLEMENTED;
+  if (!PyObject_TypeCheck(other, DeviceType)) Py_RETURN_NOTIMPLEMENTED;
   bool eq = DV(self) == DV(other);
   return PyBool_FromLong(op == Py_EQ ? eq : !eq);
 }
@@ -245,7 +254,7 @@ PyGetSetDef device_getset[] = {
     {nullptr, nullptr, nullptr, nullptr, nullptr}};
 /*! \brief Pickling: Device(device_type, index). */
 PyObject* DeviceReduce(PyObject* self, PyObject*) {
-  return Py_BuildValue("O(ii)", reinterpret_cast<PyObject*>(DeviceType),
+  return Py_BuildValue("O(ii)", reinterpret_cast<PyObject*>(Py_TYPE(self)),
                        static_cast<int>(DV(self).device_type), DV(self).device_id);
 }
 
@@ -257,20 +266,22 @@ PyMethodDef device_methods[] = {
 }  // namespace
 
 PyObject* NewDType(DLDataType dtype) {
-  // dtypes are immutable: the few a program meets are made once and shared.
+  // dtypes are immutable: the few a program meets are made once and shared. A subclass set by
+  // the package (ffi.core._set_class_dtype) gets new objects, which keeps the shared ones intact.
+  if (DTypeClass != DTypeType) return MakeDType(DTypeClass, dtype, nullptr);
   static std::unordered_map<uint32_t, PyObject*>* made =
       new std::unordered_map<uint32_t, PyObject*>();
   uint32_t key = static_cast<uint32_t>(dtype.code) | static_cast<uint32_t>(dtype.bits) << 8 |
                  static_cast<uint32_t>(dtype.lanes) << 16;
   auto it = made->find(key);
   if (it != made->end()) return NewRef(it->second);
-  PyObject* o = MakeDType(dtype, nullptr);
+  PyObject* o = MakeDType(DTypeType, dtype, nullptr);
   if (o != nullptr && made->size() < kMaxSharedDTypes) made->emplace(key, NewRef(o));
   return o;
 }
 
 bool DTypeFromPython(PyObject* spec, DLDataType* out) {
-  if (Py_TYPE(spec) == DTypeType) {
+  if (PyObject_TypeCheck(spec, DTypeType)) {
     *out = DT(spec);
     return true;
   }
@@ -290,11 +301,7 @@ bool DTypeFromPython(PyObject* spec, DLDataType* out) {
   }
 }
 
-PyObject* NewDevice(DLDevice device) {
-  PyObject* o = DeviceType->tp_alloc(DeviceType, 0);
-  if (o != nullptr) reinterpret_cast<PyDevice*>(o)->device = device;
-  return o;
-}
+PyObject* NewDevice(DLDevice device) { return MakeDevice(DeviceClass, device); }
 
 bool InitDTypeDeviceTypes(PyObject* module) {
   PyType_Slot dtype_slots[] = {
@@ -306,7 +313,8 @@ bool InitDTypeDeviceTypes(PyObject* module) {
                                     "and PyTorch dtypes. A str: the text it was made from "
                                     "(compared and hashed as that text).")},
       {0, nullptr}};
-  PyType_Spec dtype_spec = {"ffi.dtype", sizeof(PyDType), 0, Py_TPFLAGS_DEFAULT, dtype_slots};
+  PyType_Spec dtype_spec = {"ffi.dtype", sizeof(PyDType), 0,
+                            Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, dtype_slots};
   PyObject* dtype_bases = PyTuple_Pack(1, reinterpret_cast<PyObject*>(&PyUnicode_Type));
   if (dtype_bases == nullptr) return false;
   DTypeType = reinterpret_cast<PyTypeObject*>(PyType_FromSpecWithBases(&dtype_spec, dtype_bases));
@@ -324,9 +332,12 @@ bool InitDTypeDeviceTypes(PyObject* module) {
       {Py_tp_doc, const_cast<char*>("A device: ffi.Device(\"cuda:1\"), ffi.Device(\"cuda\", 1), "
                                     "also from torch.device.")},
       {0, nullptr}};
-  PyType_Spec device_spec = {"ffi.Device", sizeof(PyDevice), 0, Py_TPFLAGS_DEFAULT, device_slots};
+  PyType_Spec device_spec = {"ffi.Device", sizeof(PyDevice), 0,
+                             Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, device_slots};
   DeviceType = reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&device_spec));
   if (DeviceType == nullptr) return false;
+  DTypeClass = reinterpret_cast<PyTypeObject*>(NewRef(reinterpret_cast<PyObject*>(DTypeType)));
+  DeviceClass = reinterpret_cast<PyTypeObject*>(NewRef(reinterpret_cast<PyObject*>(DeviceType)));
   return AddType(module, "dtype", DTypeType) && AddType(module, "Device", DeviceType);
 }
 

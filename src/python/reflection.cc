@@ -429,7 +429,46 @@ PyObject* ClassTypeIndex(PyObject*, PyObject* cls) {
   return PyLong_FromLong(-1);
 }
 
+/*! \brief The slot of the class values of `base` (ffi.Tensor, ffi.dtype, ffi.Device) arrive as. */
+PyTypeObject** ValueClassSlot(PyObject* base) {
+  if (base == reinterpret_cast<PyObject*>(TensorType)) return &TensorClass;
+  if (base == reinterpret_cast<PyObject*>(DTypeType)) return &DTypeClass;
+  if (base == reinterpret_cast<PyObject*>(DeviceType)) return &DeviceClass;
+  PyErr_Format(PyExc_TypeError, "expected ffi.Tensor, ffi.dtype or ffi.Device, got %R", base);
+  return nullptr;
+}
+
+PyObject* SetValueClass(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+  if (nargs != 2) {
+    PyErr_SetString(PyExc_TypeError, "_set_value_class(base, cls)");
+    return nullptr;
+  }
+  PyTypeObject** slot = ValueClassSlot(args[0]);
+  if (slot == nullptr) return nullptr;
+  auto* base = reinterpret_cast<PyTypeObject*>(args[0]);
+  if (!PyType_Check(args[1]) || !PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(args[1]), base)) {
+    PyErr_Format(PyExc_TypeError, "the class must be %s or a subclass of it, got %R", base->tp_name,
+                 args[1]);
+    return nullptr;
+  }
+  Py_INCREF(args[1]);
+  Py_SETREF(*slot, reinterpret_cast<PyTypeObject*>(args[1]));
+  Py_RETURN_NONE;
+}
+
+PyObject* GetValueClass(PyObject*, PyObject* base) {
+  PyTypeObject** slot = ValueClassSlot(base);
+  return slot ? NewRef(reinterpret_cast<PyObject*>(*slot)) : nullptr;
+}
+
 PyMethodDef reflection_functions[] = {
+    {"_set_value_class", reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(SetValueClass)),
+     METH_FASTCALL,
+     "_set_value_class(base, cls)\n\nMakes tensors (base ffi.Tensor), dtypes (ffi.dtype) or "
+     "devices (ffi.Device) arrive as `cls`, a subclass of `base`."},
+    {"_value_class", GetValueClass, METH_O,
+     "_value_class(base)\n\nThe class values of `base` (ffi.Tensor, ffi.dtype, ffi.Device) "
+     "arrive as."},
     {"_register_object", reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(RegisterObject)),
      METH_FASTCALL,
      "_register_object(type_index, cls)\n\nBinds cls to the type, sets its reflected fields and "

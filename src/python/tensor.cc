@@ -11,6 +11,7 @@ namespace ffi {
 namespace python {
 
 PyTypeObject* TensorType = nullptr;
+PyTypeObject* TensorClass = nullptr;
 
 namespace {
 
@@ -332,7 +333,7 @@ PyMethodDef tensor_methods[] = {
 }  // namespace
 
 PyObject* WrapTensor(TVMFFIObject* handle, bool read_only) {
-  PyObject* t = WrapObject(TensorType, handle);
+  PyObject* t = WrapObject(TensorClass, handle);
   if (t != nullptr) reinterpret_cast<PyTensor*>(t)->read_only = read_only;
   return t;
 }
@@ -350,6 +351,7 @@ bool InitTensorType(PyObject* module) {
   TensorType = reinterpret_cast<PyTypeObject*>(PyType_FromSpecWithBases(&tensor_spec, bases));
   Py_DECREF(bases);
   if (TensorType == nullptr) return false;
+  TensorClass = reinterpret_cast<PyTypeObject*>(NewRef(reinterpret_cast<PyObject*>(TensorType)));
   RegisterClass(kTVMFFITensor, TensorType);
   return InitDLPackExport(module) && AddType(module, "Tensor", TensorType);
 }
