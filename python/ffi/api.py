@@ -56,7 +56,10 @@ def _object_copy(self: Object) -> Object:
     """``copy.copy``: the type's ``__ffi_shallow_copy__`` (its C++ copy constructor)."""
     copy_fn = _core._type_attr(self.type_index, "__ffi_shallow_copy__")
     if copy_fn is None:
-        raise TypeError(f"cannot copy a `{self.type_key}`: its type registers no copy constructor")
+        raise TypeError(
+            f"cannot copy a `{self.type_key}`: its type does not support copy (it registers no "
+            "copy constructor)"
+        )
     return copy_fn(self)
 
 

@@ -185,7 +185,9 @@ PyObject* ObjectInitHandle(PyObject* self, PyObject* const* args, Py_ssize_t n) 
       PyObject_TypeCheck(made, ObjectType) ? reinterpret_cast<PyObj*>(made)->handle : nullptr;
   int32_t want = ReflectedIndexOf(Py_TYPE(self));
   if (h == nullptr || (want >= 0 && !IsInstanceOfIndex(h, want))) {
-    PyErr_Format(PyExc_TypeError, "the constructor of %s returned `%s`, not an object of its type",
+    PyErr_Format(PyExc_TypeError,
+                 "the constructor of %s returned `%s`, not an object of its type (a base "
+                 "class's constructor on an instance of a subclass is not supported)",
                  Py_TYPE(self)->tp_name, Py_TYPE(made)->tp_name);
     Py_DECREF(made);
     return nullptr;

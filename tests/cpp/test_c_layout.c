@@ -1,9 +1,13 @@
 /*
  * Compiled as C99: <ffi/c_api.h> must be valid C, and the sizes and offsets the ABI fixes must
- * hold there too. Every assertion fails the build when broken.
+ * hold there too. Every assertion fails the build when broken. The C headers at the reference's
+ * paths are valid C too, as the reference's are.
  */
 #include <ffi/c_api.h>
+#include <ffi/c_env_api.h>
 #include <stddef.h>
+#include <tvm/ffi/c_api.h>
+#include <tvm/ffi/extra/c_env_api.h>
 
 #define LAYOUT(name, cond) typedef char layout_##name[(cond) ? 1 : -1]
 

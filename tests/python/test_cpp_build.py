@@ -6,6 +6,7 @@ test_cpp_build_cache.py.
 
 import os
 import re
+import subprocess
 
 import pytest
 import torch
@@ -146,8 +147,9 @@ def test_reference_spellings_of_the_build_functions(tmp_path):
     assert mod.twice(4) == 8 and mod.get_function_doc("twice") == "Doubles x."
     loaded = ffi.cpp.load("twice", sources=str(src), build_directory=tmp_path / "b")
     assert loaded.twice(5) == 10
-    with pytest.raises(ValueError, match="only shared libraries"):
-        ffi.cpp.build("twice", sources=[src], output=tmp_path / "twice.o")
+    # A bare file name goes into the directory of the build, as the reference places it.
+    named = ffi.cpp.build("twice", sources=[src], build_directory=tmp_path / "b", output="t.so")
+    assert named == str(tmp_path / "b" / "t.so") and ffi.load_module(named).twice(3) == 6
 
     # Inline: the TVM_FFI_* spelling, one function named by a str, docs from a mapping (quotes,
     # backslashes and newlines kept).
@@ -337,3 +339,58 @@ def test_cuda_flags_are_part_of_the_key(tmp_path):
     flagged = ffi.cpp.build_inline("cuda_key", extra_cuda_cflags=["-DCUDA_FLAG=1"], **kw)
     assert plain != flagged
     assert ffi.cpp.build_inline("cuda_key", **kw) == plain
+
+
+C_ADD = r"""
+#include <tvm/ffi/c_api.h>
+/* A safe-call function written in C: exported as `c_add` by its symbol name alone. */
+TVM_FFI_DLL_EXPORT int __tvm_ffi_c_add(void* self, const TVMFFIAny* args, int32_t num_args,
+                                       TVMFFIAny* result) {
+  (void)self;
+  (void)num_args;
+  result->type_index = kTVMFFIInt;
+  result->zero_padding = 0;
+  result->v_int64 = args[0].v_int64 + args[1].v_int64;
+  return 0;
+}
+"""
+
+
+def test_c_sources_objects_and_object_outputs(tmp_path, monkeypatch):
+    """As the reference: `.c` sources compile as C ($CC), `.o`/`.obj` sources link as they are,
+    and an `output` ending `.o` builds a relocatable object (several objects joined by ld -r)
+    that a later build links."""
+    c_file = tmp_path / "add.c"
+    c_file.write_text(C_ADD)
+    obj = ffi.cpp.build("c_add", sources=[c_file], build_directory=tmp_path, output="c_add.o")
+    assert obj == str(tmp_path / "c_add.o")
+    assert "__tvm_ffi_c_add" in subprocess.check_output(["nm", obj], text=True)  # C: unmangled
+    lib = ffi.cpp.build("c_add_lib", sources=[obj], build_directory=tmp_path)
+    assert ffi.load_module(lib).c_add(10, 20) == 30
+
+    # Inline C++ and a CUDA image into one object: the inline source and the image's assembly
+    # are two objects joined into one.
+    inline_obj = ffi.cpp.build_inline(
+        "inc_obj",
+        cpp_sources=IMAGE_READER + "int64_t inc(int64_t x) { return x + 1; }",
+        functions=["inc", "image_size"],
+        embed_cubin={"first": b"12345", "second": b"6"},
+        build_directory=tmp_path,
+        output=tmp_path / "out" / "inc.o",
+    )
+    assert inline_obj == str(tmp_path / "out" / "inc.o")
+    both = ffi.load_module(
+        ffi.cpp.build("both", sources=[inline_obj, obj], build_directory=tmp_path)
+    )
+    assert (both.inc(1), both.image_size(0), both.c_add(1, 2)) == (2, 5, 3)
+
+    # $CC chooses the C compiler: a missing one is an error, not another compiler.
+    monkeypatch.setenv("CC", "no-such-cc")
+    with pytest.raises(ffi.cpp.BuildError, match=r"\$CC is 'no-such-cc'"):
+        ffi.cpp.build("c_add2", sources=[c_file], build_directory=tmp_path)
+    monkeypatch.delenv("CC")
+    with pytest.raises(TypeError, match="output must be a str"):
+        ffi.cpp.build("c_add", sources=[c_file], output=3)
+    # A changed object is a new build: the key holds its digest.
+    again = ffi.cpp.build("c_add", sources=[c_file], build_directory=tmp_path, output="x.o")
+    assert open(again, "rb").read() == open(obj, "rb").read()

@@ -12,6 +12,7 @@ timeout. The cache lives in ``$FFI_CACHE_DIR/<name>`` (default ``~/.cache/ffi/<n
 ``FFI_CPP_NINJA=0`` runs them one by one instead of through ninja.
 """
 
-from ._build import BuildError, build, build_inline, load, load_inline
+from ._api import build, build_inline, load, load_inline
+from ._build import BuildError
 
 __all__ = ["BuildError", "build", "build_inline", "load", "load_inline"]

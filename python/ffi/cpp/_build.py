@@ -20,31 +20,26 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Union
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Union
 
 from .. import libinfo
 from .._version import __version__
 from ..utils.lockfile import FileLock
 
-if TYPE_CHECKING:
-    from ..module import Module
-
 _LOCK_TIMEOUT_S = float(os.environ.get("FFI_CPP_LOCK_TIMEOUT", "600"))
 # Bump when the commands or the file layout change, so that older cache entries are not reused.
-_KEY_SCHEMA = "ffi.cpp/2"
+_KEY_SCHEMA = "ffi.cpp/3"
 _BASE_FLAGS = ["-std=c++17", "-O2"]
+_C_BASE_FLAGS = ["-O2"]
+_OBJECT_SUFFIXES = (".o", ".obj")  # an `output` with one of these is an object file
+_Paths = Union[str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]], None]
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _MAX_NAME = 128  # `<name>_<key>.so.sha256` must stay within a file name's 255 bytes
 _KEY_CHARS = 20
+
+
 # Prefixed to inline CUDA sources: the check macro, device guard, current stream and allocator.
-_CUDA_HELPERS = "".join(
-    f"#include <ffi/extra/cuda/{h}.h>\n" for h in ("base", "device_guard", "stream", "allocator")
-)
-
-_Paths = Union[str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]], None]
-
-
 class BuildError(RuntimeError):
     """A kernel library failed to compile or link; the message holds the compiler's output."""
 
@@ -90,13 +85,25 @@ def _verbose(flag: bool | None) -> bool:
     )
 
 
+# The build programs: the environment variable choosing each, and where to look otherwise.
+_PROGRAMS = {
+    "c++": ("CXX", ["c++"]),
+    "cc": ("CC", ["cc"]),
+    "nvcc": ("NVCC", ["nvcc", "/usr/local/cuda/bin/nvcc"]),
+    "ld": ("LD", ["ld"]),
+    "objcopy": ("OBJCOPY", ["objcopy"]),
+    "nm": ("NM", ["nm"]),
+}
+
+
 def _compiler(kind: str) -> list[str]:
-    """The compiler's argv prefix: $CXX / $NVCC (split like a shell word list), else the default.
+    """The argv prefix of a build program (a compiler, `ld`, `objcopy`, `nm`): its variable
+    ($CXX, $CC, $NVCC, $LD, $OBJCOPY, $NM; split like a shell word list), else the default.
 
     Resolved on every build, so a changed $CXX or PATH takes effect at once; a $CXX that names a
     missing program is an error, never a silent fallback to another compiler.
     """
-    env = {"c++": "CXX", "nvcc": "NVCC"}[kind]
+    env, candidates = _PROGRAMS[kind]
     chosen = os.environ.get(env, "").strip()
     if chosen:
         argv = shlex.split(chosen)
@@ -104,12 +111,11 @@ def _compiler(kind: str) -> list[str]:
         if path is None:
             raise BuildError(f"${env} is {chosen!r}, but `{argv[0]}` is not an executable")
         return [os.path.abspath(path), *argv[1:]]
-    candidates = [kind] + (["/usr/local/cuda/bin/nvcc"] if kind == "nvcc" else [])
     for candidate in candidates:
         path = shutil.which(candidate)
         if path:
             return [os.path.abspath(path)]
-    raise BuildError(f"cannot find the compiler `{kind}` (set ${env} to choose one)")
+    raise BuildError(f"cannot find `{kind}` (set ${env} to choose one)")
 
 
 def _compiler_identity(argv: list[str]) -> str:
@@ -172,7 +178,19 @@ def _file_sha256(path: str) -> str:
     return h.hexdigest()
 
 
-def _read_source(path: str) -> str:
+def _source_kind(path: str) -> str:
+    """How a file in `sources` is built, by its suffix: "cuda" (.cu), "c" (.c), "object" (.o,
+    .obj, .a: linked as they are), else "c++"."""
+    suffix = os.path.splitext(path)[1].lower()
+    if suffix in _OBJECT_SUFFIXES + (".a",):
+        return "object"
+    return {".cu": "cuda", ".c": "c"}.get(suffix, "c++")
+
+
+def _read_source(kind: str, path: str) -> str:
+    """What the key holds of a file: a source's text, an object's digest."""
+    if kind == "object":
+        return "sha256:" + _file_sha256(path)
     with open(path, encoding="utf-8", errors="surrogateescape") as f:
         return f.read()
 
@@ -222,24 +240,44 @@ _Command = tuple[str, list[str]]  # (the file it makes, argv)
 
 
 def _commands(
-    spec: _Spec, sources: list[tuple[str, str]], work: str
-) -> tuple[list[_Command], _Command]:
-    """([(object, compile argv)], (library, link argv)); objects and library go into `work`."""
+    spec: _Spec, sources: list[tuple[str, str]], work: str, object_output: bool
+) -> tuple[list[_Command], _Command | None, str]:
+    """([(object, compile argv)], (output, link argv) or None, the file the build makes).
+
+    Sources compile into objects in `work`; given objects ("object" kind) join them as they are.
+    The objects link into a shared library, or with `object_output` into one relocatable object
+    (``ld -r``; a single object is the output itself, with no link)."""
     include = [f"-I{libinfo.get_include_dir()}"] + [f"-I{p}" for p in spec.include_paths]
-    compiles = []
+    compiles, objects = [], []
     for i, (kind, src) in enumerate(sources):
+        if kind == "object":
+            objects.append(src)
+            continue
         obj = os.path.join(work, f"{i}_{os.path.basename(src)}.o")
         if kind == "cuda":
-            head, pic, flags = spec.nvcc, ["-Xcompiler", "-fPIC"], spec.cuda_cflags
+            head, base, pic, flags = (
+                spec.nvcc,
+                _BASE_FLAGS,
+                ["-Xcompiler", "-fPIC"],
+                spec.cuda_cflags,
+            )
+        elif kind == "c":
+            head, base, pic, flags = spec.cc, _C_BASE_FLAGS, ["-fPIC"], spec.cflags
         else:
-            head, pic, flags = spec.cxx, ["-fPIC"], spec.cflags
-        compiles.append((obj, [*head, *_BASE_FLAGS, *pic, *include, *flags, "-c", src, "-o", obj]))
+            head, base, pic, flags = spec.cxx, _BASE_FLAGS, ["-fPIC"], spec.cflags
+        compiles.append((obj, [*head, *base, *pic, *include, *flags, "-c", src, "-o", obj]))
+        objects.append(obj)
+    if object_output:
+        if len(objects) == 1:
+            return compiles, None, objects[0]
+        out = os.path.join(work, "out.o")
+        return compiles, (out, [*_compiler("ld"), "-r", *objects, "-o", out]), out
     lib = os.path.join(work, "lib.so")
     link_extra = []
     if spec.cuda_lib:
         link_extra = [f"-L{spec.cuda_lib}", f"-Wl,-rpath,{spec.cuda_lib}", "-lcudart"]
-    objects = [obj for obj, _ in compiles]
-    return compiles, (lib, [*spec.cxx, "-shared", *objects, "-o", lib, *link_extra, *spec.ldflags])
+    link = [*spec.cxx, "-shared", *objects, "-o", lib, *link_extra, *spec.ldflags]
+    return compiles, (lib, link), lib
 
 
 def _run(cmd: list[str], verbose: bool) -> None:
@@ -279,8 +317,8 @@ def _ninja_path(path: str) -> str:
     return path.replace("$", "$$").replace(" ", "$ ").replace(":", "$:")
 
 
-def _run_all(compiles: list[_Command], link: _Command, work: str, verbose: bool) -> None:
-    """Runs the compiles (in parallel through ninja when present), then the link.
+def _run_all(compiles: list[_Command], link: _Command | None, work: str, verbose: bool) -> None:
+    """Runs the compiles (in parallel through ninja when present), then the link (if any).
 
     Both ways run the commands in the caller's working directory, so a relative path inside a
     flag means the same thing with ninja and without; ninja keeps its own files in `work`.
@@ -289,18 +327,22 @@ def _run_all(compiles: list[_Command], link: _Command, work: str, verbose: bool)
     if ninja is None:
         for _, cmd in compiles:
             _run(cmd, verbose)
-        _run(link[1], verbose)
+        if link is not None:
+            _run(link[1], verbose)
+        return
+    if not compiles and link is None:
         return
     lines = [f"builddir = {_ninja_value(work)}", "rule run", "  command = $cmd", ""]
     for obj, cmd in compiles:
         lines += [f"build {_ninja_path(obj)}: run", f"  cmd = {_ninja_value(shlex.join(cmd))}"]
-    lib, link_cmd = link
-    objects = " ".join(_ninja_path(obj) for obj, _ in compiles)
-    lines += [f"build {_ninja_path(lib)}: run {objects}"]
-    lines += [f"  cmd = {_ninja_value(shlex.join(link_cmd))}", ""]
+    if link is not None:
+        out, link_cmd = link
+        objects = " ".join(_ninja_path(obj) for obj, _ in compiles)
+        lines += [f"build {_ninja_path(out)}: run {objects}"]
+        lines += [f"  cmd = {_ninja_value(shlex.join(link_cmd))}", ""]
     ninja_file = os.path.join(work, "build.ninja")
     with open(ninja_file, "w", encoding="utf-8") as f:
-        f.write("\n".join(lines))
+        f.write("\n".join(lines) + "\n")
     _run([ninja, "-f", ninja_file] + (["-v"] if verbose else []), verbose)
 
 
@@ -313,7 +355,7 @@ class _Spec:
         cuda_cflags: _Paths,
         ldflags: _Paths,
         include_paths: _Paths,
-        cuda: bool,
+        kinds: Iterable[str],
     ):
         self.cflags = _strings(cflags, "extra_cflags")
         self.cuda_cflags = _strings(cuda_cflags, "extra_cuda_cflags")
@@ -322,9 +364,11 @@ class _Spec:
         self.include_paths = [
             os.path.abspath(p) for p in _strings(include_paths, "extra_include_paths")
         ]
+        kinds = set(kinds)  # of the sources: "c++", "cuda", "c", "object"
         self.cxx = _compiler("c++")
-        self.nvcc = _compiler("nvcc") if cuda else []
-        self.cuda_lib = _cuda_lib_dir(self.nvcc[0]) if cuda else ""
+        self.cc = _compiler("cc") if "c" in kinds else []
+        self.nvcc = _compiler("nvcc") if "cuda" in kinds else []
+        self.cuda_lib = _cuda_lib_dir(self.nvcc[0]) if self.nvcc else ""
 
     def key(self, sources: list[tuple[str, str, str]]) -> str:
         """The digest of the compilers, flags, directories, ffi and `sources` (kind, id, text)."""
@@ -334,7 +378,9 @@ class _Spec:
             _headers_digest(),
             libinfo.get_include_dir(),
             repr(_BASE_FLAGS),
+            repr(_C_BASE_FLAGS),
             _compiler_identity(self.cxx),
+            _compiler_identity(self.cc) if self.cc else "",
             _compiler_identity(self.nvcc) if self.nvcc else "",
             self.cuda_lib,
             repr(self.cflags),
@@ -358,13 +404,15 @@ def _build(
     files: list[tuple[str, str]],
     build_directory: str | os.PathLike[str] | None,
     verbose: bool | None,
+    object_output: bool = False,
 ) -> str:
     """Builds `inline` texts (file suffix -> text) or `files` ((kind, path)), or finds them built.
 
-    Returns the verified path of ``<dir>/<name>_<key>.so``.
+    Returns the verified path of ``<dir>/<name>_<key>.so``, or with `object_output` of the
+    relocatable object ``<dir>/<name>_<key>.o``.
     """
     keyed = [("cuda" if s == ".cu" else "c++", s, t) for s, t in inline.items()]
-    keyed += [(kind, path, _read_source(path)) for kind, path in files]
+    keyed += [(kind, path, _read_source(kind, path)) for kind, path in files]
     key = spec.key(keyed)
     out_dir = (
         os.path.abspath(os.fspath(build_directory))
@@ -372,7 +420,7 @@ def _build(
         else os.path.join(_cache_root(), name)
     )
     stem = os.path.join(out_dir, f"{name}_{key}")
-    lib = stem + ".so"
+    lib = stem + (".o" if object_output else ".so")
     if _verified(lib):
         return lib
     os.makedirs(out_dir, exist_ok=True)
@@ -386,11 +434,13 @@ def _build(
             sources.append(("cuda" if suffix == ".cu" else "c++", stem + suffix))
         sources += files
         with tempfile.TemporaryDirectory(dir=out_dir, prefix=f".{name}_{key}.") as work:
-            compiles, (built, link_cmd) = _commands(spec, sources, work)
-            _run_all(compiles, (built, link_cmd), work, _verbose(verbose))
+            compiles, link, built = _commands(spec, sources, work, object_output)
+            _run_all(compiles, link, work, _verbose(verbose))
             # A file edited while it compiled may not be what the key says: install nothing.
-            if any(_read_source(path) != text for _, path, text in keyed[len(inline) :]):
+            if any(_read_source(k, path) != text for k, path, text in keyed[len(inline) :]):
                 raise BuildError(f"a source file of `{name}` changed during the build; build again")
+            if os.path.dirname(built) != work:  # a given object is the output: install a copy
+                built = shutil.copyfile(built, os.path.join(work, "out.o"))
             with open(os.path.join(work, "sum"), "w", encoding="ascii") as f:
                 f.write(f"{_file_sha256(built)}  {os.path.basename(lib)}\n")
             # Old checksum out, library in, checksum in: until the last step the pair does not
@@ -402,285 +452,3 @@ def _build(
     if not _verified(lib):
         raise BuildError(f"{lib} changed while it was being installed; build again")
     return lib
-
-
-def _cpp_string(text: str) -> str:
-    """`text` as a C++ string literal (UTF-8 kept as is; control characters escaped in octal,
-    which cannot run into the characters that follow)."""
-    out = []
-    for ch in text:
-        if ch in '"\\':
-            out.append("\\" + ch)
-        elif ch == "\n":
-            out.append("\\n")
-        elif ord(ch) < 0x20 or ch == "\x7f":
-            out.append(f"\\{ord(ch):03o}")
-        else:
-            out.append(ch)
-    return '"' + "".join(out) + '"'
-
-
-def _inline_sources(cpp_sources: object, cuda_sources: object, functions: object) -> dict[str, str]:
-    """The generated files' texts by suffix: ffi's headers included (and the TVM_FFI_* spelling,
-    <ffi/tvm_compat.h>, for sources that use it), `functions` exported with their docs."""
-    cpp = _texts(cpp_sources, "cpp_sources")
-    cuda = _texts(cuda_sources, "cuda_sources")
-    if not cpp and not cuda:
-        raise ValueError("load_inline needs cpp_sources or cuda_sources")
-    if isinstance(functions, Mapping):
-        docs = dict(functions)
-        for n, doc in docs.items():
-            if not isinstance(doc, str):
-                raise TypeError(f"the doc of `{n}` must be a str, got {type(doc).__name__}")
-    else:
-        docs = dict.fromkeys(_texts(functions, "functions"), "")
-    exports = ""
-    for n, doc in docs.items():
-        _check_identifier(n, "each function name")
-        exports += f"\nFFI_DLL_EXPORT_TYPED_FUNC({n}, {n});"
-        if doc:
-            exports += f"\nFFI_DLL_EXPORT_TYPED_FUNC_DOC({n}, {_cpp_string(doc)});"
-    exports += "\n"
-    texts = {}
-    for suffix, parts, helpers in ((".cc", cpp, ""), (".cu", cuda, _CUDA_HELPERS)):
-        if not parts:
-            continue
-        header = "#include <ffi/ffi.h>\n"
-        if any("TVM_FFI_" in part for part in parts):
-            header += "#include <ffi/tvm_compat.h>\n"
-        body = header + helpers + "\n" + "\n".join(parts) + "\n"
-        texts[suffix] = body + exports if suffix == ".cc" or not cpp else body
-    return texts
-
-
-def _image_asm(name: str, path: str) -> str:
-    """C++ source (top-level assembly) defining `__tvm_ffi__cubin_<name>` .. `_end` around the
-    bytes of the file at `path`, 64-byte aligned and hidden: what TVM_FFI_EMBED_CUBIN(name) reads.
-    `.incbin` reads the file when this source is compiled."""
-    sym = f"__tvm_ffi__cubin_{name}"
-    quoted = '"' + path.replace("\\", "\\\\").replace('"', '\\"') + '"'  # an assembler string
-    lines = [f'.section .rodata.{sym},"a"', ".balign 64", f".globl {sym}", f".hidden {sym}",
-             f"{sym}:", f".incbin {quoted}", f".globl {sym}_end", f".hidden {sym}_end",
-             f"{sym}_end:", ".byte 0", ".previous"]  # fmt: skip
-    body = "".join(f"    {_cpp_string(line + chr(10))}\n" for line in lines)
-    return f"__asm__(\n{body});\n"
-
-
-def _embedded_images(embed_cubin: object) -> str:
-    """A C++ source defining `__tvm_ffi__cubin_<name>` .. `__tvm_ffi__cubin_<name>_end` around
-    each image (what TVM_FFI_EMBED_CUBIN(name) reads), or "" for none. Each image is stored once,
-    named by its digest, in the cache root and pulled in with `.incbin`, so the source (and with
-    it the build key) names the exact bytes."""
-    if embed_cubin is None:
-        return ""
-    if not isinstance(embed_cubin, Mapping):
-        raise TypeError(f"embed_cubin must map names to bytes, got {type(embed_cubin).__name__}")
-    parts = []
-    for image_name, data in sorted(embed_cubin.items()):
-        _check_identifier(image_name, "each embed_cubin name")
-        if not isinstance(data, (bytes, bytearray, memoryview)):
-            raise TypeError(f"embed_cubin[{image_name!r}] must be bytes, got {type(data).__name__}")
-        data = bytes(data)
-        images = os.path.join(_cache_root(), "images")
-        path = os.path.join(images, hashlib.sha256(data).hexdigest() + ".bin")
-        if not os.path.exists(path):
-            os.makedirs(images, exist_ok=True)
-            _write_atomically(path, data)
-        parts.append(_image_asm(image_name, path))
-    return "// The CUDA images of embed_cubin, for TVM_FFI_EMBED_CUBIN(name).\n" + "".join(parts)
-
-
-def _texts(value: object, what: str) -> list[str]:
-    """Source texts or function names: one str or a sequence of str."""
-    if value is None:
-        return []
-    items = [value] if isinstance(value, str) else value
-    if not isinstance(items, Iterable):
-        raise TypeError(f"{what} must be a str or a sequence of str, got {type(value).__name__}")
-    out = []
-    for item in items:
-        if not isinstance(item, str):
-            raise TypeError(f"{what} must be a str or a sequence of str, got {type(item).__name__}")
-        out.append(item)
-    return out
-
-
-def build_inline(
-    name: str,
-    cpp_sources: str | Sequence[str] | None = None,
-    cuda_sources: str | Sequence[str] | None = None,
-    functions: Sequence[str] | Mapping[str, str] | None = None,
-    extra_cflags: Sequence[str] | None = None,
-    extra_cuda_cflags: Sequence[str] | None = None,
-    extra_ldflags: Sequence[str] | None = None,
-    extra_include_paths: Sequence[str] | None = None,
-    build_directory: str | os.PathLike[str] | None = None,
-    verbose: bool | None = None,
-    *,
-    embed_cubin: Mapping[str, bytes] | None = None,
-    backend: str | None = None,
-) -> str:
-    """Compile inline C++ (and CUDA) sources into a library and return its path.
-
-    ``<ffi/ffi.h>`` is included for you (with ``<ffi/tvm_compat.h>``, the reference's
-    ``TVM_FFI_*`` macros, when a source uses them, and the CUDA helpers of ``<ffi/extra/cuda/>``
-    in CUDA sources); each name in `functions` (a name, a sequence of names, or a mapping of names
-    to docstrings) is exported with ``FFI_DLL_EXPORT_TYPED_FUNC(name, name)``, and a non-empty
-    docstring with ``FFI_DLL_EXPORT_TYPED_FUNC_DOC``. `embed_cubin` maps names to CUDA images
-    (cubin or fatbin bytes) linked into the library, each read by ``TVM_FFI_EMBED_CUBIN(name)``
-    in the sources. `backend` may only be ``"cuda"`` (or None): there is no HIP build.
-    The result is ``<dir>/<name>_<key>.so``, where ``<dir>`` is `build_directory` (relative to the
-    current directory) or ``$FFI_CACHE_DIR/<name>``, and ``<key>`` digests the sources, every flag
-    and include directory, the compilers (path and ``--version``) and ffi's headers: new source
-    gets a new file, so loading it in a process that loaded the old one runs the new code. The
-    library's
-    SHA-256 is checked against the one recorded at install; a mismatch rebuilds it. `name` must be
-    a C identifier (``ValueError`` before anything is written). A compile error raises BuildError
-    with the compiler's diagnostics.
-    """
-    _check_identifier(name, "name")
-    _check_backend(backend)
-    texts = _inline_sources(cpp_sources, cuda_sources, functions)
-    images = _embedded_images(embed_cubin)
-    if images:
-        texts["_images.cc"] = images
-    spec = _Spec(
-        extra_cflags, extra_cuda_cflags, extra_ldflags, extra_include_paths, ".cu" in texts
-    )
-    return _build(name, spec, texts, [], build_directory, verbose)
-
-
-def load_inline(
-    name: str,
-    cpp_sources: str | Sequence[str] | None = None,
-    cuda_sources: str | Sequence[str] | None = None,
-    functions: Sequence[str] | Mapping[str, str] | None = None,
-    extra_cflags: Sequence[str] | None = None,
-    extra_cuda_cflags: Sequence[str] | None = None,
-    extra_ldflags: Sequence[str] | None = None,
-    extra_include_paths: Sequence[str] | None = None,
-    build_directory: str | os.PathLike[str] | None = None,
-    verbose: bool | None = None,
-    *,
-    embed_cubin: Mapping[str, bytes] | None = None,
-    keep_module_alive: bool = True,
-    backend: str | None = None,
-) -> Module:
-    """build_inline, then load the library: an ffi.Module whose attributes are `functions`.
-
-    Loaded libraries are never unloaded, so the module stays usable for the life of the process
-    whatever `keep_module_alive` says (the reference's keyword, accepted for the same code).
-    """
-    from .. import load_module
-
-    del keep_module_alive
-    return load_module(
-        build_inline(
-            name,
-            cpp_sources=cpp_sources,
-            cuda_sources=cuda_sources,
-            functions=functions,
-            extra_cflags=extra_cflags,
-            extra_cuda_cflags=extra_cuda_cflags,
-            extra_ldflags=extra_ldflags,
-            extra_include_paths=extra_include_paths,
-            build_directory=build_directory,
-            verbose=verbose,
-            embed_cubin=embed_cubin,
-            backend=backend,
-        )
-    )
-
-
-def _check_backend(backend: object) -> None:
-    if backend not in (None, "cuda"):
-        raise ValueError(f"backend must be 'cuda' or None (there is no HIP build), not {backend!r}")
-
-
-def build(
-    name: str,
-    cpp_files: Sequence[str | os.PathLike[str]] | None = None,
-    cuda_files: Sequence[str | os.PathLike[str]] | None = None,
-    extra_cflags: Sequence[str] | None = None,
-    extra_cuda_cflags: Sequence[str] | None = None,
-    extra_ldflags: Sequence[str] | None = None,
-    extra_include_paths: Sequence[str] | None = None,
-    build_directory: str | os.PathLike[str] | None = None,
-    verbose: bool | None = None,
-    *,
-    sources: _Paths = None,
-    output: str | os.PathLike[str] | None = None,
-    backend: str | None = None,
-) -> str:
-    """Compile source files on disk into a library, cached like build_inline; return its path.
-
-    The files export their functions themselves (FFI_DLL_EXPORT_TYPED_FUNC). `sources` are files
-    of either kind, told apart by suffix (``.cu`` is CUDA, anything else C++), beside
-    `cpp_files` and `cuda_files`. Relative paths are taken from the current directory; the key
-    covers each file's absolute path and contents, but not the headers the files include (other
-    than ffi's own). With `output`, the library is also copied there and that path returned (a
-    shared library: object-file outputs are not built).
-    """
-    _check_identifier(name, "name")
-    _check_backend(backend)
-    files = [
-        ("cuda" if p.lower().endswith(".cu") else "c++", os.path.abspath(p))
-        for p in _strings(sources, "sources")
-    ]
-    files += [("c++", os.path.abspath(p)) for p in _strings(cpp_files, "cpp_files")]
-    files += [("cuda", os.path.abspath(p)) for p in _strings(cuda_files, "cuda_files")]
-    if not files:
-        raise ValueError("build needs sources, cpp_files or cuda_files")
-    if output is not None and os.fspath(output).lower().endswith((".o", ".obj")):
-        raise ValueError(f"output {os.fspath(output)!r}: only shared libraries are built")
-    spec = _Spec(
-        extra_cflags,
-        extra_cuda_cflags,
-        extra_ldflags,
-        extra_include_paths,
-        any(kind == "cuda" for kind, _ in files),
-    )
-    lib = _build(name, spec, {}, files, build_directory, verbose)
-    if output is None:
-        return lib
-    target = os.path.abspath(os.fspath(output))
-    os.makedirs(os.path.dirname(target), exist_ok=True)
-    with open(lib, "rb") as f:
-        _write_atomically(target, f.read())
-    return target
-
-
-def load(
-    name: str,
-    cpp_files: Sequence[str | os.PathLike[str]] | None = None,
-    cuda_files: Sequence[str | os.PathLike[str]] | None = None,
-    extra_cflags: Sequence[str] | None = None,
-    extra_cuda_cflags: Sequence[str] | None = None,
-    extra_ldflags: Sequence[str] | None = None,
-    extra_include_paths: Sequence[str] | None = None,
-    build_directory: str | os.PathLike[str] | None = None,
-    verbose: bool | None = None,
-    *,
-    sources: _Paths = None,
-    keep_module_alive: bool = True,
-    backend: str | None = None,
-) -> Module:
-    """build, then load the library (see load_inline for `keep_module_alive`)."""
-    from .. import load_module
-
-    del keep_module_alive
-    return load_module(
-        build(
-            name,
-            cpp_files=cpp_files,
-            cuda_files=cuda_files,
-            extra_cflags=extra_cflags,
-            extra_cuda_cflags=extra_cuda_cflags,
-            extra_ldflags=extra_ldflags,
-            extra_include_paths=extra_include_paths,
-            build_directory=build_directory,
-            verbose=verbose,
-            sources=sources,
-            backend=backend,
-        )
-    )

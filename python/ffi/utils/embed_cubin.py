@@ -35,18 +35,6 @@ __all__ = ["embed_cubin", "main"]
 _PathLike = Union[str, "os.PathLike[str]"]
 
 
-def _tool(env: str, default: str) -> list[str]:
-    """The argv prefix of a binutils tool: $LD / $OBJCOPY (split like a shell word list), else
-    `default` from PATH."""
-    chosen = os.environ.get(env, "").strip()
-    argv = shlex.split(chosen) if chosen else [default]
-    path = shutil.which(argv[0])
-    if path is None:
-        where = f"${env} is {chosen!r}, but " if chosen else ""
-        raise RuntimeError(f"embed_cubin: {where}`{argv[0]}` is not an executable on PATH")
-    return [path, *argv[1:]]
-
-
 def _run(argv: list[str], verbose: bool) -> None:
     if verbose:
         print(shlex.join(argv), flush=True)
@@ -94,7 +82,8 @@ def embed_cubin(
     missing or fails, and when the input does not refer to the image (it would go unread: the
     image's symbols are local to the output) or already holds one under `name`.
     """
-    from ..cpp._build import _check_identifier, _compiler, _image_asm
+    from ..cpp._build import _check_identifier, _compiler
+    from ..cpp._sources import _image_asm
 
     _check_identifier(name, "the image name")
     cubin, source = Path(cubin_path).resolve(), Path(input_obj_path)
@@ -103,7 +92,7 @@ def embed_cubin(
     if not source.is_file():
         raise FileNotFoundError(f"embed_cubin: no input object file {str(input_obj_path)!r}")
     output = Path(output_obj_path)
-    ld, objcopy, nm = _tool("LD", "ld"), _tool("OBJCOPY", "objcopy"), _tool("NM", "nm")
+    ld, objcopy, nm = _compiler("ld"), _compiler("objcopy"), _compiler("nm")
     cxx = _compiler("c++")
     symbol = f"__tvm_ffi__cubin_{name}"
     _check_uses(nm, source, symbol, name)
