@@ -19,9 +19,13 @@ names = sorted(n for n in zipfile.ZipFile(sys.argv[1]).namelist() if ".dist-info
 print("contents:", " ".join(names))
 PY
 
-# 2. A fresh environment; --system-site-packages makes ffi (and NumPy, PyTorch) visible in it.
-"$python" -m venv --system-site-packages --without-pip "$work/venv"
+# 2. A fresh environment that also sees the packages of $python's environment (ffi, NumPy,
+#    PyTorch, pip) through a .pth file naming its site directories. (--system-site-packages would
+#    show the base interpreter's packages instead, which differ when $python is itself a venv.)
+"$python" -m venv --without-pip "$work/venv"
 venv_python="$work/venv/bin/python"
+venv_site="$("$venv_python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+"$python" -c 'import site; print("\n".join(site.getsitepackages()))' > "$venv_site/_outer_env.pth"
 "$venv_python" -m pip install --no-index -q "$wheel" >&2  # ffi>=0.1 is already satisfied
 
 # 3. The installed library depends on no Python (and not even on ffi's runtime).

@@ -5,9 +5,10 @@ re-exported by the package as ``ffi.Object``, ``ffi.Function``, ``ffi.Tensor``, 
 ``ffi.Device``.
 """
 
+import ctypes
 import inspect
 from collections.abc import Callable
-from typing import Any, ClassVar, Literal, Protocol, final, overload
+from typing import Any, ClassVar, Literal, Protocol, TypeVar, final, overload
 
 from typing_extensions import CapsuleType, Self, disjoint_base
 
@@ -15,6 +16,8 @@ from ._object_meta import ObjectMeta
 from ._type_info import TypeInfo
 from .api import Shape
 from .module import Module
+
+_O = TypeVar("_O", bound="Object")
 
 class _SupportsDLPack(Protocol):
     """Anything that exports DLPack: PyTorch, NumPy, JAX, CuPy arrays, ffi.Tensor, ..."""
@@ -54,6 +57,10 @@ class Object(metaclass=ObjectMeta):
 
     def __chandle__(self) -> int:
         """The address of the underlying FFI object as an int, as id_ (the reference's name)."""
+
+    def __ctypes_handle__(self) -> ctypes.c_void_p:
+        """The address of the underlying FFI object as a ctypes.c_void_p (value None when there
+        is none), as the reference's."""
 
     def _move(self) -> ObjectRValueRef:
         """Hands the object over to the call it is passed to: the callee may take this Python
@@ -350,7 +357,8 @@ def list_global_func_names() -> list[str]:
 
 def convert(value: Any) -> Any:
     """Convert a Python value to its FFI form: callables become ffi.Function, DLPack producers
-    ffi.Tensor, lists and tuples ffi.Array, dicts ffi.Map; plain values round-trip."""
+    ffi.Tensor, lists and tuples ffi.Array, dicts ffi.Map, other objects
+    ffi.core.OpaquePyObject; plain values round-trip."""
 
 def register_error(kind: str, cls: type[BaseException]) -> None:
     """Map the FFI error kind `kind` to the exception class `cls`."""
@@ -367,6 +375,16 @@ def _make_error(kind: str, message: str, backtrace: str) -> Object:
 def _tensor_as(tensor: Tensor, cls: type, /) -> Any:
     """The ffi.Tensor `tensor` as a tensor of class `cls` (through its DLPack exchange API),
     zero-copy."""
+
+def _convert_to_opaque_object(value: Any) -> Object:
+    """An ffi.core.OpaquePyObject holding `value`, whatever it is."""
+
+def _opaque_pyobject(obj: Object, /) -> Any:
+    """The Python object an ffi.core.OpaquePyObject holds."""
+
+def _wrap_as(obj: Object, cls: type[_O], /) -> _O:
+    """A new `cls` (a Python subclass of obj's class) holding another reference to obj's
+    object."""
 
 def _set_value_class(base: type, cls: type, /) -> None:
     """Make tensors (`base` ffi.Tensor), dtypes (ffi.dtype) or devices (ffi.Device) arrive as

@@ -20,15 +20,9 @@ from ._core import Device, Object, dtype
 __all__ = ["MISSING", "TypeField", "TypeInfo", "TypeMethod", "TypeSchema", "type_info"]
 
 
-class _MissingType:
-    """The type of :data:`MISSING`."""
-
-    _instance: _MissingType | None = None
-
-    def __new__(cls) -> _MissingType:
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
+class _MissingType(Object):
+    """The type of :data:`MISSING`: the runtime's "missing" object (``ffi.GetInvalidObject``, what
+    a lookup that finds nothing returns inside the runtime), shown as ``<MISSING>``."""
 
     def __repr__(self) -> str:
         return "<MISSING>"
@@ -36,9 +30,20 @@ class _MissingType:
     def __reduce__(self) -> str:
         return "MISSING"
 
+    def __copy__(self) -> _MissingType:
+        return self
 
-MISSING: Any = _MissingType()
-"""No value given: a field without a default, an argument left to the C++ default."""
+    def __deepcopy__(self, memo: Any) -> _MissingType:
+        return self
+
+
+def _missing() -> _MissingType:
+    return _core._wrap_as(_core.get_global_func("ffi.GetInvalidObject")(), _MissingType)
+
+
+MISSING: Any = _missing()
+"""No value given: a field without a default, an argument left to the C++ default. As in the
+reference, an ``ffi.Object`` (the runtime's missing object), which identity tells apart."""
 
 # Field and method flag bits (TVMFFIFieldFlagBitMask in <ffi/c_reflection_api.h>).
 _WRITABLE = 1 << 0

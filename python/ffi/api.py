@@ -7,6 +7,7 @@ it and never imports PyTorch or NumPy at import time.
 
 from __future__ import annotations
 
+import ctypes
 import enum
 from typing import Any, Callable
 
@@ -21,6 +22,16 @@ class Shape(tuple):
 
     def __repr__(self) -> str:
         return f"ffi.Shape({tuple.__repr__(self)})"
+
+
+class OpaquePyObject(Object):
+    """The FFI object holding a Python object that has no FFI form of its own (type key
+    ``ffi.OpaquePyObject``): what such an argument becomes on the C++ side, and what
+    ``ffi.convert`` shows for it. Calls hand the Python object itself back, not this wrapper."""
+
+    def pyobject(self) -> Any:
+        """The Python object held (the same object, not a copy)."""
+        return _core._opaque_pyobject(self)
 
 
 class ObjectConvertible:
@@ -68,6 +79,12 @@ def _object_deepcopy(self: Object, memo: dict) -> Object:
     return _core.get_global_func("ffi.DeepCopy")(self)
 
 
+def _object_ctypes_handle(self: Object) -> ctypes.c_void_p:
+    """The address of the FFI object as a ``ctypes.c_void_p`` (value None when there is none), as
+    the reference's ``__ctypes_handle__``."""
+    return ctypes.c_void_p(self.__chandle__() or None)
+
+
 def _object_reduce(self: Object) -> tuple[Any, ...]:
     """Pickling: the object's JSON graph (``ffi.ToJSONGraphString``, the reference's format);
     objects the graph cannot hold (functions, modules, ...) raise its error."""
@@ -99,8 +116,10 @@ class _TypeInfoAttribute:
 Object.__copy__ = _object_copy  # type: ignore[method-assign]
 Object.__deepcopy__ = _object_deepcopy  # type: ignore[method-assign]
 Object.__reduce__ = _object_reduce  # type: ignore[method-assign,assignment]
+Object.__ctypes_handle__ = _object_ctypes_handle  # type: ignore[attr-defined]
 Object.__tvm_ffi_type_info__ = _TypeInfoAttribute()  # type: ignore[attr-defined]
 _core._register_class(_core.type_key_to_index("ffi.Shape"), Shape)
+_core._register_class(_core.type_key_to_index("ffi.OpaquePyObject"), OpaquePyObject)
 
 
 class DLDeviceType(enum.IntEnum):

@@ -17,7 +17,7 @@ from ._type_info import (
     TypeSchema,
     type_info,
 )
-from .api import DLDeviceType, ObjectConvertible
+from .api import DLDeviceType, ObjectConvertible, OpaquePyObject
 from .error import Error
 
 _get_kwargs_object = _core.get_global_func("ffi.GetKwargsObject", True)
@@ -81,6 +81,12 @@ def __getattr__(name: str) -> Any:
     return _core._value_class(base)
 
 
+def _convert_to_opaque_object(pyobject: Any) -> OpaquePyObject:
+    """An :class:`OpaquePyObject` holding `pyobject`, whatever it is (even an int or a str, which
+    would otherwise convert to FFI values)."""
+    return _core._convert_to_opaque_object(pyobject)
+
+
 String = str
 """FFI strings arrive in Python as ``str``."""
 Bytes = bytes
@@ -98,6 +104,7 @@ __all__ = [
     "Object",
     "ObjectConvertible",
     "ObjectRValueRef",
+    "OpaquePyObject",
     "String",
     "Tensor",
     "TypeField",

@@ -254,11 +254,37 @@ NB_MODULE(_core, m) {
       [](nb::handle value) {
         TVMFFIAny owned;
         if (!ToOwnedAny(value.ptr(), &owned)) throw nb::python_error();
+        if (owned.type_index == kTVMFFIOpaquePyObject) {  // shown as the FFI object it became
+          return Check(WrapObject(ClassForTypeIndex(kTVMFFIOpaquePyObject), owned.v_obj));
+        }
         return Check(ToPython(&owned));
       },
       nb::arg("value").none(),
       "Converts a Python value to its FFI form: callables become ffi.Function, DLPack producers "
-      "ffi.Tensor, lists and tuples ffi.Array, dicts ffi.Map; plain values round-trip.");
+      "ffi.Tensor, lists and tuples ffi.Array, dicts ffi.Map, other objects "
+      "ffi.core.OpaquePyObject; plain values round-trip.");
+
+  m.def(
+      "_convert_to_opaque_object",
+      [](nb::handle value) {
+        TVMFFIObject* h = NewOpaquePyObject(value.ptr());
+        if (h == nullptr) throw nb::python_error();
+        return Check(WrapObject(ClassForTypeIndex(kTVMFFIOpaquePyObject), h));
+      },
+      nb::arg("value").none(), "An ffi.core.OpaquePyObject holding `value`, whatever it is.");
+
+  m.def(
+      "_opaque_pyobject",
+      [](nb::handle obj) {
+        TVMFFIObject* h = PyObject_TypeCheck(obj.ptr(), ObjectType)
+                              ? reinterpret_cast<PyObj*>(obj.ptr())->handle
+                              : nullptr;
+        if (h == nullptr || h->type_index != kTVMFFIOpaquePyObject) {
+          throw nb::type_error("_opaque_pyobject needs an ffi.core.OpaquePyObject");
+        }
+        return nb::borrow(static_cast<PyObject*>(TVMFFIOpaqueObjectGetCellPtr(h)->handle));
+      },
+      "The Python object an ffi.core.OpaquePyObject holds.");
 
   m.def(
       "register_error",
@@ -309,6 +335,23 @@ NB_MODULE(_core, m) {
       },
       "The ffi.Tensor `tensor` as a tensor of class `cls` (through its DLPack exchange API), "
       "zero-copy.");
+
+  m.def(
+      "_wrap_as",
+      [](nb::handle obj, nb::handle cls) {
+        auto* type = reinterpret_cast<PyTypeObject*>(cls.ptr());
+        PyTypeObject* from = Py_TYPE(obj.ptr());
+        if (!PyObject_TypeCheck(obj.ptr(), ObjectType) || !PyType_Check(cls.ptr()) ||
+            !PyType_IsSubtype(type, from) || type->tp_basicsize != from->tp_basicsize) {
+          throw nb::type_error("_wrap_as needs an ffi.Object and a subclass of its class");
+        }
+        TVMFFIObject* h = reinterpret_cast<PyObj*>(obj.ptr())->handle;
+        if (h == nullptr) throw nb::type_error("_wrap_as needs an object that holds one");
+        TVMFFIObjectIncRef(h);
+        return Check(WrapObject(type, h));
+      },
+      "A new `cls` (a Python subclass of obj's class) holding another reference to obj's "
+      "object.");
 
   m.def(
       "_register_class",

@@ -130,6 +130,25 @@ def test_other_python_objects_pass_opaquely(mod):
         mod.add_int(1, object())
 
 
+def test_convert_shows_the_opaque_object_a_python_object_becomes(mod):
+    """ffi.convert of an object with no FFI form is its ffi.core.OpaquePyObject, which holds one
+    reference to it; calls taking the wrapper hand the object itself back."""
+    token = object()
+    base = sys.getrefcount(token)
+    held = ffi.convert(token)
+    assert type(held) is ffi.core.OpaquePyObject and isinstance(held, ffi.Object)
+    assert held.type_key == "ffi.OpaquePyObject" and held.pyobject() is token
+    assert sys.getrefcount(token) == base + 1 and held._use_count() == 1
+    assert mod.echo(held) is token and mod.type_of(held) == "OpaquePyObject"
+    del held
+    assert sys.getrefcount(token) == base
+    assert ffi.convert(token).__ctypes_handle__().value != 0
+    wrapped = ffi.core._convert_to_opaque_object(3)  # any value, even one with an FFI form
+    assert wrapped.pyobject() == 3 and mod.echo(wrapped) == 3
+    with pytest.raises(TypeError, match="needs an ffi.core.OpaquePyObject"):
+        ffi.core.OpaquePyObject.pyobject(ffi.convert(lambda: 0))
+
+
 def test_keyword_arguments_are_refused(mod):
     with pytest.raises(TypeError, match="positional arguments only"):
         mod.add_int(a=1, b=2)

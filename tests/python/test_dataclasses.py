@@ -243,6 +243,24 @@ def test_field_specifier_validates():
     assert repr(dc.MISSING) == "<MISSING>" and pickle.loads(pickle.dumps(dc.MISSING)) is dc.MISSING
 
 
+def test_missing_is_the_runtimes_missing_object():
+    """As in the reference, MISSING is an ffi.Object: the runtime's missing object, one Python
+    object wherever it is imported from, kept by copies and pickling."""
+    import copy
+
+    import ffi.container
+    import ffi.core
+
+    missing = dc.MISSING
+    assert isinstance(missing, ffi.Object) and missing is ffi.core.MISSING is ffi.container.MISSING
+    assert missing.same_as(ffi.get_global_func("ffi.GetInvalidObject")())
+    assert copy.copy(missing) is missing and copy.deepcopy([missing])[0] is missing
+    with pytest.raises(AttributeError):
+        missing.note = 1
+    with pytest.raises(TypeError, match="a subclass of its class"):
+        ffi._core._wrap_as(ffi.Array([1]), type(missing))
+
+
 def test_unknown_type_key_is_a_value_error():
     with pytest.raises(ValueError, match="no C\\+\\+ type is registered"):
         dc.c_class("nobody.Registers.This")(type("X", (ffi.Object,), {}))
