@@ -369,6 +369,10 @@ class Function : public ObjectRef {
     FFI_CHECK_SAFE_CALL(
         f->safe_call(self, args.raw(), args.size(), const_cast<TVMFFIAny*>(result->raw())));
   }
+  /*! \brief CallPacked on `num_args` views at `args` (the reference's spelling). */
+  void CallPacked(const AnyView* args, int32_t num_args, Any* result) const {
+    CallPacked(PackedArgs(args, num_args), result);
+  }
 
   /*! \brief The global function `name`, or nothing. */
   static Optional<Function> GetGlobal(std::string_view name) {

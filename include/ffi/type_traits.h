@@ -241,11 +241,10 @@ struct TypeTraits<bool> : detail::PODTraitsBase<bool, kTVMFFIBool> {
   static constexpr auto TypeStr() { return ConstString("bool"); }
 };
 
-/*! \brief void*: kTVMFFIOpaquePtr; None is nullptr. */
+/*! \brief void*: kTVMFFIOpaquePtr, null too (as the reference stores it); None reads as nullptr. */
 template <>
 struct TypeTraits<void*> : detail::PODTraitsBase<void*, kTVMFFIOpaquePtr> {
   static void CopyToAnyView(void* const& v, TVMFFIAny* out) {
-    if (v == nullptr) return detail::SetNone(out);
     out->type_index = kTVMFFIOpaquePtr;
     out->zero_padding = 0;
     out->v_int64 = 0;

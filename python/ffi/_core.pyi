@@ -514,8 +514,9 @@ def _seq_getitem(seq: Object, index: int, /) -> Any:
     """Element `index` (negative counts from the end) of an Array or List; IndexError when out of
     range."""
 
-def _seq_items(seq: Object, /) -> list[Any]:
-    """The elements of an Array or List as a Python list."""
+def _seq_items(seq: Object, raw: bool = False, /) -> list[Any]:
+    """The elements of an Array or List as a Python list; with `raw`, tensors as ffi.Tensor
+    whatever framework the container hands out."""
 
 def _map_len(map: Object, /) -> int:
     """Size of a Map or Dict."""
@@ -523,5 +524,6 @@ def _map_len(map: Object, /) -> int:
 def _map_get(map: Object, key: Any, default: Any = ..., /) -> Any:
     """The value of `key` in a Map or Dict; `default` when absent and given, else KeyError."""
 
-def _map_items(map: Object, /) -> list[tuple[Any, Any]]:
-    """The entries of a Map or Dict as (key, value) pairs, in insertion order."""
+def _map_items(map: Object, raw: bool = False, /) -> list[tuple[Any, Any]]:
+    """The entries of a Map or Dict as (key, value) pairs, in insertion order; with `raw`,
+    tensors as ffi.Tensor."""

@@ -25,7 +25,7 @@ from collections.abc import (
 from typing import Any, Generic, TypeVar, overload
 
 from . import _core
-from ._core import Device, Function, Object, Tensor, dtype
+from ._core import Device, Function, Object, Tensor, dtype, from_dlpack
 from ._type_info import MISSING  # the reference's container module exports it too
 
 __all__ = ["MISSING", "Array", "Dict", "List", "Map"]
@@ -55,13 +55,45 @@ def _is_plain_object(x: object) -> bool:
     return isinstance(x, Object) and not isinstance(x, (Array, List, Map, Dict))
 
 
+def _tensor_key(t: Tensor) -> tuple[Any, ...]:
+    # What makes two tensors the same tensor: the same memory, seen the same way.
+    device = t.device
+    return (t.data_ptr(), t.byte_offset, tuple(t.shape), tuple(t.strides), str(t.dtype),
+            device.dlpack_device_type(), device.index)  # fmt: skip
+
+
+def _as_tensor(x: object) -> Tensor | None:
+    """`x` as an ffi.Tensor: itself, or the view of a framework tensor (a DLPack producer that is
+    no FFI object); None for anything else."""
+    if isinstance(x, Tensor):
+        return x
+    if isinstance(x, Object) or not hasattr(type(x), "__dlpack__"):
+        return None
+    try:
+        return from_dlpack(x)
+    except (TypeError, ValueError, BufferError):
+        return None
+
+
 def _elem_eq(a: object, b: object) -> bool:
+    # Elements are read raw (tensors as ffi.Tensor); the other side may hold framework tensors.
+    # Tensors are equal when they view the same memory the same way (two imports of one PyTorch
+    # tensor are two FFI objects), other FFI objects when they are the same object.
+    if isinstance(a, Tensor) or isinstance(b, Tensor):
+        ta, tb = _as_tensor(a), _as_tensor(b)
+        return (
+            ta is not None
+            and tb is not None
+            and (ta.same_as(tb) or _tensor_key(ta) == _tensor_key(tb))
+        )
     if _is_plain_object(a) or _is_plain_object(b):
         return isinstance(a, Object) and isinstance(b, Object) and a.same_as(b)
     return bool(a == b)
 
 
 def _elem_hash(x: object) -> int:
+    if isinstance(x, Tensor):
+        return hash(_tensor_key(x))
     if _is_plain_object(x):
         return hash(x._handle)  # type: ignore[attr-defined]
     return hash(x)
@@ -80,7 +112,7 @@ def _map_eq(this: Map[Any, Any] | Dict[Any, Any], other: object) -> Any:
     if len(this) != len(other):
         return False
     missing = object()
-    for k, v in _core._map_items(this):
+    for k, v in _core._map_items(this, True):
         w = _core._map_get(other, k, missing)
         if w is missing or not _elem_eq(v, w):
             return False
@@ -142,17 +174,17 @@ class _SeqReads(Generic[T]):
         return iter(_core._seq_items(self))
 
     def __contains__(self, value: object) -> bool:
-        return any(_elem_eq(x, value) for x in _core._seq_items(self))
+        return any(_elem_eq(x, value) for x in _core._seq_items(self, True))
 
     def __eq__(self, other: object) -> bool:
-        return _seq_eq(_core._seq_items(self), other)  # type: ignore[no-any-return]
+        return _seq_eq(_core._seq_items(self, True), other)  # type: ignore[no-any-return]
 
     def __ne__(self, other: object) -> bool:
         r = self.__eq__(other)
         return r if r is NotImplemented else not r
 
     def __hash__(self) -> int:
-        return hash(tuple(map(_elem_hash, _core._seq_items(self))))
+        return hash(tuple(map(_elem_hash, _core._seq_items(self, True))))
 
     def __bool__(self) -> bool:
         return _core._seq_len(self) > 0
@@ -205,13 +237,14 @@ class _MapReads(Generic[K, V]):
         return r if r is NotImplemented else not r
 
     def __hash__(self) -> int:
-        return hash(frozenset((_elem_hash(k), _elem_hash(v)) for k, v in _core._map_items(self)))
+        items = _core._map_items(self, True)
+        return hash(frozenset((_elem_hash(k), _elem_hash(v)) for k, v in items))
 
     def __bool__(self) -> bool:
         return _core._map_len(self) > 0
 
     def __repr__(self) -> str:
-        entries = (f"{_format(k)}: {_format(v)}" for k, v in _core._map_items(self))
+        entries = (f"{_format(k)}: {_format(v)}" for k, v in _core._map_items(self, True))
         return "{" + ", ".join(entries) + "}"
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -242,7 +275,7 @@ class Array(_SeqReads[T], Object, Sequence[T]):
         return Array([*other, *self])
 
     def __repr__(self) -> str:
-        items = [_format(x) for x in _core._seq_items(self)]
+        items = [_format(x) for x in _core._seq_items(self, True)]
         return "(" + items[0] + ",)" if len(items) == 1 else "(" + ", ".join(items) + ")"
 
 
@@ -318,7 +351,7 @@ class List(_SeqReads[T], Object, MutableSequence[T]):
         return List([*other, *self])
 
     def __repr__(self) -> str:
-        return "[" + ", ".join(_format(x) for x in _core._seq_items(self)) + "]"
+        return "[" + ", ".join(_format(x) for x in _core._seq_items(self, True)) + "]"
 
 
 class Map(_MapReads[K, V], Object, Mapping[K, V]):

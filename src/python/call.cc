@@ -44,8 +44,10 @@ struct BorrowedTensor {
     dl.shape = shape;
     if (src.strides != nullptr) {
       for (int32_t i = 0; i < src.ndim; ++i) strides[i] = src.strides[i];
-      dl.strides = strides;
+    } else {
+      FillCompactStrides(shape, src.ndim, strides);
     }
+    dl.strides = strides;
     return true;
   }
 

@@ -19,7 +19,7 @@ namespace {
 struct CallbackTensorView {
   TVMFFIObject header;
   DLTensor dl;
-  std::unique_ptr<int64_t[]> dims;  // shape then strides, at least one entry
+  std::unique_ptr<int64_t[]> dims;  // shape then strides, at least two entries
 
   static void Deleter(void* self, int flags) {
     if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) delete static_cast<CallbackTensorView*>(self);
@@ -34,23 +34,26 @@ struct CallbackTensorView {
     InitObjectHeader(&v->header, kTVMFFITensor, Deleter);
     v->dl = *src;
     size_t n = static_cast<size_t>(src->ndim);
-    v->dims.reset(new int64_t[2 * n + 1]);
+    v->dims.reset(new int64_t[2 * n + 2]);  // room for Detach's 1-d shape and stride
     for (size_t i = 0; i < n; ++i) v->dims[i] = src->shape[i];
     v->dl.shape = v->dims.get();
     if (src->strides != nullptr) {
       for (size_t i = 0; i < n; ++i) v->dims[n + i] = src->strides[i];
-      v->dl.strides = v->dims.get() + n;
+    } else {
+      FillCompactStrides(v->dims.get(), src->ndim, v->dims.get() + n);
     }
+    v->dl.strides = v->dims.get() + n;
     return v;
   }
 
   /*! \brief Makes the object describe no memory: an empty 1-d tensor. */
   void Detach() {
     dims[0] = 0;
+    dims[1] = 1;
     dl.data = nullptr;
     dl.ndim = 1;
     dl.shape = dims.get();
-    dl.strides = nullptr;
+    dl.strides = dims.get() + 1;
     dl.byte_offset = 0;
   }
 };

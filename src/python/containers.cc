@@ -283,11 +283,28 @@ PyObject* SeqGetItem(PyObject*, PyObject* const* args, Py_ssize_t n) {
   return AnyToPython(seq->begin()[i], TensorAPIOf(args[0]));
 }
 
-PyObject* SeqItems(PyObject*, PyObject* obj) {
+/*!
+ * \brief Whether a container read gives tensors as ffi.Tensor (`raw`, an optional argument: for
+ * comparisons) rather than in the container's framework.
+ */
+bool RawArg(const char* name, PyObject* const* args, Py_ssize_t n, bool* raw) {
+  if (n < 1 || n > 2) {
+    PyErr_Format(PyExc_TypeError, "%s takes 1 or 2 arguments", name);
+    return false;
+  }
+  int flag = n == 2 ? PyObject_IsTrue(args[1]) : 0;
+  *raw = flag == 1;
+  return flag >= 0;
+}
+
+PyObject* SeqItems(PyObject*, PyObject* const* args, Py_ssize_t n) {
+  bool raw = false;
+  if (!RawArg("_seq_items", args, n, &raw)) return nullptr;
+  PyObject* obj = args[0];
   const SeqBaseObj* seq = SeqOf(obj);
   if (seq == nullptr) return nullptr;
   // Hold the object: converting an element may drop the last Python reference to `obj`.
-  const DLPackExchangeAPI* api = TensorAPIOf(obj);
+  const DLPackExchangeAPI* api = raw ? nullptr : TensorAPIOf(obj);
   Object* keep = const_cast<SeqBaseObj*>(seq);
   detail::ObjectUnsafe::IncRef(detail::ObjectUnsafe::Header(keep));
   PyObject* out = PyList_New(static_cast<Py_ssize_t>(seq->size()));
@@ -334,10 +351,13 @@ PyObject* MapGet(PyObject*, PyObject* const* args, Py_ssize_t n) {
   return nullptr;
 }
 
-PyObject* MapItems(PyObject*, PyObject* obj) {
+PyObject* MapItems(PyObject*, PyObject* const* args, Py_ssize_t n) {
+  bool raw = false;
+  if (!RawArg("_map_items", args, n, &raw)) return nullptr;
+  PyObject* obj = args[0];
   const MapBaseObj* map = MapOf(obj);
   if (map == nullptr) return nullptr;
-  const DLPackExchangeAPI* api = TensorAPIOf(obj);
+  const DLPackExchangeAPI* api = raw ? nullptr : TensorAPIOf(obj);
   Object* keep = const_cast<MapBaseObj*>(map);
   detail::ObjectUnsafe::IncRef(detail::ObjectUnsafe::Header(keep));
   PyObject* out = PyList_New(0);
@@ -363,15 +383,16 @@ PyMethodDef container_functions[] = {
     {"_seq_getitem", FFI_FASTCALL(SeqGetItem), METH_FASTCALL,
      "_seq_getitem($module, seq, index, /)\n--\n\nElement `index` (negative counts from the "
      "end) of an Array or List; IndexError when out of range."},
-    {"_seq_items", SeqItems, METH_O,
-     "_seq_items($module, seq, /)\n--\n\nThe elements of an Array or List as a Python list."},
+    {"_seq_items", FFI_FASTCALL(SeqItems), METH_FASTCALL,
+     "_seq_items($module, seq, raw=False, /)\n--\n\nThe elements of an Array or List as a Python "
+     "list; with `raw`, tensors as ffi.Tensor whatever framework the container hands out."},
     {"_map_len", MapLen, METH_O, "_map_len($module, map, /)\n--\n\nSize of a Map or Dict."},
     {"_map_get", FFI_FASTCALL(MapGet), METH_FASTCALL,
      "_map_get($module, map, key, default=..., /)\n--\n\nThe value of `key` in a Map or Dict; "
      "`default` when absent and given, else KeyError."},
-    {"_map_items", MapItems, METH_O,
-     "_map_items($module, map, /)\n--\n\nThe entries of a Map or Dict as a list of (key, value), "
-     "in insertion order."},
+    {"_map_items", FFI_FASTCALL(MapItems), METH_FASTCALL,
+     "_map_items($module, map, raw=False, /)\n--\n\nThe entries of a Map or Dict as a list of "
+     "(key, value), in insertion order; with `raw`, tensors as ffi.Tensor."},
     {nullptr, nullptr, 0, nullptr}};
 #undef FFI_FASTCALL
 

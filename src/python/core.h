@@ -304,6 +304,19 @@ bool NumpyArrayView(PyObject* obj, DLTensor* out, int64_t* dims, int32_t cap);
 /*! \brief Whether the NumPy array `obj` is writeable. */
 bool NumpyArrayWriteable(PyObject* obj);
 /*!
+ * \brief Compact row-major strides of the `ndim` extents `shape`, into `out`. Tensors the
+ * extension hands to kernels always carry strides: DLPack 1.2 forbids null ones, and the
+ * reference's TensorView::strides() refuses them. (A zero extent makes later strides
+ * meaningless; they wrap instead of overflowing.)
+ */
+inline void FillCompactStrides(const int64_t* shape, int32_t ndim, int64_t* out) {
+  uint64_t stride = 1;
+  for (int32_t i = ndim - 1; i >= 0; --i) {
+    out[i] = static_cast<int64_t>(stride);
+    stride *= static_cast<uint64_t>(shape[i] > 0 ? shape[i] : 1);
+  }
+}
+/*!
  * \brief The first framework tensor (one exported through a DLPack exchange API) that conversions
  * on this thread met since `api` was last cleared: a call clears it before converting a container
  * argument, so that tensors nested in lists and dicts make its results arrive in their framework

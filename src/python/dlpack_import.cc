@@ -188,7 +188,6 @@ bool NumpyArrayView(PyObject* obj, DLTensor* out, int64_t* dims, int32_t cap) {
   out->shape = shape;
   out->strides = strides;
   out->byte_offset = 0;
-  if (detail::IsContiguous(*out)) out->strides = nullptr;  // compact: DLPack's null strides
   return true;
 }
 

@@ -139,10 +139,12 @@ TEST(AnyPod, OpaquePointer) {
   EXPECT_EQ(v.cast<void*>(), p);
   EXPECT_EQ(a.GetTypeName(), "void*");
   EXPECT_FALSE(a.try_cast<int64_t>().has_value());
-  // A null pointer is None, and None reads back as a null pointer only through try_cast.
+  // A null pointer is still a pointer (as the reference stores it); None reads back as a null
+  // pointer only through try_cast.
   Any null_ptr = static_cast<void*>(nullptr);
-  EXPECT_TRUE(null_ptr.is_none());
-  EXPECT_FALSE(null_ptr.as<void*>().has_value());
+  EXPECT_EQ(null_ptr.type_index(), kTVMFFIOpaquePtr);
+  EXPECT_FALSE(null_ptr.is_none());
+  EXPECT_EQ(null_ptr.as<void*>(), std::optional<void*>(nullptr));
   std::optional<void*> from_none = Any().try_cast<void*>();
   ASSERT_TRUE(from_none.has_value());
   EXPECT_EQ(*from_none, nullptr);

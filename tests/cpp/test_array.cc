@@ -2,6 +2,7 @@
 // conversions (element-wise, nested, Optional), mismatch messages, and the ffi.Array* globals.
 #include <ffi/container/array.h>
 #include <ffi/container/list.h>
+#include <ffi/function.h>
 
 #include <array>
 #include <cstddef>
@@ -13,10 +14,13 @@
 namespace {
 using namespace ffi_testing;
 using ffi::Any;
+using ffi::AnyView;
 using ffi::Array;
 using ffi::ArrayObj;
+using ffi::Function;
 using ffi::List;
 using ffi::Optional;
+using ffi::PackedArgs;
 using ffi::String;
 
 std::vector<int64_t> Ints(const Array<int64_t>& a) {
@@ -235,6 +239,24 @@ TEST(Array, GlobalFunctions) {
   EXPECT_FALSE(contains(a, true).cast<bool>());
   Array<Any> strs = {String(std::string(40, 'y'))};
   EXPECT_TRUE(contains(strs, String(std::string(40, 'y'))).cast<bool>());
+}
+
+TEST(Array, AnyElementsAreReadInPlace) {
+  // An Array<Any>'s iterator gives the stored values (as the reference's does), so views of them
+  // can be packed for a call while the array lives.
+  Array<Any> args = {int64_t{2}, int64_t{3}, String(std::string(40, 'z'))};
+  std::vector<AnyView> views(args.begin(), args.end());
+  EXPECT_EQ(&*args.begin(), &*args.begin());  // no copy
+  Function count = Function::FromPacked([](PackedArgs a, Any* r) {
+    *r = a[0].cast<int64_t>() * 10 + a[1].cast<int64_t>() + a[2].cast<String>().size();
+  });
+  Any result;
+  count.CallPacked(views.data(), static_cast<int32_t>(views.size()), &result);
+  EXPECT_EQ(result.cast<int64_t>(), 63);
+  Array<int64_t> ints = {1, 2};
+  int64_t sum = 0;
+  for (int64_t v : ints) sum += v;  // typed arrays still read by value
+  EXPECT_EQ(sum, 3);
 }
 
 }  // namespace

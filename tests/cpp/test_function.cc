@@ -557,5 +557,10 @@ TEST(PackedArgs, SliceForwardsTheRest) {
     *result = inner.size() * 100 + inner[0].cast<int64_t>() * 10 + inner[1].cast<int64_t>();
   });
   EXPECT_EQ(middle(9, 4, 5, 9).cast<int64_t>(), 245);
+  // The reference's spelling: a pointer to views and a count.
+  ffi::AnyView views[] = {ffi::AnyView(int64_t{4}), ffi::AnyView(int64_t{5})};
+  ffi::Any result;
+  sum.CallPacked(views, 2, &result);
+  EXPECT_EQ(result.cast<int64_t>(), 9);
 }
 }  // namespace

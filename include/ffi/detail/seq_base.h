@@ -222,8 +222,10 @@ class SeqBaseObj : public Object, protected TVMFFISeqCell {
 
 namespace detail {
 /*!
- * \brief Iterator over the values of a typed sequence, reading each as a `T` (by value).
- * `Step` is +1 (forward) or -1 (reverse).
+ * \brief Iterator over the values of a typed sequence, reading each as a `T` (by value), or for
+ * `Any` the stored value itself (a const reference, as the reference's iterator gives, so that
+ * views of the elements can be taken while the sequence lives). `Step` is +1 (forward) or -1
+ * (reverse).
  */
 template <typename T, int Step>
 class SeqIterator {
@@ -231,13 +233,19 @@ class SeqIterator {
   using difference_type = std::ptrdiff_t;
   using value_type = T;
   using pointer = const T*;
-  using reference = T;
+  using reference = std::conditional_t<std::is_same_v<T, Any>, const Any&, T>;
   using iterator_category = std::random_access_iterator_tag;
 
   SeqIterator() = default;
   explicit SeqIterator(const Any* cell) : cell_(cell) {}
-  T operator*() const { return CopyFromAnyViewAfterCheck<T>(cell_->raw()); }
-  T operator[](difference_type n) const { return *(*this + n); }
+  reference operator*() const {
+    if constexpr (std::is_same_v<T, Any>) {
+      return *cell_;
+    } else {
+      return CopyFromAnyViewAfterCheck<T>(cell_->raw());
+    }
+  }
+  reference operator[](difference_type n) const { return *(*this + n); }
   SeqIterator& operator++() { return *this += 1; }
   SeqIterator& operator--() { return *this -= 1; }
   SeqIterator operator++(int) {

@@ -1,0 +1,33 @@
+// Kernels in the reference's vocabulary (<tvm/ffi/...>, tvm::ffi, TVM_FFI_*), built with our
+// headers and with the reference's by test_both_headers.py: what ffi hands such kernels must
+// satisfy either implementation of the headers.
+#include <tvm/ffi/container/array.h>
+#include <tvm/ffi/container/tensor.h>
+#include <tvm/ffi/container/tuple.h>
+#include <tvm/ffi/function.h>
+
+#include <cstdint>
+
+namespace {
+namespace ffi = tvm::ffi;
+
+// The strides a kernel reads (the reference's TensorView::strides() refuses null ones).
+ffi::Array<int64_t> StridesOf(ffi::TensorView x) {
+  ffi::Array<int64_t> out;
+  for (int32_t i = 0; i < x.ndim(); ++i) out.push_back(x.strides()[i]);
+  return out;
+}
+
+// Calls `f` with the tensor: a Python callback receives it as a view.
+ffi::Any CallWithTensor(ffi::Function f, ffi::TensorView x) { return f(x); }
+
+// Two tensors taken from a 1-d one: a container of framework tensors for the caller.
+ffi::Tuple<ffi::Tensor, ffi::Tensor> Split2(ffi::Tensor x) {
+  return ffi::Tuple<ffi::Tensor, ffi::Tensor>(x, x);
+}
+
+}  // namespace
+
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(strides_of, StridesOf);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(call_with_tensor, CallWithTensor);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(split2, Split2);

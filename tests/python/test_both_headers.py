@@ -1,0 +1,58 @@
+"""Kernels in the reference's vocabulary built with our headers and with the reference's
+(kernels/both_headers_kernels.cc), called from ffi: what ffi hands them must satisfy either
+implementation of the headers, and what they return must behave the same."""
+
+import os
+
+import numpy as np
+import pytest
+import torch
+from test_reflection_interop import build_with_both_headers
+
+import ffi
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = os.path.join(HERE, "kernels", "both_headers_kernels.cc")
+
+
+@pytest.fixture(scope="module", params=["ours", "reference"])
+def kmod(request, tmp_path_factory):
+    libs = build_with_both_headers(
+        SRC, ["ours", "reference"], "UNUSED", tmp_path_factory.mktemp("bh")
+    )
+    if request.param not in libs:
+        pytest.skip("the reference package is not installed")
+    return ffi.load_module(libs[request.param])
+
+
+def test_tensors_always_carry_strides(kmod):
+    """Compact NumPy arrays, PyTorch tensors, ffi.Tensor and tensors handed to callbacks all
+    reach kernels with strides (DLPack 1.2 forbids null ones; the reference's headers refuse
+    them)."""
+    a = np.zeros((2, 3), dtype=np.float32)
+    assert list(kmod.strides_of(a)) == [3, 1]
+    assert list(kmod.strides_of(np.zeros(4, dtype=np.int8))) == [1]
+    assert list(kmod.strides_of(a[:, 1:])) == [3, 1]
+    assert list(kmod.strides_of(torch.zeros(2, 3))) == [3, 1]
+    assert list(kmod.strides_of(ffi.from_dlpack(a))) == [3, 1]
+    assert list(kmod.strides_of([np.zeros((4, 5))][0])) == [5, 1]
+    seen = kmod.call_with_tensor(lambda t: list(kmod.strides_of(t)), a)
+    assert list(seen) == [3, 1]
+    assert list(kmod.strides_of(np.array(1.0, dtype=np.float32))) == []
+
+
+def test_containers_of_framework_tensors_compare_and_show_as_tensors(kmod):
+    """A container that hands out PyTorch tensors compares, hashes and shows its elements as the
+    FFI tensors they are: tensors are equal when they view the same memory the same way (two
+    imports of one PyTorch tensor are two FFI objects); nothing compares tensor values."""
+    x = torch.arange(4.0)
+    pair = kmod.split2(x)
+    assert isinstance(pair[0], torch.Tensor)  # handed out in the caller's framework
+    assert pair == pair and pair == kmod.split2(x) and hash(pair) == hash(kmod.split2(x))
+    assert pair[0] in pair and x in pair and torch.arange(4.0) not in pair
+    assert pair == [x, x] and pair != [x, torch.arange(4.0)] and pair != [x, x[1:]]
+    assert repr(pair) == "(float32[4]@cpu:0, float32[4]@cpu:0)"  # a Tuple shows as one
+    assert ffi.Array([x]) == ffi.Array([x]) and ffi.Array([x]) == [x]
+    held = ffi.Map({"a": ffi.from_dlpack(x)})
+    assert held == ffi.Map({"a": x}) and held != ffi.Map({"a": x[:2]})
+    assert "a" in held and 1 not in ffi.Array([x])
