@@ -213,49 +213,76 @@ TVMFFIAny ArgDefaultAny(const ArgSpec<D>& spec) {
   return out;
 }
 
-/*! \brief A default as a JSON value: floats keep a fraction so that hosts read them as floats. */
-template <typename D>
+/*! \brief A float as a JSON value with a fraction, so that hosts read it as a float. */
+inline std::string FloatJSON(double v) {
+  if (v != v) return "NaN";  // Python's json reads these; JSON proper has no spelling.
+  if (v > 1.7976931348623157e308) return "Infinity";
+  if (v < -1.7976931348623157e308) return "-Infinity";
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.17g", v);
+  std::string text = buf;
+  if (text.find_first_of(".e") == std::string::npos) text += ".0";
+  return text;
+}
+
+/*! \brief A type carried as a value (to pass parameter types to a generic lambda). */
+template <typename T>
+struct TypeTag {
+  using type = T;
+};
+
+/*! \brief Whether parameter type `P` is a float (or an Optional one): its defaults are floats. */
+template <typename P>
+constexpr bool kFloatParam = std::is_floating_point_v<P>;
+template <typename P>
+constexpr bool kFloatParam<Optional<P>> = std::is_floating_point_v<P>;
+
+/*!
+ * \brief A default as a JSON value, as the parameter of type `P` receives it: floats keep a
+ * fraction so that hosts read them as floats (`= 2` for a `double` is 2.0).
+ */
+template <typename P, typename D>
 std::string ArgDefaultJSON(const ArgSpec<D>& spec) {
   if constexpr (std::is_same_v<D, std::nullptr_t>) {
     return "null";
   } else if constexpr (std::is_same_v<D, bool>) {
     return spec.value ? "true" : "false";
   } else if constexpr (std::is_same_v<D, int64_t>) {
-    return std::to_string(spec.value);
+    return kFloatParam<P> ? FloatJSON(static_cast<double>(spec.value)) : std::to_string(spec.value);
   } else if constexpr (std::is_same_v<D, double>) {
-    double v = spec.value;
-    if (v != v) return "NaN";  // Python's json reads these; JSON proper has no spelling.
-    if (v > 1.7976931348623157e308) return "Infinity";
-    if (v < -1.7976931348623157e308) return "-Infinity";
-    char buf[32];
-    std::snprintf(buf, sizeof(buf), "%.17g", v);
-    std::string text = buf;
-    if (text.find_first_of(".e") == std::string::npos) text += ".0";
-    return text;
+    return FloatJSON(spec.value);
   } else {
     return JSONString(spec.value);
   }
 }
 
-/*! \brief `"arg_names": [...], "arg_defaults": {...}` for the annotations `specs`. */
-template <typename... A>
-std::string ArgsMetadataJSON(const std::tuple<A...>& specs) {
+/*!
+ * \brief `"arg_names": [...], "arg_defaults": {...}` for the annotations `specs`, one per
+ * parameter of the function `Info` describes.
+ */
+template <typename Info, typename... A, size_t... I>
+std::string ArgsMetadataJSON(const std::tuple<A...>& specs, std::index_sequence<I...>) {
   std::string names = "\"arg_names\": [";
   std::string defaults = "\"arg_defaults\": {";
   bool first_name = true;
   bool first_default = true;
-  auto add = [&](const auto& spec) {
+  auto add = [&](const auto& spec, auto param) {
+    using P = typename decltype(param)::type;
     names += first_name ? "" : ", ";
     names += JSONString(spec.name);
     first_name = false;
     if constexpr (!std::is_same_v<std::decay_t<decltype(spec)>, arg>) {
       defaults += first_default ? "" : ", ";
-      defaults += JSONString(spec.name) + ": " + ArgDefaultJSON(spec);
+      defaults += JSONString(spec.name) + ": " + ArgDefaultJSON<P>(spec);
       first_default = false;
     }
   };
-  std::apply([&](const auto&... spec) { (add(spec), ...); }, specs);
+  (add(std::get<I>(specs), TypeTag<std::tuple_element_t<I, typename Info::ArgTypes>>{}), ...);
   return names + "], " + defaults + "}";
+}
+template <typename Info, typename... A>
+std::string ArgsMetadataJSON(const std::tuple<A...>& specs) {
+  return ArgsMetadataJSON<Info>(specs, std::index_sequence_for<A...>{});
 }
 
 /*! \brief How many leading annotations have no default (the required parameters). */
@@ -311,7 +338,7 @@ template <typename Info, typename... A>
 std::string ArgsExportMetadata(std::string_view base, const std::tuple<A...>& specs) {
   std::string out = ExportMetadata<Info>(base);
   out.pop_back();  // the closing brace
-  return out + ", " + ArgsMetadataJSON(specs) + "}";
+  return out + ", " + ArgsMetadataJSON<Info>(specs) + "}";
 }
 }  // namespace detail
 

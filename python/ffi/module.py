@@ -69,9 +69,7 @@ class Module(_core._ModuleBase):
         # Typed exports carry their signature as `__tvm_ffi__metadata_<name>`.
         meta = _core.module_get_function(self, "_metadata_" + name)
         if meta is not None:
-            import json
-
-            func._ffi_metadata = json.loads(meta())
+            func._ffi_metadata = _parse_metadata(meta())
             _set_params_from_metadata(func, func._ffi_metadata)
         return func
 
@@ -193,7 +191,9 @@ def _signature_from_metadata(meta: dict):
     positional-only."""
     import inspect
 
-    types = meta.get("arg_types", [])
+    if "arg_types" not in meta:
+        raise ValueError("the function's metadata describes no parameters (no type_schema)")
+    types = meta["arg_types"]
     names = meta.get("arg_names")
     if isinstance(names, list) and len(names) == len(types):
         defaults = _typed_defaults(meta)
@@ -225,16 +225,24 @@ def _schema_text(schema: dict) -> str:
     return str(schema.get("type", "Any")) + inner
 
 
-def _global_metadata(func: Function, text: str) -> None:
-    """Names the parameters of a global function registered with ``ffi::arg`` annotations (its
-    metadata has "arg_names" beside the reference's "type_schema"); called by get_global_func."""
+def _parse_metadata(text: str) -> dict:
+    """A function's metadata (JSON), with "arg_types" and "return_type" read from the reference's
+    "type_schema" when only that is there (exports built with the reference's headers, global
+    functions), so that every function with a schema has a signature."""
     import json
 
     meta = json.loads(text)
-    if "arg_types" not in meta and "type_schema" in meta:
+    if "arg_types" not in meta and isinstance(meta.get("type_schema"), str):
         named = json.loads(meta["type_schema"]).get("named_args", {})
         meta["arg_types"] = [_schema_text(p) for p in named.get("params", [])]
         meta["return_type"] = _schema_text((named.get("return") or [{}])[0])
+    return meta
+
+
+def _global_metadata(func: Function, text: str) -> None:
+    """Names the parameters of a global function registered with ``ffi::arg`` annotations (its
+    metadata has "arg_names" beside the reference's "type_schema"); called by get_global_func."""
+    meta = _parse_metadata(text)
     func._ffi_metadata = meta
     _set_params_from_metadata(func, meta)
 

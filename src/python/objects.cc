@@ -110,9 +110,36 @@ PyObject* RValueRefRepr(PyObject* self) {
                               reinterpret_cast<PyRValueRef*>(self)->target);
 }
 
+/*! \brief The runtime's ffi.ReprPrint (looked up once; NULL when the runtime has none). */
+TVMFFIObject* ReprPrintFunction() {
+  static TVMFFIObject* const fn = [] {
+    const char name[] = "ffi.ReprPrint";
+    TVMFFIByteArray key{name, sizeof(name) - 1};
+    TVMFFIObjectHandle out = nullptr;
+    if (TVMFFIFunctionGetGlobal(&key, &out) != 0) {
+      TVMFFIObjectHandle ignored = nullptr;
+      TVMFFIErrorMoveFromRaised(&ignored);
+      if (ignored != nullptr) TVMFFIObjectDecRef(ignored);
+      return static_cast<TVMFFIObject*>(nullptr);
+    }
+    return static_cast<TVMFFIObject*>(out);  // kept for the life of the process
+  }();
+  return fn;
+}
+
+/*!
+ * \brief repr of an object, as the reference shows it: the runtime's ffi.ReprPrint
+ * ("type.key(field=value, ...)", or the type's __ffi_repr__), else `<key object at 0x...>`.
+ */
 PyObject* ObjectRepr(PyObject* self) {
   if (reinterpret_cast<PyObj*>(self)->handle == nullptr) {
     return PyUnicode_FromFormat("<%s (no FFI object)>", Py_TYPE(self)->tp_name);
+  }
+  if (TVMFFIObject* print = ReprPrintFunction()) {
+    PyObject* text = CallFunction(print, nullptr, &self, 1, /*keep_gil=*/true);
+    if (text != nullptr && PyUnicode_Check(text)) return text;
+    Py_XDECREF(text);
+    PyErr_Clear();  // repr never fails: fall back to the plain form
   }
   PyObject* key = ObjectTypeKey(self, nullptr);
   if (key == nullptr) return nullptr;

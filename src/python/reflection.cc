@@ -74,6 +74,14 @@ PyTypeObject* Resolve(int32_t type_index) {
     reflected = reflected || HasReflection(ancestor);
   }
   if (!reflected || !PyType_IsSubtype(base, ObjectType)) return base;
+  // Derive from the parent's class (itself generated when the parent or an unregistered ancestor
+  // of it reflects), so that generated classes nest as the types do, as in the reference:
+  // isinstance(point3, type(point)) for unregistered Point3 : Point.
+  if (info->type_depth > 0) {
+    PyTypeObject* parent =
+        ClassForTypeIndex(info->type_ancestors[info->type_depth - 1]->type_index);
+    if (parent != nullptr && PyType_IsSubtype(parent, base)) base = parent;
+  }
   PyTypeObject* made = MakeGeneratedClass(info, base);
   if (made == nullptr) {
     PyErr_Clear();  // the object still arrives, as its base class

@@ -24,6 +24,10 @@ FFI_DLL_EXPORT_TYPED_FUNC_ARGS(test_affine, Affine, ffi::arg("x"), ffi::arg("sca
                                ffi::arg("shift") = 1, ffi::arg("negate") = false,
                                ffi::arg("tag") = "ab", ffi::arg("extra") = std::nullopt);
 FFI_DLL_EXPORT_TYPED_FUNC(test_plain_add, [](int64_t a, int64_t b) { return a + b; });
+// An int default for floating-point parameters: the metadata writes it as the float it becomes.
+FFI_DLL_EXPORT_TYPED_FUNC_ARGS(
+    test_scaled, [](double x, ffi::Optional<double> k) { return x * k.value_or(1.0); },
+    ffi::arg("x"), ffi::arg("k") = 3);
 
 namespace {
 
@@ -76,6 +80,8 @@ TEST(FunctionArgs, MetadataNamesParametersAndDefaults) {
             std::string::npos)
       << meta;
   EXPECT_NE(meta.find("\"signature\": \"test_affine(0: float"), std::string::npos) << meta;
+  std::string scaled = Metadata(__tvm_ffi__metadata_test_scaled);
+  EXPECT_NE(scaled.find("\"arg_defaults\": {\"k\": 3.0}"), std::string::npos) << scaled;
   EXPECT_NE(meta.find("\"type_schema\": \"{\\\"type\\\":\\\"ffi.Function\\\""), std::string::npos)
       << meta;
 }

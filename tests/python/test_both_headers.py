@@ -56,3 +56,14 @@ def test_containers_of_framework_tensors_compare_and_show_as_tensors(kmod):
     held = ffi.Map({"a": ffi.from_dlpack(x)})
     assert held == ffi.Map({"a": x}) and held != ffi.Map({"a": x[:2]})
     assert "a" in held and 1 not in ffi.Array([x])
+
+
+def test_exports_with_metadata_have_signatures(kmod):
+    """A typed export's metadata gives inspect.signature its parameters, also when it holds only
+    the reference's type_schema (positional-only, named by position)."""
+    import inspect
+
+    sig = inspect.signature(kmod.strides_of)
+    assert [p.kind for p in sig.parameters.values()] == [inspect.Parameter.POSITIONAL_ONLY]
+    assert "Array" in str(sig.return_annotation)
+    assert len(inspect.signature(kmod.call_with_tensor).parameters) == 2

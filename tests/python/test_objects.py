@@ -7,6 +7,7 @@ tests/cpp/loader/reflection_lib.cc built with ours and with the reference's head
 import gc
 import os
 import pickle
+import re
 import shlex
 import subprocess
 import sys
@@ -151,6 +152,19 @@ def test_derived_type_arrives_as_most_derived_registered_class(Point):
     assert type(fn("objtest.make_point3")(0, 0.0, 0)) is type(p3)  # generated once
 
 
+def test_generated_classes_nest_as_the_types_do(objmod):
+    """Unregistered Square : Shape arrive as generated classes, Square's deriving from Shape's, as
+    the reference makes them."""
+    square, shape = fn("objtest.make_square")(2.0), fn("objtest.make_shape")(3.0)
+    assert (
+        type(square).__qualname__ == "objtest.Square"
+        and type(shape).__qualname__ == "objtest.Shape"
+    )
+    assert isinstance(square, type(shape)) and type(square).__base__ is type(shape)
+    assert (square.area, square.side, shape.area) == (4.0, 2.0, 3.0)
+    assert repr(square) == "objtest.Square(area=4, side=2)"
+
+
 def test_unregistered_type_shows_fields(objmod):
     bag = fn("objtest.make_bag")(3)
     assert isinstance(bag, ffi.Object)
@@ -168,6 +182,14 @@ def test_unregistered_type_shows_fields(objmod):
         bag.nope  # noqa: B018
     with pytest.raises(TypeError):
         type(bag)()  # not registered: not constructible
+
+
+def test_repr_shows_the_fields(Point, objmod):
+    """As in the reference, an object shows as the runtime's ffi.ReprPrint writes it: its type key
+    and reflected fields, or its address when it has none."""
+    assert repr(Point(1, 2.0)) == 'objtest.Point(x=1, y=2, label="p")'
+    assert repr(fn("objtest.make_bag")(3)) == "objtest.Bag(count=3, items=(0, 1, 2))"
+    assert re.fullmatch(r"objtest\.Plain\(0x[0-9a-f]+\)", repr(fn("objtest.make_plain")()))
 
 
 def test_object_classes_have_no_instance_dict(Point, objmod):

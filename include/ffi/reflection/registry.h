@@ -293,7 +293,8 @@ class GlobalDef {
                                              reinterpret_cast<TVMFFIAny*>(result));
         });
     RegisterWithMembers(name, fn, ffi::detail::CallableSchema<W>::Get(),
-                        ffi::detail::ArgsMetadataJSON(specs), extra...);
+                        ffi::detail::ArgsMetadataJSON<ffi::detail::FunctionInfo<W>>(specs),
+                        extra...);
   }
   template <typename... Extra>
   static void Register(const char* name, const Function& fn, const std::string& schema,

@@ -1,6 +1,8 @@
 // Kernels in the reference's vocabulary (<tvm/ffi/...>, tvm::ffi, TVM_FFI_*), built with our
 // headers and with the reference's by test_both_headers.py: what ffi hands such kernels must
-// satisfy either implementation of the headers.
+// satisfy either implementation of the headers. The reference's headers write export metadata
+// (the type_schema signatures come from) only when asked; ours always do.
+#define TVM_FFI_DLL_EXPORT_INCLUDE_METADATA 1
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/container/tensor.h>
 #include <tvm/ffi/container/tuple.h>

@@ -1,7 +1,8 @@
 // Object types registered with reflection (ObjectDef), built with this project's headers, for
 // tests/python/test_objects.py: a Point with read-only and writable fields, methods, a static
 // method and a constructor; a Point3 deriving from it; a Bag nobody binds in Python (arrives as a
-// generated class); a NoInit type without constructor; a Plain type without reflection; and global
+// generated class); a Square deriving from a Shape, neither bound in Python (generated classes
+// that nest); a NoInit type without constructor; a Plain type without reflection; and global
 // functions under the prefix "objtest" for init_ffi_api.
 #include <ffi/container/array.h>
 #include <ffi/function.h>
@@ -51,6 +52,26 @@ class BagObj : public ffi::Object {
   FFI_DECLARE_OBJECT_INFO_FINAL("objtest.Bag", BagObj, ffi::Object);
 };
 
+/*! \brief A shape with an area, and a square deriving from it: neither bound in Python. */
+class ShapeObj : public ffi::Object {
+ public:
+  double area = 0.0;
+  static constexpr uint32_t _type_child_slots = 1;
+  FFI_DECLARE_OBJECT_INFO("objtest.Shape", ShapeObj, ffi::Object);
+};
+class SquareObj : public ShapeObj {
+ public:
+  double side = 0.0;
+  FFI_DECLARE_OBJECT_INFO_FINAL("objtest.Square", SquareObj, ShapeObj);
+};
+
+ffi::ObjectRef MakeSquare(double side) {
+  auto sq = ffi::make_object<SquareObj>();
+  sq->side = side;
+  sq->area = side * side;
+  return ffi::ObjectRef(std::move(sq));
+}
+
 /*! \brief Fields but no constructor. */
 class NoInitObj : public ffi::Object {
  public:
@@ -97,11 +118,20 @@ FFI_STATIC_INIT_BLOCK() {
       .def_ro("count", &BagObj::count)
       .def_ro("items", &BagObj::items)
       .def("first", [](const BagObj* b) { return b->items.empty() ? -1 : b->items[0]; });
+  refl::ObjectDef<ShapeObj>().def_ro("area", &ShapeObj::area);
+  refl::ObjectDef<SquareObj>().def_ro("side", &SquareObj::side);
   // init(false): no constructor generated from the fields either.
   refl::ObjectDef<NoInitObj>(refl::init(false)).def_ro("value", &NoInitObj::value);
   refl::GlobalDef()
       .def("objtest.make_point3", MakePoint3, "Makes a Point3.")
       .def("objtest.make_bag", MakeBag)
+      .def("objtest.make_square", MakeSquare)
+      .def("objtest.make_shape",
+           [](double area) {
+             auto shape = ffi::make_object<ShapeObj>();
+             shape->area = area;
+             return ffi::ObjectRef(std::move(shape));
+           })
       .def("objtest.make_plain", []() { return ffi::ObjectRef(ffi::make_object<PlainObj>()); })
       .def("objtest.make_noinit", []() { return ffi::ObjectRef(ffi::make_object<NoInitObj>()); })
       .def("objtest.point_x", [](const PointObj* p) { return p->x; })
