@@ -297,14 +297,13 @@ class CallArgs {
     Py_ssize_t size = 0;
     const char* s = Utf8(arg, &size);
     if (s == nullptr) return false;
-    std::string_view text(s, static_cast<size_t>(size));
-    if (text.size() <= 7 || text.find('\0') != std::string_view::npos) {
-      detail::BytesToAny<StringObj>(text, kTVMFFISmallStr, out);
-      if (out->type_index >= kTVMFFIStaticObjectBegin) Own(out->v_obj);
-      return true;
-    }
-    out->type_index = kTVMFFIRawStr;
-    out->v_c_str = s;  // the str object caches its UTF-8 form for its lifetime
+    // Short text inline, longer text as a String object, as the reference passes them: a
+    // kernel taking ObjectRef (or Any it keeps) gets an object either way, whichever headers
+    // built it. (A borrowed `const char*` would be cheaper, but reference-built kernels refuse
+    // it where they expect an object.)
+    detail::BytesToAny<StringObj>(std::string_view(s, static_cast<size_t>(size)), kTVMFFISmallStr,
+                                  out);
+    if (out->type_index >= kTVMFFIStaticObjectBegin) Own(out->v_obj);
     return true;
   }
 

@@ -67,3 +67,12 @@ def test_exports_with_metadata_have_signatures(kmod):
     assert [p.kind for p in sig.parameters.values()] == [inspect.Parameter.POSITIONAL_ONLY]
     assert "Array" in str(sig.return_annotation)
     assert len(inspect.signature(kmod.call_with_tensor).parameters) == 2
+
+
+def test_long_strings_arrive_as_string_objects(kmod):
+    """As the reference passes them: a str longer than 7 bytes is a String object, so a kernel
+    taking ObjectRef accepts it; shorter ones are inline values, which it refuses (there too)."""
+    assert kmod.type_key_of("a string of some length") == "ffi.String"
+    assert kmod.type_key_of("x" * 10_000) == "ffi.String"
+    with pytest.raises(TypeError, match="Mismatched type on argument #0"):
+        kmod.type_key_of("short")

@@ -7,6 +7,7 @@
 #include <tvm/ffi/container/tensor.h>
 #include <tvm/ffi/container/tuple.h>
 #include <tvm/ffi/function.h>
+#include <tvm/ffi/string.h>
 
 #include <cstdint>
 
@@ -28,8 +29,12 @@ ffi::Tuple<ffi::Tensor, ffi::Tensor> Split2(ffi::Tensor x) {
   return ffi::Tuple<ffi::Tensor, ffi::Tensor>(x, x);
 }
 
+// The type key of any object: a Python str longer than 7 bytes arrives as a String object.
+ffi::String TypeKeyOf(ffi::ObjectRef o) { return o->GetTypeKey(); }
+
 }  // namespace
 
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(type_key_of, TypeKeyOf);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(strides_of, StridesOf);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(call_with_tensor, CallWithTensor);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(split2, Split2);
