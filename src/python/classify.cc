@@ -93,6 +93,8 @@ KnownType numpy_ndarray{"numpy", "ndarray", "numpy.ndarray"};
 KnownType numpy_dtype{"numpy", "dtype", "numpy.dtype"};  // np.dtype("int8") is a subclass's
 KnownType torch_dtype{"torch", "dtype", "torch.dtype"};
 KnownType ctypes_void_p{"ctypes", "c_void_p", "c_void_p"};
+KnownType numpy_bool{"numpy", "bool_", "numpy.bool"};     // NumPy 2
+KnownType numpy_bool_1{"numpy", "bool_", "numpy.bool_"};  // NumPy 1
 KnownType reference_object{"tvm_ffi.core", "CObject", "tvm_ffi.core.CObject"};
 
 }  // namespace
@@ -198,6 +200,7 @@ Classified Classify(PyObject* obj) {
   if (PyDict_Check(obj)) return {PyKind::kMapping};
   if (ctypes_void_p.IsSubtype(type)) return {PyKind::kVoidPtr};
   if (TypeAttribute(type, "__dlpack__") != nullptr) return {PyKind::kDLPack};
+  if (numpy_bool.Is(type) || numpy_bool_1.Is(type)) return {PyKind::kBoolLike};
   if (PyIndex_Check(obj)) return {PyKind::kIndex};
   if (type->tp_as_number != nullptr && type->tp_as_number->nb_float != nullptr) {
     return {PyKind::kFloatLike};

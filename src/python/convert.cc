@@ -246,6 +246,13 @@ bool ToOwnedAny(PyObject* value, Classified c, TVMFFIAny* out) {
       out->v_float64 = v;
       return true;
     }
+    case PyKind::kBoolLike: {
+      int truth = PyObject_IsTrue(value);
+      if (truth < 0) return false;
+      out->type_index = kTVMFFIBool;
+      out->v_int64 = truth;
+      return true;
+    }
     case PyKind::kCallable: {
       TVMFFIObject* f = FunctionFromCallable(value);
       if (f == nullptr) return false;

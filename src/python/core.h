@@ -152,6 +152,7 @@ enum class PyKind : uint8_t {
   kMapping,      // dict (and its subclasses): a Map
   kIndex,        // other integers through __index__ (NumPy integer scalars, ...)
   kFloatLike,    // other numbers through __float__ (NumPy float scalars, ...)
+  kBoolLike,     // a NumPy bool scalar (np.bool_): a Bool, by its truth
   kForeign,      // a tvm_ffi object, or a value with __tvm_ffi_object__: the object it holds
   kProtocol,     // a class with a conversion protocol method (see Protocol)
   kException,    // an exception instance: an Error object

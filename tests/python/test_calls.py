@@ -299,6 +299,9 @@ def test_convert_none_shapes_and_number_protocols(mod):
     assert mod.add_int(np.int32(4), np.int64(5)) == 9
     assert mod.echo(np.float32(0.5)) == 0.5
     assert ffi.dtype(np.float32) == "float32"
+    # NumPy bools (what np.any() returns) are bools, not the floats their __float__ gives.
+    assert mod.echo(np.zeros(2).any()) is False and mod.echo(np.bool_(True)) is True
+    assert mod.type_of(np.True_) == "bool" and ffi.Array([np.False_])[0] is False
 
 
 def test_tensor_arguments_are_never_none(mod):
