@@ -154,8 +154,11 @@ class Error : public ObjectRef, public std::exception {
 };
 
 /*!
- * \brief Thrown by FFI_CHECK_SAFE_CALL when a callee returned -2: the error is pending in the host
- * language (e.g. a Python exception) and must travel back to it untouched.
+ * \brief Thrown when the error is pending in the host language (e.g. a Python exception a signal
+ * check raised) and must travel back to it untouched: by TVMFFIEnvCheckSignals' callers, and by
+ * FFI_CHECK_SAFE_CALL when a callee says so. It crosses the ABI as the reference sends it, an
+ * error of kind "EnvErrorAlreadySet" (return code -1); a callee's -2, the older spelling, is
+ * understood too.
  */
 struct EnvErrorAlreadySet : public std::exception {
   const char* what() const noexcept override { return "an error is pending in the host language"; }
@@ -313,7 +316,9 @@ struct ErrorThrower {
     AppendInt(&message, code);
     throw Error("InternalError", message.append(" but raised no error"));
   }
-  throw Error(ObjectPtr<Object>::Steal(ObjectUnsafe::FromHeader(handle)));
+  Error error(ObjectPtr<Object>::Steal(ObjectUnsafe::FromHeader(handle)));
+  if (error.kind() == "EnvErrorAlreadySet") throw EnvErrorAlreadySet();
+  throw error;
 }
 
 /*! \brief Stores a caught exception as the thread's raised error; returns the ABI return code. */
@@ -323,7 +328,7 @@ inline int SetRaisedFromException(std::exception_ptr ex) noexcept {
   } catch (const Error& e) {
     TVMFFIErrorSetRaised(ObjectUnsafe::Header(e.get()));
   } catch (const EnvErrorAlreadySet&) {
-    return -2;
+    TVMFFIErrorSetRaisedFromCStr("EnvErrorAlreadySet", "");
   } catch (const std::bad_alloc& e) {
     TVMFFIErrorSetRaisedFromCStr("MemoryError", e.what());
   } catch (const std::out_of_range& e) {

@@ -135,6 +135,16 @@ PyObject* RaiseFromFFI(int rc) {
     return nullptr;
   }
   ffi::Error error(ffi::ObjectPtr<ffi::Object>::Steal(ffi::detail::ObjectUnsafe::FromHeader(err)));
+  // The reference's way of saying -2: the host's own error (a KeyboardInterrupt a signal check
+  // raised, say) is pending and is what the caller gets.
+  if (error.kind() == "EnvErrorAlreadySet") {
+    if (!PyErr_Occurred()) {
+      PyErr_SetString(PyExc_RuntimeError,
+                      "an FFI call failed with a pending host error, but none is set");
+    }
+    return nullptr;
+  }
+  if (PyErr_Occurred()) PyErr_Clear();  // a stale error must not ride along with this one
   PyObject* exc = ExceptionFromError(error);
   if (exc == nullptr) return nullptr;
   PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(exc)), exc);

@@ -29,6 +29,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace tvm {
@@ -141,10 +142,26 @@ class GraphWriter {
     std::string key = KeyOf(v);
     auto it = index_.find(key);
     if (it != index_.end()) return it->second;
+    // A node refers only to nodes written before it, so a value reaching itself has no graph:
+    // refuse it rather than recurse until the stack runs out. So is a chain deeper than the
+    // stack can follow.
+    if (!open_.insert(key).second) {
+      FFI_THROW(ValueError) << "ToJSONGraph: the value contains a cycle (a `"
+                            << TypeKeyOf(v.type_index()) << "` reaches itself)";
+    }
+    if (open_.size() > kMaxDepth) {
+      FFI_THROW(ValueError) << "ToJSONGraph: the value nests deeper than " << kMaxDepth
+                            << " levels";
+    }
+    struct Close {
+      std::unordered_set<std::string>* open;
+      const std::string* key;
+      ~Close() { open->erase(*key); }
+    } close{&open_, &key};
     json::Object node = MakeNode(v);
     int64_t index = static_cast<int64_t>(nodes_.size());
     nodes_.push_back(node);
-    index_.emplace(std::move(key), index);
+    index_.emplace(key, index);
     return index;
   }
 
@@ -248,8 +265,12 @@ class GraphWriter {
     return data;
   }
 
+  /*! \brief How deep a value may nest (each level takes a few frames of the stack). */
+  static constexpr size_t kMaxDepth = 4096;
+
   json::Array nodes_;
   std::unordered_map<std::string, int64_t> index_;
+  std::unordered_set<std::string> open_;  // the values being written (their keys)
 };
 
 /*! \brief Reads the nodes of a graph that its root reaches, each once. */

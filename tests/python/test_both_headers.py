@@ -16,13 +16,18 @@ SRC = os.path.join(HERE, "kernels", "both_headers_kernels.cc")
 
 
 @pytest.fixture(scope="module", params=["ours", "reference"])
-def kmod(request, tmp_path_factory):
+def kpath(request, tmp_path_factory):
     libs = build_with_both_headers(
         SRC, ["ours", "reference"], "UNUSED", tmp_path_factory.mktemp("bh")
     )
     if request.param not in libs:
         pytest.skip("the reference package is not installed")
-    return ffi.load_module(libs[request.param])
+    return libs[request.param]
+
+
+@pytest.fixture(scope="module")
+def kmod(kpath):
+    return ffi.load_module(kpath)
 
 
 def test_tensors_always_carry_strides(kmod):
@@ -76,3 +81,33 @@ def test_long_strings_arrive_as_string_objects(kmod):
     assert kmod.type_key_of("x" * 10_000) == "ffi.String"
     with pytest.raises(TypeError, match="Mismatched type on argument #0"):
         kmod.type_key_of("short")
+
+
+@pytest.mark.parametrize("runtime", ["ffi", "reference"])
+def test_sigint_ends_a_polling_kernel_with_keyboard_interrupt(kpath, runtime):
+    """A kernel that sees TVMFFIEnvCheckSignals fail throws EnvErrorAlreadySet; whichever headers
+    built it and whichever runtime serves the process, the caller gets the KeyboardInterrupt
+    (the reference's headers send it as an error of that kind, ours did as -2)."""
+    from test_gil_signals import run_python
+
+    if runtime == "reference":
+        pytest.importorskip("tvm_ffi")
+    first = "import tvm_ffi" if runtime == "reference" else ""
+    proc = run_python(
+        f"""
+        import os, signal, threading
+        {first}
+        import ffi
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        mod = ffi.load_module({kpath!r})
+        threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+        try:
+            mod.poll_signals(60_000)
+        except KeyboardInterrupt:
+            print("interrupted")
+        else:
+            print("not interrupted")
+        """
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "interrupted"

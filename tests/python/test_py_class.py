@@ -141,6 +141,32 @@ def test_inheritance_post_init_and_self_reference():
     assert n.type_key == f"{__name__}.Node"
 
 
+def test_cycles_and_deep_chains_are_refused_by_serialization_not_crashes():
+    """A JSON graph refers only to earlier nodes: an object reaching itself has none, and a chain
+    deeper than the stack could follow is refused too (both crashed the process)."""
+    a = Node(1)
+    b = Node(2, a)
+    a.next = b
+    with pytest.raises(ValueError, match="contains a cycle"):
+        ffi.serialization.to_json_graph_str(a)
+    with pytest.raises(ValueError, match="contains a cycle"):
+        pickle.dumps(a)
+    a.next = None  # the cycle broken, the same objects serialize
+    assert ffi.serialization.from_json_graph_str(ffi.serialization.to_json_graph_str(b)).value == 2
+    deep = None
+    for i in range(10_000):
+        deep = Node(i, deep)
+    with pytest.raises(ValueError, match="nests deeper than"):
+        ffi.serialization.to_json_graph_str(deep)
+    shallow = None
+    for i in range(1_000):
+        shallow = Node(i, shallow)
+    assert (
+        ffi.serialization.from_json_graph_str(ffi.serialization.to_json_graph_str(shallow)).value
+        == 999
+    )
+
+
 def test_a_body_init_gets_a_fresh_object():
     @py_class("pyc.Custom")
     class Custom(ffi.Object):

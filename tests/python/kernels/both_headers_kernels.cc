@@ -6,10 +6,13 @@
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/container/tensor.h>
 #include <tvm/ffi/container/tuple.h>
+#include <tvm/ffi/extra/c_env_api.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/string.h>
 
+#include <chrono>
 #include <cstdint>
+#include <thread>
 
 namespace {
 namespace ffi = tvm::ffi;
@@ -29,12 +32,26 @@ ffi::Tuple<ffi::Tensor, ffi::Tensor> Split2(ffi::Tensor x) {
   return ffi::Tuple<ffi::Tensor, ffi::Tensor>(x, x);
 }
 
+// Spins for up to `ms` milliseconds, checking for signals as a long kernel should: a pending
+// KeyboardInterrupt ends it, through the host's own error.
+int64_t PollSignals(int64_t ms) {
+  auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+  int64_t polls = 0;
+  while (std::chrono::steady_clock::now() < end) {
+    ++polls;
+    if (TVMFFIEnvCheckSignals() != 0) throw ffi::EnvErrorAlreadySet();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return polls;
+}
+
 // The type key of any object: a Python str longer than 7 bytes arrives as a String object.
 ffi::String TypeKeyOf(ffi::ObjectRef o) { return o->GetTypeKey(); }
 
 }  // namespace
 
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(type_key_of, TypeKeyOf);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(poll_signals, PollSignals);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(strides_of, StridesOf);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(call_with_tensor, CallWithTensor);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(split2, Split2);
