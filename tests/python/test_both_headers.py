@@ -88,26 +88,9 @@ def test_sigint_ends_a_polling_kernel_with_keyboard_interrupt(kpath, runtime):
     """A kernel that sees TVMFFIEnvCheckSignals fail throws EnvErrorAlreadySet; whichever headers
     built it and whichever runtime serves the process, the caller gets the KeyboardInterrupt
     (the reference's headers send it as an error of that kind, ours did as -2)."""
-    from test_gil_signals import run_python
+    from test_gil_signals import sigint_during_poll
 
     if runtime == "reference":
         pytest.importorskip("tvm_ffi")
     first = "import tvm_ffi" if runtime == "reference" else ""
-    proc = run_python(
-        f"""
-        import os, signal, threading
-        {first}
-        import ffi
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-        mod = ffi.load_module({kpath!r})
-        threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
-        try:
-            mod.poll_signals(60_000)
-        except KeyboardInterrupt:
-            print("interrupted")
-        else:
-            print("not interrupted")
-        """
-    )
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip() == "interrupted"
+    assert sigint_during_poll(kpath, first) == "interrupted"

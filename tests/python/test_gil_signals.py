@@ -73,15 +73,18 @@ def test_signal_check_from_worker_never_deadlocks(reliability_path, keep_gil):
     assert proc.stdout.strip() == "0"
 
 
-def test_sigint_interrupts_a_polling_kernel(reliability_path):
+def sigint_during_poll(lib_path: str, first: str = "") -> str:
+    """Runs `poll_signals(60_000)` of the library at `lib_path` in a fresh Python (after the
+    statement `first`), sending it SIGINT after 0.2 s: what it printed."""
     proc = run_python(
         f"""
         import os, signal, threading
+        {first}
         import ffi
         # A job started in the background by a non-interactive shell (CI) inherits SIGINT ignored,
         # and Python then installs no handler: install Python's own explicitly.
         signal.signal(signal.SIGINT, signal.default_int_handler)
-        mod = ffi.load_module({reliability_path!r})
+        mod = ffi.load_module({lib_path!r})
         threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
         try:
             mod.poll_signals(60_000)
@@ -92,7 +95,11 @@ def test_sigint_interrupts_a_polling_kernel(reliability_path):
         """
     )
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip() == "interrupted"
+    return proc.stdout.strip()
+
+
+def test_sigint_interrupts_a_polling_kernel(reliability_path):
+    assert sigint_during_poll(reliability_path) == "interrupted"
 
 
 def test_concurrent_calls_with_callbacks_and_tensors(rmod, mod):
