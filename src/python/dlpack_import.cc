@@ -272,6 +272,18 @@ PyObject* FromDLPack(PyObject*, PyObject* const* args, Py_ssize_t nargsf, PyObje
     Py_INCREF(obj);
     return obj;
   }
+  if (c.kind == PyKind::kForeign) {
+    // A tvm_ffi Tensor holds a Tensor object of the shared runtime: the same object, no import.
+    TVMFFIObject* h = ForeignObjectHandle(obj);
+    if (h == nullptr) return nullptr;
+    if (h->type_index == kTVMFFITensor && alignment == 0 && !contiguous)
+      return WrapTensor(h, false);
+    TVMFFIObjectDecRef(h);
+    // Anything else foreign that speaks DLPack goes through the protocol.
+    if (PyObject_HasAttrString(reinterpret_cast<PyObject*>(Py_TYPE(obj)), "__dlpack__")) {
+      c.kind = PyKind::kDLPack;
+    }
+  }
   if (c.kind != PyKind::kExchange && c.kind != PyKind::kNumpy && c.kind != PyKind::kDLPack &&
       !(c.kind == PyKind::kObject && PyObject_TypeCheck(obj, TensorType))) {
     return PyErr_Format(PyExc_TypeError,

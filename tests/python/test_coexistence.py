@@ -91,6 +91,14 @@ out.append(2)
 assert list(ffi_list) == [1, 2]
 ref_tensor, ffi_tensor = tvm_ffi.from_dlpack(t), ffi.from_dlpack(t)
 assert ident_via_ffi(ref_tensor).same_as(ref_tensor)
+# ffi.from_dlpack of a tvm_ffi Tensor is that same Tensor object (with requirements: imported).
+assert ffi.from_dlpack(ref_tensor).same_as(ref_tensor)
+assert ffi.from_dlpack(ref_tensor, require_contiguous=True).data_ptr() == t.data_ptr()
+try:
+    ffi.from_dlpack(tvm_ffi.Array([1]))
+    raise AssertionError("from_dlpack took an Array")
+except TypeError:
+    pass
 assert ident_via_ref(ffi_tensor).__chandle__() == ffi_tensor._handle
 ref_func = tvm_ffi.get_global_func("coexist.from_ref")
 assert ident_via_ffi(ref_func).same_as(ref_func)  # not a Python callback around it
