@@ -27,6 +27,13 @@ struct ErrorClasses {
     if (cls != nullptr && PyExceptionClass_Check(cls)) return cls;
     return PyExc_RuntimeError;
   }
+  /*! \brief The kind `cls` is registered under (by register_error), or empty. */
+  std::string KindOf(PyObject* cls) const {
+    for (const auto& [kind, registered] : by_kind) {
+      if (registered == cls) return kind;
+    }
+    return {};
+  }
 };
 
 /*! \brief The Python exception an OpaquePyObject extra context carries, if any (borrowed). */
@@ -97,14 +104,20 @@ std::string PythonBacktrace(PyObject* exc) {
   return out;
 }
 
-/*! \brief The backtrace of the FFI error `exc` was made from (its C++ frames), or empty. */
-std::string OriginalBacktrace(PyObject* exc) {
+/*! \brief The kind and backtrace (C++ frames) of the FFI error `exc` was made from, if any. */
+struct OriginalError {
+  std::string kind;  // empty when `exc` was not made from an FFI error
+  std::string backtrace;
+};
+OriginalError OriginalErrorOf(PyObject* exc) {
   PyObject* attr = PyObject_GetAttr(exc, ErrorAttribute());
-  std::string out;
+  OriginalError out;
   if (attr != nullptr && PyObject_TypeCheck(attr, ObjectType)) {
     TVMFFIObject* h = reinterpret_cast<PyObj*>(attr)->handle;
     if (h != nullptr && h->type_index == kTVMFFIError) {
-      out = std::string(detail::ByteView(TVMFFIErrorGetCellPtr(h)->backtrace));
+      const TVMFFIErrorCell* cell = TVMFFIErrorGetCellPtr(h);
+      out.kind = std::string(detail::ByteView(cell->kind));
+      out.backtrace = std::string(detail::ByteView(cell->backtrace));
     }
   }
   Py_XDECREF(attr);
@@ -180,14 +193,22 @@ PyObject* ExceptionFromError(const ffi::Error& error) {
 }
 
 TVMFFIObject* ErrorFromException(PyObject* value) {
-  std::string kind = Py_TYPE(value)->tp_name;
-  if (size_t dot = kind.rfind('.'); dot != std::string::npos) kind = kind.substr(dot + 1);
+  // The kind, as the reference chooses it: the kind of the FFI error the exception was made from
+  // (a C++ -> Python -> C++ round trip keeps it), else the kind its class is registered under,
+  // else the class's name.
+  OriginalError original = OriginalErrorOf(value);
+  std::string kind = original.kind;
+  if (kind.empty()) kind = ErrorClasses::Get()->KindOf(reinterpret_cast<PyObject*>(Py_TYPE(value)));
+  if (kind.empty()) {
+    kind = Py_TYPE(value)->tp_name;
+    if (size_t dot = kind.rfind('.'); dot != std::string::npos) kind = kind.substr(dot + 1);
+  }
   std::string message;
   if (!TakeText(PyObject_Str(value), &message)) message = "<exception str() failed>";
   PyErr_Clear();
   // Innermost first: the C++ frames of the error the exception was made from (if it was), then
   // the Python frames it passed through.
-  std::string backtrace = OriginalBacktrace(value) + PythonBacktrace(value);
+  std::string backtrace = original.backtrace + PythonBacktrace(value);
   // The exception rides along as an opaque object so the Python caller gets it back unchanged.
   TVMFFIObjectHandle carried = NewOpaquePyObject(value);
   if (carried == nullptr) PyErr_Clear();  // the error still carries kind and message

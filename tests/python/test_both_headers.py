@@ -94,3 +94,33 @@ def test_sigint_ends_a_polling_kernel_with_keyboard_interrupt(kpath, runtime):
         pytest.importorskip("tvm_ffi")
     first = "import tvm_ffi" if runtime == "reference" else ""
     assert sigint_during_poll(kpath, first) == "interrupted"
+
+
+class KernelError(Exception):
+    pass
+
+
+def test_error_kinds_survive_a_trip_through_python(kmod):
+    """An error from C++ that passes through a Python frame reaches C++ again with its kind; a
+    Python exception of a registered class arrives as the kind it is registered under, as the
+    reference sends them."""
+    ffi.register_error("BothHeadersKernelError", KernelError)
+
+    def through(kind):
+        return lambda: kmod.throw_kind(kind, "x")
+
+    assert kmod.catch_kind(through("BothHeadersKernelError")) == "BothHeadersKernelError|x"
+    assert kmod.catch_kind(through("SomeUnknownKind")) == "SomeUnknownKind|x"
+    assert kmod.catch_kind(through("ValueError")) == "ValueError|x"
+
+    def raise_registered():
+        raise KernelError("from python")
+
+    assert kmod.catch_kind(raise_registered) == "BothHeadersKernelError|from python"
+
+    def raise_plain():
+        raise KeyError("k")
+
+    assert kmod.catch_kind(raise_plain) == "KeyError|'k'"
+    with pytest.raises(KernelError, match="x"):
+        kmod.throw_kind("BothHeadersKernelError", "x")

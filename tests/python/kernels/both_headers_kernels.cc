@@ -6,6 +6,7 @@
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/container/tensor.h>
 #include <tvm/ffi/container/tuple.h>
+#include <tvm/ffi/error.h>
 #include <tvm/ffi/extra/c_env_api.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/string.h>
@@ -45,6 +46,21 @@ int64_t PollSignals(int64_t ms) {
   return polls;
 }
 
+// Calls `f`; the kind and message of the error it raised ("none|" when it raised none).
+ffi::String CatchKind(ffi::Function f) {
+  try {
+    f();
+  } catch (const ffi::Error& e) {
+    return e.kind() + "|" + e.message();
+  }
+  return "none|";
+}
+
+// Throws an error of any kind.
+void ThrowKind(ffi::String kind, ffi::String message) {
+  throw ffi::Error(kind, message, TVMFFIBacktrace(__FILE__, __LINE__, TVM_FFI_FUNC_SIG, 0));
+}
+
 // The type key of any object: a Python str longer than 7 bytes arrives as a String object.
 ffi::String TypeKeyOf(ffi::ObjectRef o) { return o->GetTypeKey(); }
 
@@ -52,6 +68,8 @@ ffi::String TypeKeyOf(ffi::ObjectRef o) { return o->GetTypeKey(); }
 
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(type_key_of, TypeKeyOf);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(poll_signals, PollSignals);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(catch_kind, CatchKind);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(throw_kind, ThrowKind);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(strides_of, StridesOf);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(call_with_tensor, CallWithTensor);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(split2, Split2);
