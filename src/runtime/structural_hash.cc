@@ -41,6 +41,15 @@ uint64_t HashText(uint64_t tag, const std::string& s) {
 }
 
 /*! \brief One structural hash computation. */
+/*! \brief A bijective mix of all 64 bits (the finalizer of splitmix64). */
+uint64_t Mix64(uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
 class StructuralHasher {
  public:
   StructuralHasher(bool map_free_vars, bool skip_tensor_content)
@@ -129,8 +138,10 @@ class StructuralHasher {
    * its value). */
   template <typename M>
   uint64_t HashMapping(uint64_t seed, const M& map) {
+    // Each entry's hash is mixed before the sum: the combine alone spreads small values so
+    // little that sums of different maps collide ({a: 0, b: 2} and {a: 2, b: 0}).
     uint64_t sum = 0;
-    for (const auto& kv : map) sum += StableHashCombine(Hash(kv.first), Hash(kv.second));
+    for (const auto& kv : map) sum += Mix64(StableHashCombine(Hash(kv.first), Hash(kv.second)));
     return StableHashCombine(StableHashCombine(seed, kTagMapEntries), sum + map.size());
   }
 
@@ -220,7 +231,8 @@ class StructuralHasher {
 }  // namespace
 
 uint64_t StructuralHash(const AnyView& value, bool map_free_vars, bool skip_tensor_content) {
-  return StructuralHasher(map_free_vars, skip_tensor_content).Hash(value);
+  // Mixed once more at the end, so that small values' hashes spread over all bits as well.
+  return Mix64(StructuralHasher(map_free_vars, skip_tensor_content).Hash(value));
 }
 
 namespace {
