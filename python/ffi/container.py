@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import operator
 from collections.abc import (
+    Callable,
     ItemsView,
     Iterable,
     Iterator,
@@ -27,6 +28,7 @@ from typing import Any, Generic, TypeVar, overload
 from . import _core
 from ._core import Device, Function, Object, Tensor, dtype, from_dlpack
 from ._type_info import MISSING  # the reference's container module exports it too
+from .api import _object_reduce
 
 __all__ = ["MISSING", "Array", "Dict", "List", "Map"]
 
@@ -119,6 +121,16 @@ def _map_eq(this: Map[Any, Any] | Dict[Any, Any], other: object) -> Any:
     return True
 
 
+def _reduce(container: Object, by_elements: Callable[[], tuple[Any, ...]]) -> tuple[Any, ...]:
+    """Pickling: the container's JSON graph, as for any object (it keeps values shared inside the
+    container shared); when the graph cannot hold an element (a tensor, a function, a Python
+    object), the container rebuilt from its elements, each pickled by Python."""
+    try:
+        return _object_reduce(container)
+    except (TypeError, ValueError):
+        return by_elements()
+
+
 def _format(x: object) -> str:
     """One element as the containers' repr shows it (strings double-quoted, as in C++)."""
     if isinstance(x, dtype):  # a str subclass, shown bare
@@ -190,7 +202,7 @@ class _SeqReads(Generic[T]):
         return _core._seq_len(self) > 0
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (_core._seq_items(self),))
+        return _reduce(self, lambda: (type(self), (_core._seq_items(self),)))
 
     # copy.deepcopy is ffi.Object's (the runtime's ffi.DeepCopy); a shallow copy is a new
     # container of the same elements, as unpickling makes.
@@ -248,7 +260,7 @@ class _MapReads(Generic[K, V]):
         return "{" + ", ".join(entries) + "}"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (dict(_core._map_items(self)),))
+        return _reduce(self, lambda: (type(self), (dict(_core._map_items(self)),)))
 
     def __copy__(self) -> Any:  # as _SeqReads.__copy__
         return type(self)(dict(_core._map_items(self)))

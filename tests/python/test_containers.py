@@ -339,6 +339,17 @@ def test_pickle_and_copy():
         assert type(deep) is type(value) and deep == value and not deep.same_as(value)
         shallow = copy.copy(value)  # a new container sharing the elements
         assert type(shallow) is type(value) and shallow == value and not shallow.same_as(value)
+    # Pickling keeps values shared inside a container shared (its JSON graph, as for any
+    # object); a container the graph cannot hold (a Python object in it) pickles by elements.
+    inner = ffi.List([1])
+    for shared in (ffi.Array([inner, inner]), ffi.Map({"a": inner, "b": inner})):
+        back = pickle.loads(pickle.dumps(shared))
+        first, second = (
+            (back[0], back[1]) if isinstance(back, ffi.Array) else (back["a"], back["b"])
+        )
+        assert first.same_as(second) and not first.same_as(inner) and list(first) == [1]
+    with_python = pickle.loads(pickle.dumps(ffi.Array([1, frozenset({2})])))
+    assert list(with_python) == [1, frozenset({2})]
     # deepcopy keeps sharing and cycles (the runtime's ffi.DeepCopy).
     inner = ffi.List([1])
     cyclic = ffi.List([inner, inner])
