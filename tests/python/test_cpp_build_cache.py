@@ -187,6 +187,37 @@ def test_the_key_covers_the_files_given_to_build(tmp_path):
     assert second != first and ffi.load_module(second).value() == 2
 
 
+@pytest.mark.parametrize("how", ["build", "inline"])
+def test_the_key_covers_the_headers_the_sources_include(how, tmp_path):
+    """Headers a source includes (found by the compiler's dependency output) name the library
+    too: an edited header is a new library, running the new code in this very process; the old
+    header again finds the old library without a build."""
+    inc = tmp_path / "inc"
+    inc.mkdir()
+    header = inc / "value.h"
+    src = tmp_path / "k.cc"
+    body = '#include "value.h"\nint64_t value() { return VALUE; }\n'
+    src.write_text("#include <ffi/ffi.h>\n" + body + "FFI_DLL_EXPORT_TYPED_FUNC(value, value);\n")
+
+    def built() -> str:
+        if how == "build":
+            return ffi.cpp.build("hdr", cpp_files=[src], extra_include_paths=[str(inc)])
+        return ffi.cpp.build_inline(
+            "hdr_inline", cpp_sources=body, functions="value", extra_include_paths=[str(inc)]
+        )
+
+    header.write_text("#define VALUE 1\n")
+    first = built()
+    assert ffi.load_module(first).value() == 1
+    mtime = os.stat(first).st_mtime_ns
+    assert built() == first and os.stat(first).st_mtime_ns == mtime  # a hit: nothing built
+    header.write_text("#define VALUE 2\n")
+    second = built()
+    assert second != first and ffi.load_module(second).value() == 2
+    header.write_text("#define VALUE 1\n")
+    assert built() == first and os.stat(first).st_mtime_ns == mtime
+
+
 def test_a_file_edited_during_its_build_is_not_installed(monkeypatch, tmp_path):
     src = tmp_path / "k.cc"
     text = "#include <ffi/ffi.h>\n{}FFI_DLL_EXPORT_TYPED_FUNC(value, value);\n"

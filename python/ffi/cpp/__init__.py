@@ -2,7 +2,8 @@
 ``build_inline``, ``build`` and ``load``.
 
 Builds are cached by content: a library is ``<name>_<key>.so``, where the key digests the sources,
-every flag and include directory, the compilers (path and version) and ffi's headers. The same
+every flag and include directory, the compilers (path and version), ffi's headers and the other
+headers the sources include (listed by the compilers as they build). The same
 inputs reuse the built library after checking it against the SHA-256 recorded beside it (a
 damaged file is rebuilt, never loaded); any change gives a new file, so new source runs new code
 even in a process that loaded the old one. Each build compiles in a private directory and is

@@ -164,9 +164,9 @@ def build(
     apart by suffix: ``.cu`` is CUDA (nvcc), ``.c`` is C ($CC, else ``cc``), ``.o``/``.obj``/``.a``
     are objects linked as they are, anything else C++; `cpp_files` and `cuda_files` are C++ and
     CUDA whatever their names. Relative paths are taken from the current directory; the key
-    covers each file's absolute path and contents, but not the headers the files include (other
-    than ffi's own). `output` as in build_inline: a file name ending ``.o``/``.obj`` builds a
-    relocatable object instead of a library.
+    covers each file's absolute path and contents, and the contents of the headers they include
+    (found by the compilers' dependency output). `output` as in build_inline: a file name ending
+    ``.o``/``.obj`` builds a relocatable object instead of a library.
     """
     _check_identifier(name, "name")
     _check_backend(backend)

@@ -254,17 +254,17 @@ def _commands(
             objects.append(src)
             continue
         obj = os.path.join(work, f"{i}_{os.path.basename(src)}.o")
+        # Each compile also lists the headers it read (obj + ".d"), which key the build too.
         if kind == "cuda":
-            head, base, pic, flags = (
-                spec.nvcc,
-                _BASE_FLAGS,
-                ["-Xcompiler", "-fPIC"],
-                spec.cuda_cflags,
-            )
+            head, base, flags = spec.nvcc, _BASE_FLAGS, spec.cuda_cflags
+            pic = ["-Xcompiler", "-fPIC", "--generate-dependencies-with-compile"]
+            pic += ["--dependency-output", obj + ".d"]
         elif kind == "c":
-            head, base, pic, flags = spec.cc, _C_BASE_FLAGS, ["-fPIC"], spec.cflags
+            head, base, flags = spec.cc, _C_BASE_FLAGS, spec.cflags
+            pic = ["-fPIC", "-MMD", "-MF", obj + ".d"]
         else:
-            head, base, pic, flags = spec.cxx, _BASE_FLAGS, ["-fPIC"], spec.cflags
+            head, base, flags = spec.cxx, _BASE_FLAGS, spec.cflags
+            pic = ["-fPIC", "-MMD", "-MF", obj + ".d"]
         compiles.append((obj, [*head, *base, *pic, *include, *flags, "-c", src, "-o", obj]))
         objects.append(obj)
     if object_output:
@@ -397,6 +397,68 @@ class _Spec:
         return h.hexdigest()[:_KEY_CHARS]
 
 
+def _read_depfile(path: str) -> list[str]:
+    """The prerequisites a compiler's make-style dependency file lists (`obj: a.cc b.h ...`)."""
+    try:
+        with open(path, encoding="utf-8", errors="surrogateescape") as f:
+            text = f.read().replace("\\\n", " ")
+    except OSError:
+        return []
+    deps = []
+    for rule in text.splitlines():
+        _, sep, rest = rule.partition(": ")
+        if not sep:
+            continue
+        # Spaces inside a name are escaped with a backslash.
+        for word in re.split(r"(?<!\\) +", rest.strip()):
+            if word:
+                deps.append(word.replace("\\ ", " "))
+    return deps
+
+
+def _headers_of(work: str, sources: list[tuple[str, str]], spec: _Spec) -> list[str]:
+    """The headers the compiles in `work` read, besides the sources and ffi's own headers (both
+    in the key already) and system and CUDA toolkit headers (the compilers' identities in the key
+    stand for them; the host compiler leaves them out, nvcc lists them): absolute paths, sorted."""
+    skip = {os.path.abspath(path) for _, path in sources}
+    roots = [libinfo.get_include_dir(), "/usr/include", "/usr/lib", "/usr/local/include"]
+    if spec.nvcc:
+        roots.append(os.path.dirname(os.path.dirname(os.path.realpath(spec.nvcc[0]))))
+    prefixes = tuple(os.path.join(os.path.abspath(r), "") for r in roots)
+    found = set()
+    for depfile in glob.glob(os.path.join(glob.escape(work), "*.d")):
+        for dep in _read_depfile(depfile):
+            dep = os.path.abspath(dep)
+            if dep not in skip and not dep.startswith(prefixes):
+                if not os.path.realpath(dep).startswith(prefixes):
+                    found.add(dep)
+    return sorted(found)
+
+
+def _headers_key(key: str, headers: list[str]) -> str:
+    """`key` with the contents of `headers` folded in (a missing header counts as such), or
+    `key` itself when there are none."""
+    if not headers:
+        return key
+    h = hashlib.sha256(key.encode("ascii"))
+    for path in headers:
+        try:
+            digest = _file_sha256(path)
+        except OSError:
+            digest = "missing"
+        h.update(f"{len(path)}:{path}{digest}".encode("utf-8", "surrogateescape"))
+    return h.hexdigest()[:_KEY_CHARS]
+
+
+def _read_manifest(path: str) -> list[str] | None:
+    """The headers a build of this key read last time (its manifest), or None."""
+    try:
+        with open(path, encoding="utf-8", errors="surrogateescape") as f:
+            return [line for line in f.read().split("\n") if line]
+    except OSError:
+        return None
+
+
 def _build(
     name: str,
     spec: _Spec,
@@ -420,13 +482,27 @@ def _build(
         else os.path.join(_cache_root(), name)
     )
     stem = os.path.join(out_dir, f"{name}_{key}")
-    lib = stem + (".o" if object_output else ".so")
-    if _verified(lib):
-        return lib
+    kind_suffix = ".o" if object_output else ".so"
+    # The headers the sources include are known once they have compiled: a manifest beside the
+    # build lists them, and their contents are folded into the library's name. An edited header
+    # is then a new name (so a process that loaded the old library still gets the new code).
+    manifest = os.path.join(out_dir, f".{name}_{key}{kind_suffix}.headers")
+
+    def installed() -> str | None:
+        headers = _read_manifest(manifest)
+        if headers is None:
+            return None
+        lib = os.path.join(out_dir, f"{name}_{_headers_key(key, headers)}{kind_suffix}")
+        return lib if _verified(lib) else None
+
+    found = installed()
+    if found is not None:
+        return found
     os.makedirs(out_dir, exist_ok=True)
     with _build_lock(os.path.join(out_dir, f".{name}_{key}.lock")):
-        if _verified(lib):  # another builder installed it while we waited
-            return lib
+        found = installed()
+        if found is not None:  # another builder installed it while we waited
+            return found
         sources = []
         for suffix, text in inline.items():
             # Kept beside the library (named by the same key) so diagnostics point at a file.
@@ -439,6 +515,8 @@ def _build(
             # A file edited while it compiled may not be what the key says: install nothing.
             if any(_read_source(k, path) != text for k, path, text in keyed[len(inline) :]):
                 raise BuildError(f"a source file of `{name}` changed during the build; build again")
+            headers = _headers_of(work, sources, spec)
+            lib = os.path.join(out_dir, f"{name}_{_headers_key(key, headers)}{kind_suffix}")
             if os.path.dirname(built) != work:  # a given object is the output: install a copy
                 built = shutil.copyfile(built, os.path.join(work, "out.o"))
             with open(os.path.join(work, "sum"), "w", encoding="ascii") as f:
@@ -449,6 +527,7 @@ def _build(
                 os.unlink(lib + ".sha256")
             os.replace(built, lib)
             os.replace(os.path.join(work, "sum"), lib + ".sha256")
+            _write_atomically(manifest, "".join(h + "\n" for h in headers))
     if not _verified(lib):
         raise BuildError(f"{lib} changed while it was being installed; build again")
     return lib
