@@ -24,7 +24,9 @@
 #include <ffi/reflection/creator.h>
 #include <ffi/reflection/registry.h>
 #include <ffi/shape.h>
+#include <pthread.h>
 
+#include <cstdint>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -149,9 +151,9 @@ class GraphWriter {
       FFI_THROW(ValueError) << "ToJSONGraph: the value contains a cycle (a `"
                             << TypeKeyOf(v.type_index()) << "` reaches itself)";
     }
-    if (open_.size() > kMaxDepth) {
-      FFI_THROW(ValueError) << "ToJSONGraph: the value nests deeper than " << kMaxDepth
-                            << " levels";
+    if (reinterpret_cast<uintptr_t>(__builtin_frame_address(0)) < stack_floor_) {
+      FFI_THROW(ValueError) << "ToJSONGraph: the value nests deeper than the stack allows ("
+                            << open_.size() << " levels)";
     }
     struct Close {
       std::unordered_set<std::string>* open;
@@ -265,9 +267,24 @@ class GraphWriter {
     return data;
   }
 
-  /*! \brief How deep a value may nest (each level takes a few frames of the stack). */
-  static constexpr size_t kMaxDepth = 4096;
+  /*!
+   * \brief The lowest frame address nesting may reach: the thread's stack end plus a reserve for
+   * the error's own path (0 when the stack's extent is unknown). Each level of nesting takes a
+   * few frames, of a size that differs between builds (sanitizers make them much larger), so the
+   * stack itself is the measure.
+   */
+  static uintptr_t StackFloor() {
+    constexpr uintptr_t kReserve = 256 * 1024;
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0) return 0;
+    void* addr = nullptr;
+    size_t size = 0;
+    int rc = pthread_attr_getstack(&attr, &addr, &size);
+    pthread_attr_destroy(&attr);
+    return rc == 0 && size > 2 * kReserve ? reinterpret_cast<uintptr_t>(addr) + kReserve : 0;
+  }
 
+  uintptr_t stack_floor_ = StackFloor();
   json::Array nodes_;
   std::unordered_map<std::string, int64_t> index_;
   std::unordered_set<std::string> open_;  // the values being written (their keys)
