@@ -26,6 +26,7 @@
 #include <ffi/shape.h>
 #include <pthread.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -281,7 +282,8 @@ class GraphWriter {
     size_t size = 0;
     int rc = pthread_attr_getstack(&attr, &addr, &size);
     pthread_attr_destroy(&attr);
-    return rc == 0 && size > 2 * kReserve ? reinterpret_cast<uintptr_t>(addr) + kReserve : 0;
+    if (rc != 0) return 0;
+    return reinterpret_cast<uintptr_t>(addr) + std::min<uintptr_t>(kReserve, size / 2);
   }
 
   uintptr_t stack_floor_ = StackFloor();
