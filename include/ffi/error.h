@@ -290,6 +290,14 @@ class ErrorBuilder {
   }
   /*! \brief Throws the Error collected. */
   [[noreturn]] void Throw() { throw Error(kind_, message_, backtrace_); }
+  /*! \brief Writes the Error collected to stderr (its backtrace, kind and message), throws it. */
+  [[noreturn]] void LogAndThrow() {
+    Error error(kind_, message_, backtrace_);
+    std::string text = error.FullMessage();
+    std::fwrite(text.data(), 1, text.size(), stderr);
+    std::fputc('\n', stderr);
+    throw error;
+  }
 
  private:
   const char* kind_;
@@ -304,6 +312,16 @@ class ErrorBuilder {
  */
 struct ErrorThrower {
   [[noreturn]] friend void operator&(ErrorThrower, ErrorBuilder& builder) { builder.Throw(); }
+};
+
+/*!
+ * \brief Like ErrorThrower, but first writes the error's full text to stderr: for startup code
+ * (static initializers, a library's load) where nothing may catch the exception.
+ */
+struct ErrorLogThrower {
+  [[noreturn]] friend void operator&(ErrorLogThrower, ErrorBuilder& builder) {
+    builder.LogAndThrow();
+  }
 };
 
 /*! \brief Throws the thread's raised error after a failed ABI call returning `code`. */
@@ -374,6 +392,15 @@ FFI_DEFINE_CHECK_OP_(GE, >=)
  */
 #define FFI_THROW(ErrorKind)                  \
   ::ffi::detail::ErrorThrower() &             \
+      ::ffi::detail::ErrorBuilder(#ErrorKind, \
+                                  ::ffi::detail::BacktraceHere(__FILE__, __LINE__, FFI_FUNC_NAME))
+
+/*!
+ * \brief FFI_THROW that also writes the error to stderr first, for code where nothing catches
+ * it (static initialization): `FFI_LOG_AND_THROW(RuntimeError) << "cannot register " << key;`
+ */
+#define FFI_LOG_AND_THROW(ErrorKind)          \
+  ::ffi::detail::ErrorLogThrower() &          \
       ::ffi::detail::ErrorBuilder(#ErrorKind, \
                                   ::ffi::detail::BacktraceHere(__FILE__, __LINE__, FFI_FUNC_NAME))
 

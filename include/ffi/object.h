@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <new>
 #include <string>
 #include <string_view>
@@ -47,6 +48,69 @@ constexpr uint64_t kStrongMask = kWeakOne - 1;
 struct ObjectUnsafe;
 /*! \brief The bytes of an ABI byte array as a string view. */
 inline std::string_view ByteView(const TVMFFIByteArray& a) { return {a.data, a.size}; }
+}  // namespace detail
+
+namespace detail {
+/*!
+ * \brief Objects of this thread whose last strong reference went while kMaxReleaseDepth
+ * releases were already running; the outermost release destroys them. Destroying a long chain
+ * (an Array holding an Array holding ...) thus takes bounded stack, as CPython's "trashcan" does
+ * for nested lists. Plain data, so that no constructor or destructor runs per thread.
+ */
+struct ReleaseQueue {
+  TVMFFIObject** items;  ///< deferred objects (malloc'd, freed when the queue drains)
+  uint32_t size;         ///< number of deferred objects
+  uint32_t capacity;     ///< slots allocated in `items`
+  uint32_t depth;        ///< releases running on this thread
+};
+/*! \brief Nested releases one thread runs before it defers further objects. */
+constexpr uint32_t kMaxReleaseDepth = 32;
+/*! \brief This thread's release queue. */
+inline ReleaseQueue& ThreadReleaseQueue() {
+  static thread_local ReleaseQueue queue;
+  return queue;
+}
+/*!
+ * \brief Runs the deleter of an object without strong references: destroys it, and frees it
+ * unless weak references remain (the last of those frees it).
+ */
+inline void DestroyObject(TVMFFIObject* h) {
+  if (__atomic_load_n(&h->combined_ref_count, __ATOMIC_ACQUIRE) == kWeakOne) {
+    h->deleter(h, kTVMFFIObjectDeleterFlagBitMaskBoth);
+    return;
+  }
+  h->deleter(h, kTVMFFIObjectDeleterFlagBitMaskStrong);
+  if (__atomic_fetch_sub(&h->combined_ref_count, kWeakOne, __ATOMIC_ACQ_REL) == kWeakOne) {
+    h->deleter(h, kTVMFFIObjectDeleterFlagBitMaskWeak);
+  }
+}
+/*! \brief Appends `h` to the queue; false when it cannot grow (then the caller recurses). */
+inline bool DeferRelease(ReleaseQueue& q, TVMFFIObject* h) {
+  if (q.size == q.capacity) {
+    if (q.capacity > UINT32_MAX / 2) return false;
+    uint32_t capacity = q.capacity == 0 ? 64 : q.capacity * 2;
+    void* grown = std::realloc(q.items, capacity * sizeof(TVMFFIObject*));
+    if (grown == nullptr) return false;
+    q.items = static_cast<TVMFFIObject**>(grown);
+    q.capacity = capacity;
+  }
+  q.items[q.size++] = h;
+  return true;
+}
+/*! \brief Destroys an object whose last strong reference just went, or defers it (ReleaseQueue). */
+[[gnu::noinline]] inline void ReleaseDeadObject(TVMFFIObject* h) {
+  ReleaseQueue& q = ThreadReleaseQueue();
+  if (q.depth >= kMaxReleaseDepth && DeferRelease(q, h)) return;
+  ++q.depth;
+  DestroyObject(h);
+  if (q.depth == 1 && q.items != nullptr) {
+    while (q.size != 0) DestroyObject(q.items[--q.size]);
+    std::free(q.items);
+    q.items = nullptr;
+    q.capacity = 0;
+  }
+  --q.depth;
+}
 }  // namespace detail
 
 /*!
@@ -139,7 +203,7 @@ class Object {
   }
   /*!
    * \brief Drops a strong reference of any object. The strong references jointly hold one weak
-   * reference, dropped with the last strong one; when no weak pointer exists both go in one step.
+   * reference, dropped with the last strong one (detail::ReleaseDeadObject).
    */
   static void DecRefHeader(TVMFFIObject* h) {
     uint64_t before =
@@ -151,15 +215,7 @@ class Object {
 #else
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
 #endif
-    if (before == (detail::kStrongOne | detail::kWeakOne)) {
-      h->deleter(h, kTVMFFIObjectDeleterFlagBitMaskBoth);
-      return;
-    }
-    h->deleter(h, kTVMFFIObjectDeleterFlagBitMaskStrong);
-    if (__atomic_fetch_sub(&h->combined_ref_count, detail::kWeakOne, __ATOMIC_ACQ_REL) ==
-        detail::kWeakOne) {
-      h->deleter(h, kTVMFFIObjectDeleterFlagBitMaskWeak);
-    }
+    detail::ReleaseDeadObject(h);
   }
 
   template <typename>

@@ -141,8 +141,8 @@ T CompatCheckNotNull(T&& value, const char* kind, const char* text, const char* 
 #define TVM_FFI_DCHECK_NOTNULL(x) TVM_FFI_ICHECK_NOTNULL(x)
 #endif
 
-/*! \brief Throws an error of `ErrorKind` with a streamed message (the message is the log). */
-#define TVM_FFI_LOG_AND_THROW(ErrorKind) FFI_THROW(ErrorKind)
+/*! \brief Writes an error of `ErrorKind` with a streamed message to stderr, then throws it. */
+#define TVM_FFI_LOG_AND_THROW(ErrorKind) FFI_LOG_AND_THROW(ErrorKind)
 
 /*! \brief Forces inlining. */
 #define TVM_FFI_INLINE FFI_INLINE

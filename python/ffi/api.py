@@ -9,16 +9,37 @@ from __future__ import annotations
 
 import ctypes
 import enum
-from typing import Any, Callable
+import operator
+from collections.abc import Iterable
+from typing import Any, Callable, SupportsIndex
 
 from . import _core
 from ._core import Device, Function, Object
 
 
 class Shape(tuple):
-    """The extents of a tensor: a tuple of ints, as FFI Shape objects arrive in Python."""
+    """The extents of a tensor: a tuple of ints, as FFI Shape objects arrive in Python.
+
+    ``ffi.Shape((2, 3))`` checks its extents as a call would: each must be an integer
+    (``TypeError`` otherwise; NumPy integers count) that fits in int64 (``OverflowError``)."""
 
     __slots__ = ()
+
+    def __new__(cls, extents: Iterable[SupportsIndex] = ()) -> Shape:
+        dims = []
+        for d in extents:
+            try:
+                value = operator.index(d)
+            except TypeError:
+                raise TypeError(
+                    f"a Shape extent must be an int, not `{type(d).__name__}`"
+                ) from None
+            if not -(2**63) <= value < 2**63:
+                raise OverflowError(
+                    f"a Shape extent must be in [{-(2**63)}, {2**63 - 1}], got {value}"
+                )
+            dims.append(value)
+        return tuple.__new__(cls, dims)
 
     def __repr__(self) -> str:
         return f"ffi.Shape({tuple.__repr__(self)})"

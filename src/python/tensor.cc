@@ -33,8 +33,13 @@ PyObject* NewShape(const int64_t* dims, size_t n) {
   PyObject* tuple = IntTuple(dims, static_cast<int32_t>(n));
   PyTypeObject* cls = ClassForTypeIndex(kTVMFFIShape);
   if (tuple == nullptr || cls == ObjectType) return tuple;
-  PyObject* shape = PyObject_CallOneArg(reinterpret_cast<PyObject*>(cls), tuple);
+  // tuple.__new__(cls, tuple): the extents are int64 already, so Shape.__new__'s checks are
+  // skipped (they would cost a Python call per `tensor.shape`).
+  PyObject* args = PyTuple_Pack(1, tuple);
   Py_DECREF(tuple);
+  if (args == nullptr) return nullptr;
+  PyObject* shape = PyTuple_Type.tp_new(cls, args, nullptr);
+  Py_DECREF(args);
   return shape;
 }
 

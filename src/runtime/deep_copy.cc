@@ -22,6 +22,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "stack_guard.h"
+
 namespace tvm {
 namespace ffi {
 namespace runtime {
@@ -34,6 +36,7 @@ class DeepCopier {
     if (type_index < kTVMFFIStaticObjectBegin) return Any(v);
     auto it = copied_.find(Key(v));
     if (it != copied_.end()) return it->second;
+    CheckStackDepth("ffi.DeepCopy");
     return CopyObject(v, type_index);
   }
 

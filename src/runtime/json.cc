@@ -19,6 +19,8 @@
 #include <string>
 #include <string_view>
 
+#include "stack_guard.h"
+
 namespace tvm {
 namespace ffi {
 namespace runtime {
@@ -66,6 +68,7 @@ class Parser {
   }
 
   Any ParseValue() {
+    CheckStackDepth("ffi.json.Parse");
     SkipSpace();
     if (AtEnd()) Fail("Expecting value", pos_);
     size_t start = pos_;
@@ -284,6 +287,7 @@ class Writer {
   }
 
   void Write(const AnyView& v, int depth) {
+    CheckStackDepth("ffi.json.Stringify");
     switch (v.type_index()) {
       case kTVMFFINone:
         out_ += "null";

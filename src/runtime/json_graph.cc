@@ -24,7 +24,6 @@
 #include <ffi/reflection/creator.h>
 #include <ffi/reflection/registry.h>
 #include <ffi/shape.h>
-#include <pthread.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -34,6 +33,8 @@
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
+
+#include "stack_guard.h"
 
 namespace tvm {
 namespace ffi {
@@ -147,15 +148,12 @@ class GraphWriter {
     if (it != index_.end()) return it->second;
     // A node refers only to nodes written before it, so a value reaching itself has no graph:
     // refuse it rather than recurse until the stack runs out. So is a chain deeper than the
-    // stack can follow.
+    // stack can follow (CheckStackDepth).
     if (!open_.insert(key).second) {
       FFI_THROW(ValueError) << "ToJSONGraph: the value contains a cycle (a `"
                             << TypeKeyOf(v.type_index()) << "` reaches itself)";
     }
-    if (reinterpret_cast<uintptr_t>(__builtin_frame_address(0)) < stack_floor_) {
-      FFI_THROW(ValueError) << "ToJSONGraph: the value nests deeper than the stack allows ("
-                            << open_.size() << " levels)";
-    }
+    CheckStackDepth("ToJSONGraph");
     struct Close {
       std::unordered_set<std::string>* open;
       const std::string* key;
@@ -268,25 +266,6 @@ class GraphWriter {
     return data;
   }
 
-  /*!
-   * \brief The lowest frame address nesting may reach: the thread's stack end plus a reserve for
-   * the error's own path (0 when the stack's extent is unknown). Each level of nesting takes a
-   * few frames, of a size that differs between builds (sanitizers make them much larger), so the
-   * stack itself is the measure.
-   */
-  static uintptr_t StackFloor() {
-    constexpr uintptr_t kReserve = 256 * 1024;
-    pthread_attr_t attr;
-    if (pthread_getattr_np(pthread_self(), &attr) != 0) return 0;
-    void* addr = nullptr;
-    size_t size = 0;
-    int rc = pthread_attr_getstack(&attr, &addr, &size);
-    pthread_attr_destroy(&attr);
-    if (rc != 0) return 0;
-    return reinterpret_cast<uintptr_t>(addr) + std::min<uintptr_t>(kReserve, size / 2);
-  }
-
-  uintptr_t stack_floor_ = StackFloor();
   json::Array nodes_;
   std::unordered_map<std::string, int64_t> index_;
   std::unordered_set<std::string> open_;  // the values being written (their keys)
@@ -309,6 +288,7 @@ class GraphReader {
       }
       return *slot;
     }
+    CheckStackDepth("FromJSONGraph");
     slot = Any(static_cast<void*>(&made_));  // In progress: a cycle is refused, not followed.
     Any value = Make(index);
     made_[index] = value;

@@ -35,6 +35,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "stack_guard.h"
 #include "structural.h"
 
 namespace tvm {
@@ -100,6 +101,7 @@ class Comparer {
   explicit Comparer(bool order) : order_(order), ordering_(order) {}
 
   int Compare(const AnyView& a, const AnyView& b) {
+    CheckStackDepth("recursive comparison");
     // One object equals itself (this also ends the walk around a cycle back to the same pair).
     if (a.type_index() >= kTVMFFIStaticObjectBegin && a.type_index() == b.type_index() &&
         a.raw()->v_obj == b.raw()->v_obj) {
@@ -289,6 +291,7 @@ thread_local std::unordered_set<const void*>* hashing = nullptr;
 /*! \brief A hash consistent with Comparer(false): equal values hash alike. */
 uint64_t Hash(const AnyView& v) {
   if (v.type_index() < kTVMFFIStaticObjectBegin) return HashValue(v);
+  CheckStackDepth("ffi.RecursiveHash");
   std::unordered_set<const void*> open;
   bool outermost = hashing == nullptr;
   if (outermost) hashing = &open;

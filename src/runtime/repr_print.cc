@@ -33,6 +33,8 @@
 #include <string>
 #include <unordered_set>
 
+#include "stack_guard.h"
+
 namespace tvm {
 namespace ffi {
 namespace runtime {
@@ -78,6 +80,7 @@ bool WithAddresses() {
 class Printer {
  public:
   std::string Print(const AnyView& v) {
+    CheckStackDepth("ffi.ReprPrint");
     switch (v.type_index()) {
       case kTVMFFINone:
         return "None";

@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "stack_guard.h"
 #include "structural.h"
 
 namespace tvm {
@@ -116,6 +117,7 @@ class StructuralEqualer {
   }
 
   bool Compare(const AnyView& l, const AnyView& r) {
+    CheckStackDepth("ffi.StructuralEqual");
     int32_t li = l.type_index(), ri = r.type_index();
     if (li != ri) {
       if ((IsString(li) && IsString(ri)) || (IsBytes(li) && IsBytes(ri))) {

@@ -16,6 +16,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "stack_guard.h"
 #include "structural.h"
 
 namespace tvm {
@@ -60,6 +61,7 @@ class StructuralHasher {
     if (IsString(index)) return HashText(kTVMFFIStr, TextOf(v));
     if (IsBytes(index)) return HashText(kTVMFFIBytes, TextOf(v));
     if (index < kTVMFFIStaticObjectBegin) return HashPod(*v.raw());
+    CheckStackDepth("ffi.StructuralHash");
     const void* obj = v.raw()->v_obj;
     switch (index) {
       case kTVMFFIFunction:

@@ -31,6 +31,7 @@
 #include <utility>
 #include <vector>
 
+#include "stack_guard.h"
 #include "structural.h"
 #include "structural_callbacks.h"
 
@@ -56,6 +57,7 @@ class EngineBase : public StructuralMutatorObj {
   /*! \brief The default rebuild of `v`, unless `v` is an object already being rebuilt. */
   Any Descend(const AnyView& v, InplaceMode mode) {
     if (v.type_index() < kTVMFFIStaticObjectBegin) return DefaultMutateExpected(v, mode).value();
+    CheckStackDepth("ffi.StructuralMutate");
     OpenScope<decltype(open_)> scope(&open_, v.raw()->v_obj);
     if (!scope.entered()) return Unchanged();
     return DefaultMutateExpected(v, mode).value();

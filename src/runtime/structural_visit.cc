@@ -30,6 +30,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "stack_guard.h"
 #include "structural.h"
 #include "structural_callbacks.h"
 
@@ -52,6 +53,7 @@ class EngineBase : public StructuralVisitorObj {
   /*! \brief The default descent into `v`, unless `v` is an object already being descended into. */
   Optional<VisitInterrupt> Descend(const AnyView& v) {
     if (v.type_index() < kTVMFFIStaticObjectBegin) return DefaultVisit(v);
+    CheckStackDepth("ffi.StructuralVisit");
     OpenScope<decltype(open_)> scope(&open_, v.raw()->v_obj);
     if (!scope.entered()) return std::nullopt;
     return DefaultVisit(v);

@@ -13,6 +13,8 @@
 
 #include <string>
 
+#include "testing.h"
+
 namespace {
 
 namespace refl = tvm::ffi::reflection;
@@ -198,6 +200,27 @@ TEST(Enum, PrintsByName) {
   Function repr = Function::GetGlobalRequired("ffi.ReprPrint");
   EXPECT_EQ(repr(MakeEnum("ffi.IntEnum", 20, "high")).cast<String>(), "ffi.IntEnum.high");
   EXPECT_EQ(repr(Array<Any>{MakeEnum("ffi.Enum", 0, "ready")}).cast<String>(), "(ffi.Enum.ready,)");
+}
+
+TEST(DeepCopy, NestingDeeperThanTheStackIsARecursionError) {
+  Array<Any> deep;
+  for (int i = 0; i < 100000; ++i) deep = Array<Any>{deep};
+  std::string kind, message;
+  ffi_testing::RunOnSmallStack([&] {
+    try {
+      DeepCopy(deep);
+    } catch (const ffi::Error& e) {
+      kind = e.kind();
+      message = e.message();
+    }
+  });
+  EXPECT_EQ(kind, "RecursionError");
+  EXPECT_NE(message.find("nests deeper than the stack allows"), std::string::npos) << message;
+  EXPECT_EQ(deep.size(), 1u);
+  Array<Any> shallow{Array<Any>{1}};
+  Array<Any> copied = DeepCopy(shallow).cast<Array<Any>>();
+  EXPECT_FALSE(Same(copied, shallow));
+  EXPECT_EQ(copied[0].cast<Array<Any>>()[0].cast<int>(), 1);
 }
 
 }  // namespace

@@ -133,4 +133,20 @@ TEST(Json, GraphKeepsSharingAndUsesDefaults) {
   EXPECT_EQ(e.message(), "Required field `v_str` not set in type `testing.json.GraphNode`");
 }
 
+TEST(Json, NestingDeeperThanTheStackIsARecursionError) {
+  constexpr int kDepth = 100000;
+  ffi::Array<ffi::Any> deep;
+  for (int i = 0; i < kDepth; ++i) deep = ffi::Array<ffi::Any>{deep};
+  std::string brackets = std::string(kDepth, '[') + std::string(kDepth, ']');
+  std::vector<std::string> kinds;
+  ffi_testing::RunOnSmallStack([&] {
+    kinds.push_back(ffi_testing::CatchError([&] { ffi::json::Parse(brackets); }).kind());
+    kinds.push_back(ffi_testing::CatchError([&] { ffi::json::Stringify(deep); }).kind());
+    kinds.push_back(ffi_testing::CatchError([&] { ffi::ToJSONGraph(deep); }).kind());
+  });
+  EXPECT_EQ(kinds, std::vector<std::string>(3, "RecursionError"));
+  EXPECT_EQ(deep.size(), 1u);  // intact
+  EXPECT_EQ(ffi::json::Stringify(ffi::json::Parse("[[[1]]]")), "[[[1]]]");
+}
+
 }  // namespace

@@ -34,7 +34,6 @@ static_assert(offsetof(TVMFFITypeInfo, metadata) == 64, "TVMFFITypeInfo::metadat
 static_assert(kTVMFFIFieldFlagBitMaskSEqHashDefSimple == 1 << 12, "flag bits");
 static_assert(kTVMFFISEqHashKindUniqueInstance == 5, "eq/hash kinds");
 
-TVMFFIByteArray Bytes(std::string_view s) { return TVMFFIByteArray{s.data(), s.size()}; }
 std::string_view View(const TVMFFIByteArray& a) { return std::string_view(a.data, a.size); }
 
 /*! \brief A fresh type (a new key per call) derived from ffi.Object. */

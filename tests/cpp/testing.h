@@ -9,12 +9,14 @@
 
 #include <ffi/ffi.h>
 #include <gtest/gtest.h>
+#include <pthread.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -24,6 +26,9 @@
 #endif
 
 namespace ffi_testing {
+
+/*! \brief `s` as the ABI's byte array (not owning: `s` must outlive it). */
+inline TVMFFIByteArray Bytes(std::string_view s) { return TVMFFIByteArray{s.data(), s.size()}; }
 
 /*! \brief float32, one lane. */
 inline constexpr DLDataType kF32{kDLFloat, 32, 1};
@@ -52,6 +57,25 @@ ffi::Error CatchError(F fn) {
   ffi::Optional<ffi::Error> thrown = TryCatchError(std::move(fn));
   if (!thrown.has_value()) return ffi::Error("", "nothing thrown");
   return *thrown;
+}
+
+/*!
+ * \brief Runs `fn` on a new thread with a 1 MiB stack (what walkers of deep values are tested on:
+ * 768 KiB usable after the runtime's reserve, whatever the build) and waits for it.
+ */
+template <typename F>
+void RunOnSmallStack(F fn) {
+  pthread_attr_t attr;
+  ASSERT_EQ(pthread_attr_init(&attr), 0);
+  ASSERT_EQ(pthread_attr_setstacksize(&attr, size_t{1} << 20), 0);
+  pthread_t thread;
+  auto trampoline = [](void* arg) -> void* {
+    (*static_cast<F*>(arg))();
+    return nullptr;
+  };
+  ASSERT_EQ(pthread_create(&thread, &attr, trampoline, &fn), 0);
+  pthread_join(thread, nullptr);
+  pthread_attr_destroy(&attr);
 }
 
 /*! \brief Like CatchError, but nothing thrown is a test failure (and gives kind "None"). */

@@ -304,6 +304,20 @@ def test_convert_none_shapes_and_number_protocols(mod):
     assert mod.type_of(np.True_) == "bool" and ffi.Array([np.False_])[0] is False
 
 
+def test_shape_checks_its_extents_when_made(mod):
+    import numpy as np
+
+    assert ffi.Shape([np.int64(4), 5, -1]) == (4, 5, -1) and ffi.Shape() == ()
+    assert type(ffi.Shape(range(3))) is ffi.Shape
+    with pytest.raises(TypeError, match="a Shape extent must be an int, not `float`"):
+        ffi.Shape((2, 1.5))
+    with pytest.raises(OverflowError, match="a Shape extent must be in"):
+        ffi.Shape((2**64,))
+    with pytest.raises(OverflowError):
+        ffi.Shape((-(2**63) - 1,))
+    assert mod.echo(ffi.Shape((2**63 - 1,))) == (2**63 - 1,)
+
+
 def test_tensor_arguments_are_never_none(mod):
     with pytest.raises(TypeError, match="Expected `Tensor` but got `None`"):
         mod.shape_of(None)

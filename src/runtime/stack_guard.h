@@ -1,0 +1,73 @@
+/*
+ * src/runtime/stack_guard.h - private to the runtime: how the functions that recurse through a
+ * value (JSON parsing and writing, JSON graphs, deep copy, structural and recursive comparison
+ * and hashing, repr, structural visits) refuse nesting deeper than the thread's stack can follow.
+ *
+ * Each level of nesting takes a few frames of a size that differs between builds (sanitizers make
+ * them several times larger), so no fixed depth limit fits: the stack itself is the measure. A
+ * walker calls CheckStackDepth once per level; past the floor it raises a RecursionError, which
+ * unwinds through the walker's own frames and leaves every value intact.
+ */
+#ifndef FFI_SRC_RUNTIME_STACK_GUARD_H_
+#define FFI_SRC_RUNTIME_STACK_GUARD_H_
+
+#include <ffi/error.h>
+#include <pthread.h>
+
+#include <algorithm>
+#include <cstdint>
+
+namespace tvm {
+namespace ffi {
+namespace runtime {
+
+/*!
+ * \brief The part of this thread's stack that walkers leave alone: from the stack's end up by a
+ * reserve for raising the error (256 KiB, or half of a stack smaller than 512 KiB). Empty where
+ * the stack's extent is unknown. Computed once per thread (the main thread's extent is slow to
+ * read).
+ */
+struct StackReserve {
+  uintptr_t end = 0;   ///< the stack's lowest address (it grows down towards it)
+  uintptr_t size = 0;  ///< bytes above `end` kept free
+};
+
+/*! \brief This thread's StackReserve. */
+inline const StackReserve& ThreadStackReserve() {
+  static thread_local const StackReserve reserve = [] {
+    StackReserve r;
+#if defined(__linux__)
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0) return r;
+    void* addr = nullptr;
+    size_t size = 0;
+    if (pthread_attr_getstack(&attr, &addr, &size) == 0) {
+      r.end = reinterpret_cast<uintptr_t>(addr);
+      r.size = std::min<uintptr_t>(256 * 1024, size / 2);
+    }
+    pthread_attr_destroy(&attr);
+#endif
+    return r;
+  }();
+  return reserve;
+}
+
+/*!
+ * \brief Raises RecursionError ("<what>: the value nests deeper than the stack allows") when the
+ * caller's frame is within this thread's StackReserve. A frame outside the thread's stack (a
+ * coroutine's or fiber's own stack) is not judged. `what` names the operation, e.g.
+ * "ffi.DeepCopy".
+ */
+[[gnu::always_inline]] inline void CheckStackDepth(const char* what) {
+  const StackReserve& r = ThreadStackReserve();
+  // Unsigned: a frame below `end` wraps around to a large offset and passes.
+  if (FFI_UNLIKELY(reinterpret_cast<uintptr_t>(__builtin_frame_address(0)) - r.end < r.size)) {
+    FFI_THROW(RecursionError) << what << ": the value nests deeper than the stack allows";
+  }
+}
+
+}  // namespace runtime
+}  // namespace ffi
+}  // namespace tvm
+
+#endif  // FFI_SRC_RUNTIME_STACK_GUARD_H_
