@@ -179,8 +179,8 @@ class CallArgs {
         long long v = 0;
         if (!Int64Of(arg, &v)) {
           if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return false;
-          PyErr_Clear();  // said as the argument's TypeError
-          return Fail(i, arg, func_name, kIntOutOfRange);
+          PyErr_Clear();  // beyond int64: a BigInt object, owned for the call
+          return SetOwned(i, arg, c, func_name);
         }
         out->type_index = kTVMFFIInt;
         out->v_int64 = v;

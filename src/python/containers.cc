@@ -42,12 +42,9 @@ bool ItemToAny(PyObject* item, Any* out) {
   TVMFFIAny raw;
   PyTypeObject* type = Py_TYPE(item);
   if (type == &PyLong_Type) {
-    // The common case, inline: an exact int runs no Python code and needs no reference.
-    long long v = 0;
-    if (!Int64Of(item, &v)) return false;
-    raw.type_index = kTVMFFIInt;
+    // The common case, inline: an exact int runs no user code and needs no reference.
     raw.zero_padding = 0;
-    raw.v_int64 = v;
+    if (!IntToAny(item, &raw)) return false;
     *out = Any::FromRaw(raw);
     return true;
   }
@@ -107,11 +104,8 @@ bool FillArrayCells(PyObject* fast, const char* what, ArrayObj* array) {
     TVMFFIAny* slot = &slots[i];
     bool ok;
     if (Py_TYPE(item) == &PyLong_Type) {
-      long long v = 0;
-      ok = Int64Of(item, &v);
-      slot->type_index = kTVMFFIInt;
       slot->zero_padding = 0;
-      slot->v_int64 = v;
+      ok = IntToAny(item, slot);  // runs no user code
     } else {
       // Converting may run Python code that changes the list: hold the item meanwhile.
       Py_INCREF(item);

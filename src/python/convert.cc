@@ -108,6 +108,39 @@ bool ProtocolToAny(PyObject* value, TVMFFIAny* out) {
 }
 }  // namespace
 
+bool IntToAny(PyObject* value, TVMFFIAny* out) {
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+  if (overflow == 0) {
+    if (v == -1 && PyErr_Occurred()) return false;
+    out->type_index = kTVMFFIInt;
+    out->v_int64 = v;
+    return true;
+  }
+  // Beyond int64: the value's two's-complement bytes (room for the sign bit, whole 64-bit words)
+  // become a BigInt object. Rare, so Python's own methods do the work, on every version alike.
+  PyObject* bits = PyObject_CallMethod(value, "bit_length", nullptr);
+  size_t nbits = bits != nullptr ? PyLong_AsSize_t(bits) : static_cast<size_t>(-1);
+  Py_XDECREF(bits);
+  if (nbits == static_cast<size_t>(-1) && PyErr_Occurred()) return false;
+  PyObject* args = Py_BuildValue("(ns)", static_cast<Py_ssize_t>((nbits / 64 + 1) * 8), "little");
+  PyObject* kwargs = args != nullptr ? Py_BuildValue("{sO}", "signed", Py_True) : nullptr;
+  PyObject* to_bytes = kwargs != nullptr ? PyObject_GetAttrString(value, "to_bytes") : nullptr;
+  PyObject* bytes = to_bytes != nullptr ? PyObject_Call(to_bytes, args, kwargs) : nullptr;
+  Py_XDECREF(to_bytes);
+  Py_XDECREF(kwargs);
+  Py_XDECREF(args);
+  if (bytes == nullptr) return false;
+  TVMFFIByteArray words{PyBytes_AS_STRING(bytes), static_cast<size_t>(PyBytes_GET_SIZE(bytes))};
+  int rc = TVMFFIBigIntFromByteArray(&words, out);
+  Py_DECREF(bytes);
+  if (rc != 0) {
+    RaiseFromFFI(rc);
+    return false;
+  }
+  return true;
+}
+
 bool ToOwnedAny(PyObject* value, Classified c, TVMFFIAny* out) {
   out->type_index = kTVMFFINone;
   out->zero_padding = 0;
@@ -119,13 +152,8 @@ bool ToOwnedAny(PyObject* value, Classified c, TVMFFIAny* out) {
       out->type_index = kTVMFFIBool;
       out->v_int64 = value == Py_True;
       return true;
-    case PyKind::kInt: {
-      long long v = 0;
-      if (!Int64Of(value, &v)) return false;
-      out->type_index = kTVMFFIInt;
-      out->v_int64 = v;
-      return true;
-    }
+    case PyKind::kInt:
+      return IntToAny(value, out);
     case PyKind::kFloat:
       out->type_index = kTVMFFIFloat;
       out->v_float64 = PyFloat_AsDouble(value);
@@ -298,6 +326,18 @@ PyObject* ObjectToPython(int32_t type_index, TVMFFIObject* obj,
           type_index == kTVMFFIStr
               ? PyUnicode_DecodeUTF8(a->data, static_cast<Py_ssize_t>(a->size), "surrogateescape")
               : PyBytes_FromStringAndSize(a->data, static_cast<Py_ssize_t>(a->size));
+      TVMFFIObjectDecRef(obj);
+      return r;
+    }
+    case kTVMFFIBigInt: {
+      TVMFFIAny view{};
+      view.type_index = kTVMFFIBigInt;
+      view.v_obj = obj;
+      TVMFFIByteArray words = TVMFFIBigIntGetContentByteArray(&view);
+      PyObject* r = words.data == nullptr
+                        ? RaiseFromFFI(-1)
+                        : _PyLong_FromByteArray(reinterpret_cast<const unsigned char*>(words.data),
+                                                words.size, /*little_endian=*/1, /*is_signed=*/1);
       TVMFFIObjectDecRef(obj);
       return r;
     }

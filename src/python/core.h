@@ -521,6 +521,11 @@ inline bool TakeText(PyObject* text, std::string* out) {
  * \brief Reads an int that must fit in [lo, hi]; false with OverflowError (out of range) or
  * TypeError (not an int) naming `what`.
  */
+/*!
+ * \brief A Python int (or subclass) as an owned Any: an Int, or beyond int64 a BigInt object (a
+ * new reference in `out`); false with a Python error.
+ */
+bool IntToAny(PyObject* value, TVMFFIAny* out);
 bool IntInRange(PyObject* value, long long lo, long long hi, const char* what, long long* out);
 
 }  // namespace python

@@ -1,56 +1,14 @@
-// Integers beyond int64_t (kTVMFFIBigInt): made from and viewed as 64-bit two's-complement words.
+// Integers beyond int64_t (kTVMFFIBigInt): made from and viewed as 64-bit two's-complement words,
+// and found by value as map keys.
 #include <ffi/any.h>
+#include <ffi/big_int.h>
 #include <ffi/object.h>
+#include <ffi/reflection/registry.h>
 
 #include <cstring>
 #include <vector>
 
-namespace tvm {
-namespace ffi {
-namespace runtime {
-namespace {
-
-/*!
- * \brief The object behind kTVMFFIBigInt: the word count, then the words (least significant
- * first) in the same allocation. The reference lays it out so; kernels may read it inline.
- */
-class BigIntObj : public Object {
- public:
-  explicit BigIntObj(size_t size) : size(size) {}
-  /*! \brief The number of 64-bit words that follow. */
-  size_t size;
-  FFI_DECLARE_STATIC_OBJECT_INFO("ffi.BigInt", BigIntObj, Object, kTVMFFIBigInt);
-};
-static_assert(sizeof(BigIntObj) == sizeof(TVMFFIObject) + sizeof(size_t),
-              "the words start right after the word count");
-
-const int64_t* Words(const BigIntObj* obj) {
-  return static_cast<const int64_t*>(detail::ExtraStorage(obj));
-}
-
-/*!
- * \brief The length of the minimal form of `n` words: a top word that only repeats the sign of
- * the word below it is dropped. Never less than one word when n > 0.
- */
-size_t MinimalSize(const int64_t* words, size_t n) {
-  while (n > 1) {
-    int64_t top = words[n - 1];
-    bool below_negative = words[n - 2] < 0;
-    if ((top == 0 && !below_negative) || (top == -1 && below_negative)) {
-      --n;
-    } else {
-      break;
-    }
-  }
-  return n;
-}
-
-}  // namespace
-}  // namespace runtime
-}  // namespace ffi
-}  // namespace tvm
-
-using namespace ffi::runtime;
+using ffi::detail::BigIntObj;
 
 extern "C" {
 
@@ -68,21 +26,11 @@ int TVMFFIBigIntFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out) {
   if (input->data == nullptr && input->size != 0) {
     FFI_THROW(ValueError) << "TVMFFIBigIntFromByteArray: data is NULL";
   }
-  size_t n = input->size / sizeof(int64_t);
   // The input need not be aligned to 8; copy before reading words.
-  std::vector<int64_t> words(n);
-  if (n > 0) std::memcpy(words.data(), input->data, input->size);
-  n = MinimalSize(words.data(), n);
-  if (n <= 1) {
-    // Whatever fits in int64_t is a plain integer, never an object: one value, one representation.
-    out->type_index = kTVMFFIInt;
-    out->v_int64 = n == 0 ? 0 : words[0];
-    return 0;
-  }
-  ffi::ObjectPtr<BigIntObj> obj = ffi::make_object_with_extra<BigIntObj>(n * sizeof(int64_t), n);
-  std::memcpy(ffi::detail::ExtraStorage(obj.get()), words.data(), n * sizeof(int64_t));
-  out->type_index = kTVMFFIBigInt;
-  out->v_obj = ffi::detail::ObjectUnsafe::Header(obj.release());
+  std::vector<int64_t> words(input->size / sizeof(int64_t));
+  if (input->size != 0) std::memcpy(words.data(), input->data, input->size);
+  // Whatever fits in int64_t is a plain integer, never an object: one value, one representation.
+  *out = ffi::Any(ffi::BigInt::FromWords(words.data(), words.size())).release();
   FFI_SAFE_CALL_END();
 }
 
@@ -93,7 +41,8 @@ TVMFFIByteArray TVMFFIBigIntGetContentByteArray(const TVMFFIAny* value) {
   if (value != nullptr && value->type_index == kTVMFFIBigInt && value->v_obj != nullptr) {
     const auto* obj =
         static_cast<const BigIntObj*>(ffi::detail::ObjectUnsafe::FromHeader(value->v_obj));
-    return TVMFFIByteArray{reinterpret_cast<const char*>(Words(obj)), obj->size * sizeof(int64_t)};
+    return TVMFFIByteArray{reinterpret_cast<const char*>(obj->words()),
+                           obj->size * sizeof(int64_t)};
   }
   // No status to return: the error is raised and the view is empty.
   TVMFFIErrorSetRaisedFromCStr("TypeError",
@@ -102,3 +51,23 @@ TVMFFIByteArray TVMFFIBigIntGetContentByteArray(const TVMFFIAny* value) {
 }
 
 }  // extern "C"
+
+namespace tvm {
+namespace ffi {
+namespace runtime {
+namespace {
+
+// Two BigInt objects of one value are one map key (two ints of one value already are: the value
+// is inline).
+FFI_STATIC_INIT_BLOCK() {
+  reflection::TypeAttrDef<BigIntObj>()
+      .def("__any_hash__",
+           Function::FromTyped([](const BigInt& v) { return static_cast<int64_t>(v.hash()); }))
+      .def("__any_equal__",
+           Function::FromTyped([](const BigInt& a, const BigInt& b) { return a == b; }));
+}
+
+}  // namespace
+}  // namespace runtime
+}  // namespace ffi
+}  // namespace tvm

@@ -5,6 +5,7 @@
 // formatting (17 significant digits, ".0" on integral doubles below 2^53) and its error messages
 // (Python's json wording, with line, column and byte offset), all raised as ValueError.
 #include <ffi/any.h>
+#include <ffi/big_int.h>
 #include <ffi/container/array.h>
 #include <ffi/container/map.h>
 #include <ffi/function.h>
@@ -297,6 +298,9 @@ class Writer {
         return;
       case kTVMFFIInt:
         out_ += std::to_string(v.cast<int64_t>());
+        return;
+      case kTVMFFIBigInt:  // an integer literal, as JSON allows any
+        out_ += v.cast<BigInt>().ToString();
         return;
       case kTVMFFIFloat:
         WriteDouble(v.cast<double>());

@@ -11,6 +11,7 @@
 // inline, others as node indices; a type can take over with `__data_to_json__` and
 // `__data_from_json__`. Reading builds only the nodes the root reaches.
 #include <ffi/any.h>
+#include <ffi/big_int.h>
 #include <ffi/container/array.h>
 #include <ffi/container/dict.h>
 #include <ffi/container/list.h>
@@ -29,6 +30,7 @@
 #include <cstdint>
 #include <cstring>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -198,6 +200,8 @@ class GraphWriter {
         return set("bool", v.cast<bool>());
       case kTVMFFIInt:
         return set("int", v.cast<int64_t>());
+      case kTVMFFIBigInt:  // decimal digits: JSON numbers lose precision past 2^53 in most readers
+        return set("ffi.BigInt", String(v.cast<BigInt>().ToString()));
       case kTVMFFIFloat:
         return set("float", v.cast<double>());
       case kTVMFFIDataType:
@@ -333,6 +337,15 @@ class GraphReader {
     Any data = Field(node, "data", index);
     if (key == "bool") return data.cast<bool>();
     if (key == "int") return data.cast<int64_t>();
+    if (key == "ffi.BigInt") {
+      std::istringstream digits(std::string(data.cast<String>().view()));
+      BigInt value;
+      if (!(digits >> value) || digits.peek() != std::char_traits<char>::eof()) {
+        FFI_THROW(ValueError) << "Invalid JSON Object Graph: node " << index
+                              << " is not a decimal integer";
+      }
+      return value;
+    }
     if (key == "float") return data.cast<double>();
     if (key == "ffi.String") return data.cast<String>();
     if (key == "ffi.Bytes") return Bytes(Base64Decode(data.cast<String>().view()));

@@ -15,6 +15,7 @@
 // equal. A walk back into a pair it is comparing (a cycle) takes it as equal, or raises a
 // ValueError when ordering.
 #include <ffi/any.h>
+#include <ffi/big_int.h>
 #include <ffi/container/array.h>
 #include <ffi/container/dict.h>
 #include <ffi/container/list.h>
@@ -63,6 +64,7 @@ Kind KindOf(const AnyView& v) {
     case kTVMFFINone:
       return Kind::kNone;
     case kTVMFFIInt:
+    case kTVMFFIBigInt:
       return Kind::kInt;
     case kTVMFFIBool:
       return Kind::kBool;
@@ -135,6 +137,11 @@ class Comparer {
       case Kind::kNone:
         return 0;
       case Kind::kInt:
+        if (a.type_index() == kTVMFFIBigInt || b.type_index() == kTVMFFIBigInt) {
+          BigInt x = a.cast<BigInt>(), y = b.cast<BigInt>();
+          return x < y ? -1 : (x > y ? 1 : 0);
+        }
+        [[fallthrough]];
       case Kind::kBool: {
         int64_t x = a.raw()->v_int64, y = b.raw()->v_int64;
         return x < y ? -1 : (x > y ? 1 : 0);
@@ -317,6 +324,7 @@ uint64_t HashValue(const AnyView& v) {
     case Kind::kNone:
       return seed;
     case Kind::kInt:
+      return Mix(seed, v.cast<BigInt>().hash());  // an Int's value, a BigInt's words
     case Kind::kBool:
       return Mix(seed, static_cast<uint64_t>(v.raw()->v_int64));
     case Kind::kFloat: {

@@ -13,6 +13,7 @@
 // fields), "(1, 2)@0x...", "float32[3]@cpu:0@0x...", "...@0x..." for a cycle; a shared object
 // prints in full each time.
 #include <ffi/any.h>
+#include <ffi/big_int.h>
 #include <ffi/container/array.h>
 #include <ffi/container/dict.h>
 #include <ffi/container/list.h>
@@ -88,6 +89,8 @@ class Printer {
         return v.raw()->v_int64 ? "True" : "False";
       case kTVMFFIInt:
         return std::to_string(v.raw()->v_int64);
+      case kTVMFFIBigInt:
+        return v.cast<BigInt>().ToString();
       case kTVMFFIFloat:
         return FormatFloat(v.raw()->v_float64);
       case kTVMFFISmallStr:

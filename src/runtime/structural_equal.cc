@@ -1,6 +1,7 @@
 // Structural equality (rules in structural.h): the globals ffi.StructuralEqual and
 // ffi.GetFirstStructuralMismatch, which <ffi/extra/structural_equal.h> and the Python package
 // call; the shared TensorBytes; and the `__s_equal__` / `__s_hash__` columns.
+#include <ffi/big_int.h>
 #include <ffi/container/array.h>
 #include <ffi/container/dict.h>
 #include <ffi/container/list.h>
@@ -178,6 +179,8 @@ class StructuralEqualer {
         return CompareMappings(l.cast<Map<Any, Any>>(), r.cast<Map<Any, Any>>());
       case kTVMFFIDict:
         return CompareMappings(l.cast<Dict<Any, Any>>(), r.cast<Dict<Any, Any>>());
+      case kTVMFFIBigInt:
+        return l.cast<BigInt>() == r.cast<BigInt>() || Fail();
       case kTVMFFIShape: {
         Shape a = l.cast<Shape>(), b = r.cast<Shape>();
         return (a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin())) || Fail();

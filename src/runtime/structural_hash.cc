@@ -3,6 +3,7 @@
 // stable across processes (type keys, not dynamic type indices, enter them), except for values
 // compared by identity (functions, unbound free variables, unique instances), which hash by
 // address.
+#include <ffi/big_int.h>
 #include <ffi/container/array.h>
 #include <ffi/container/dict.h>
 #include <ffi/container/list.h>
@@ -120,6 +121,8 @@ class StructuralHasher {
         return HashMapping(seed, v.cast<Map<Any, Any>>());
       case kTVMFFIDict:
         return HashMapping(seed, v.cast<Dict<Any, Any>>());
+      case kTVMFFIBigInt:
+        return StableHashCombine(seed, v.cast<BigInt>().hash());
       case kTVMFFIShape:
         for (int64_t d : v.cast<Shape>()) seed = StableHashCombine(seed, static_cast<uint64_t>(d));
         return seed;

@@ -37,8 +37,9 @@ FORBIDDEN = {
 }
 # Headers outside ffi.h that may include more: CUDA helpers need the CUDA runtime headers,
 # tvm_compat.h includes <sstream> for source compatibility, extra/ holds opt-in helpers (STL
-# interop includes the STL containers it converts).
-NOT_LEAN = {"tvm_compat.h"}
+# interop includes the STL containers it converts), and the opt-in big_int.h keeps its words in
+# std::vector and reads and writes streams.
+NOT_LEAN = {"tvm_compat.h", "big_int.h", "detail/big_int_ops.h"}
 
 
 def _needs_cuda(header):
