@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import operator
+import threading
 from collections.abc import (
     Callable,
     ItemsView,
@@ -77,6 +78,29 @@ def _as_tensor(x: object) -> Tensor | None:
         return None
 
 
+_walking = threading.local()  # per thread: {walk name: handles of the containers being walked}
+
+
+def _guarded(walk: str, container: Object, body: Callable[[], Any], on_cycle: Any) -> Any:
+    """`body()`, or `on_cycle` when this thread is already inside `walk` (repr, hash) of the same
+    container: a container that holds itself is shown as ``...`` and hashed as a constant, where
+    recursing would never end."""
+    active = _walking.__dict__.setdefault(walk, set())
+    key = container._handle  # type: ignore[attr-defined]
+    if key in active:
+        return on_cycle
+    active.add(key)
+    try:
+        return body()
+    finally:
+        active.discard(key)
+
+
+def _same_container(a: object, b: object) -> bool:
+    # One container equals itself, as a Python list does, even when it holds itself.
+    return isinstance(a, (Array, List, Map, Dict)) and isinstance(b, Object) and a.same_as(b)
+
+
 def _elem_eq(a: object, b: object) -> bool:
     # Elements are read raw (tensors as ffi.Tensor); the other side may hold framework tensors.
     # Tensors are equal when they view the same memory the same way (two imports of one PyTorch
@@ -90,7 +114,7 @@ def _elem_eq(a: object, b: object) -> bool:
         )
     if _is_plain_object(a) or _is_plain_object(b):
         return isinstance(a, Object) and isinstance(b, Object) and a.same_as(b)
-    return bool(a == b)
+    return _same_container(a, b) or bool(a == b)
 
 
 def _elem_hash(x: object) -> int:
@@ -189,6 +213,8 @@ class _SeqReads(Generic[T]):
         return any(_elem_eq(x, value) for x in _core._seq_items(self, True))
 
     def __eq__(self, other: object) -> bool:
+        if _same_container(self, other):
+            return True
         return _seq_eq(_core._seq_items(self, True), other)  # type: ignore[no-any-return]
 
     def __ne__(self, other: object) -> bool:
@@ -196,7 +222,8 @@ class _SeqReads(Generic[T]):
         return r if r is NotImplemented else not r
 
     def __hash__(self) -> int:
-        return hash(tuple(map(_elem_hash, _core._seq_items(self, True))))
+        items = lambda: hash(tuple(map(_elem_hash, _core._seq_items(self, True))))  # noqa: E731
+        return _guarded("hash", self, items, 0x5EED)  # type: ignore[no-any-return]
 
     def __bool__(self) -> bool:
         return _core._seq_len(self) > 0
@@ -242,6 +269,8 @@ class _MapReads(Generic[K, V]):
         return _ValuesView(self)
 
     def __eq__(self, other: object) -> bool:
+        if _same_container(self, other):
+            return True
         return _map_eq(self, other)  # type: ignore[no-any-return]
 
     def __ne__(self, other: object) -> bool:
@@ -249,15 +278,21 @@ class _MapReads(Generic[K, V]):
         return r if r is NotImplemented else not r
 
     def __hash__(self) -> int:
-        items = _core._map_items(self, True)
-        return hash(frozenset((_elem_hash(k), _elem_hash(v)) for k, v in items))
+        def entries() -> int:
+            items = _core._map_items(self, True)
+            return hash(frozenset((_elem_hash(k), _elem_hash(v)) for k, v in items))
+
+        return _guarded("hash", self, entries, 0x5EED)  # type: ignore[no-any-return]
 
     def __bool__(self) -> bool:
         return _core._map_len(self) > 0
 
     def __repr__(self) -> str:
-        entries = (f"{_format(k)}: {_format(v)}" for k, v in _core._map_items(self, True))
-        return "{" + ", ".join(entries) + "}"
+        def entries() -> str:
+            items = _core._map_items(self, True)
+            return "{" + ", ".join(f"{_format(k)}: {_format(v)}" for k, v in items) + "}"
+
+        return _guarded("repr", self, entries, "...")  # type: ignore[no-any-return]
 
     def __reduce__(self) -> tuple[Any, ...]:
         return _reduce(self, lambda: (type(self), (dict(_core._map_items(self)),)))
@@ -287,8 +322,11 @@ class Array(_SeqReads[T], Object, Sequence[T]):
         return Array([*other, *self])
 
     def __repr__(self) -> str:
-        items = [_format(x) for x in _core._seq_items(self, True)]
-        return "(" + items[0] + ",)" if len(items) == 1 else "(" + ", ".join(items) + ")"
+        def items() -> str:
+            shown = [_format(x) for x in _core._seq_items(self, True)]
+            return "(" + shown[0] + ",)" if len(shown) == 1 else "(" + ", ".join(shown) + ")"
+
+        return _guarded("repr", self, items, "...")  # type: ignore[no-any-return]
 
 
 class List(_SeqReads[T], Object, MutableSequence[T]):
@@ -363,7 +401,10 @@ class List(_SeqReads[T], Object, MutableSequence[T]):
         return List([*other, *self])
 
     def __repr__(self) -> str:
-        return "[" + ", ".join(_format(x) for x in _core._seq_items(self, True)) + "]"
+        def items() -> str:
+            return "[" + ", ".join(_format(x) for x in _core._seq_items(self, True)) + "]"
+
+        return _guarded("repr", self, items, "...")  # type: ignore[no-any-return]
 
 
 class Map(_MapReads[K, V], Object, Mapping[K, V]):

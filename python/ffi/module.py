@@ -29,9 +29,14 @@ class Module(_core._ModuleBase):
         lister = _core.get_global_func("ffi.ModuleListFunctionNames", True)
         if lister is None:
             return
+        cls = type(self)
         for name in lister(self).split():
+            # A function named like a member of Module (`get_function`, `path`, ...) does not
+            # replace it, as in the reference: `mod[name]` and `get_function(name)` reach it.
+            if hasattr(cls, name):
+                continue
             # Interned, as attribute names in code are: lookups then compare pointers only.
-            self.__dict__[sys.intern(name)] = self.get_function(name)
+            self.__dict__[sys.intern(name)] = Module.get_function(self, name)
 
     if TYPE_CHECKING:
         # Exported functions are instance attributes, set when the module is loaded.
@@ -48,6 +53,10 @@ class Module(_core._ModuleBase):
         func = self.__dict__.get(name)
         return func if isinstance(func, Function) else self._require_function(name)
 
+    def __contains__(self, name: object) -> bool:
+        """Whether the module defines a function `name` (a str)."""
+        return isinstance(name, str) and self.implements_function(name)
+
     def _require_function(self, name: str) -> Function:
         func = self.get_function(name)
         assert func is not None  # get_function raises when it is missing
@@ -58,6 +67,8 @@ class Module(_core._ModuleBase):
     ) -> Function | None:
         """Return the function `name` (also from imported modules with `query_imports`);
         AttributeError when it is missing, or None with `allow_missing`."""
+        if not isinstance(name, str):
+            raise TypeError(f"a function name is a str, not `{type(name).__name__}`")
         if query_imports:
             func = _core.get_global_func("ffi.ModuleGetFunction")(self, name, True)
         else:
@@ -250,8 +261,12 @@ def _global_metadata(func: Function, text: str) -> None:
 _core._set_hooks(Module._populate, _signature_from_metadata, _global_metadata)
 
 
-def load_module(path: str | os.PathLike) -> Module:
-    """Load a shared library whose functions are exported as ``__tvm_ffi_<name>``."""
+def load_module(path: str | os.PathLike, keep_module_alive: bool = True) -> Module:
+    """Load a shared library whose functions are exported as ``__tvm_ffi_<name>``.
+
+    `keep_module_alive` is the reference's parameter: a loaded library always stays loaded for
+    the life of the process here (objects and functions it made may outlive the module), so
+    either value behaves as True."""
     mod = _core.load_module(os.fspath(path))
     mod.__dict__["_path"] = os.fspath(path)  # for runtimes without ffi.ModuleGetPath
     return mod

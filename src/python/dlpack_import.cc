@@ -267,6 +267,21 @@ PyObject* FromDLPack(PyObject*, PyObject* const* args, Py_ssize_t nargsf, PyObje
   int contiguous = values[2] != nullptr ? PyObject_IsTrue(values[2]) : 0;
   if (contiguous < 0) return nullptr;
   PyObject* obj = values[0];
+  if (PyCapsule_CheckExact(obj)) {
+    // A capsule a producer's __dlpack__ returned, as the reference also takes: consumed here.
+    if (!PyCapsule_IsValid(obj, "dltensor_versioned") && !PyCapsule_IsValid(obj, "dltensor")) {
+      return PyErr_Format(PyExc_ValueError,
+                          "from_dlpack() needs an unused DLPack capsule (\"dltensor\" or "
+                          "\"dltensor_versioned\"), not a capsule named \"%s\" (a capsule is "
+                          "consumed once)",
+                          PyCapsule_GetName(obj) ? PyCapsule_GetName(obj) : "(null)"),
+             nullptr;
+    }
+    bool read_only = false;
+    TVMFFIObject* t =
+        ImportCapsule(obj, obj, static_cast<int32_t>(alignment), contiguous != 0, &read_only);
+    return t ? WrapTensor(t, read_only) : nullptr;
+  }
   Classified c = Classify(obj);
   if (Py_TYPE(obj) == TensorType && alignment == 0 && !contiguous) {
     Py_INCREF(obj);
@@ -287,8 +302,8 @@ PyObject* FromDLPack(PyObject*, PyObject* const* args, Py_ssize_t nargsf, PyObje
   if (c.kind != PyKind::kExchange && c.kind != PyKind::kNumpy && c.kind != PyKind::kDLPack &&
       !(c.kind == PyKind::kObject && PyObject_TypeCheck(obj, TensorType))) {
     return PyErr_Format(PyExc_TypeError,
-                        "from_dlpack() needs a DLPack producer (an object with __dlpack__), not "
-                        "`%s`",
+                        "from_dlpack() needs a DLPack producer (an object with __dlpack__) or a "
+                        "DLPack capsule, not `%s`",
                         Py_TYPE(obj)->tp_name),
            nullptr;
   }

@@ -1,14 +1,15 @@
 // The standard global function ffi.DeepCopy: a copy of a value and of everything reachable from
-// it. The reference's Python package builds `copy.deepcopy` of its containers and dataclasses on
-// it. Immutable leaves (numbers, strings, bytes, shapes, enum singletons) and opaque objects
-// (functions, tensors, modules, errors) are shared, not copied; arrays, lists, maps and dicts are
-// rebuilt from copies of their items; a reflected object is copied through its
-// `__ffi_shallow_copy__` type attribute and then has each field replaced by a copy. An object
-// shared twice in the input is copied once, so the copy keeps the input's sharing, cycles
-// included: every container's or object's copy is recorded before its items are copied, so an
-// item leading back to it (through a list, a dict or an object field, as a value or as a key)
-// finds the copy, which is then filled in place. A reflected object that cannot be copied is a
-// RuntimeError.
+// it (`copy.deepcopy` of containers and objects in both Python packages). Immutable leaves
+// (numbers, strings, bytes, shapes, enum singletons) and opaque objects (functions, modules,
+// errors) are shared, not copied; arrays, lists, maps and dicts are rebuilt from copies of their
+// items; a tensor in host memory is copied into a new compact tensor (one elsewhere, whose memory
+// only its framework can copy, is a TypeError; the reference refuses every tensor); a reflected
+// object is copied through its `__ffi_shallow_copy__` type attribute and then has each field
+// replaced by a copy. An object shared twice in the input is copied once, so the copy keeps the
+// input's sharing, cycles included: every container's or object's copy is recorded before its
+// items are copied, so an item leading back to it (through a list, a dict or an object field, as
+// a value or as a key) finds the copy, which is then filled in place. A reflected object that
+// cannot be copied is a RuntimeError.
 #include <ffi/any.h>
 #include <ffi/container/array.h>
 #include <ffi/container/dict.h>
@@ -18,9 +19,12 @@
 #include <ffi/function.h>
 #include <ffi/reflection/accessor.h>
 #include <ffi/reflection/registry.h>
+#include <ffi/tensor.h>
 
+#include <cstring>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include "stack_guard.h"
 
@@ -91,8 +95,9 @@ class DeepCopier {
       case kTVMFFIStr:
       case kTVMFFIBytes:
       case kTVMFFIShape:
-      case kTVMFFIFunction:
       case kTVMFFITensor:
+        return Record(v, CopyTensor(v.cast<Tensor>()));
+      case kTVMFFIFunction:
       case kTVMFFIModule:
       case kTVMFFIError:
       case kTVMFFIOpaquePyObject:
@@ -103,6 +108,43 @@ class DeepCopier {
         if (Key(v)->IsInstance<EnumObj>()) return Any(v);
         return CopyReflected(v, type_index);
     }
+  }
+
+  /*!
+   * \brief A new tensor (from the environment's allocator) holding a copy of a host tensor's
+   * elements, compact. Memory elsewhere (a GPU's) is a TypeError: only its framework can copy it.
+   */
+  static Tensor CopyTensor(const Tensor& src) {
+    const DLTensor& t = *src.GetDLTensorPtr();
+    if (t.device.device_type != kDLCPU && t.device.device_type != kDLCUDAHost &&
+        t.device.device_type != kDLROCMHost) {
+      FFI_THROW(TypeError) << "Cannot deep copy a tensor on " << t.device
+                           << ": its memory is not the host's (copy it with its framework)";
+    }
+    Tensor dst = Tensor::FromEnvAlloc(TVMFFIEnvTensorAlloc, ShapeView(t.shape, t.ndim), t.dtype,
+                                      DLDevice{kDLCPU, 0});
+    size_t bytes = GetDataSize(t);
+    const char* from = static_cast<const char*>(t.data) + t.byte_offset;
+    char* to = static_cast<char*>(dst.data_ptr());
+    if (bytes == 0) return dst;
+    if (detail::IsContiguous(t)) {
+      std::memcpy(to, from, bytes);
+      return dst;
+    }
+    size_t item = (static_cast<size_t>(t.dtype.bits) * t.dtype.lanes + 7) / 8;
+    if (static_cast<size_t>(t.dtype.bits) * t.dtype.lanes % 8 != 0) {
+      FFI_THROW(TypeError) << "Cannot deep copy a strided tensor of " << t.dtype
+                           << " (elements smaller than a byte)";
+    }
+    // Strided: element by element, the index counting up like an odometer.
+    std::vector<int64_t> index(static_cast<size_t>(t.ndim), 0);
+    for (size_t n = bytes / item, k = 0; k < n; ++k) {
+      int64_t offset = 0;
+      for (int32_t d = 0; d < t.ndim; ++d) offset += index[d] * t.strides[d];
+      std::memcpy(to + k * item, from + offset * static_cast<int64_t>(item), item);
+      for (int32_t d = t.ndim - 1; d >= 0 && ++index[d] == t.shape[d]; --d) index[d] = 0;
+    }
+    return dst;
   }
 
   Any CopyReflected(const AnyView& v, int32_t type_index) {

@@ -223,4 +223,25 @@ TEST(DeepCopy, NestingDeeperThanTheStackIsARecursionError) {
   EXPECT_EQ(copied[0].cast<Array<Any>>()[0].cast<int>(), 1);
 }
 
+TEST(DeepCopy, HostTensorsAreCopiedOthersRefused) {
+  int live = 0;
+  ffi::Tensor t = ffi::Tensor::FromNDAlloc(ffi_testing::CountingCPUAlloc{nullptr, &live}, {2, 3},
+                                           ffi_testing::kF32, ffi_testing::kCPU);
+  for (int i = 0; i < 6; ++i) static_cast<float*>(t.data_ptr())[i] = static_cast<float>(i);
+  Array<Any> both{t, t};
+  Array<Any> copied = DeepCopy(both).cast<Array<Any>>();
+  ffi::Tensor c = copied[0].cast<ffi::Tensor>();
+  EXPECT_TRUE(Same(copied[0], copied[1]));  // shared once, copied once
+  EXPECT_NE(c.data_ptr(), t.data_ptr());
+  static_cast<float*>(t.data_ptr())[0] = 42.0f;
+  EXPECT_EQ(static_cast<float*>(c.data_ptr())[5], 5.0f);
+  EXPECT_EQ(static_cast<float*>(c.data_ptr())[0], 0.0f);
+  // Memory labelled as a GPU's is not the host's to copy.
+  ffi::Tensor gpu = ffi::Tensor::FromNDAlloc(ffi_testing::CountingCPUAlloc{nullptr, &live}, {4},
+                                             ffi_testing::kF32, DLDevice{kDLCUDA, 0});
+  ffi::Error e = ffi_testing::CatchError([&] { DeepCopy(gpu); });
+  EXPECT_EQ(e.kind(), "TypeError");
+  EXPECT_NE(e.message().find("cuda:0"), std::string::npos) << e.message();
+}
+
 }  // namespace

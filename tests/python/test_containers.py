@@ -13,6 +13,7 @@ import subprocess
 
 import numpy as np
 import pytest
+import torch
 from conftest import build_kernel
 
 import ffi
@@ -360,6 +361,42 @@ def test_pickle_and_copy():
     assert deep[0].same_as(deep[1]) and not deep[0].same_as(inner) and deep[2].same_as(deep)
     cyclic.pop()
     deep.pop()
+
+
+def test_containers_that_hold_themselves():
+    """A List or Dict that holds itself shows as ``...`` there, equals itself and hashes (as the
+    reference's do; recursing never ended)."""
+    cyclic = ffi.List([1])
+    cyclic.append(cyclic)
+    assert repr(cyclic) == "[1, ...]" and cyclic == cyclic and hash(cyclic) == hash(cyclic)
+    assert cyclic[1] == cyclic and cyclic in ffi.Array([cyclic])
+    d = ffi.Dict({"a": 1})
+    d["self"] = d
+    assert repr(d) == '{"a": 1, "self": ...}' and d == d and hash(d) == hash(d)
+    nested = ffi.Array([cyclic, d])
+    assert repr(nested) == '([1, ...], {"a": 1, "self": ...})' and nested == nested
+    cyclic.pop()
+    d.pop("self")
+    assert repr(cyclic) == "[1]" and repr(d) == '{"a": 1}'
+
+
+def test_deepcopy_copies_host_tensors():
+    """copy.deepcopy of a tensor (alone or in a container) copies its elements into a new compact
+    tensor, as deepcopy of a NumPy array or PyTorch tensor does; sharing in the container is kept.
+    Before, the copy shared the memory."""
+    a = np.arange(12.0).reshape(3, 4)
+    t = ffi.from_dlpack(a)
+    c = copy.deepcopy(t)
+    a[0, 0] = 99.0
+    assert not c.same_as(t) and np.from_dlpack(c)[0, 0] == 0.0
+    strided = copy.deepcopy(ffi.from_dlpack(a[::-1, ::2]))
+    assert np.from_dlpack(strided).tolist() == a[::-1, ::2].tolist()
+    assert list(strided.strides) == [2, 1]
+    pair = copy.deepcopy(ffi.Array([t, t]))
+    assert pair[0].same_as(pair[1]) and pair[0].data_ptr() != t.data_ptr()
+    x = torch.arange(6, dtype=torch.int16).reshape(2, 3).t()
+    assert torch.from_dlpack(copy.deepcopy(ffi.from_dlpack(x))).tolist() == x.tolist()
+    assert copy.deepcopy(ffi.from_dlpack(np.zeros((0, 3)))).shape == (0, 3)
 
 
 def test_construction_errors():

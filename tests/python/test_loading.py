@@ -182,3 +182,21 @@ def test_interpreter_exit_with_a_python_exception_kept_by_a_library(build):
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "done\n"
+
+
+def test_exports_named_like_module_members(tmp_path):
+    """Module members win over exports of the same name, as in the reference; the exports stay
+    reachable by item and get_function (a library exporting `get_function` failed to load)."""
+    path = build_kernel(os.path.join(HERE, "kernels", "member_names_kernels.cc"), str(tmp_path))
+    mod = ffi.load_module(path, keep_module_alive=False)
+    assert mod.twice(21) == 42
+    assert mod.path == path and mod.same_as(mod) and not mod.same_as(ffi.system_lib())
+    assert mod.implements_function("twice") and not mod.implements_function("nothing")
+    assert mod.get_function("get_function")(1) == 5
+    assert mod["get_function"](1) == 5 and mod["path"](1) == 2 and mod["same_as"](1) == 4
+    assert mod["implements_function"](1) == 3
+    assert "twice" in mod and "path" in mod and "nothing" not in mod and 1 not in mod
+    with pytest.raises(TypeError, match="a function name is a str, not `int`"):
+        mod.get_function(1)
+    with pytest.raises(TypeError, match="a function name is a str"):
+        mod[1]

@@ -82,6 +82,24 @@ def test_from_dlpack_requirements():
         ffi.from_dlpack(object())
 
 
+def test_from_dlpack_takes_capsules():
+    """A capsule a producer's __dlpack__ returned (versioned or legacy) is consumed, as the
+    reference takes it; a used one is refused, and requirements still apply."""
+    a = np.arange(4.0)
+    cap = a.__dlpack__()
+    t = ffi.from_dlpack(cap)
+    a[0] = 7.0
+    assert np.from_dlpack(t).tolist() == [7.0, 1.0, 2.0, 3.0]
+    with pytest.raises(ValueError, match="consumed once"):
+        ffi.from_dlpack(cap)
+    legacy = ffi.from_dlpack(torch.arange(3.0).__dlpack__())
+    assert torch.from_dlpack(legacy).tolist() == [0.0, 1.0, 2.0]
+    versioned = ffi.from_dlpack(a.__dlpack__(max_version=(1, 0)))
+    assert versioned.shape == (4,)
+    with pytest.raises(ValueError, match="not contiguous"):
+        ffi.from_dlpack(torch.arange(8.0)[::2].__dlpack__(), require_contiguous=True)
+
+
 def test_ffi_tensor_dlpack_protocol():
     t = ffi.from_dlpack(torch.arange(3.0))
     assert t.__dlpack_device__() == (1, 0)
