@@ -60,7 +60,7 @@ def _pack_kwargs(args: tuple, kwargs: dict) -> tuple:
     return tuple(packed)
 
 
-def _install_init(cls: type, ffi_init: Function | None) -> None:
+def _install_init(cls: type, ffi_init: Function | None, described: bool = False) -> None:
     """Give `cls` ``__ffi_init__`` (when the type has a constructor) and, unless its body
     defines one, an ``__init__`` calling it; without a constructor ``__init__`` refuses.
     Keywords are passed with the KWARGS protocol, which the constructor the runtime generates
@@ -96,7 +96,93 @@ def _install_init(cls: type, ffi_init: Function | None) -> None:
 
     __init__.__qualname__ = f"{cls.__qualname__}.__init__"
     __init__.__module__ = cls.__module__
+    if ffi_init is not None and described:
+        __init__.__signature__ = _init_signature(cls)  # type: ignore[attr-defined]
     cls.__init__ = __init__  # type: ignore[misc]
+
+
+def _type_info_of(cls: type) -> Any:
+    """The TypeInfo of the type `cls` is bound to."""
+    from ._type_info import type_info
+
+    return type_info(_core._class_type_index(cls))
+
+
+def _init_fields(info: Any) -> list[Any]:
+    """The fields a constructor made from the fields takes, root type's first."""
+    chain = []
+    while info is not None:
+        chain.append(info)
+        info = info.parent_type_info
+    return [f for t in reversed(chain) for f in t.fields if f.c_init]
+
+
+def _init_signature(cls: type) -> Any:
+    """What ``inspect.signature(cls)`` shows: for a constructor declared with
+    ``refl::init<Args...>``, its parameter types, named after the fields when their types agree
+    (``(x: int, y: float)``), else ``arg0, arg1, ...``; for the constructor the runtime makes
+    from the fields, the fields that take part (required, then those with defaults, then the
+    keyword-only ones; a default shows as ``MISSING``)."""
+    import inspect
+
+    from ._type_info import MISSING
+    from .module import _parse_metadata
+
+    info = _type_info_of(cls)
+    fields = _init_fields(info)
+    self_param = inspect.Parameter("self", inspect.Parameter.POSITIONAL_ONLY)
+    declared = next((m for m in info.methods if m.name == "__ffi_init__"), None)
+    if declared is not None and isinstance(declared.metadata.get("type_schema"), str):
+        types = _parse_metadata(json.dumps(declared.metadata))["arg_types"]
+        named = len(types) <= len(fields) and all(
+            _field_type(f) in (None, t) for f, t in zip(fields, types)
+        )
+        params = [
+            inspect.Parameter(
+                fields[i].name if named else f"arg{i}",
+                inspect.Parameter.POSITIONAL_OR_KEYWORD
+                if named
+                else inspect.Parameter.POSITIONAL_ONLY,
+                annotation=t,
+            )
+            for i, t in enumerate(types)
+        ]
+        return inspect.Signature([self_param, *params])
+    kinds = (
+        [(f, inspect.Parameter.POSITIONAL_OR_KEYWORD) for f in fields if not f.c_kw_only],
+        [(f, inspect.Parameter.KEYWORD_ONLY) for f in fields if f.c_kw_only],
+    )
+    params = [self_param]
+    for group in kinds:
+        ordered = [p for p in group if not p[0].c_has_default] + [
+            p for p in group if p[0].c_has_default
+        ]
+        for f, kind in ordered:
+            default = MISSING if f.c_has_default else inspect.Parameter.empty
+            params.append(inspect.Parameter(f.name, kind, default=default))
+    return inspect.Signature(params)
+
+
+def _field_type(field: Any) -> str | None:
+    """A field's declared type as a signature shows it ("int"), or None when it has none."""
+    from .module import _schema_text
+
+    schema = field.metadata.get("type_schema")
+    if isinstance(schema, str):
+        return _schema_text(json.loads(schema))
+    return None
+
+
+def _set_method_metadata(cls: type) -> None:
+    """Gives the class's reflected methods their metadata, so that ``inspect.signature`` and
+    ``help`` show their parameters."""
+    from .module import _parse_metadata
+
+    for method in _type_info_of(cls).methods:
+        attr = cls.__dict__.get(method.name)
+        if isinstance(attr, Function) and getattr(attr, "_ffi_metadata", None) is None:
+            if isinstance(method.metadata.get("type_schema"), str):
+                attr._ffi_metadata = _parse_metadata(json.dumps(method.metadata))
 
 
 def _bind_class(cls: type, key: str) -> Function | None:
@@ -126,8 +212,12 @@ def register_object(type_key: str | type | None = None, *, init: bool = True) ->
 
     def register(cls: _T, key: str) -> _T:
         ffi_init = _bind_class(cls, key)
+        # Signatures for the user's classes (ffi's own, bound while ffi imports, go without).
+        described = cls.__module__.split(".")[0] != "ffi"
+        if described:
+            _set_method_metadata(cls)
         if init:
-            _install_init(cls, ffi_init)
+            _install_init(cls, ffi_init, described)
         return cls
 
     if isinstance(type_key, str):

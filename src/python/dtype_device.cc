@@ -222,7 +222,9 @@ PyObject* DeviceNew(PyTypeObject* cls, PyObject* args, PyObject* kwargs) {
 }
 
 PyObject* DeviceStr(PyObject* self) {
-  return PyUnicode_FromString(DLDeviceToString(DV(self)).c_str());
+  // Always "<type>:<index>" ("cpu:0" too), as the reference's str() of a device.
+  DLDevice d = DV(self);
+  return PyUnicode_FromFormat("%s:%d", DLDeviceTypeToString(d.device_type).c_str(), d.device_id);
 }
 PyObject* DeviceRepr(PyObject* self) {
   DLDevice d = DV(self);

@@ -665,3 +665,22 @@ def test_copy_deepcopy_and_pickle_of_reflected_objects(Point, objmod):
         copy.copy(func)
     with pytest.raises(TypeError):
         pickle.dumps(func)
+
+
+def test_signatures_of_reflected_constructors_and_methods(Point, objmod):
+    """inspect.signature (and so help()) shows a registered class's constructor and methods: a
+    ``refl::init<int64_t, double>`` constructor under its fields' names, the constructor the
+    runtime makes from the fields as those fields, methods with their declared types."""
+    import inspect
+
+    assert str(inspect.signature(Point)) == "(x: 'int', y: 'float')"
+    p = Point(1, 2.0)
+    assert str(inspect.signature(p.shifted)) == "(arg1: 'int', /) -> 'objtest.Point'"
+    assert str(inspect.signature(Point.origin)) == "() -> 'objtest.Point'"
+
+    @ffi.register_object("objtest.Bag")
+    class Bag(ffi.Object):
+        pass
+
+    assert str(inspect.signature(Bag)) == "(count, items)"
+    assert Bag(2, [1, 2]).count == 2

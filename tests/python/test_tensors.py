@@ -165,6 +165,9 @@ def test_device_and_dtype_objects():
     assert repr(d) == "device(type='cuda', index=2)"
     assert ffi.Device(torch.device("cuda", 1)) == ffi.device("cuda", 1)
     assert hash(ffi.device("cpu")) == hash(ffi.Device("cpu", 0))
+    assert str(ffi.device("cpu")) == "cpu:0" and ffi.device(str(ffi.device("cpu"))) == ffi.device(
+        "cpu"
+    )
     with pytest.raises(ValueError, match="Unknown device: gpu"):
         ffi.device("gpu")
     assert ffi.float32.bits == 32 and ffi.float32.lanes == 1 and ffi.float32.itemsize == 4
