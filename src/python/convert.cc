@@ -109,8 +109,14 @@ bool ProtocolToAny(PyObject* value, TVMFFIAny* out) {
 }  // namespace
 
 bool IntToAny(PyObject* value, TVMFFIAny* out) {
+  long long v = 0;
+  if (Py_TYPE(value) == &PyLong_Type && SmallIntValue(value, &v)) {  // nearly every int
+    out->type_index = kTVMFFIInt;
+    out->v_int64 = v;
+    return true;
+  }
   int overflow = 0;
-  long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+  v = PyLong_AsLongLongAndOverflow(value, &overflow);
   if (overflow == 0) {
     if (v == -1 && PyErr_Occurred()) return false;
     out->type_index = kTVMFFIInt;

@@ -92,11 +92,11 @@ class DeepCopier {
         return CopyTable<MapObj>(v);
       case kTVMFFIDict:
         return CopyTable<DictObj>(v);
+      case kTVMFFITensor:
+        return Record(v, CopyTensor(v.cast<Tensor>()));
       case kTVMFFIStr:
       case kTVMFFIBytes:
       case kTVMFFIShape:
-      case kTVMFFITensor:
-        return Record(v, CopyTensor(v.cast<Tensor>()));
       case kTVMFFIFunction:
       case kTVMFFIModule:
       case kTVMFFIError:

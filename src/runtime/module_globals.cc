@@ -77,9 +77,9 @@ FFI_STATIC_INIT_BLOCK() {
       .def("ffi.ModuleLoadFromFile", LoadFromFile,
            "Loads a module from a file, with the loader registered for its extension.")
       .def(
-          "ffi.ModuleGetKind",
-          [](Module mod) { return String(PathOf(mod).empty() ? "system_lib" : "library"); },
-          "The kind of module: `library` (a shared library) or `system_lib`.")
+          "ffi.ModuleGetKind", [](Module) { return String("library"); },
+          "The kind of module: `library` (a shared library or the system library, as the "
+          "reference names both).")
       .def(
           "ffi.ModuleGetPropertyMask", [](Module) { return kPropertyRunnable; },
           "The module's property bits (runnable; not serializable, not exportable).")

@@ -228,6 +228,12 @@ TEST(DeepCopy, HostTensorsAreCopiedOthersRefused) {
   ffi::Tensor t = ffi::Tensor::FromNDAlloc(ffi_testing::CountingCPUAlloc{nullptr, &live}, {2, 3},
                                            ffi_testing::kF32, ffi_testing::kCPU);
   for (int i = 0; i < 6; ++i) static_cast<float*>(t.data_ptr())[i] = static_cast<float>(i);
+  // Immutable leaves beside it stay shared: strings, bytes, shapes.
+  String text("a string longer than seven bytes");
+  ffi::Shape shape({2, 3});
+  Array<Any> leaves = DeepCopy(Array<Any>{text, shape, t}).cast<Array<Any>>();
+  EXPECT_TRUE(Same(leaves[0], text) && Same(leaves[1], shape));
+  EXPECT_FALSE(Same(leaves[2], t));
   Array<Any> both{t, t};
   Array<Any> copied = DeepCopy(both).cast<Array<Any>>();
   ffi::Tensor c = copied[0].cast<ffi::Tensor>();

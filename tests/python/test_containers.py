@@ -392,8 +392,9 @@ def test_deepcopy_copies_host_tensors():
     strided = copy.deepcopy(ffi.from_dlpack(a[::-1, ::2]))
     assert np.from_dlpack(strided).tolist() == a[::-1, ::2].tolist()
     assert list(strided.strides) == [2, 1]
-    pair = copy.deepcopy(ffi.Array([t, t]))
+    pair = copy.deepcopy(ffi.Array([t, t, "a string longer than seven bytes", ffi.Shape((2,))]))
     assert pair[0].same_as(pair[1]) and pair[0].data_ptr() != t.data_ptr()
+    assert pair[2] == "a string longer than seven bytes" and pair[3] == (2,)
     x = torch.arange(6, dtype=torch.int16).reshape(2, 3).t()
     assert torch.from_dlpack(copy.deepcopy(ffi.from_dlpack(x))).tolist() == x.tolist()
     assert copy.deepcopy(ffi.from_dlpack(np.zeros((0, 3)))).shape == (0, 3)

@@ -247,6 +247,8 @@ def test_py_class_fields_take_members_or_their_indices():
         with pytest.raises(TypeError):
             h.priority = bad
     assert h.priority.same_as(Priority.MAX)  # refused writes change nothing
+    with pytest.raises(TypeError, match="int64 range"):
+        Holder(priority=INT64_MIN - 1, opcode="+")
 
 
 # ---- enums defined in C++ ----------------------------------------------------------------------

@@ -256,6 +256,8 @@ def _enum_member_converter(cls: type) -> Callable[[Any], Any] | None:
             return value
         if not isinstance(value, payload):
             raise TypeError(f"expected {cls.__name__}, got {type(value).__name__}")
+        if isinstance(value, int) and not -(2**63) <= value < 2**63:
+            raise TypeError(f"{value!r} is not a valid {cls.__name__} (outside the int64 range)")
         try:
             return cls.get(value)  # type: ignore[attr-defined]
         except (KeyError, OverflowError):
