@@ -3,7 +3,8 @@
  *
  * Both wrap exactly one TVMFFIAny, so arrays of them are arrays of the ABI value. Reading a value
  * out goes through TypeTraits<T>:
- *   as<T>()        std::optional<T>, only when the value is stored exactly as a T;
+ *   as<T>()        std::optional<T>, only when the value is stored exactly as a T (for an Object
+ *                  type, `as<MyObj>()`: a borrowed `const MyObj*`, or nullptr);
  *   try_cast<T>()  std::optional<T>, allowing the conversions TypeTraits<T> permits (int -> float);
  *   cast<T>()      T, or a TypeError naming both types.
  */
@@ -72,10 +73,20 @@ class AnyReader {
   std::string GetTypeName() const { return TypeIndexToName(raw()->type_index); }
 
   /*! \brief The value when it is stored exactly as a `T`, else nullopt. */
-  template <typename T>
+  template <typename T, std::enable_if_t<!std::is_base_of_v<Object, T>, int> = 0>
   std::optional<T> as() const {
     if (!TypeTraits<T>::CheckAnyStrict(raw())) return std::nullopt;
     return try_cast<T>();
+  }
+  /*!
+   * \brief The object when the value holds a `T` (an Object type: `as<MyObj>()`), borrowed from
+   * the value, else nullptr.
+   */
+  template <typename T, std::enable_if_t<std::is_base_of_v<Object, T>, int> = 0>
+  const T* as() const {
+    if (raw()->type_index < kTVMFFIStaticObjectBegin) return nullptr;
+    const Object* obj = detail::ObjectUnsafe::FromHeader(raw()->v_obj);
+    return obj->IsInstance<T>() ? static_cast<const T*>(obj) : nullptr;
   }
   /*! \brief The value when it is stored exactly as a `T` (as `as`); TypeError otherwise. */
   template <typename T>

@@ -7,6 +7,7 @@
 #include "any.h"
 #include "arc.h"
 #include "arg.h"
+#include "cast.h"
 #include "device.h"
 #include "dtype.h"
 #include "env.h"

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <new>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -389,6 +390,12 @@ class WeakObjectPtr {
   }
   /*! \brief Whether the object has been destroyed. */
   bool expired() const { return data_ == nullptr || data_->use_count() == 0; }
+  /*! \brief Strong references to the object (0 once it is destroyed, or when empty). */
+  uint32_t use_count() const { return data_ == nullptr ? 0 : data_->use_count(); }
+  /*! \brief Drops the weak reference; the pointer becomes empty. */
+  void reset() { WeakObjectPtr().swap(*this); }
+  /*! \brief Exchanges two weak pointers. */
+  void swap(WeakObjectPtr& other) noexcept { std::swap(data_, other.data_); }
 
  private:
   T* data_{nullptr};
@@ -422,11 +429,21 @@ class ObjectRef {
   uint32_t use_count() const { return data_.use_count(); }
   /*! \brief The object's type index (kTVMFFINone when null). */
   int32_t type_index() const { return data_ ? data_->type_index() : kTVMFFINone; }
-  /*! \brief Typed access to the object, or nullptr when it is not a `T`. */
-  template <typename T>
+  /*! \brief Typed access to the object, or nullptr when it is not a `T` (an Object type). */
+  template <typename T, std::enable_if_t<std::is_base_of_v<Object, T>, int> = 0>
   const T* as() const {
     return (data_ && data_->IsInstance<T>()) ? static_cast<const T*>(data_.get()) : nullptr;
   }
+  /*!
+   * \brief This reference as a `T` (a reference class: `Array<int>`, a user's `Point`) when its
+   * object is one, else nullopt; a null reference is a null `T` when `T` is nullable. Defined in
+   * type_traits.h, where the checks of each reference class are.
+   */
+  template <typename T, std::enable_if_t<std::is_base_of_v<ObjectRef, T>, int> = 0>
+  std::optional<T> as() const;
+  /*! \brief As `as<T>()` for a reference class `T`; TypeError when it is not one. */
+  template <typename T, std::enable_if_t<std::is_base_of_v<ObjectRef, T>, int> = 0>
+  T as_or_throw() const;
 
   /*! \brief The object type references of this class point to. */
   using ContainerType = Object;

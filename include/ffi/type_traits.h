@@ -489,6 +489,36 @@ std::string MismatchTypeInfo(const TVMFFIAny* src) {
 }
 }  // namespace detail
 
+template <typename T, std::enable_if_t<std::is_base_of_v<ObjectRef, T>, int>>
+std::optional<T> ObjectRef::as() const {
+  if (data_ == nullptr) {
+    if constexpr (T::_type_is_nullable)
+      return detail::ObjectUnsafe::RefFromBorrowedHeader<T>(nullptr);
+    return std::nullopt;
+  }
+  TVMFFIAny view;
+  view.type_index = data_->type_index();
+  view.zero_padding = 0;
+  view.v_obj = detail::ObjectUnsafe::Header(data_.get());
+  // The reference class's own check: an Array<int> also checks its elements.
+  if (!TypeTraits<T>::CheckAnyStrict(&view)) return std::nullopt;
+  return detail::ObjectUnsafe::RefFromBorrowedHeader<T>(view.v_obj);
+}
+
+template <typename T, std::enable_if_t<std::is_base_of_v<ObjectRef, T>, int>>
+T ObjectRef::as_or_throw() const {
+  std::optional<T> out = as<T>();
+  if (FFI_UNLIKELY(!out.has_value())) {
+    TVMFFIAny view;
+    view.type_index = type_index();
+    view.zero_padding = 0;
+    view.v_obj = data_ ? detail::ObjectUnsafe::Header(data_.get()) : nullptr;
+    FFI_THROW(TypeError) << "Cannot treat type `" << detail::MismatchTypeInfo<T>(&view)
+                         << "` as type `" << TypeTraits<T>::TypeStr() << "`";
+  }
+  return *std::move(out);
+}
+
 /*!
  * \brief Pointers to objects (`const MyObj*`, as reflected methods take `self`): a view of the
  * object, which the caller keeps alive; storing one in an Any takes a reference. Null is None.

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from enum import IntEnum
 from typing import Any
 
+from . import _core
 from ._core import Object
 from .registry import register_object
 from .structural import structural_hash
@@ -116,13 +117,5 @@ class AccessPath(Object):
         return structural_hash(self)
 
     def __repr__(self) -> str:
-        text = "<root>"
-        for step in self.to_steps():
-            kind, key = AccessKind(step.kind), step.key
-            if kind in (AccessKind.ATTR, AccessKind.ATTR_MISSING):
-                text += f".{key}"
-            else:
-                text += f"[{key!r}]"
-            if kind >= AccessKind.ATTR_MISSING:
-                text += "<missing>"
-        return f"AccessPath({text})"
+        # The runtime's form, as the reference shows a path: <root>.a[1][<missing:"k">]
+        return _core.get_global_func("ffi.ReprPrint")(self)  # type: ignore[no-any-return]

@@ -282,6 +282,11 @@ int TVMFFIHandleInitOnce(void** handle_addr, int (*init_func)(void** result)) {
   void* result = nullptr;
   int rc = init_func(&result);
   if (rc != 0) return rc;
+  if (result == nullptr) {  // NULL means "not initialized": it cannot be the result
+    TVMFFIErrorSetRaisedFromCStr("RuntimeError",
+                                 "TVMFFIHandleInitOnce: the init function returned a NULL handle");
+    return -1;
+  }
   __atomic_store_n(handle_addr, result, __ATOMIC_RELEASE);
   return 0;
 }
@@ -295,9 +300,9 @@ int TVMFFIHandleDeinitOnce(void** handle_addr, int (*deinit_func)(void* handle))
   void* handle = *handle_addr;
   if (handle == nullptr) return 0;
   int rc = deinit_func(handle);
-  if (rc != 0) return rc;
+  // Cleared even when deinit failed: the handle was handed over and must not be used again.
   __atomic_store_n(handle_addr, nullptr, __ATOMIC_RELEASE);
-  return 0;
+  return rc;
 }
 
 }  // extern "C"

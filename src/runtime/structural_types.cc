@@ -8,6 +8,8 @@
 #include <ffi/reflection/access_path.h>
 #include <ffi/reflection/registry.h>
 
+#include <string>
+
 #include "structural.h"
 
 namespace tvm {
@@ -81,6 +83,28 @@ FFI_STATIC_INIT_BLOCK() {
   refl::ObjectDef<StructuralKeyObj>("A value that maps find by structure, with its hash.")
       .def_ro("key", &StructuralKeyObj::key, "The value.")
       .def_ro("hash_i64", &StructuralKeyObj::hash_i64, "Its structural hash, as int64.");
+  // ReprPrint of a path: "<root>.config.layers[0]["name"][<missing:"weights">]", as the
+  // reference prints it (keys through ReprPrint, so strings are double-quoted).
+  refl::TypeAttrDef<AccessPathObj>().def(
+      "__ffi_repr__", Function::FromTyped([](const AccessPath& path, const Function& repr) {
+        std::string out = "<root>";
+        for (const AccessStep& step : path->ToSteps()) {
+          auto key = [&] { return std::string(repr(step->key).cast<String>().view()); };
+          switch (step->kind) {
+            case refl::AccessKind::kAttr:
+              out += "." + std::string(step->key.cast<String>().view());
+              break;
+            case refl::AccessKind::kArrayItem:
+            case refl::AccessKind::kMapItem:
+              out += "[" + key() + "]";
+              break;
+            default:  // the missing kinds
+              out += "[<missing:" + key() + ">]";
+              break;
+          }
+        }
+        return String(out);
+      }));
   refl::TypeAttrDef<StructuralKeyObj>()
       .def("__any_hash__", Function::FromTyped([](const StructuralKey& key) {
              return static_cast<int64_t>(key->hash_i64);

@@ -192,6 +192,19 @@ TEST(CApi, HandleInitOnceRunsOnce) {
   EXPECT_EQ(TVMFFIHandleInitOnce(&handle, failing), -1);
   EXPECT_EQ(handle, nullptr);
   EXPECT_EQ(RaisedKindAndClear(), "RuntimeError");
+  // An initialiser that succeeds with a NULL handle has made nothing: an error.
+  EXPECT_NE(TVMFFIHandleInitOnce(&handle, [](void** out) { return *out = nullptr, 0; }), 0);
+  EXPECT_EQ(handle, nullptr);
+  EXPECT_EQ(RaisedKindAndClear(), "RuntimeError");
+  // A failing deinitialiser reports its error, and the handle is cleared all the same.
+  ASSERT_EQ(TVMFFIHandleInitOnce(&handle, init), 0);
+  auto failing_deinit = [](void*) -> int {
+    TVMFFIErrorSetRaisedFromCStr("RuntimeError", "deinit failed");
+    return -1;
+  };
+  EXPECT_EQ(TVMFFIHandleDeinitOnce(&handle, failing_deinit), -1);
+  EXPECT_EQ(handle, nullptr);
+  EXPECT_EQ(RaisedKindAndClear(), "RuntimeError");
 }
 
 TEST(CApi, OpaqueObjectRunsDeleterOnce) {

@@ -1,6 +1,7 @@
 // Object, ObjectPtr, WeakObjectPtr and ObjectRef: reference counts, weak references, releasing
 // deep structures, and user-defined types in the runtime's type registry. The registry's C
 // functions are tested in test_type_registry.cc.
+#include <ffi/container/array.h>
 #include <ffi/ffi.h>
 #include <gtest/gtest.h>
 
@@ -440,6 +441,69 @@ TEST(ObjectType, ObjectRefThroughAnyChecksTheType) {
   ffi::Any unrelated = ObjectRef(make_object<UnrelatedObj>());
   EXPECT_FALSE(unrelated.as<CountedRef>().has_value());
   EXPECT_TRUE(unrelated.as<ObjectRef>().has_value());
+}
+
+// ---------------------------------------------------------------------------------------------
+// From pointers back to references, and checked downcasts
+// ---------------------------------------------------------------------------------------------
+
+TEST_F(ObjectTest, GetRefAndGetObjectPtrShareTheObject) {
+  CountedRef ref(make_object<LeafObj>(5));
+  const CountedObj* raw = ref.get();
+  CountedRef back = ffi::GetRef<CountedRef>(raw);
+  EXPECT_TRUE(back.same_as(ref));
+  EXPECT_EQ(ref.use_count(), 2u);
+  ObjectRef base = ffi::GetRef<ObjectRef>(static_cast<const LeafObj*>(raw));
+  EXPECT_EQ(ref.use_count(), 3u);
+  ObjectPtr<CountedObj> ptr = ffi::GetObjectPtr<CountedObj>(const_cast<CountedObj*>(raw));
+  EXPECT_EQ(ptr.get(), raw);
+  EXPECT_EQ(ref.use_count(), 4u);
+  EXPECT_FALSE(ffi::GetRef<CountedRef>(static_cast<const CountedObj*>(nullptr)).defined());
+  EXPECT_FALSE(ffi::GetRef<std::optional<CountedRef>>(static_cast<const CountedObj*>(nullptr)));
+  EXPECT_TRUE(ffi::GetRef<std::optional<CountedRef>>(raw)->same_as(ref));
+}
+
+TEST_F(ObjectTest, ObjectRefAsAReferenceClassChecksTheObject) {
+  ObjectRef any_ref = CountedRef(make_object<DerivedObj>(3));
+  std::optional<CountedRef> counted = any_ref.as<CountedRef>();
+  ASSERT_TRUE(counted.has_value());
+  EXPECT_EQ((*counted)->value, 3);
+  EXPECT_TRUE(counted->same_as(any_ref));
+  EXPECT_EQ(any_ref.as_or_throw<CountedRef>()->value, 3);
+  ObjectRef unrelated(make_object<UnrelatedObj>());
+  EXPECT_FALSE(unrelated.as<CountedRef>().has_value());
+  ffi::Error e = CatchError([&] { unrelated.as_or_throw<CountedRef>(); });
+  EXPECT_EQ(e.kind(), "TypeError");
+  EXPECT_NE(e.message().find("test.object.Unrelated"), std::string::npos) << e.message();
+  // A null reference is a null reference of a nullable class.
+  std::optional<CountedRef> null_ref = ObjectRef().as<CountedRef>();
+  ASSERT_TRUE(null_ref.has_value());
+  EXPECT_FALSE(null_ref->defined());
+  // Containers check their elements, as a typed read of an Any does.
+  ObjectRef ints = ffi::Array<ffi::Any>{1, 2};
+  EXPECT_TRUE(ints.as<ffi::Array<int>>().has_value());
+  EXPECT_FALSE(ints.as<ffi::Array<ffi::String>>().has_value());
+  // Object types still give a pointer.
+  EXPECT_EQ(any_ref.as<DerivedObj>()->value, 3);
+  EXPECT_EQ(any_ref.as<LeafObj>(), nullptr);
+}
+
+TEST_F(ObjectTest, WeakPointerUseCountResetAndSwap) {
+  ObjectPtr<CountedObj> a = make_object<CountedObj>(1);
+  ObjectPtr<CountedObj> b = make_object<CountedObj>(2);
+  WeakObjectPtr<CountedObj> wa(a), wb(b);
+  ObjectPtr<CountedObj> a2 = a;
+  EXPECT_EQ(wa.use_count(), 2u);
+  wa.swap(wb);
+  EXPECT_EQ(wa.lock()->value, 2);
+  EXPECT_EQ(wb.lock()->value, 1);
+  wa.reset();
+  EXPECT_EQ(wa.use_count(), 0u);
+  EXPECT_TRUE(wa.expired());
+  EXPECT_EQ(CombinedCount(b.get()), ffi::detail::kStrongOne | ffi::detail::kWeakOne);
+  a.reset();
+  a2.reset();
+  EXPECT_EQ(wb.use_count(), 0u);  // destroyed; the weak pointer still holds the memory
 }
 
 // ---------------------------------------------------------------------------------------------

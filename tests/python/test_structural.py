@@ -50,7 +50,11 @@ def test_mismatch_paths():
     assert lhs == AccessPath.root().array_item(2)
     assert rhs == AccessPath.root().array_item_missing(2)
     assert [(s.kind, s.key) for s in rhs.to_steps()] == [(AccessKind.ARRAY_ITEM_MISSING, 2)]
-    assert repr(rhs) == "AccessPath(<root>[2]<missing>)"
+    assert repr(rhs) == "<root>[<missing:2>]"  # the runtime's ReprPrint, as the reference shows it
+    deep = AccessPath.root().attr("config").array_item(0).map_item("name")
+    assert repr(deep.attr_missing("w").map_item_missing("b")) == (
+        '<root>.config[0]["name"][<missing:"w">][<missing:"b">]'
+    )
 
 
 def test_access_paths():

@@ -4,6 +4,7 @@
 #ifndef FFI_FORWARD_TVM_FFI_TVM_FFI_H_
 #define FFI_FORWARD_TVM_FFI_TVM_FFI_H_
 
+#include <ffi/cast.h>
 #include <ffi/container/array.h>
 #include <ffi/container/list.h>
 #include <ffi/container/map.h>
