@@ -98,19 +98,43 @@ inline bool DeferRelease(ReleaseQueue& q, TVMFFIObject* h) {
   q.items[q.size++] = h;
   return true;
 }
-/*! \brief Destroys an object whose last strong reference just went, or defers it (ReleaseQueue). */
-[[gnu::noinline]] inline void ReleaseDeadObject(TVMFFIObject* h) {
-  ReleaseQueue& q = ThreadReleaseQueue();
-  if (q.depth >= kMaxReleaseDepth && DeferRelease(q, h)) return;
+/*! \brief Destroys the deferred objects, at the end of the outermost release. */
+[[gnu::noinline]] inline void DrainReleaseQueue(ReleaseQueue& q) {
+  q.depth = 1;  // what they release in turn is nested in this release
+  while (q.size != 0) DestroyObject(q.items[--q.size]);
+  std::free(q.items);
+  q.items = nullptr;
+  q.capacity = 0;
+  q.depth = 0;
+}
+/*! \brief Defers `h` (too deep to destroy now), or destroys it when the queue cannot grow. */
+[[gnu::noinline]] inline void DeferOrDestroy(ReleaseQueue& q, TVMFFIObject* h) {
+  if (DeferRelease(q, h)) return;
   ++q.depth;
   DestroyObject(h);
-  if (q.depth == 1 && q.items != nullptr) {
-    while (q.size != 0) DestroyObject(q.items[--q.size]);
-    std::free(q.items);
-    q.items = nullptr;
-    q.capacity = 0;
-  }
   --q.depth;
+}
+/*!
+ * \brief Destroys an object whose last strong reference just went (`before`: the count the
+ * release found), or defers it (ReleaseQueue). Out of line: every release site shares it.
+ */
+[[gnu::noinline]] inline void ReleaseDeadObject(TVMFFIObject* h, uint64_t before) {
+  ReleaseQueue* queue = &ThreadReleaseQueue();
+  // Keeps the address in a register: compilers otherwise look the thread-local up again after
+  // the deleter call, and in a dlopen-ed library each lookup is a call.
+  __asm__("" : "+r"(queue));
+  ReleaseQueue& q = *queue;
+  if (FFI_UNLIKELY(q.depth >= kMaxReleaseDepth)) return DeferOrDestroy(q, h);
+  ++q.depth;
+  if (before == (kStrongOne | kWeakOne)) {  // no weak pointer: destroy and free in one step
+    h->deleter(h, kTVMFFIObjectDeleterFlagBitMaskBoth);
+  } else {
+    h->deleter(h, kTVMFFIObjectDeleterFlagBitMaskStrong);
+    if (__atomic_fetch_sub(&h->combined_ref_count, kWeakOne, __ATOMIC_ACQ_REL) == kWeakOne) {
+      h->deleter(h, kTVMFFIObjectDeleterFlagBitMaskWeak);
+    }
+  }
+  if (--q.depth == 0 && FFI_UNLIKELY(q.items != nullptr)) DrainReleaseQueue(q);
 }
 }  // namespace detail
 
@@ -216,7 +240,7 @@ class Object {
 #else
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
 #endif
-    detail::ReleaseDeadObject(h);
+    detail::ReleaseDeadObject(h, before);
   }
 
   template <typename>

@@ -108,15 +108,9 @@ bool ProtocolToAny(PyObject* value, TVMFFIAny* out) {
 }
 }  // namespace
 
-bool IntToAny(PyObject* value, TVMFFIAny* out) {
-  long long v = 0;
-  if (Py_TYPE(value) == &PyLong_Type && SmallIntValue(value, &v)) {  // nearly every int
-    out->type_index = kTVMFFIInt;
-    out->v_int64 = v;
-    return true;
-  }
+bool IntToAnySlow(PyObject* value, TVMFFIAny* out) {
   int overflow = 0;
-  v = PyLong_AsLongLongAndOverflow(value, &overflow);
+  long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
   if (overflow == 0) {
     if (v == -1 && PyErr_Occurred()) return false;
     out->type_index = kTVMFFIInt;

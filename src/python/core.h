@@ -405,6 +405,22 @@ inline bool Int64Of(PyObject* v, long long* out) {
   return !(*out == -1 && PyErr_Occurred());
 }
 
+/*! \brief IntToAny for an int that is not a small exact one (see IntToAny). */
+bool IntToAnySlow(PyObject* value, TVMFFIAny* out);
+/*!
+ * \brief A Python int (or subclass) as an owned Any: an Int, or beyond int64 a BigInt object (a
+ * new reference in `out`); false with a Python error. Inline: containers convert every element.
+ */
+inline bool IntToAny(PyObject* value, TVMFFIAny* out) {
+  long long v = 0;
+  if (Py_TYPE(value) == &PyLong_Type && SmallIntValue(value, &v)) {  // nearly every int
+    out->type_index = kTVMFFIInt;
+    out->v_int64 = v;
+    return true;
+  }
+  return IntToAnySlow(value, out);
+}
+
 /*! \brief A new reference to `o` (Py_NewRef is 3.10+). */
 inline PyObject* NewRef(PyObject* o) {
   Py_INCREF(o);
@@ -521,11 +537,6 @@ inline bool TakeText(PyObject* text, std::string* out) {
  * \brief Reads an int that must fit in [lo, hi]; false with OverflowError (out of range) or
  * TypeError (not an int) naming `what`.
  */
-/*!
- * \brief A Python int (or subclass) as an owned Any: an Int, or beyond int64 a BigInt object (a
- * new reference in `out`); false with a Python error.
- */
-bool IntToAny(PyObject* value, TVMFFIAny* out);
 bool IntInRange(PyObject* value, long long lo, long long hi, const char* what, long long* out);
 
 }  // namespace python
