@@ -31,7 +31,7 @@ template <>
 struct TypeTraits<Any> {
   static constexpr bool enabled = true;
   static bool CheckAnyStrict(const TVMFFIAny*) { return true; }
-  static Optional<Any> TryCastFromAnyView(const TVMFFIAny* src);
+  static detail::CastResult<Any> TryCastFromAnyView(const TVMFFIAny* src);
   static constexpr auto TypeStr() { return ConstString("Any"); }
 };
 
@@ -40,7 +40,7 @@ template <>
 struct TypeTraits<AnyView> {
   static constexpr bool enabled = true;
   static bool CheckAnyStrict(const TVMFFIAny*) { return true; }
-  static Optional<AnyView> TryCastFromAnyView(const TVMFFIAny* src);
+  static detail::CastResult<AnyView> TryCastFromAnyView(const TVMFFIAny* src);
   static constexpr auto TypeStr() { return ConstString("AnyView"); }
 };
 
@@ -101,13 +101,13 @@ class AnyReader {
   /*! \brief The value converted to `T` when permitted, else nullopt. */
   template <typename T>
   std::optional<T> try_cast() const {
-    if (Optional<T> v = TypeTraits<T>::TryCastFromAnyView(raw())) return *std::move(v);
+    if (auto v = TypeTraits<T>::TryCastFromAnyView(raw())) return *std::move(v);
     return std::nullopt;
   }
   /*! \brief The value converted to `T`; throws TypeError when it cannot be. */
   template <typename T>
   T cast() const {
-    Optional<T> v = TypeTraits<T>::TryCastFromAnyView(raw());
+    auto v = TypeTraits<T>::TryCastFromAnyView(raw());
     if (FFI_UNLIKELY(!v.has_value())) {
       FFI_THROW(TypeError) << "Cannot convert from type `" << detail::MismatchTypeInfo<T>(raw())
                            << "` to `" << TypeTraits<T>::TypeStr() << "`";
@@ -145,6 +145,8 @@ class AnyView : public detail::AnyReader<AnyView> {
     out.data_ = v;
     return out;
   }
+  /*! \brief A view of `v` (TVM-FFI's spelling of FromRaw). */
+  static AnyView CopyFromTVMFFIAny(TVMFFIAny v) { return FromRaw(v); }
   /*! \brief The ABI value, borrowed like the view itself (TVM-FFI's spelling of `*raw()`). */
   TVMFFIAny CopyToTVMFFIAny() const { return data_; }
 
@@ -271,10 +273,10 @@ inline void ViewToOwned(const TVMFFIAny& view, TVMFFIAny* out) {
 
 inline Any::Any(const AnyView& view) { detail::ViewToOwned(view.data_, &data_); }
 
-inline Optional<Any> TypeTraits<Any>::TryCastFromAnyView(const TVMFFIAny* src) {
+inline detail::CastResult<Any> TypeTraits<Any>::TryCastFromAnyView(const TVMFFIAny* src) {
   return Any(AnyView::FromRaw(*src));
 }
-inline Optional<AnyView> TypeTraits<AnyView>::TryCastFromAnyView(const TVMFFIAny* src) {
+inline detail::CastResult<AnyView> TypeTraits<AnyView>::TryCastFromAnyView(const TVMFFIAny* src) {
   return AnyView::FromRaw(*src);
 }
 

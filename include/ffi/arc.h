@@ -107,7 +107,7 @@ struct ObjectPtrTraitsBase {
       return Ptr(std::move(p));
     }
   }
-  static Optional<Ptr> TryCastFromAnyView(const TVMFFIAny* src) {
+  static detail::CastResult<Ptr> TryCastFromAnyView(const TVMFFIAny* src) {
     if (!CheckAnyStrict(src)) return std::nullopt;
     return CopyFromAnyViewAfterCheck(src);
   }
@@ -129,6 +129,18 @@ struct TypeTraits<ObjectPtr<T>, std::enable_if_t<std::is_base_of_v<Object, T>>>
 template <typename T>
 struct TypeTraits<Arc<T>, std::enable_if_t<std::is_base_of_v<Object, T>>>
     : detail::ObjectPtrTraitsBase<Arc<T>, T, false> {};
+
+/*! \brief Pointers to a derived object are pointers to its base (containers of them too). */
+template <typename Base, typename Derived>
+inline constexpr bool type_subsumes_v<ObjectPtr<Base>, ObjectPtr<Derived>> =
+    std::is_base_of_v<Base, Derived>;
+/*! \brief As above; an Arc is never null, so it is also an ObjectPtr. */
+template <typename Base, typename Derived>
+inline constexpr bool type_subsumes_v<Arc<Base>, Arc<Derived>> = std::is_base_of_v<Base, Derived>;
+/*! \brief As above, from Arc to ObjectPtr. */
+template <typename Base, typename Derived>
+inline constexpr bool type_subsumes_v<ObjectPtr<Base>, Arc<Derived>> =
+    std::is_base_of_v<Base, Derived>;
 
 }  // namespace ffi_v1
 }  // namespace ffi

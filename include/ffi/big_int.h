@@ -488,7 +488,7 @@ struct TypeTraits<BigInt> {
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     return src->type_index == kTVMFFIInt || src->type_index == kTVMFFIBigInt;
   }
-  static Optional<BigInt> TryCastFromAnyView(const TVMFFIAny* src) {
+  static detail::CastResult<BigInt> TryCastFromAnyView(const TVMFFIAny* src) {
     BigInt out;
     if (src->type_index == kTVMFFIInt || src->type_index == kTVMFFIBool) {
       out.data_.v_int64 = src->v_int64;

@@ -38,9 +38,10 @@ RefType GetRef(const ObjectType* ptr) {
     if (ptr == nullptr) return std::nullopt;
     return RefType(GetRef<Value>(ptr));
   } else {
-    static_assert(std::is_base_of_v<typename RefType::ContainerType, ObjectType>,
+    static_assert(object_ref_contains_v<RefType, ObjectType>,
                   "GetRef: RefType must hold every ObjectType (ObjectType derives from "
-                  "RefType::ContainerType); use ObjectRef::as<RefType>() to check at run time");
+                  "RefType::ContainerType, and that is all RefType asks); use "
+                  "ObjectRef::as<RefType>() to check at run time");
     if (ptr == nullptr) {
       if constexpr (!RefType::_type_is_nullable) {
         FFI_THROW(InternalError) << "GetRef: a null pointer for a non-nullable reference";

@@ -88,8 +88,8 @@ struct TypeTraits<AnyString> {
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     return TypeTraits<String>::CheckAnyStrict(src);
   }
-  static Optional<AnyString> TryCastFromAnyView(const TVMFFIAny* src) {
-    if (Optional<String> s = TypeTraits<String>::TryCastFromAnyView(src)) return AnyString(*s);
+  static detail::CastResult<AnyString> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (auto s = TypeTraits<String>::TryCastFromAnyView(src)) return AnyString(*s);
     return std::nullopt;
   }
   static constexpr auto TypeStr() { return ConstString("str"); }

@@ -290,6 +290,10 @@ class ErrorBuilder {
   }
   /*! \brief Throws the Error collected. */
   [[noreturn]] void Throw() { throw Error(kind_, message_, backtrace_); }
+  /*! \brief Throws the Error collected, carrying `extra_context` (Error::extra_context). */
+  [[noreturn]] void ThrowWithExtraContext(ObjectRef extra_context) {
+    throw Error(kind_, message_, backtrace_, std::nullopt, std::move(extra_context));
+  }
   /*! \brief Writes the Error collected to stderr (its backtrace, kind and message), throws it. */
   [[noreturn]] void LogAndThrow() {
     Error error(kind_, message_, backtrace_);
@@ -323,6 +327,22 @@ struct ErrorLogThrower {
     builder.LogAndThrow();
   }
 };
+
+/*!
+ * \brief Takes the thread's raised error after a failed ABI call (an InternalError when none was
+ * raised), to return it rather than throw it.
+ */
+inline Error MoveFromSafeCallRaised() {
+  TVMFFIObjectHandle handle = nullptr;
+  TVMFFIErrorMoveFromRaised(&handle);
+  if (handle == nullptr) return Error("InternalError", "an ABI call failed but raised no error");
+  return Error(ObjectPtr<Object>::Steal(ObjectUnsafe::FromHeader(handle)));
+}
+
+/*! \brief Raises `error` for the thread, as a failing ABI function does before returning -1. */
+inline void SetSafeCallRaised(const Error& error) {
+  TVMFFIErrorSetRaised(ObjectUnsafe::Header(error.get()));
+}
 
 /*! \brief Throws the thread's raised error after a failed ABI call returning `code`. */
 [[noreturn]] inline void ThrowRaised(int code) {

@@ -160,7 +160,7 @@ struct TypeTraits<Expected<T>> {
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     return src->type_index == kTVMFFIError || ValueTraits::CheckAnyStrict(src);
   }
-  static Optional<Expected<T>> TryCastFromAnyView(const TVMFFIAny* src) {
+  static detail::CastResult<Expected<T>> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == kTVMFFIError) {
       return Expected<T>(ObjectUnsafe::RefFromBorrowedHeader<Error>(src->v_obj));
     }

@@ -16,6 +16,7 @@
 #include "module.h"
 #include "object.h"
 #include "optional.h"
+#include "rvalue_ref.h"
 #include "shape.h"
 #include "string.h"
 #include "tensor.h"

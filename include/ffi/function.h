@@ -46,6 +46,17 @@ class PackedArgs {
   PackedArgs Slice(int32_t begin, int32_t end = -1) const {
     return PackedArgs(data_ + begin, (end == -1 ? size_ : end) - begin);
   }
+  /*!
+   * \brief Views each of `args` in `data[0..]` (an array of at least sizeof...(args)); the
+   * arguments must outlive the views.
+   */
+  template <typename... Args>
+  static void Fill(AnyView* data, Args&&... args) {
+    int32_t i = 0;
+    ((data[i++] = AnyView(args)), ...);
+    (void)data;
+    (void)i;
+  }
 
  private:
   const AnyView* data_;
@@ -185,7 +196,7 @@ FFI_INLINE void CheckConverted(bool converted, const TVMFFIAny* args, int32_t i,
 /*! \brief Argument `I` of a typed call, converted (or empty when it did not convert). */
 template <typename T, size_t I>
 struct ConvertedArg {
-  Optional<T> value;
+  CastResult<T> value;
 };
 /*!
  * \brief All arguments of a typed call: an aggregate, so that each is built in place from its
@@ -197,7 +208,7 @@ template <size_t... I, typename... T>
 struct ConvertedArgs<std::index_sequence<I...>, T...> : ConvertedArg<T, I>... {};
 /*! \brief Argument `I` of a ConvertedArgs (its type deduced from the base). */
 template <size_t I, typename T>
-FFI_INLINE Optional<T>& ConvertedAt(ConvertedArg<T, I>& arg) {
+FFI_INLINE CastResult<T>& ConvertedAt(ConvertedArg<T, I>& arg) {
   return arg.value;
 }
 
@@ -348,16 +359,26 @@ class Function : public ObjectRef {
     int rc =
         f->safe_call(detail::ObjectUnsafe::Header(f), reinterpret_cast<const TVMFFIAny*>(packed),
                      static_cast<int32_t>(sizeof...(Args)), const_cast<TVMFFIAny*>(result.raw()));
-    if (rc != 0) {
-      TVMFFIObjectHandle handle = nullptr;
-      TVMFFIErrorMoveFromRaised(&handle);
-      if (handle == nullptr) return Error("InternalError", "a call failed but raised no error");
-      return detail::ObjectUnsafe::RefFromOwnedHeader<Error>(handle);
-    }
+    if (rc != 0) return detail::MoveFromSafeCallRaised();
     if (auto v = result.try_cast<Expected<T>>()) return *std::move(v);
     return Error("TypeError", "CallExpected: result type mismatch, expected " +
                                   std::string(TypeTraits<Expected<T>>::TypeStr().view()) +
                                   ", but got " + result.GetTypeName());
+  }
+
+  /*!
+   * \brief Calls a C function that follows the calling convention directly, without a Function
+   * object: `safe_call(handle, args..., result)`, throwing the error it raises. For symbols a
+   * library exports as `__tvm_ffi_<name>`.
+   */
+  template <typename... Args>
+  static Any InvokeExternC(void* handle, TVMFFISafeCallType safe_call, Args&&... args) {
+    const AnyView packed[sizeof...(Args) + 1] = {AnyView(args)..., AnyView()};
+    Any result;
+    FFI_CHECK_SAFE_CALL(safe_call(handle, reinterpret_cast<const TVMFFIAny*>(packed),
+                                  static_cast<int32_t>(sizeof...(Args)),
+                                  const_cast<TVMFFIAny*>(result.raw())));
+    return result;
   }
 
   /*! \brief Calls with packed arguments, storing the result in `*result`. */
@@ -470,7 +491,7 @@ struct TypeTraits<TypedFunction<R(Args...)>> {
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     return TypeTraits<Function>::CheckAnyStrict(src);
   }
-  static Optional<Self> TryCastFromAnyView(const TVMFFIAny* src) {
+  static detail::CastResult<Self> TryCastFromAnyView(const TVMFFIAny* src) {
     if (auto f = TypeTraits<Function>::TryCastFromAnyView(src)) return Self(*std::move(f));
     return std::nullopt;
   }
@@ -524,6 +545,14 @@ struct TypeTraits<TypedFunction<R(Args...)>> {
     return ::ffi::detail::ReturnRuntimeString(DocString, result);                                 \
     FFI_SAFE_CALL_END();                                                                          \
   }
+
+/*! \brief The type index of registered type `type_key`; KeyError when there is none. */
+inline int32_t TypeKeyToIndex(std::string_view type_key) {
+  TVMFFIByteArray key{type_key.data(), type_key.size()};
+  int32_t type_index = -1;
+  FFI_CHECK_SAFE_CALL(TVMFFITypeKeyToIndex(&key, &type_index));
+  return type_index;
+}
 
 }  // namespace ffi_v1
 }  // namespace ffi

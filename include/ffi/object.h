@@ -275,6 +275,32 @@ class Object {
   using _type_parent = ParentType;                                                            \
   static_assert(true, "")
 
+/*!
+ * \brief Declares a C++ view of an object type another library registers as `TypeKey`, at depth
+ * `TypeDepth` in the hierarchy: this class registers nothing, and its index is looked up (once)
+ * by key when first needed; a KeyError when no such type is registered then. For reading objects
+ * of types whose defining headers are not available, with IsInstance/as working on them.
+ */
+#define FFI_DECLARE_OBJECT_INFO_LOOKUP(TypeKey, TypeDepth)                    \
+  static constexpr const char* _type_key = TypeKey;                           \
+  static constexpr int32_t _type_depth = TypeDepth;                           \
+  static constexpr bool _type_mutable = true;                                 \
+  static constexpr bool _type_final = false;                                  \
+  static constexpr int32_t _type_child_slots = 0;                             \
+  static constexpr bool _type_child_slots_can_overflow = true;                \
+  static int32_t RuntimeTypeIndex() {                                         \
+    static const int32_t index = [] {                                         \
+      constexpr std::string_view key_view(TypeKey);                           \
+      TVMFFIByteArray key{key_view.data(), key_view.size()};                  \
+      int32_t found = -1;                                                     \
+      FFI_CHECK_SAFE_CALL(TVMFFITypeKeyToIndex(&key, &found));                \
+      return found;                                                           \
+    }();                                                                      \
+    return index;                                                             \
+  }                                                                           \
+  static int32_t _GetOrAllocRuntimeTypeIndex() { return RuntimeTypeIndex(); } \
+  static_assert(true, "")
+
 /*! \brief FFI_DECLARE_OBJECT_INFO for a type that has no subclasses. */
 #define FFI_DECLARE_OBJECT_INFO_FINAL(TypeKey, TypeName, ParentType) \
   static constexpr bool _type_final = true;                          \
@@ -361,6 +387,8 @@ class ObjectPtr {
   }
   /*! \brief Number of strong references to the object (0 when null). */
   uint32_t use_count() const { return data_ ? data_->use_count() : 0; }
+  /*! \brief Whether this is the only strong reference to the object. */
+  bool unique() const { return use_count() == 1; }
 
   /*! \brief Drops the reference. */
   void reset() {
@@ -451,6 +479,8 @@ class ObjectRef {
   bool same_as(const ObjectRef& other) const { return data_ == other.data_; }
   /*! \brief Number of strong references to the object. */
   uint32_t use_count() const { return data_.use_count(); }
+  /*! \brief Whether this is the only strong reference to the object. */
+  bool unique() const { return data_.use_count() == 1; }
   /*! \brief The object's type index (kTVMFFINone when null). */
   int32_t type_index() const { return data_ ? data_->type_index() : kTVMFFINone; }
   /*! \brief Typed access to the object, or nullptr when it is not a `T` (an Object type). */
@@ -473,10 +503,61 @@ class ObjectRef {
   using ContainerType = Object;
   /*! \brief Whether a reference of this class may be null. */
   static constexpr bool _type_is_nullable = true;
+  /*!
+   * \brief Whether every object of ContainerType (or derived from it) is a valid value of this
+   * class; false for classes that also constrain the object's contents (Array<int>, Variant).
+   */
+  static constexpr bool _type_container_is_exact = true;
 
  protected:
   ObjectPtr<Object> data_;
   friend struct detail::ObjectUnsafe;
+};
+
+/*! \brief Whether `T` is an object class (derives from Object). */
+template <typename T>
+inline constexpr bool is_object_subclass_v = std::is_base_of_v<Object, T>;
+
+/*!
+ * \brief Whether every `ObjectType` object is a valid `RefType`, so that GetRef can make one
+ * without a check at run time: true when `RefType`'s container type is exact and `ObjectType`
+ * derives from it. A library may specialize it for its own reference classes.
+ */
+template <typename RefType, typename ObjectType,
+          typename = std::enable_if_t<std::is_base_of_v<ObjectRef, RefType> &&
+                                      std::is_base_of_v<Object, ObjectType>>>
+inline constexpr bool object_ref_contains_v = RefType::_type_container_is_exact&&
+    std::is_base_of_v<typename RefType::ContainerType, ObjectType>;
+
+/*!
+ * \brief Hashes references and object pointers by the object's address, for unordered maps keyed
+ * by object identity (with ObjectPtrEqual).
+ */
+struct ObjectPtrHash {
+  /*! \brief The hash of the referenced object's address. */
+  size_t operator()(const ObjectRef& ref) const { return Address(ref.get()); }
+  /*! \brief The hash of the object's address. */
+  template <typename T>
+  size_t operator()(const ObjectPtr<T>& ptr) const {
+    return Address(ptr.get());
+  }
+
+ private:
+  static size_t Address(const Object* obj) {
+    // Objects are at least 8-byte aligned: drop the bits that are always zero.
+    return static_cast<size_t>(reinterpret_cast<uintptr_t>(obj) >> 3);
+  }
+};
+
+/*! \brief Compares references and object pointers by identity (with ObjectPtrHash). */
+struct ObjectPtrEqual {
+  /*! \brief Whether both refer to the same object (or are both null). */
+  bool operator()(const ObjectRef& a, const ObjectRef& b) const { return a.same_as(b); }
+  /*! \brief Whether both point to the same object (or are both null). */
+  template <typename T, typename U>
+  bool operator()(const ObjectPtr<T>& a, const ObjectPtr<U>& b) const {
+    return static_cast<const Object*>(a.get()) == static_cast<const Object*>(b.get());
+  }
 };
 
 namespace detail {

@@ -19,11 +19,23 @@ namespace tvm {
 namespace ffi {
 inline namespace ffi_v1 {
 
+namespace detail {
+/*! \brief The type of `a == b` for a `const A&` and a `const B&`, when that compiles. */
+template <typename A, typename B>
+using EqualityResult = decltype(std::declval<const A&>() == std::declval<const B&>());
+/*! \brief Whether `a == b` compiles. */
+template <typename A, typename B, typename = void>
+inline constexpr bool kComparable = false;
+template <typename A, typename B>
+inline constexpr bool kComparable<A, B, std::void_t<EqualityResult<A, B>>> = true;
+}  // namespace detail
+
 /*!
  * \brief A `T` or nothing, like std::optional<T>, and convertible through the ABI: nothing is None.
- * value() on an empty Optional throws RuntimeError ("Bad optional access"), as TVM-FFI's does.
+ * value() on an empty Optional throws RuntimeError ("Bad optional access"), as TVM-FFI's does. An
+ * Optional of a reference class is one pointer (see the specialization below).
  */
-template <typename T>
+template <typename T, typename Tag = void>
 class Optional {
  public:
   /*! \brief Nothing. */
@@ -43,6 +55,15 @@ class Optional {
   Optional(std::optional<U> value) {
     if (value.has_value()) {
       Emplace(*std::move(value));
+    } else {
+      InitStorage();
+    }
+  }
+  /*! \brief From an Optional of the same `T` of the other kind (a CastResult, or the reverse). */
+  template <typename OtherTag, typename = std::enable_if_t<!std::is_same_v<OtherTag, Tag>>>
+  Optional(Optional<T, OtherTag> other) {
+    if (other.has_value()) {
+      Emplace(*std::move(other));
     } else {
       InitStorage();
     }
@@ -79,6 +100,12 @@ class Optional {
     return *this;
   }
   ~Optional() { reset(); }
+  /*! \brief Holds `value` instead (also from what converts to `T`: `opt = "text"`). */
+  Optional& operator=(T value) {
+    reset();
+    Emplace(std::move(value));
+    return *this;
+  }
 
   /*! \brief Whether a value is present. */
   bool has_value() const { return has_value_; }
@@ -111,6 +138,27 @@ class Optional {
   bool operator!=(std::nullopt_t) const { return has_value_; }
   bool operator==(std::nullptr_t) const { return !has_value_; }
   bool operator!=(std::nullptr_t) const { return has_value_; }
+  /*! \brief Equal when both are empty, or both hold equal values. */
+  template <typename U = T, typename = std::enable_if_t<detail::kComparable<T, U>>>
+  bool operator==(const Optional<U>& other) const {
+    if (has_value() != other.has_value()) return false;
+    return !has_value() || static_cast<bool>(value_ == *other);
+  }
+  template <typename U = T, typename = std::enable_if_t<detail::kComparable<T, U>>>
+  bool operator!=(const Optional<U>& other) const {
+    return !(*this == other);
+  }
+  /*! \brief Whether a value is held and equals `other`. */
+  template <typename U,
+            typename = std::enable_if_t<!std::is_same_v<U, Optional> && detail::kComparable<T, U>>>
+  bool operator==(const U& other) const {
+    return has_value() && static_cast<bool>(value_ == other);
+  }
+  template <typename U,
+            typename = std::enable_if_t<!std::is_same_v<U, Optional> && detail::kComparable<T, U>>>
+  bool operator!=(const U& other) const {
+    return !(*this == other);
+  }
 
  private:
   /*!
@@ -130,6 +178,160 @@ class Optional {
     T value_;  // alive exactly when has_value_
   };
   bool has_value_ = false;
+};
+
+/*!
+ * \brief An Optional of a reference class is the reference itself, null meaning nothing: one
+ * pointer wide, as TVM-FFI's. So a null reference of a nullable class is nothing too. `->`
+ * reaches the object as the reference's own `->` does (`opt->field`), `same_as` compares
+ * identity, and `==` compares values where the class defines `==` (String).
+ */
+namespace detail {
+/*! \brief Selects the general Optional (a value and a flag) for CastResult. */
+struct CastResultTag {};
+/*!
+ * \brief What TypeTraits<T>::TryCastFromAnyView returns: a `T`, or nothing when the value does not
+ * convert. Always a value and a flag, so that a null reference (None converted to a nullable
+ * class) is a value here, where in Optional<Ref> it would be nothing.
+ */
+template <typename T>
+using CastResult = Optional<T, CastResultTag>;
+}  // namespace detail
+
+class String;
+class Bytes;
+namespace detail {
+/*!
+ * \brief Whether Optional<T> is one pointer: for reference classes, except String and Bytes, whose
+ * Optional keeps `->` reaching the String (as in TVM-FFI, where they are not references).
+ */
+template <typename T>
+inline constexpr bool kPointerOptional = std::is_base_of_v<ObjectRef, T>;
+template <>
+inline constexpr bool kPointerOptional<String> = false;
+template <>
+inline constexpr bool kPointerOptional<Bytes> = false;
+}  // namespace detail
+
+template <typename T>
+class Optional<T, std::enable_if_t<detail::kPointerOptional<T>>> {
+ public:
+  /*! \brief The object type of `T`. */
+  using ContainerType = typename T::ContainerType;
+
+  /*! \brief Nothing. */
+  Optional() noexcept : data_(Null()) {}
+  Optional(std::nullopt_t) noexcept : data_(Null()) {}
+  /*! \brief Nothing, from `nullptr`. */
+  template <typename N, typename = std::enable_if_t<std::is_null_pointer_v<N>>>
+  Optional(N) noexcept : data_(Null()) {}
+  /*! \brief `value` (nothing when it is a null reference). */
+  Optional(T value) : data_(std::move(value)) {}
+  /*! \brief The value of a std::optional, if it has one. */
+  template <typename U, typename = std::enable_if_t<std::is_same_v<U, T>>>
+  Optional(std::optional<U> value) : data_(value.has_value() ? *std::move(value) : Null()) {}
+  /*! \brief The value of a CastResult, if it has one. */
+  Optional(detail::CastResult<T> value) : data_(value.has_value() ? *std::move(value) : Null()) {}
+  Optional(const Optional&) = default;
+  Optional(Optional&&) noexcept = default;
+  Optional& operator=(const Optional&) = default;
+  Optional& operator=(Optional&& other) noexcept {
+    data_ = std::move(other.data_);
+    return *this;
+  }
+  /*! \brief Holds `value` instead. */
+  Optional& operator=(T value) {
+    data_ = std::move(value);
+    return *this;
+  }
+  /*! \brief Holds nothing. */
+  Optional& operator=(std::nullopt_t) {
+    reset();
+    return *this;
+  }
+  Optional& operator=(std::nullptr_t) {
+    reset();
+    return *this;
+  }
+
+  /*! \brief Whether a value is present. */
+  bool has_value() const noexcept { return data_.defined(); }
+  explicit operator bool() const noexcept { return has_value(); }
+  /*! \brief The value; throws RuntimeError when there is none. */
+  const T& value() const& {
+    if (!has_value()) ThrowEmpty();
+    return data_;
+  }
+  T value() && {
+    if (!has_value()) ThrowEmpty();
+    return std::move(data_);
+  }
+  /*! \brief The value, or `fallback` when there is none. */
+  template <typename U = T>
+  T value_or(U&& fallback) const {
+    return has_value() ? data_ : T(std::forward<U>(fallback));
+  }
+  /*! \brief The value (unchecked: a null reference when there is none). */
+  const T& operator*() const& noexcept { return data_; }
+  T& operator*() & noexcept { return data_; }
+  T&& operator*() && noexcept { return std::move(data_); }
+  /*! \brief The object, as the reference's `->` gives it (null when there is none). */
+  auto operator->() const { return data_.operator->(); }
+  /*! \brief The object, or null. */
+  const ContainerType* get() const { return static_cast<const ContainerType*>(data_.get()); }
+  /*! \brief Drops the value, if any. */
+  void reset() { data_ = Null(); }
+
+  /*! \brief Whether both hold the same object, or both nothing. */
+  bool same_as(const Optional& other) const { return data_.same_as(other.data_); }
+  /*! \brief Whether this holds the object `other` refers to (or nothing, for a null `other`). */
+  bool same_as(const ObjectRef& other) const { return data_.same_as(other); }
+  /*! \brief Number of strong references to the object (0 when there is none). */
+  uint32_t use_count() const { return data_.use_count(); }
+  /*! \brief Whether this is the only strong reference to the object. */
+  bool unique() const { return data_.use_count() == 1; }
+  /*! \brief As ObjectRef::as: the object as a `const U*`, or the reference as a std::optional<U>.
+   */
+  template <typename U>
+  auto as() const {
+    return data_.template as<U>();
+  }
+
+  bool operator==(std::nullopt_t) const { return !has_value(); }
+  bool operator!=(std::nullopt_t) const { return has_value(); }
+  bool operator==(std::nullptr_t) const { return !has_value(); }
+  bool operator!=(std::nullptr_t) const { return has_value(); }
+  /*!
+   * \brief Equal when both are empty, or both hold equal values (`T`'s `==`, else the same
+   * object).
+   */
+  bool operator==(const Optional& other) const {
+    if (has_value() != other.has_value()) return false;
+    if (!has_value()) return true;
+    if constexpr (detail::kComparable<T, T>) {
+      return static_cast<bool>(data_ == other.data_);
+    } else {
+      return data_.same_as(other.data_);
+    }
+  }
+  bool operator!=(const Optional& other) const { return !(*this == other); }
+  /*! \brief Whether a value is held and equals `other` (`T`'s `==`). */
+  template <typename U,
+            typename = std::enable_if_t<!std::is_same_v<U, Optional> && detail::kComparable<T, U>>>
+  bool operator==(const U& other) const {
+    return has_value() && static_cast<bool>(data_ == other);
+  }
+  template <typename U,
+            typename = std::enable_if_t<!std::is_same_v<U, Optional> && detail::kComparable<T, U>>>
+  bool operator!=(const U& other) const {
+    return !(*this == other);
+  }
+
+ private:
+  static T Null() { return detail::ObjectUnsafe::RefFromOwnedHeader<T>(nullptr); }
+  [[noreturn]] static void ThrowEmpty() { FFI_THROW(RuntimeError) << "Bad optional access"; }
+
+  T data_;
 };
 
 }  // namespace ffi_v1

@@ -275,8 +275,8 @@ inline constexpr bool use_default_type_traits_v<Shape> = false;
  * TVM-FFI function taking a Shape accepts a Python list of ints.
  */
 template <>
-struct TypeTraits<Shape> : detail::ObjectRefTraitsBase<Shape> {
-  static Optional<Shape> TryCastFromAnyView(const TVMFFIAny* src) {
+struct TypeTraits<Shape> : ObjectRefTypeTraitsBase<Shape> {
+  static detail::CastResult<Shape> TryCastFromAnyView(const TVMFFIAny* src) {
     if (CheckAnyStrict(src)) return CopyFromAnyViewAfterCheck(src);
     if (src->type_index != kTVMFFIArray && src->type_index != kTVMFFIList) return std::nullopt;
     // Both sequences keep a TVMFFISeqCell right after the object header (the ABI's layout).

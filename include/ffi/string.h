@@ -368,7 +368,7 @@ struct BytesTraits {
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     return src->type_index == Small || src->type_index == Object;
   }
-  static Optional<Ref> TryCastFromAnyView(const TVMFFIAny* src) {
+  static detail::CastResult<Ref> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == Object) return ObjectUnsafe::RefFromBorrowedHeader<Ref>(src->v_obj);
     if (auto s = BytesView(src, Small, Object, Borrowed)) return Ref(*s);
     return std::nullopt;
@@ -431,7 +431,7 @@ struct TypeTraits<TVMFFIByteArray*> {
     if (v == nullptr) return detail::SetNone(out);
     detail::BytesToAny<BytesObj>(std::string_view(v->data, v->size), kTVMFFISmallBytes, out);
   }
-  static Optional<TVMFFIByteArray*> TryCastFromAnyView(const TVMFFIAny* src) {
+  static detail::CastResult<TVMFFIByteArray*> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index != kTVMFFIByteArrayPtr) return std::nullopt;
     return static_cast<TVMFFIByteArray*>(src->v_ptr);
   }
@@ -520,7 +520,7 @@ struct TypeTraits<std::string> {
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     return TypeTraits<String>::CheckAnyStrict(src);
   }
-  static Optional<std::string> TryCastFromAnyView(const TVMFFIAny* src) {
+  static detail::CastResult<std::string> TryCastFromAnyView(const TVMFFIAny* src) {
     // Bytes convert too: a std::string holds any bytes.
     if (auto s = detail::BytesView(src, kTVMFFISmallStr, kTVMFFIStr, kTVMFFIRawStr)) {
       return std::string(*s);

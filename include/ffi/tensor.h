@@ -450,7 +450,7 @@ struct TypeTraits<TensorView> {
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     return src->type_index == kTVMFFIDLTensorPtr || src->type_index == kTVMFFITensor;
   }
-  FFI_INLINE static Optional<TensorView> TryCastFromAnyView(const TVMFFIAny* src) {
+  FFI_INLINE static detail::CastResult<TensorView> TryCastFromAnyView(const TVMFFIAny* src) {
     if (auto p = TypeTraits<DLTensor*>::TryCastFromAnyView(src)) return TensorView(*p);
     return std::nullopt;
   }

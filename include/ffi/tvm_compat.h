@@ -154,6 +154,13 @@ T CompatCheckNotNull(T&& value, const char* kind, const char* text, const char* 
 #define TVM_FFI_ATTRIBUTE_PURE __attribute__((pure))
 /*! \brief A weak symbol: another definition overrides it at link time. */
 #define TVM_FFI_WEAK __attribute__((weak))
+/*!
+ * \brief Marks a C++ function a shared library exports (the reference's extra C++ API); a build
+ * may predefine it.
+ */
+#ifndef TVM_FFI_EXTRA_CXX_API
+#define TVM_FFI_EXTRA_CXX_API TVM_FFI_DLL
+#endif
 /*! \brief Branch hints. */
 #define TVM_FFI_PREDICT_TRUE(cond) FFI_LIKELY(cond)
 #define TVM_FFI_PREDICT_FALSE(cond) FFI_UNLIKELY(cond)
@@ -192,6 +199,9 @@ T CompatCheckNotNull(T&& value, const char* kind, const char* text, const char* 
   static int32_t RuntimeTypeIndex() { return TypeName::_type_index; }                         \
   using _type_parent = ParentType;                                                            \
   static constexpr const char* _type_key = TypeKey
+/*! \brief A view of a type registered elsewhere (FFI_DECLARE_OBJECT_INFO_LOOKUP). */
+#define TVM_FFI_DECLARE_OBJECT_INFO_LOOKUP(TypeKey, TypeDepth) \
+  FFI_DECLARE_OBJECT_INFO_LOOKUP(TypeKey, TypeDepth)
 #define TVM_FFI_DEFINE_OBJECT_REF_METHODS_NULLABLE(TypeName, ParentType, ObjectName) \
   FFI_DEFINE_OBJECT_REF_METHODS(TypeName, ParentType, ObjectName)
 #define TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(TypeName, ParentType, ObjectName) \

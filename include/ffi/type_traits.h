@@ -103,11 +103,28 @@ constexpr auto ObjectTypeName() {
 }
 }  // namespace detail
 
+/*! \brief The registry's record of a type (TVM-FFI's name for TVMFFITypeInfo). */
+using TypeInfo = TVMFFITypeInfo;
+
 /*! \brief Conversion of `T` to and from TVMFFIAny; specialized per type. */
 template <typename T, typename = void>
 struct TypeTraits {
   /*! \brief False for types with no conversion. */
   static constexpr bool enabled = false;
+};
+
+/*!
+ * \brief What every specialization of TypeTraits says of itself: the type converts (`enabled`,
+ * and TVM-FFI's name for it, `convert_enabled`) and may be stored in an Any (`storage_enabled`).
+ * Specializations written for TVM-FFI's headers derive from it.
+ */
+struct TypeTraitsBase {
+  /*! \brief The type converts to and from TVMFFIAny. */
+  static constexpr bool enabled = true;
+  /*! \brief The same, under TVM-FFI's name. */
+  static constexpr bool convert_enabled = true;
+  /*! \brief A value of the type may be held by an Any (false for views such as RValueRef). */
+  static constexpr bool storage_enabled = true;
 };
 
 namespace detail {
@@ -177,8 +194,7 @@ inline std::string TypeIndexToName(int32_t index) {
 
 /*! \brief Traits shared by values stored in the payload with one type index. */
 template <typename T, int32_t Index>
-struct PODTraitsBase {
-  static constexpr bool enabled = true;
+struct PODTraitsBase : TypeTraitsBase {
   static bool CheckAnyStrict(const TVMFFIAny* src) { return src->type_index == Index; }
 };
 }  // namespace detail
@@ -194,7 +210,7 @@ struct TypeTraits<
     out->v_int64 = static_cast<int64_t>(v);
   }
   static void MoveToAny(T v, TVMFFIAny* out) { CopyToAnyView(v, out); }
-  static Optional<T> TryCastFromAnyView(const TVMFFIAny* src) {
+  static detail::CastResult<T> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == kTVMFFIInt || src->type_index == kTVMFFIBool) {
       return static_cast<T>(src->v_int64);
     }
@@ -213,7 +229,7 @@ struct TypeTraits<T, std::enable_if_t<std::is_floating_point_v<T>>>
     out->v_float64 = static_cast<double>(v);
   }
   static void MoveToAny(T v, TVMFFIAny* out) { CopyToAnyView(v, out); }
-  static Optional<T> TryCastFromAnyView(const TVMFFIAny* src) {
+  static detail::CastResult<T> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == kTVMFFIFloat) return static_cast<T>(src->v_float64);
     if (src->type_index == kTVMFFIInt || src->type_index == kTVMFFIBool) {
       return static_cast<T>(src->v_int64);
@@ -232,10 +248,39 @@ struct TypeTraits<bool> : detail::PODTraitsBase<bool, kTVMFFIBool> {
     out->v_int64 = v ? 1 : 0;
   }
   static void MoveToAny(bool v, TVMFFIAny* out) { CopyToAnyView(v, out); }
-  static Optional<bool> TryCastFromAnyView(const TVMFFIAny* src) {
+  static detail::CastResult<bool> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == kTVMFFIBool || src->type_index == kTVMFFIInt) {
       return src->v_int64 != 0;
     }
+    return std::nullopt;
+  }
+  static constexpr auto TypeStr() { return ConstString("bool"); }
+};
+
+/*!
+ * \brief A bool that converts only from a bool: an int does not, as it does to `bool`. For
+ * overloads and fallback conversions where an int must take another path.
+ */
+class StrictBool {
+ public:
+  /*! \brief From a bool. */
+  StrictBool(bool value) : value_(value) {}  // NOLINT(google-explicit-constructor)
+  /*! \brief The bool. */
+  operator bool() const { return value_; }  // NOLINT(google-explicit-constructor)
+
+ private:
+  bool value_;
+};
+
+/*! \brief StrictBool: kTVMFFIBool only. */
+template <>
+struct TypeTraits<StrictBool> : detail::PODTraitsBase<StrictBool, kTVMFFIBool> {
+  static void CopyToAnyView(const StrictBool& v, TVMFFIAny* out) {
+    TypeTraits<bool>::CopyToAnyView(static_cast<bool>(v), out);
+  }
+  static void MoveToAny(StrictBool v, TVMFFIAny* out) { CopyToAnyView(v, out); }
+  static detail::CastResult<StrictBool> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (src->type_index == kTVMFFIBool) return StrictBool(src->v_int64 != 0);
     return std::nullopt;
   }
   static constexpr auto TypeStr() { return ConstString("bool"); }
@@ -251,7 +296,7 @@ struct TypeTraits<void*> : detail::PODTraitsBase<void*, kTVMFFIOpaquePtr> {
     out->v_ptr = v;
   }
   static void MoveToAny(void* v, TVMFFIAny* out) { CopyToAnyView(v, out); }
-  static Optional<void*> TryCastFromAnyView(const TVMFFIAny* src) {
+  static detail::CastResult<void*> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == kTVMFFIOpaquePtr) return src->v_ptr;
     if (src->type_index == kTVMFFINone) return static_cast<void*>(nullptr);
     return std::nullopt;
@@ -264,7 +309,7 @@ template <>
 struct TypeTraits<std::nullptr_t> : detail::PODTraitsBase<std::nullptr_t, kTVMFFINone> {
   static void CopyToAnyView(const std::nullptr_t&, TVMFFIAny* out) { detail::SetNone(out); }
   static void MoveToAny(std::nullptr_t, TVMFFIAny* out) { detail::SetNone(out); }
-  static Optional<std::nullptr_t> TryCastFromAnyView(const TVMFFIAny* src) {
+  static detail::CastResult<std::nullptr_t> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == kTVMFFINone) return nullptr;
     return std::nullopt;
   }
@@ -298,7 +343,7 @@ struct TypeTraits<DLDevice> : detail::PODTraitsBase<DLDevice, kTVMFFIDevice> {
   }
   static void MoveToAny(DLDevice v, TVMFFIAny* out) { CopyToAnyView(v, out); }
   /*! \brief A device, or a string naming one ("cuda:1"), as in the reference. */
-  static Optional<DLDevice> TryCastFromAnyView(const TVMFFIAny* src) {
+  static detail::CastResult<DLDevice> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == kTVMFFIDevice) return src->v_device;
     TVMFFIByteArray text;
     DLDevice out;
@@ -322,7 +367,7 @@ struct TypeTraits<DLDataType> : detail::PODTraitsBase<DLDataType, kTVMFFIDataTyp
   }
   static void MoveToAny(DLDataType v, TVMFFIAny* out) { CopyToAnyView(v, out); }
   /*! \brief A dtype, or a string naming one ("float32"), as in the reference; a bad name throws. */
-  static Optional<DLDataType> TryCastFromAnyView(const TVMFFIAny* src) {
+  static detail::CastResult<DLDataType> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == kTVMFFIDataType) return src->v_dtype;
     TVMFFIByteArray text;
     if (!detail::StringPayload(src, &text)) return std::nullopt;
@@ -346,7 +391,7 @@ struct TypeTraits<DLTensor*> : detail::PODTraitsBase<DLTensor*, kTVMFFIDLTensorP
     out->v_int64 = 0;
     out->v_ptr = v;
   }
-  static Optional<DLTensor*> TryCastFromAnyView(const TVMFFIAny* src) {
+  static detail::CastResult<DLTensor*> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == kTVMFFIDLTensorPtr) return static_cast<DLTensor*>(src->v_ptr);
     if (src->type_index == kTVMFFITensor) return TVMFFITensorGetDLTensorPtr(src->v_obj);
     return std::nullopt;
@@ -364,27 +409,29 @@ inline constexpr bool use_default_type_traits_v = true;
 
 class Any;
 
-namespace detail {
 /*!
- * \brief Whether every value stored as a `U` is also a valid `T`, so that a container of `U`s may
- * be shared as a container of `T`s without looking at its elements (Array<Any> from Array<int>,
- * Map<String, ObjectRef> from Map<String, Tensor>).
+ * \brief Whether every value stored as a `SourceType` is also a valid `TargetType`, so that a
+ * container of the one may be shared as a container of the other without looking at its elements
+ * (Array<Any> from Array<int>, Map<String, ObjectRef> from Map<String, Tensor>). Containers,
+ * Variant and ObjectPtr specialize it next to their definitions; so may a library for its own
+ * reference classes.
  */
-template <typename T, typename U>
-inline constexpr bool kStorageSubsumes = std::is_same_v<T, U> || std::is_same_v<T, Any> ||
-                                         (std::is_base_of_v<ObjectRef, T> &&
-                                          std::is_base_of_v<T, U>);
-}  // namespace detail
+template <typename TargetType, typename SourceType, typename = void>
+inline constexpr bool type_subsumes_v = std::is_same_v<TargetType, SourceType> ||
+                                        (std::is_base_of_v<ObjectRef, TargetType> &&
+                                         std::is_base_of_v<TargetType, SourceType>);
+/*! \brief Any holds every value. */
+template <typename SourceType>
+inline constexpr bool type_subsumes_v<Any, SourceType> = true;
 
-namespace detail {
 /*!
- * \brief The conversions of object reference `T` (see below); a class that also converts other
- * values (Shape from a list of integers) specializes TypeTraits on top of these.
+ * \brief The conversions of object reference `T` (see below). A class that also converts other
+ * values (Shape from a list of integers) specializes TypeTraits on top of these; a specialization
+ * that narrows CheckAnyStrict gets it used by TryCastFromAnyView too.
  */
 template <typename T>
-struct ObjectRefTraitsBase {
+struct ObjectRefTypeTraitsBase : TypeTraitsBase {
   using Container = typename T::ContainerType;
-  static constexpr bool enabled = true;
   static void CopyToAnyView(const T& v, TVMFFIAny* out) {
     TVMFFIObject* h = detail::ObjectUnsafe::HeaderOf(v);
     if (h == nullptr) return detail::SetNone(out);
@@ -404,10 +451,9 @@ struct ObjectRefTraitsBase {
     return src->type_index >= kTVMFFIStaticObjectBegin &&
            detail::ObjectUnsafe::FromHeader(src->v_obj)->template IsInstance<Container>();
   }
-  static Optional<T> TryCastFromAnyView(const TVMFFIAny* src) {
-    if (!CheckAnyStrict(src)) return std::nullopt;
-    if (src->type_index == kTVMFFINone) return T(ObjectPtr<Object>());
-    return detail::ObjectUnsafe::RefFromBorrowedHeader<T>(src->v_obj);
+  static detail::CastResult<T> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (!TypeTraits<T>::CheckAnyStrict(src)) return std::nullopt;
+    return CopyFromAnyViewAfterCheck(src);
   }
   /*! \brief The value, known to pass CheckAnyStrict (containers use it to read their elements). */
   static T CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
@@ -416,7 +462,6 @@ struct ObjectRefTraitsBase {
   }
   static constexpr auto TypeStr() { return detail::ObjectTypeName<Container>(); }
 };
-}  // namespace detail
 
 /*!
  * \brief Object references: the object's own type index; None for a null reference of a nullable
@@ -425,7 +470,46 @@ struct ObjectRefTraitsBase {
 template <typename T>
 struct TypeTraits<T,
                   std::enable_if_t<std::is_base_of_v<ObjectRef, T> && use_default_type_traits_v<T>>>
-    : detail::ObjectRefTraitsBase<T> {};
+    : ObjectRefTypeTraitsBase<T> {};
+
+/*!
+ * \brief Traits of a reference class that is also made from other values: a value of the class
+ * itself converts as usual, otherwise the first of `FallbackTypes` the value converts to is passed
+ * to `TypeTraits<RefT>::ConvertFallbackValue` (one overload per fallback type), in order. Use
+ * StrictBool rather than bool as a fallback, or every int would take the bool path.
+ *
+ * \code
+ *   template <>
+ *   struct TypeTraits<PrimExpr> : ObjectRefWithFallbackTraitsBase<PrimExpr, int64_t, double> {
+ *     static PrimExpr ConvertFallbackValue(int64_t v) { return IntImm(v); }
+ *     static PrimExpr ConvertFallbackValue(double v) { return FloatImm(v); }
+ *   };
+ * \endcode
+ */
+template <typename RefT, typename... FallbackTypes>
+struct ObjectRefWithFallbackTraitsBase : ObjectRefTypeTraitsBase<RefT> {
+  static detail::CastResult<RefT> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (TypeTraits<RefT>::CheckAnyStrict(src)) {
+      return ObjectRefTypeTraitsBase<RefT>::CopyFromAnyViewAfterCheck(src);
+    }
+    return TryFallbacks<FallbackTypes...>(src);
+  }
+
+ private:
+  template <typename First, typename... Rest>
+  static Optional<RefT> TryFallbacks(const TVMFFIAny* src) {
+    static_assert(!std::is_same_v<First, bool>,
+                  "bool as a fallback type takes every int; use StrictBool");
+    if (auto value = TypeTraits<First>::TryCastFromAnyView(src)) {
+      return RefT(TypeTraits<RefT>::ConvertFallbackValue(First(*std::move(value))));
+    }
+    if constexpr (sizeof...(Rest) > 0) {
+      return TryFallbacks<Rest...>(src);
+    } else {
+      return std::nullopt;
+    }
+  }
+};
 
 namespace detail {
 /*! \brief Detects TypeTraits<T>::CopyFromAnyViewAfterCheck. */
@@ -541,7 +625,7 @@ struct TypeTraits<T*, std::enable_if_t<std::is_base_of_v<Object, std::remove_cv_
     return src->type_index >= kTVMFFIStaticObjectBegin &&
            detail::ObjectUnsafe::FromHeader(src->v_obj)->template IsInstance<Obj>();
   }
-  static Optional<T*> TryCastFromAnyView(const TVMFFIAny* src) {
+  static detail::CastResult<T*> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == kTVMFFINone) return static_cast<T*>(nullptr);
     if (!CheckAnyStrict(src)) return std::nullopt;
     return static_cast<T*>(static_cast<Obj*>(detail::ObjectUnsafe::FromHeader(src->v_obj)));
@@ -564,7 +648,7 @@ struct TypeTraits<Optional<T>> {
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     return src->type_index == kTVMFFINone || TypeTraits<T>::CheckAnyStrict(src);
   }
-  static Optional<Optional<T>> TryCastFromAnyView(const TVMFFIAny* src) {
+  static detail::CastResult<Optional<T>> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == kTVMFFINone) return Optional<T>();
     if (auto v = TypeTraits<T>::TryCastFromAnyView(src)) return Optional<T>(*std::move(v));
     return std::nullopt;

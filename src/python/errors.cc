@@ -1,6 +1,8 @@
 // FFI errors <-> Python exceptions. An error raised in C++ arrives as the exception class
 // registered for its kind (or the builtin of that name) with the C++ frames as a note; a Python
 // exception that crossed C++ (carried in the error's extra context) arrives as the same object.
+#include <ffi/extra/visit_error_context.h>
+
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -36,9 +38,19 @@ struct ErrorClasses {
   }
 };
 
-/*! \brief The Python exception an OpaquePyObject extra context carries, if any (borrowed). */
+/*!
+ * \brief The Python exception an OpaquePyObject extra context carries, if any (borrowed). A visit
+ * context that a structural walk or a visitor put in front of it on the way (keeping it as
+ * prev_error_context, extra/visit_error_context.h) is looked through.
+ */
 PyObject* CarriedPythonException(const TVMFFIErrorCell* cell) {
   auto* ctx = static_cast<TVMFFIObject*>(cell->extra_context);
+  while (ctx != nullptr && ctx->type_index == VisitErrorContextObj::RuntimeTypeIndex()) {
+    const Optional<ObjectRef>& prev =
+        static_cast<const VisitErrorContextObj*>(detail::ObjectUnsafe::FromHeader(ctx))
+            ->prev_error_context;
+    ctx = prev.has_value() ? detail::ObjectUnsafe::HeaderOf(prev.value()) : nullptr;
+  }
   if (ctx == nullptr || ctx->type_index != kTVMFFIOpaquePyObject) return nullptr;
   auto* exc = static_cast<PyObject*>(TVMFFIOpaqueObjectGetCellPtr(ctx)->handle);
   return PyExceptionInstance_Check(exc) ? exc : nullptr;

@@ -20,18 +20,23 @@ class OwnedErrorObj : public ErrorObj {
  public:
   OwnedErrorObj(std::string kind, std::string message, std::string backtrace, ObjectRef cause,
                 ObjectRef extra_context)
-      : kind_(std::move(kind)),
-        message_(std::move(message)),
-        backtrace_(std::move(backtrace)),
-        cause_(std::move(cause)),
-        extra_context_(std::move(extra_context)) {
+      : kind_(std::move(kind)), message_(std::move(message)), backtrace_(std::move(backtrace)) {
     this->kind = {kind_.data(), kind_.size()};
     this->message = {message_.data(), message_.size()};
     this->backtrace = {backtrace_.data(), backtrace_.size()};
     this->update_backtrace = UpdateBacktrace;
-    this->cause_chain = detail::ObjectUnsafe::HeaderOf(cause_);
-    this->extra_context = detail::ObjectUnsafe::HeaderOf(extra_context_);
+    // The cell's handles own their references, as the convention has it: code built with either
+    // header set may replace one in place (a visit context added while the error unwinds), so the
+    // references are dropped through whatever the cell holds when the error dies.
+    this->cause_chain = detail::ObjectUnsafe::MoveToHeader(std::move(cause));
+    this->extra_context = detail::ObjectUnsafe::MoveToHeader(std::move(extra_context));
   }
+  ~OwnedErrorObj() {
+    if (this->cause_chain != nullptr) detail::ObjectUnsafe::DecRef(this->cause_chain);
+    if (this->extra_context != nullptr) detail::ObjectUnsafe::DecRef(this->extra_context);
+  }
+  OwnedErrorObj(const OwnedErrorObj&) = delete;
+  OwnedErrorObj& operator=(const OwnedErrorObj&) = delete;
 
  private:
   static void UpdateBacktrace(TVMFFIObjectHandle self, const TVMFFIByteArray* text, int32_t mode) {
@@ -41,7 +46,6 @@ class OwnedErrorObj : public ErrorObj {
     obj->backtrace = {obj->backtrace_.data(), obj->backtrace_.size()};
   }
   std::string kind_, message_, backtrace_;
-  ObjectRef cause_, extra_context_;
 };
 
 /*! \brief A thread's error state: its raised error and the text TVMFFIBacktrace last returned. */

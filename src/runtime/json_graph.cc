@@ -18,6 +18,7 @@
 #include <ffi/container/map.h>
 #include <ffi/dtype.h>
 #include <ffi/enum.h>
+#include <ffi/extra/base64.h>
 #include <ffi/extra/json.h>
 #include <ffi/extra/serialization.h>
 #include <ffi/function.h>
@@ -43,44 +44,13 @@ namespace ffi {
 namespace runtime {
 namespace {
 
-constexpr char kBase64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-std::string Base64Encode(std::string_view in) {
-  std::string out;
-  for (size_t i = 0; i < in.size(); i += 3) {
-    uint32_t n = static_cast<uint8_t>(in[i]) << 16;
-    if (i + 1 < in.size()) n |= static_cast<uint8_t>(in[i + 1]) << 8;
-    if (i + 2 < in.size()) n |= static_cast<uint8_t>(in[i + 2]);
-    out += kBase64[(n >> 18) & 63];
-    out += kBase64[(n >> 12) & 63];
-    out += i + 1 < in.size() ? kBase64[(n >> 6) & 63] : '=';
-    out += i + 2 < in.size() ? kBase64[n & 63] : '=';
+/*! \brief The bytes of a "ffi.Bytes" node's base64 text; a malformed text is a RuntimeError. */
+Bytes BytesFromBase64(const String& text) {
+  try {
+    return Base64Decode(text);
+  } catch (const Error& err) {
+    FFI_THROW(RuntimeError) << "Invalid JSON Object Graph: " << err.message();
   }
-  return out;
-}
-
-std::string Base64Decode(std::string_view in) {
-  auto fail = [] { FFI_THROW(RuntimeError) << "Invalid JSON Object Graph: invalid base64 data"; };
-  if (in.size() % 4 != 0) fail();
-  std::string out;
-  for (size_t i = 0; i < in.size(); i += 4) {
-    uint32_t n = 0;
-    int pad = 0;
-    for (size_t j = 0; j < 4; ++j) {
-      char c = in[i + j];
-      const char* p = c == '=' ? nullptr : std::strchr(kBase64, c);
-      if (c == '=' && i + 4 == in.size() && j >= 2) {
-        ++pad;
-      } else if (p == nullptr || c == '\0' || pad > 0) {
-        fail();
-      }
-      n = (n << 6) | (p == nullptr ? 0 : static_cast<uint32_t>(p - kBase64));
-    }
-    out += static_cast<char>((n >> 16) & 0xFF);
-    if (pad < 2) out += static_cast<char>((n >> 8) & 0xFF);
-    if (pad < 1) out += static_cast<char>(n & 0xFF);
-  }
-  return out;
 }
 
 /*! \brief The type's value in the attribute column `name`, or None (also when no such column). */
@@ -218,7 +188,7 @@ class GraphWriter {
       case kTVMFFIByteArrayPtr:
       case kTVMFFISmallBytes:
       case kTVMFFIBytes:
-        return set("ffi.Bytes", String(Base64Encode(v.cast<Bytes>().view())));
+        return set("ffi.Bytes", Base64Encode(v.cast<Bytes>()));
       case kTVMFFIShape: {
         json::Array dims;
         for (int64_t d : v.cast<Shape>()) dims.push_back(d);
@@ -348,7 +318,7 @@ class GraphReader {
     }
     if (key == "float") return data.cast<double>();
     if (key == "ffi.String") return data.cast<String>();
-    if (key == "ffi.Bytes") return Bytes(Base64Decode(data.cast<String>().view()));
+    if (key == "ffi.Bytes") return BytesFromBase64(data.cast<String>());
     if (key == "DataType") return DLDataTypeFromString(data.cast<String>().view());
     if (key == "Device") {
       json::Array d = data.cast<json::Array>();

@@ -334,8 +334,9 @@ Module LoadLibraryModule(const std::string& path) {
     // The library stays loaded (what it registered before and after the failure points into its
     // code), but no module is made from it.
     FFI_THROW(RuntimeError) << "Cannot load module `" << path
-                            << "`: its static initialization failed: " << init_failure->kind()
-                            << ": " << init_failure->message();
+                            << "`: its static initialization failed: "
+                            << init_failure.value().kind() << ": "
+                            << init_failure.value().message();
   }
   auto obj = make_object<LibraryModuleObj>(path, handle);
   if (void** slot = obj->DataSlot("__tvm_ffi__library_ctx")) {

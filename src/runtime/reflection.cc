@@ -111,15 +111,19 @@ class ReflectionTable {
     std::lock_guard<std::mutex> lock(mutex_);
     TVMFFITypeInfo* info = CheckedType(type_index, "TVMFFITypeRegisterMethod");
     std::string_view name = CheckedName(in.name, "TVMFFITypeRegisterMethod", "method");
-    for (int32_t i = 0; i < info->num_methods; ++i) {
-      if (detail::ByteView(info->methods[i].name) == name) {
-        FFI_THROW(ValueError) << "Type `" << detail::ByteView(info->type_key)
-                              << "` already has a method `" << name << "`";
-      }
-    }
     if (in.method.type_index != kTVMFFIFunction) {
       FFI_THROW(TypeError) << "TVMFFITypeRegisterMethod: method `" << name
                            << "` must be a Function, got type index " << in.method.type_index;
+    }
+    // A name may have several records only when they hold the same Function: the signatures of
+    // an overloaded method, which dispatches among them (reflection/overload.h). A lookup by
+    // name finds the first record, and with it that Function.
+    for (int32_t i = 0; i < info->num_methods; ++i) {
+      if (detail::ByteView(info->methods[i].name) == name &&
+          info->methods[i].method.v_obj != in.method.v_obj) {
+        FFI_THROW(ValueError) << "Type `" << detail::ByteView(info->type_key)
+                              << "` already has a method `" << name << "`";
+      }
     }
     TVMFFIMethodInfo method = in;
     method.name = Keep(name);

@@ -84,7 +84,8 @@ void GetRegisteredTypeKeys(PackedArgs, Any* result) {
   }
   std::vector<AnyView> views(keys.begin(), keys.end());
   views.emplace_back();
-  make_array->CallPacked(PackedArgs(views.data(), static_cast<int32_t>(keys.size())), result);
+  make_array.value().CallPacked(PackedArgs(views.data(), static_cast<int32_t>(keys.size())),
+                                result);
 }
 
 FFI_STATIC_INIT_BLOCK() {

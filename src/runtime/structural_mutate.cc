@@ -18,11 +18,14 @@
 // - In-place: a root handed over by its only owner may be changed in place where its type allows
 //   (lists and dicts change their elements in place); everything else is copy on write.
 // - An object met again inside itself (a cycle) is kept as it is there, not descended into.
+// - An Error leaving a value (a callback's, or a step's) has that value, when it is an object,
+//   appended to the error's VisitErrorContext (extra/visit_error_context.h): innermost first.
 #include <ffi/container/array.h>
 #include <ffi/container/dict.h>
 #include <ffi/container/list.h>
 #include <ffi/container/map.h>
 #include <ffi/extra/structural_mutate.h>
+#include <ffi/extra/visit_error_context.h>
 #include <ffi/function.h>
 #include <ffi/reflection/registry.h>
 
@@ -72,10 +75,16 @@ class EngineBase : public StructuralMutatorObj {
  private:
   template <InplaceMode mode>
   static TVMFFIAny Dispatch(StructuralMutatorObj* self, AnyView value) noexcept {
-    return ffi::detail::CatchAsExpected<Any>(
-               [&]() { return Expected<Any>(static_cast<Derived*>(self)->Step(value, mode)); })
-        .data()
-        .release();
+    TVMFFIAny result = ffi::detail::CatchAsExpected<Any>([&]() {
+                         return Expected<Any>(static_cast<Derived*>(self)->Step(value, mode));
+                       })
+                           .data()
+                           .release();
+    // An error leaving a value names it in the error's visit context (innermost first).
+    if (FFI_UNLIKELY(result.type_index == kTVMFFIError)) {
+      ffi::detail::UpdateVisitErrorContext(result, value);
+    }
+    return result;
   }
 
   static TVMFFIAny RemapGet(StructuralMutatorObj* self, AnyView var) noexcept {

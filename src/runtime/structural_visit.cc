@@ -18,11 +18,14 @@
 //   by default.
 // - Every occurrence of a shared part is visited (no memory across branches); an object met again
 //   inside itself (a cycle) is visited but not descended into again.
+// - An Error leaving a value (a callback's, or a step's) has that value, when it is an object,
+//   appended to the error's VisitErrorContext (extra/visit_error_context.h): innermost first.
 #include <ffi/container/array.h>
 #include <ffi/container/dict.h>
 #include <ffi/container/list.h>
 #include <ffi/container/map.h>
 #include <ffi/extra/structural_visit.h>
+#include <ffi/extra/visit_error_context.h>
 #include <ffi/function.h>
 #include <ffi/reflection/accessor.h>
 #include <ffi/reflection/registry.h>
@@ -67,10 +70,15 @@ class EngineBase : public StructuralVisitorObj {
 
  private:
   static TVMFFIAny Dispatch(StructuralVisitorObj* self, AnyView value) noexcept {
-    return ffi::detail::VisitResultToRaw(
-        ffi::detail::CatchAsExpected<Optional<VisitInterrupt>>([&]() {
+    TVMFFIAny result =
+        ffi::detail::VisitResultToRaw(ffi::detail::CatchAsExpected<Optional<VisitInterrupt>>([&]() {
           return Expected<Optional<VisitInterrupt>>(static_cast<Derived*>(self)->Step(value));
         }));
+    // An error leaving a value names it in the error's visit context (innermost first).
+    if (FFI_UNLIKELY(result.type_index == kTVMFFIError)) {
+      ffi::detail::UpdateVisitErrorContext(result, value);
+    }
+    return result;
   }
 
   static constexpr StructuralVisitorVTable kTable{&EngineBase::Dispatch};

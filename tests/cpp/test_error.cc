@@ -496,11 +496,11 @@ TEST(SafeCall, ExceptionsBecomeRaisedErrors) {
     EXPECT_TRUE(result.is_none());
     ffi::Optional<ffi::Error> raised = TryTakeRaised();
     ASSERT_TRUE(raised.has_value());
-    EXPECT_EQ(raised->kind(), c.kind);
+    EXPECT_EQ(raised.value().kind(), c.kind);
     if (c.message != nullptr) {
-      EXPECT_EQ(raised->message(), c.message);
+      EXPECT_EQ(raised.value().message(), c.message);
     }
-    EXPECT_FALSE(raised->message().empty());
+    EXPECT_FALSE(raised.value().message().empty());
     // Moving it out cleared it.
     EXPECT_FALSE(TryTakeRaised().has_value());
   }
@@ -516,8 +516,8 @@ TEST(SafeCall, ThrownFfiErrorIsRaisedAsTheSameObject) {
   EXPECT_EQ(fn(original), -1);
   ffi::Optional<ffi::Error> raised = TryTakeRaised();
   ASSERT_TRUE(raised.has_value());
-  EXPECT_TRUE(raised->same_as(original));
-  EXPECT_EQ(raised->backtrace(), "  here\n");
+  EXPECT_TRUE(raised.value().same_as(original));
+  EXPECT_EQ(raised.value().backtrace(), "  here\n");
 }
 
 TEST(SafeCall, EnvErrorAlreadySetCrossesAsTheReferenceSendsIt) {
@@ -526,7 +526,7 @@ TEST(SafeCall, EnvErrorAlreadySetCrossesAsTheReferenceSendsIt) {
   EXPECT_EQ(CallTest(ThrowWhat::kEnvErrorAlreadySet), -1);
   ffi::Optional<ffi::Error> raised = TryTakeRaised();
   ASSERT_TRUE(raised.has_value());
-  EXPECT_EQ(raised->kind(), "EnvErrorAlreadySet");
+  EXPECT_EQ(raised.value().kind(), "EnvErrorAlreadySet");
 }
 
 TEST(SafeCall, CheckSafeCallRethrows) {
@@ -573,7 +573,7 @@ TEST(SafeCall, CheckSafeCallMinusTwoThrowsEnvErrorAlreadySet) {
   EXPECT_THROW(FFI_CHECK_SAFE_CALL(-2), ffi::EnvErrorAlreadySet);
   ffi::Optional<ffi::Error> raised = TryTakeRaised();
   ASSERT_TRUE(raised.has_value());
-  EXPECT_EQ(raised->message(), "left alone");
+  EXPECT_EQ(raised.value().message(), "left alone");
 }
 
 TEST(SafeCall, FailureWithoutRaisedErrorIsInternalError) {
@@ -591,15 +591,15 @@ TEST(Raised, SetFromCStrAndParts) {
   TVMFFIErrorSetRaisedFromCStr("KeyError", "plain message");
   ffi::Optional<ffi::Error> e = TryTakeRaised();
   ASSERT_TRUE(e.has_value());
-  EXPECT_EQ(e->kind(), "KeyError");
-  EXPECT_EQ(e->message(), "plain message");
+  EXPECT_EQ(e.value().kind(), "KeyError");
+  EXPECT_EQ(e.value().message(), "plain message");
 
   const char* parts[] = {"one ", "two ", nullptr, "three"};
   TVMFFIErrorSetRaisedFromCStrParts("ValueError", parts, 4);
   e = TryTakeRaised();
   ASSERT_TRUE(e.has_value());
-  EXPECT_EQ(e->kind(), "ValueError");
-  EXPECT_EQ(e->message(), "one two three");
+  EXPECT_EQ(e.value().kind(), "ValueError");
+  EXPECT_EQ(e.value().message(), "one two three");
 }
 
 TEST(Raised, SetRaisedTakesAReferenceAndNullClears) {
@@ -628,7 +628,7 @@ TEST(Raised, IsThreadLocal) {
     // Raise one here and read it back on this thread.
     TVMFFIErrorSetRaisedFromCStr("KeyError", "raised on the other thread");
     ffi::Optional<ffi::Error> mine = TryTakeRaised();
-    other_own_kind = mine.has_value() ? mine->kind() : "";
+    other_own_kind = mine.has_value() ? mine.value().kind() : "";
     // Leave one raised when the thread ends: it must be released with the thread.
     TVMFFIErrorSetRaisedFromCStr("KeyError", "left behind");
   });
@@ -637,8 +637,8 @@ TEST(Raised, IsThreadLocal) {
   EXPECT_EQ(other_own_kind, "KeyError");
   ffi::Optional<ffi::Error> mine = TryTakeRaised();
   ASSERT_TRUE(mine.has_value());
-  EXPECT_EQ(mine->kind(), "ValueError");
-  EXPECT_EQ(mine->message(), "raised on the main thread");
+  EXPECT_EQ(mine.value().kind(), "ValueError");
+  EXPECT_EQ(mine.value().message(), "raised on the main thread");
 }
 
 TEST(Raised, ErrorsRaisedInParallelStaySeparate) {
@@ -652,7 +652,7 @@ TEST(Raised, ErrorsRaisedInParallelStaySeparate) {
         std::string msg = "thread " + std::to_string(i) + " round " + std::to_string(round);
         TVMFFIErrorSetRaisedFromCStr("ValueError", msg.c_str());
         ffi::Optional<ffi::Error> e = TryTakeRaised();
-        if (e.has_value() && e->message() == msg) ++good;
+        if (e.has_value() && e.value().message() == msg) ++good;
       }
       ok[i] = good;
     });

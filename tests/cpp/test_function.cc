@@ -563,4 +563,30 @@ TEST(PackedArgs, SliceForwardsTheRest) {
   sum.CallPacked(views, 2, &result);
   EXPECT_EQ(result.cast<int64_t>(), 9);
 }
+// A function in the calling convention's C form, as a library exports `__tvm_ffi_<name>`.
+int AddExternC(void*, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
+  FFI_SAFE_CALL_BEGIN();
+  if (num_args != 2) FFI_THROW(TypeError) << "AddExternC takes 2 arguments";
+  auto* views = reinterpret_cast<const ffi::AnyView*>(args);
+  *result = ffi::Any(views[0].cast<int64_t>() + views[1].cast<int64_t>()).release();
+  FFI_SAFE_CALL_END();
+}
+
+TEST(Function, InvokeExternCCallsTheCFormDirectly) {
+  EXPECT_EQ(ffi::Function::InvokeExternC(nullptr, AddExternC, 2, 3).cast<int64_t>(), 5);
+  std::string message;
+  EXPECT_EQ(ErrorKindOf([] { ffi::Function::InvokeExternC(nullptr, AddExternC, 1); }, &message),
+            "TypeError");
+  EXPECT_EQ(message, "AddExternC takes 2 arguments");
+}
+
+TEST(Function, PackedArgsFillViewsEachArgument) {
+  ffi::AnyView views[3];
+  ffi::String s("text");
+  ffi::PackedArgs::Fill(views, 1, 2.5, s);
+  EXPECT_EQ(views[0].cast<int64_t>(), 1);
+  EXPECT_EQ(views[1].cast<double>(), 2.5);
+  EXPECT_EQ(views[2].cast<ffi::String>(), "text");
+}
+
 }  // namespace

@@ -246,8 +246,8 @@ TEST(ModuleLoading, TruncatedLibrariesAreRefusedAtEveryLength) {
       EXPECT_GT(n, bytes.size() / 4) << "a library cut at " << n << " bytes loaded";
       continue;
     }
-    EXPECT_EQ(e->kind(), "RuntimeError") << n;
-    EXPECT_NE(e->message().find(path), std::string::npos) << e->message();
+    EXPECT_EQ(e.value().kind(), "RuntimeError") << n;
+    EXPECT_NE(e.value().message().find(path), std::string::npos) << e.value().message();
     std::remove(path.c_str());
   }
 }

@@ -1,5 +1,6 @@
 // Optional<T> itself (optional.h): its own storage, copies, moves and reference counts, nested
 // optionals, and its conversions through Any. (How an Any holds an Optional: test_any.cc.)
+#include <ffi/container/array.h>
 #include <ffi/ffi.h>
 #include <gtest/gtest.h>
 
@@ -235,7 +236,7 @@ TEST(Optional, ReferenceCountsOfObjects) {
     EXPECT_EQ(s.use_count(), 3u);
     c = std::move(alias);
     EXPECT_EQ(s.use_count(), 3u);
-    EXPECT_TRUE(c->same_as(s));
+    EXPECT_TRUE(c.value().same_as(s));
 
     // Assigning over a value releases it.
     String other(kOtherLong);
@@ -355,8 +356,8 @@ TEST(Optional, FromStdOptional) {
     EXPECT_EQ(s.use_count(), 3u);
     Optional<String> moved = std::move(std_opt);
     EXPECT_EQ(s.use_count(), 3u);
-    EXPECT_TRUE(moved->same_as(s));
-    EXPECT_TRUE(copied->same_as(s));
+    EXPECT_TRUE(moved.value().same_as(s));
+    EXPECT_TRUE(copied.value().same_as(s));
   }
   std_opt.reset();
   EXPECT_EQ(s.use_count(), 1u);
@@ -364,31 +365,33 @@ TEST(Optional, FromStdOptional) {
   EXPECT_FALSE(no_string.has_value());
 }
 
-TEST(Optional, TryCastFromAnyViewReturnsFfiOptionalAndAnyReturnsStdOptional) {
+TEST(Optional, TryCastFromAnyViewReturnsACastResultAndAnyReturnsStdOptional) {
   using ffi::TypeTraits;
   const TVMFFIAny* raw = nullptr;
-  static_assert(
-      std::is_same_v<decltype(TypeTraits<int64_t>::TryCastFromAnyView(raw)), Optional<int64_t>>);
-  static_assert(
-      std::is_same_v<decltype(TypeTraits<double>::TryCastFromAnyView(raw)), Optional<double>>);
-  static_assert(
-      std::is_same_v<decltype(TypeTraits<bool>::TryCastFromAnyView(raw)), Optional<bool>>);
-  static_assert(
-      std::is_same_v<decltype(TypeTraits<void*>::TryCastFromAnyView(raw)), Optional<void*>>);
-  static_assert(
-      std::is_same_v<decltype(TypeTraits<DLDevice>::TryCastFromAnyView(raw)), Optional<DLDevice>>);
+  static_assert(std::is_same_v<decltype(TypeTraits<int64_t>::TryCastFromAnyView(raw)),
+                               ffi::detail::CastResult<int64_t>>);
+  static_assert(std::is_same_v<decltype(TypeTraits<double>::TryCastFromAnyView(raw)),
+                               ffi::detail::CastResult<double>>);
+  static_assert(std::is_same_v<decltype(TypeTraits<bool>::TryCastFromAnyView(raw)),
+                               ffi::detail::CastResult<bool>>);
+  static_assert(std::is_same_v<decltype(TypeTraits<void*>::TryCastFromAnyView(raw)),
+                               ffi::detail::CastResult<void*>>);
+  static_assert(std::is_same_v<decltype(TypeTraits<DLDevice>::TryCastFromAnyView(raw)),
+                               ffi::detail::CastResult<DLDevice>>);
   static_assert(std::is_same_v<decltype(TypeTraits<DLDataType>::TryCastFromAnyView(raw)),
-                               Optional<DLDataType>>);
-  static_assert(
-      std::is_same_v<decltype(TypeTraits<String>::TryCastFromAnyView(raw)), Optional<String>>);
+                               ffi::detail::CastResult<DLDataType>>);
+  static_assert(std::is_same_v<decltype(TypeTraits<String>::TryCastFromAnyView(raw)),
+                               ffi::detail::CastResult<String>>);
   static_assert(std::is_same_v<decltype(TypeTraits<std::string>::TryCastFromAnyView(raw)),
-                               Optional<std::string>>);
-  static_assert(std::is_same_v<decltype(TypeTraits<Box>::TryCastFromAnyView(raw)), Optional<Box>>);
+                               ffi::detail::CastResult<std::string>>);
+  static_assert(std::is_same_v<decltype(TypeTraits<Box>::TryCastFromAnyView(raw)),
+                               ffi::detail::CastResult<Box>>);
   static_assert(std::is_same_v<decltype(TypeTraits<Optional<int64_t>>::TryCastFromAnyView(raw)),
-                               Optional<Optional<int64_t>>>);
-  static_assert(std::is_same_v<decltype(TypeTraits<Any>::TryCastFromAnyView(raw)), Optional<Any>>);
-  static_assert(
-      std::is_same_v<decltype(TypeTraits<AnyView>::TryCastFromAnyView(raw)), Optional<AnyView>>);
+                               ffi::detail::CastResult<Optional<int64_t>>>);
+  static_assert(std::is_same_v<decltype(TypeTraits<Any>::TryCastFromAnyView(raw)),
+                               ffi::detail::CastResult<Any>>);
+  static_assert(std::is_same_v<decltype(TypeTraits<AnyView>::TryCastFromAnyView(raw)),
+                               ffi::detail::CastResult<AnyView>>);
   // Any and AnyView keep std::optional in their API.
   Any any;
   AnyView view;
@@ -414,7 +417,7 @@ TEST(Optional, TryCastFromAnyViewReturnsFfiOptionalAndAnyReturnsStdOptional) {
   {
     Optional<Box> back = TypeTraits<Box>::TryCastFromAnyView(held.raw());
     ASSERT_TRUE(back.has_value());
-    EXPECT_TRUE(back->same_as(box));
+    EXPECT_TRUE(back.value().same_as(box));
     EXPECT_EQ(box.use_count(), 3u);
   }
   EXPECT_EQ(box.use_count(), 2u);
@@ -424,6 +427,60 @@ TEST(Optional, TryCastFromAnyViewReturnsFfiOptionalAndAnyReturnsStdOptional) {
   std::optional<int64_t> through_any = five.try_cast<int64_t>();
   EXPECT_EQ(through_any, std::optional<int64_t>(5));
   EXPECT_EQ(five.as<String>(), std::nullopt);
+}
+
+TEST(Optional, OfAReferenceIsOnePointerAndArrowReachesTheObject) {
+  static_assert(sizeof(Optional<Box>) == sizeof(void*));
+  static_assert(sizeof(Optional<ObjectRef>) == sizeof(void*));
+  static_assert(sizeof(Optional<ffi::Array<int>>) == sizeof(void*));
+  Optional<Box> box = Box(4);
+  EXPECT_EQ(box->value, 4);  // BoxObj's field, as through the reference itself
+  EXPECT_EQ(box.get()->value, 4);
+  // A null reference is nothing; nothing reads back as None.
+  Optional<ObjectRef> null_ref = ObjectRef();
+  EXPECT_FALSE(null_ref.has_value());
+  EXPECT_TRUE(Any(null_ref).is_none());
+  EXPECT_EQ(box.use_count(), 1u);
+  EXPECT_TRUE(box.unique());
+  box.reset();
+  EXPECT_EQ(box, std::nullopt);
+}
+
+TEST(Optional, OfAReferenceComparesIdentityAndValues) {
+  Box b(1);
+  Optional<Box> x = b, y = b, other = Box(1), none;
+  EXPECT_TRUE(x.same_as(y));
+  EXPECT_TRUE(x.same_as(b));
+  EXPECT_FALSE(x.same_as(other));
+  EXPECT_EQ(x, y);      // no `==` on Box: the same object
+  EXPECT_NE(x, other);  // another object with the same value
+  EXPECT_NE(x, none);
+  EXPECT_EQ(none, Optional<Box>());
+  EXPECT_EQ(x.as<BoxObj>()->value, 1);
+}
+
+TEST(Optional, ComparesWithValues) {
+  Optional<double> d = 1.0;
+  EXPECT_TRUE(d == 1);
+  EXPECT_TRUE(d != 2);
+  EXPECT_FALSE(Optional<double>() == 1);
+  Optional<String> s = String("x");
+  EXPECT_TRUE(s == "x");
+  EXPECT_TRUE(s != "y");
+  s = "lit";  // assignment from a value converting to String
+  EXPECT_EQ(s.value(), "lit");
+  EXPECT_EQ(s->size(), 3u);  // String's own methods, as in the reference (not a reference there)
+  EXPECT_TRUE(Optional<int>(3) == Optional<int>(3));
+  EXPECT_FALSE(Optional<int>(3) == Optional<int>());
+}
+
+TEST(Optional, NoneConvertsToANullReferenceNotToAFailure) {
+  // A nullable reference parameter accepts None as a null reference.
+  ffi::Function f = ffi::Function::FromTyped([](ObjectRef r) { return r.defined(); });
+  EXPECT_FALSE(f(nullptr).cast<bool>());
+  std::optional<Box> back = Any().as<Box>();
+  ASSERT_TRUE(back.has_value());
+  EXPECT_FALSE(back->defined());
 }
 
 }  // namespace

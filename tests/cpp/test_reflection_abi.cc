@@ -192,8 +192,13 @@ TEST(ReflectionAbi, MethodsAreCallableThroughTypeInfo) {
   ASSERT_EQ(TVMFFIFunctionCall(info->methods[0].method.v_obj, args, 2, &result), 0);
   EXPECT_EQ(result.v_int64, 20);
 
-  EXPECT_EQ(TVMFFITypeRegisterMethod(t, &m), -1);  // The name is taken.
+  // The name is taken by another function.
+  TVMFFIObjectHandle g = NewFunction();
+  TVMFFIMethodInfo other = m;
+  other.method = FunctionView(g);
+  EXPECT_EQ(TVMFFITypeRegisterMethod(t, &other), -1);
   EXPECT_EQ(RaisedKindAndClear(), "ValueError");
+  TVMFFIObjectDecRef(g);
   TVMFFIMethodInfo not_function = m;
   not_function.name = Bytes("other");
   not_function.method = TVMFFIAny{};
@@ -203,6 +208,18 @@ TEST(ReflectionAbi, MethodsAreCallableThroughTypeInfo) {
   EXPECT_EQ(TVMFFITypeRegisterMethod(t, nullptr), -1);
   EXPECT_EQ(RaisedKindAndClear(), "ValueError");
   EXPECT_EQ(TVMFFIGetTypeInfo(t)->num_methods, 1);
+
+  // The same function again is another signature of one overloaded method: a second record,
+  // after the first, which a lookup by name still finds.
+  TVMFFIMethodInfo signature = m;
+  signature.metadata = Bytes("{\"k\": 2}");
+  ASSERT_EQ(TVMFFITypeRegisterMethod(t, &signature), 0);
+  info = TVMFFIGetTypeInfo(t);
+  ASSERT_EQ(info->num_methods, 2);
+  EXPECT_EQ(View(info->methods[0].metadata), "{\"k\": 1}");
+  EXPECT_EQ(View(info->methods[1].name), "count");
+  EXPECT_EQ(View(info->methods[1].metadata), "{\"k\": 2}");
+  EXPECT_EQ(info->methods[1].method.v_obj, info->methods[0].method.v_obj);
 }
 
 TEST(ReflectionAbi, MetadataIsCopiedAndReplaceable) {

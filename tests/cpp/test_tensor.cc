@@ -639,7 +639,7 @@ TEST(TensorFunction, ViewAndOptionalTensorArguments) {
       [&](TensorView x, ffi::Optional<Tensor> y) -> int64_t {
         seen_data = x.data_ptr();
         seen_optional = y.has_value();
-        seen_optional_data = y.has_value() ? y->data_ptr() : nullptr;
+        seen_optional_data = y.has_value() ? y.value().data_ptr() : nullptr;
         return x.numel();
       },
       "kernel");

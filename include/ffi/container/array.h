@@ -100,11 +100,9 @@ class Array : public ObjectRef {
   Array& operator=(const Array&) = default;
   Array& operator=(Array&&) = default;
   /*! \brief Shares an Array<U> whose values are all `T`s (Array<Any> from Array<int>, ...). */
-  template <typename U,
-            typename = std::enable_if_t<!std::is_same_v<T, U> && detail::kStorageSubsumes<T, U>>>
+  template <typename U, typename = std::enable_if_t<!std::is_same_v<T, U> && type_subsumes_v<T, U>>>
   Array(const Array<U>& other) : ObjectRef(other) {}
-  template <typename U,
-            typename = std::enable_if_t<!std::is_same_v<T, U> && detail::kStorageSubsumes<T, U>>>
+  template <typename U, typename = std::enable_if_t<!std::is_same_v<T, U> && type_subsumes_v<T, U>>>
   Array(Array<U>&& other) : ObjectRef(std::move(other)) {}
   /*! \brief Wraps an ArrayObj. */
   explicit Array(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {}
@@ -239,7 +237,7 @@ class Array : public ObjectRef {
     ObjectPtr<ArrayObj> out;
     for (; k < n && out == nullptr; ++k) {
       Any mapped(fmap(detail::CopyFromAnyViewAfterCheck<T>(p->begin()[k].raw())));
-      if (!detail::kStorageSubsumes<U, T> || !SameValue(mapped, p->begin()[k])) {
+      if (!type_subsumes_v<U, T> || !SameValue(mapped, p->begin()[k])) {
         out = ArrayObj::Empty(n);
         for (int64_t j = 0; j < k; ++j) out->EmplaceBack(p->begin()[j]);
         out->EmplaceBack(std::move(mapped));
@@ -274,6 +272,8 @@ class Array : public ObjectRef {
 
   /*! \brief The object type behind Array. */
   using ContainerType = ArrayObj;
+  /*! \brief False: an object of ContainerType may hold elements of other types. */
+  static constexpr bool _type_container_is_exact = false;
   /*! \brief An Array is never null. */
   static constexpr bool _type_is_nullable = false;
 
@@ -328,6 +328,10 @@ Array<T> Concat(Array<T> lhs, const Array<T>& rhs) {
 /*! \brief Array<T> converts through its own traits, which look at the values. */
 template <typename T>
 inline constexpr bool use_default_type_traits_v<Array<T>> = false;
+/*! \brief An Array<U> is an Array<T> when every U is a T (Array<Array<Any>> from
+ * Array<Array<int>>). */
+template <typename T, typename U>
+inline constexpr bool type_subsumes_v<Array<T>, Array<U>> = type_subsumes_v<T, U>;
 
 /*!
  * \brief Array<T>: kTVMFFIArray. An Array whose values are all stored as `T` is shared; a List, or

@@ -56,12 +56,10 @@ class Dict : public ObjectRef {
   Dict& operator=(Dict&&) = default;
   /*! \brief Shares the table of a dict whose elements are also valid K and V. */
   template <typename KU, typename VU,
-            typename = std::enable_if_t<detail::kStorageSubsumes<K, KU> &&
-                                        detail::kStorageSubsumes<V, VU>>>
+            typename = std::enable_if_t<type_subsumes_v<K, KU> && type_subsumes_v<V, VU>>>
   Dict(const Dict<KU, VU>& other) : ObjectRef(other.data_) {}
   template <typename KU, typename VU,
-            typename = std::enable_if_t<detail::kStorageSubsumes<K, KU> &&
-                                        detail::kStorageSubsumes<V, VU>>>
+            typename = std::enable_if_t<type_subsumes_v<K, KU> && type_subsumes_v<V, VU>>>
   Dict(Dict<KU, VU>&& other) : ObjectRef(std::move(other.data_)) {}
   /*! \brief Wraps a DictObj table. */
   explicit Dict(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {}
@@ -118,6 +116,8 @@ class Dict : public ObjectRef {
 
   /*! \brief The object type of the table. */
   using ContainerType = DictObj;
+  /*! \brief False: an object of ContainerType may hold elements of other types. */
+  static constexpr bool _type_container_is_exact = false;
   /*! \brief A Dict always has a table. */
   static constexpr bool _type_is_nullable = false;
 
@@ -133,6 +133,10 @@ class Dict : public ObjectRef {
  */
 template <typename K, typename V>
 inline constexpr bool use_default_type_traits_v<Dict<K, V>> = false;
+/*! \brief A Dict<KU, VU> is a Dict<K, V> when every KU is a K and every VU a V. */
+template <typename K, typename V, typename KU, typename VU>
+inline constexpr bool type_subsumes_v<Dict<K, V>, Dict<KU, VU>> =
+    type_subsumes_v<K, KU>&& type_subsumes_v<V, VU>;
 
 template <typename K, typename V>
 struct TypeTraits<Dict<K, V>> : detail::MapTraitsBase<Dict<K, V>, K, V, kTVMFFIDict, kTVMFFIMap> {

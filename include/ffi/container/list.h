@@ -96,11 +96,9 @@ class List : public ObjectRef {
   List& operator=(const List&) = default;
   List& operator=(List&&) = default;
   /*! \brief Shares a List<U> whose values are all `T`s. */
-  template <typename U,
-            typename = std::enable_if_t<!std::is_same_v<T, U> && detail::kStorageSubsumes<T, U>>>
+  template <typename U, typename = std::enable_if_t<!std::is_same_v<T, U> && type_subsumes_v<T, U>>>
   List(const List<U>& other) : ObjectRef(other) {}
-  template <typename U,
-            typename = std::enable_if_t<!std::is_same_v<T, U> && detail::kStorageSubsumes<T, U>>>
+  template <typename U, typename = std::enable_if_t<!std::is_same_v<T, U> && type_subsumes_v<T, U>>>
   List(List<U>&& other) : ObjectRef(std::move(other)) {}
   /*! \brief Wraps a ListObj. */
   explicit List(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {}
@@ -208,6 +206,8 @@ class List : public ObjectRef {
 
   /*! \brief The object type behind List. */
   using ContainerType = ListObj;
+  /*! \brief False: an object of ContainerType may hold elements of other types. */
+  static constexpr bool _type_container_is_exact = false;
   /*! \brief A List is never null. */
   static constexpr bool _type_is_nullable = false;
 
@@ -243,6 +243,9 @@ class List : public ObjectRef {
 /*! \brief List<T> converts through its own traits, which look at the values. */
 template <typename T>
 inline constexpr bool use_default_type_traits_v<List<T>> = false;
+/*! \brief A List<U> is a List<T> when every U is a T. */
+template <typename T, typename U>
+inline constexpr bool type_subsumes_v<List<T>, List<U>> = type_subsumes_v<T, U>;
 
 /*!
  * \brief List<T>: kTVMFFIList. A List whose values are all stored as `T` is shared (so changes

@@ -61,12 +61,10 @@ class Map : public ObjectRef {
   Map& operator=(Map&&) = default;
   /*! \brief Shares the table of a map whose elements are also valid K and V. */
   template <typename KU, typename VU,
-            typename = std::enable_if_t<detail::kStorageSubsumes<K, KU> &&
-                                        detail::kStorageSubsumes<V, VU>>>
+            typename = std::enable_if_t<type_subsumes_v<K, KU> && type_subsumes_v<V, VU>>>
   Map(const Map<KU, VU>& other) : ObjectRef(other.data_) {}
   template <typename KU, typename VU,
-            typename = std::enable_if_t<detail::kStorageSubsumes<K, KU> &&
-                                        detail::kStorageSubsumes<V, VU>>>
+            typename = std::enable_if_t<type_subsumes_v<K, KU> && type_subsumes_v<V, VU>>>
   Map(Map<KU, VU>&& other) : ObjectRef(std::move(other.data_)) {}
   /*! \brief Wraps a MapObj table. */
   explicit Map(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {}
@@ -129,6 +127,8 @@ class Map : public ObjectRef {
 
   /*! \brief The object type of the table. */
   using ContainerType = MapObj;
+  /*! \brief False: an object of ContainerType may hold elements of other types. */
+  static constexpr bool _type_container_is_exact = false;
   /*! \brief A Map always has a table. */
   static constexpr bool _type_is_nullable = false;
 
@@ -151,6 +151,10 @@ Map<K, V> Merge(Map<K, V> lhs, const Map<K, V>& rhs) {
  */
 template <typename K, typename V>
 inline constexpr bool use_default_type_traits_v<Map<K, V>> = false;
+/*! \brief A Map<KU, VU> is a Map<K, V> when every KU is a K and every VU a V. */
+template <typename K, typename V, typename KU, typename VU>
+inline constexpr bool type_subsumes_v<Map<K, V>, Map<KU, VU>> =
+    type_subsumes_v<K, KU>&& type_subsumes_v<V, VU>;
 
 template <typename K, typename V>
 struct TypeTraits<Map<K, V>> : detail::MapTraitsBase<Map<K, V>, K, V, kTVMFFIMap, kTVMFFIDict> {

@@ -50,7 +50,7 @@ class Tuple : public ObjectRef {
   template <typename... UTypes,
             typename = std::enable_if_t<sizeof...(UTypes) == sizeof...(Types) &&
                                         !std::is_same_v<Tuple<UTypes...>, Tuple> &&
-                                        (detail::kStorageSubsumes<Types, UTypes> && ...)>>
+                                        (type_subsumes_v<Types, UTypes> && ...)>>
   Tuple(const Tuple<UTypes...>& other) : ObjectRef(other) {}
   /*! \brief The values, each converted to its type. */
   template <typename... UTypes,
@@ -90,6 +90,8 @@ class Tuple : public ObjectRef {
 
   /*! \brief The object type behind Tuple. */
   using ContainerType = ArrayObj;
+  /*! \brief False: an object of ContainerType may hold elements of other types. */
+  static constexpr bool _type_container_is_exact = false;
   /*! \brief A Tuple is never null. */
   static constexpr bool _type_is_nullable = false;
 
@@ -121,6 +123,11 @@ Tuple(UTypes&&...) -> Tuple<std::remove_cv_t<std::remove_reference_t<UTypes>>...
 /*! \brief Tuple converts through its own traits, which look at the values. */
 template <typename... Types>
 inline constexpr bool use_default_type_traits_v<Tuple<Types...>> = false;
+/*! \brief A Tuple<U...> is a Tuple<T...> when each U is its T. */
+template <typename... Types, typename... UTypes>
+inline constexpr bool type_subsumes_v<Tuple<Types...>, Tuple<UTypes...>,
+                                      std::enable_if_t<sizeof...(Types) == sizeof...(UTypes)>> =
+    (type_subsumes_v<Types, UTypes> && ...);
 
 /*!
  * \brief Tuple<Types...>: an Array (kTVMFFIArray) of exactly sizeof...(Types) values. When every
@@ -141,7 +148,7 @@ struct TypeTraits<Tuple<Types...>> {
     if (src->type_index != kTVMFFIArray || Seq(src)->size() != kSize) return false;
     return StrictAll(Seq(src)->begin(), std::index_sequence_for<Types...>{});
   }
-  static Optional<Tuple<Types...>> TryCastFromAnyView(const TVMFFIAny* src) {
+  static detail::CastResult<Tuple<Types...>> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index != kTVMFFIArray || Seq(src)->size() != kSize) return std::nullopt;
     if (CheckAnyStrict(src)) return CopyFromAnyViewAfterCheck(src);
     ObjectPtr<ArrayObj> out = ArrayObj::Empty(kSize);
@@ -188,7 +195,7 @@ struct TypeTraits<Tuple<Types...>> {
   }
   template <typename T>
   static bool ConvertOne(const Any& v, ArrayObj* out) {
-    Optional<T> item = TypeTraits<T>::TryCastFromAnyView(v.raw());
+    auto item = TypeTraits<T>::TryCastFromAnyView(v.raw());
     if (!item.has_value()) return false;
     out->EmplaceBack(Any(*std::move(item)));
     return true;

@@ -32,7 +32,7 @@ class Variant {
  public:
   /*! \brief Whether a `T` can be held as one of the types (a subclass reference counts). */
   template <typename T>
-  static constexpr bool variant_contains_v = (detail::kStorageSubsumes<V, T> || ...);
+  static constexpr bool variant_contains_v = (type_subsumes_v<V, T> || ...);
 
   Variant(const Variant&) = default;
   Variant(Variant&&) noexcept = default;
@@ -102,7 +102,7 @@ struct TypeTraits<Variant<V...>> {
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     return (TypeTraits<V>::CheckAnyStrict(src) || ...);
   }
-  static Optional<Variant<V...>> TryCastFromAnyView(const TVMFFIAny* src) {
+  static detail::CastResult<Variant<V...>> TryCastFromAnyView(const TVMFFIAny* src) {
     if (CheckAnyStrict(src)) return CopyFromAnyViewAfterCheck(src);
     Optional<Variant<V...>> out;
     (void)(TryOne<V>(src, &out) || ...);
@@ -118,12 +118,16 @@ struct TypeTraits<Variant<V...>> {
  private:
   template <typename T>
   static bool TryOne(const TVMFFIAny* src, Optional<Variant<V...>>* out) {
-    Optional<T> item = TypeTraits<T>::TryCastFromAnyView(src);
+    auto item = TypeTraits<T>::TryCastFromAnyView(src);
     if (!item.has_value()) return false;
     *out = Variant<V...>(typename Variant<V...>::FromAny(), Any(*std::move(item)));
     return true;
   }
 };
+
+/*! \brief A `T` is a Variant<V...> when it is one of the alternatives. */
+template <typename... V, typename T>
+inline constexpr bool type_subsumes_v<Variant<V...>, T> = (type_subsumes_v<V, T> || ...);
 
 }  // namespace ffi_v1
 }  // namespace ffi

@@ -149,7 +149,7 @@ struct MapTraitsBase {
     }
     return std::string(name);
   }
-  static Optional<Ref> TryCastFromAnyView(const TVMFFIAny* src) {
+  static detail::CastResult<Ref> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index != Primary && src->type_index != Other) return std::nullopt;
     const MapBaseObj* m = Table(src);
     if (src->type_index == Primary && ElementsStrict(m)) {
@@ -157,9 +157,9 @@ struct MapTraitsBase {
     }
     Ref out;
     for (const auto& kv : *m) {
-      Optional<K> k = TypeTraits<K>::TryCastFromAnyView(kv.first.raw());
+      auto k = TypeTraits<K>::TryCastFromAnyView(kv.first.raw());
       if (!k.has_value()) return std::nullopt;
-      Optional<V> v = TypeTraits<V>::TryCastFromAnyView(kv.second.raw());
+      auto v = TypeTraits<V>::TryCastFromAnyView(kv.second.raw());
       if (!v.has_value()) return std::nullopt;
       out.Set(*std::move(k), *std::move(v));
     }

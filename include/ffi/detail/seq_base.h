@@ -330,14 +330,14 @@ struct SeqTraits {
     }
     return true;
   }
-  static Optional<Ref> TryCastFromAnyView(const TVMFFIAny* src) {
+  static detail::CastResult<Ref> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index != Primary && src->type_index != Other) return std::nullopt;
     if (CheckAnyStrict(src)) return CopyFromAnyViewAfterCheck(src);
     const SeqBaseObj* seq = Seq(src);
     Ref out;
     out.reserve(static_cast<int64_t>(seq->size()));
     for (const Any& v : *seq) {
-      Optional<T> item = TypeTraits<T>::TryCastFromAnyView(v.raw());
+      auto item = TypeTraits<T>::TryCastFromAnyView(v.raw());
       if (!item.has_value()) return std::nullopt;
       out.push_back(*std::move(item));
     }

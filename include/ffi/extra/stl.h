@@ -133,7 +133,7 @@ struct TypeTraits<std::vector<T, Alloc>> : detail::STLTraitsBase {
   static void MoveToAny(Self v, TVMFFIAny* out) {
     TypeTraits<Array<Any>>::MoveToAny(detail::ArrayFromRange(std::move(v)), out);
   }
-  static Optional<Self> TryCastFromAnyView(const TVMFFIAny* src) {
+  static detail::CastResult<Self> TryCastFromAnyView(const TVMFFIAny* src) {
     Optional<Array<Any>> values = detail::SeqValues(src);
     if (!values.has_value()) return std::nullopt;
     Self out;
@@ -158,7 +158,7 @@ struct TypeTraits<std::array<T, N>> : detail::STLTraitsBase {
   static void MoveToAny(Self v, TVMFFIAny* out) {
     TypeTraits<Array<Any>>::MoveToAny(detail::ArrayFromRange(std::move(v)), out);
   }
-  static Optional<Self> TryCastFromAnyView(const TVMFFIAny* src) {
+  static detail::CastResult<Self> TryCastFromAnyView(const TVMFFIAny* src) {
     Optional<Array<Any>> values = detail::SeqValues(src);
     if (!values.has_value() || values->size() != N) return std::nullopt;
     Self out{};
@@ -188,7 +188,7 @@ struct TypeTraits<std::tuple<Ts...>> : detail::STLTraitsBase {
     std::apply([&](auto&&... items) { (values.push_back(Any(std::move(items))), ...); }, v);
     TypeTraits<Array<Any>>::MoveToAny(std::move(values), out);
   }
-  static Optional<Self> TryCastFromAnyView(const TVMFFIAny* src) {
+  static detail::CastResult<Self> TryCastFromAnyView(const TVMFFIAny* src) {
     Optional<Array<Any>> values = detail::SeqValues(src);
     if (!values.has_value() || values->size() != sizeof...(Ts)) return std::nullopt;
     Self out;
@@ -210,7 +210,7 @@ struct TypeTraits<std::map<K, V, Compare, Alloc>> : detail::STLTraitsBase {
   static void MoveToAny(const Self& v, TVMFFIAny* out) {
     TypeTraits<Map<Any, Any>>::MoveToAny(detail::MapFromRange(v), out);
   }
-  static Optional<Self> TryCastFromAnyView(const TVMFFIAny* src) {
+  static detail::CastResult<Self> TryCastFromAnyView(const TVMFFIAny* src) {
     return detail::StdMapFromAny<Self>(src);
   }
   static constexpr auto TypeStr() {
@@ -226,7 +226,7 @@ struct TypeTraits<std::unordered_map<K, V, Hash, Eq, Alloc>> : detail::STLTraits
   static void MoveToAny(const Self& v, TVMFFIAny* out) {
     TypeTraits<Map<Any, Any>>::MoveToAny(detail::MapFromRange(v), out);
   }
-  static Optional<Self> TryCastFromAnyView(const TVMFFIAny* src) {
+  static detail::CastResult<Self> TryCastFromAnyView(const TVMFFIAny* src) {
     return detail::StdMapFromAny<Self>(src);
   }
   static constexpr auto TypeStr() {
@@ -244,9 +244,9 @@ struct TypeTraits<std::optional<T>> : detail::STLTraitsBase {
     Any value(*std::move(v));
     *out = value.release();
   }
-  static Optional<Self> TryCastFromAnyView(const TVMFFIAny* src) {
+  static detail::CastResult<Self> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == kTVMFFINone) return Self();
-    Optional<T> value = TypeTraits<T>::TryCastFromAnyView(src);
+    auto value = TypeTraits<T>::TryCastFromAnyView(src);
     if (!value.has_value()) return std::nullopt;
     return Self(*std::move(value));
   }
@@ -267,7 +267,7 @@ struct TypeTraits<std::variant<Ts...>> : detail::STLTraitsBase {
     Any value = std::visit([](auto&& item) { return Any(std::move(item)); }, std::move(v));
     *out = value.release();
   }
-  static Optional<Self> TryCastFromAnyView(const TVMFFIAny* src) {
+  static detail::CastResult<Self> TryCastFromAnyView(const TVMFFIAny* src) {
     Optional<Self> out;
     (void)(TryOne<Ts>(src, &out) || ...);
     return out;
@@ -280,7 +280,7 @@ struct TypeTraits<std::variant<Ts...>> : detail::STLTraitsBase {
  private:
   template <typename T>
   static bool TryOne(const TVMFFIAny* src, Optional<Self>* out) {
-    Optional<T> item = TypeTraits<T>::TryCastFromAnyView(src);
+    auto item = TypeTraits<T>::TryCastFromAnyView(src);
     if (!item.has_value()) return false;
     *out = Self(std::in_place_type<T>, *std::move(item));
     return true;
@@ -298,8 +298,8 @@ struct TypeTraits<std::function<R(Args...)>> : detail::STLTraitsBase {
     if (!v) return detail::SetNone(out);
     TypeTraits<Function>::MoveToAny(Function::FromTyped(std::move(v)), out);
   }
-  static Optional<Self> TryCastFromAnyView(const TVMFFIAny* src) {
-    Optional<Function> f = TypeTraits<Function>::TryCastFromAnyView(src);
+  static detail::CastResult<Self> TryCastFromAnyView(const TVMFFIAny* src) {
+    auto f = TypeTraits<Function>::TryCastFromAnyView(src);
     if (!f.has_value()) return std::nullopt;
     return Self([fn = *std::move(f)](Args... args) -> R {
       if constexpr (std::is_void_v<R>) {

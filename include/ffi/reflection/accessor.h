@@ -55,10 +55,7 @@ struct AttrKey {
 namespace detail {
 /*! \brief The registered type `type_key`; KeyError when there is none. */
 inline const TVMFFITypeInfo* TypeInfoOfKey(std::string_view type_key) {
-  TVMFFIByteArray key{type_key.data(), type_key.size()};
-  int32_t type_index = -1;
-  FFI_CHECK_SAFE_CALL(TVMFFITypeKeyToIndex(&key, &type_index));
-  return TVMFFIGetTypeInfo(type_index);
+  return TVMFFIGetTypeInfo(TypeKeyToIndex(type_key));
 }
 }  // namespace detail
 

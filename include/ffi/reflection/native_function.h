@@ -210,7 +210,7 @@ struct TypeTraits<reflection::NativeFunctionView<R(Args...)>> {
   static void CopyToAnyView(const View& v, TVMFFIAny* out) { *out = v.data_; }
   static void MoveToAny(View v, TVMFFIAny* out) { *out = Any(AnyView::FromRaw(v.data_)).release(); }
   static bool CheckAnyStrict(const TVMFFIAny* src) { return reflection::detail::IsHook(src); }
-  static Optional<View> TryCastFromAnyView(const TVMFFIAny* src) {
+  static detail::CastResult<View> TryCastFromAnyView(const TVMFFIAny* src) {
     if (!CheckAnyStrict(src)) return std::nullopt;
     return View(*src);
   }
@@ -225,7 +225,7 @@ struct TypeTraits<reflection::NativeFunction<R(Args...)>> {
   static void CopyToAnyView(const Fn& v, TVMFFIAny* out) { *out = *v.data_.raw(); }
   static void MoveToAny(Fn v, TVMFFIAny* out) { *out = v.data_.release(); }
   static bool CheckAnyStrict(const TVMFFIAny* src) { return reflection::detail::IsHook(src); }
-  static Optional<Fn> TryCastFromAnyView(const TVMFFIAny* src) {
+  static detail::CastResult<Fn> TryCastFromAnyView(const TVMFFIAny* src) {
     if (!CheckAnyStrict(src)) return std::nullopt;
     return Fn(reflection::NativeFunctionView<R(Args...)>(*src));
   }

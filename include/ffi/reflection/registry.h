@@ -17,7 +17,8 @@
  * Everything registers through the C ABI (TVMFFIFunctionSetGlobalFromMethodInfo,
  * TVMFFITypeRegisterField/Method/Metadata/Attr), with the records and metadata JSON the
  * reference's headers produce, so a library built with these headers registers into either
- * runtime and hosts of either implementation read it.
+ * runtime and hosts of either implementation read it. `overload_cast` (overload_cast.h) names one
+ * function of a C++ overload set; OverloadObjectDef (overload.h) registers several under one name.
  */
 #ifndef FFI_REFLECTION_REGISTRY_H_
 #define FFI_REFLECTION_REGISTRY_H_
@@ -32,6 +33,7 @@
 #include "../detail/type_schema.h"
 #include "accessor.h"
 #include "info_traits.h"
+#include "overload_cast.h"
 
 namespace tvm {
 namespace ffi {
@@ -429,6 +431,25 @@ class ObjectDef {
     return *this;
   }
 
+ protected:
+  // For definers built on this one (reflection/overload.h).
+  /*! \brief The registered type's index. */
+  int32_t type_index() const { return type_index_; }
+  /*! \brief The registered type's key. */
+  const char* type_key() const { return type_key_; }
+  /*! \brief Records that a constructor was given (no `__ffi_init__` is derived from fields). */
+  void set_has_init() { has_init_ = true; }
+  /*! \brief Registers the method record `name` calling `fn`, of type schema `schema`. */
+  template <typename... Extra>
+  void PublishMethod(const char* name, bool is_static, const Function& fn,
+                     const std::string& schema, Extra&&... extra) {
+    MethodInfoBuilder info(name, schema);
+    info.info.flags = is_static ? kTVMFFIFieldFlagBitMaskIsStaticMethod : 0;
+    (info.Apply(std::forward<Extra>(extra)), ...);
+    info.Finish(AnyView(fn));
+    FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterMethod(type_index_, &info.info));
+  }
+
  private:
   template <typename V>
   void TypeAttrValue(const char* name, V&& value) {
@@ -482,11 +503,7 @@ class ObjectDef {
   template <typename F, typename... Extra>
   void RegisterMethod(const char* name, bool is_static, F&& f, Extra&&... extra) {
     auto [fn, schema] = detail::MakeTyped(std::string(type_key_) + "." + name, std::forward<F>(f));
-    MethodInfoBuilder info(name, schema);
-    info.info.flags = is_static ? kTVMFFIFieldFlagBitMaskIsStaticMethod : 0;
-    (info.Apply(std::forward<Extra>(extra)), ...);
-    info.Finish(AnyView(fn));
-    FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterMethod(type_index_, &info.info));
+    PublishMethod(name, is_static, fn, schema, std::forward<Extra>(extra)...);
   }
 
   int32_t type_index_;

@@ -10,12 +10,14 @@
 #include <ffi/container/map.h>
 #include <ffi/container/tuple.h>
 #include <ffi/container/variant.h>
+#include <ffi/endian.h>
 #include <ffi/enum.h>
 #include <ffi/expected.h>
 #include <ffi/ffi.h>
 #include <ffi/reflection/accessor.h>
 #include <ffi/reflection/creator.h>
 #include <ffi/reflection/enum_def.h>
+#include <ffi/reflection/overload.h>
 #include <ffi/reflection/registry.h>
 #include <ffi/tvm_compat.h>
 

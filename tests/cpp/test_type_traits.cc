@@ -1,0 +1,150 @@
+// Traits a library writes for its own reference classes (type_traits.h): conversions with fallback
+// values (ObjectRefWithFallbackTraitsBase), StrictBool, and type_subsumes_v, which decides which
+// containers share their storage without a check (nested containers, Variant, ObjectPtr).
+#include <ffi/container/array.h>
+#include <ffi/container/map.h>
+#include <ffi/container/variant.h>
+#include <ffi/ffi.h>
+#include <gtest/gtest.h>
+
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "testing.h"
+
+namespace {
+
+using namespace ffi_testing;
+
+using ffi::Any;
+using ffi::Array;
+using ffi::Function;
+using ffi::Map;
+using ffi::ObjectPtr;
+using ffi::ObjectRef;
+using ffi::String;
+using ffi::Variant;
+
+// A value with a kind, as an expression type of a compiler might be: made from a bool, an int,
+// a float or a string when a function asks for one.
+class ExprObj : public ffi::Object {
+ public:
+  ExprObj(std::string kind, double value) : kind(std::move(kind)), value(value) {}
+  std::string kind;
+  double value;
+  FFI_DECLARE_OBJECT_INFO_FINAL("test.traits.Expr", ExprObj, ffi::Object);
+};
+
+class Expr : public ObjectRef {
+ public:
+  Expr(std::string kind, double value) : ObjectRef(ffi::make_object<ExprObj>(kind, value)) {}
+  FFI_DEFINE_OBJECT_REF_METHODS(Expr, ObjectRef, ExprObj);
+};
+
+}  // namespace
+
+namespace tvm {
+namespace ffi {
+template <>
+struct TypeTraits<Expr>
+    : ObjectRefWithFallbackTraitsBase<Expr, StrictBool, int64_t, double, String> {
+  static Expr ConvertFallbackValue(StrictBool v) { return Expr("bool", v ? 1 : 0); }
+  static Expr ConvertFallbackValue(int64_t v) { return Expr("int", static_cast<double>(v)); }
+  static Expr ConvertFallbackValue(double v) { return Expr("float", v); }
+  static Expr ConvertFallbackValue(String v) { return Expr(std::string(v), 0); }
+};
+}  // namespace ffi
+}  // namespace tvm
+
+namespace {
+
+TEST(FallbackTraits, EachFallbackTypeInOrder) {
+  Function kind =
+      Function::FromTyped([](Expr e) { return e->kind + ":" + std::to_string(e->value); });
+  EXPECT_EQ(kind(true).cast<std::string>(), "bool:1.000000");  // StrictBool before int
+  EXPECT_EQ(kind(3).cast<std::string>(), "int:3.000000");
+  EXPECT_EQ(kind(2.5).cast<std::string>(), "float:2.500000");
+  EXPECT_EQ(kind("name").cast<std::string>(), "name:0.000000");
+  // An Expr passes as itself, the same object.
+  Expr e("int", 7);
+  Function same = Function::FromTyped([](Expr x, Expr y) { return x.same_as(y); });
+  EXPECT_TRUE(same(e, e).cast<bool>());
+}
+
+TEST(FallbackTraits, ContainersConvertTheirElements) {
+  Function kinds = Function::FromTyped([](Array<Expr> exprs) {
+    std::string out;
+    for (const Expr& e : exprs) out += e->kind + ",";
+    return out;
+  });
+  EXPECT_EQ(kinds(Array<Any>({1, 2.0, false, Expr("x", 0)})).cast<std::string>(),
+            "int,float,bool,x,");
+}
+
+TEST(FallbackTraits, OtherValuesAreATypeError) {
+  Function f = Function::FromTyped([](Expr e) { return e->value; });
+  ffi::Error e = ExpectError([&] { f(Array<int>({1})); });
+  EXPECT_EQ(e.kind(), "TypeError");
+  EXPECT_NE(e.message().find("Expected `test.traits.Expr`"), std::string::npos) << e.message();
+}
+
+TEST(FallbackTraits, AnyCastUsesTheFallbacks) {
+  Any a = int64_t{4};
+  EXPECT_EQ(a.cast<Expr>()->kind, "int");
+  EXPECT_FALSE(Any(Array<int>({1})).try_cast<Expr>().has_value());
+}
+
+TEST(StrictBool, OnlyABoolConverts) {
+  Function f = Function::FromTyped([](ffi::StrictBool b) { return static_cast<bool>(b); });
+  EXPECT_TRUE(f(true).cast<bool>());
+  EXPECT_EQ(ExpectError([&] { f(1); }).kind(), "TypeError");
+  // A plain bool parameter still takes an int.
+  Function g = Function::FromTyped([](bool b) { return b; });
+  EXPECT_TRUE(g(1).cast<bool>());
+  EXPECT_EQ(std::string(ffi::TypeTraits<ffi::StrictBool>::TypeStr().view()), "bool");
+}
+
+class BaseObj : public ffi::Object {
+ public:
+  int tag = 0;
+  FFI_DECLARE_OBJECT_INFO("test.traits.Base", BaseObj, ffi::Object);
+};
+class DerivedObj : public BaseObj {
+ public:
+  FFI_DECLARE_OBJECT_INFO_FINAL("test.traits.Derived", DerivedObj, BaseObj);
+};
+
+TEST(TypeSubsumes, Rules) {
+  using ffi::type_subsumes_v;
+  static_assert(type_subsumes_v<Any, int>);
+  static_assert(type_subsumes_v<ObjectRef, Expr>);
+  static_assert(!type_subsumes_v<Expr, ObjectRef>);
+  static_assert(!type_subsumes_v<int64_t, double>);
+  static_assert(type_subsumes_v<Array<Any>, Array<int>>);
+  static_assert(type_subsumes_v<Array<Array<Any>>, Array<Array<int>>>);
+  static_assert(!type_subsumes_v<Array<Array<int>>, Array<Array<Any>>>);
+  static_assert(type_subsumes_v<Map<String, Any>, Map<String, Expr>>);
+  static_assert(type_subsumes_v<Variant<int, Expr>, Expr>);
+  static_assert(type_subsumes_v<Array<Variant<int, Expr>>, Array<Expr>>);
+  static_assert(type_subsumes_v<ObjectPtr<BaseObj>, ObjectPtr<DerivedObj>>);
+  static_assert(!type_subsumes_v<ObjectPtr<DerivedObj>, ObjectPtr<BaseObj>>);
+  static_assert(type_subsumes_v<Array<ObjectPtr<BaseObj>>, Array<ObjectPtr<DerivedObj>>>);
+}
+
+TEST(TypeSubsumes, NestedContainersShareStorage) {
+  Array<Array<int>> nested({Array<int>({1, 2}), Array<int>({3})});
+  Array<Array<Any>> wide = nested;  // implicit: no element is looked at
+  EXPECT_EQ(wide.get(), nested.get());
+  Array<Variant<int, Expr>> variants = Array<Expr>({Expr("a", 1)});
+  EXPECT_EQ(variants.size(), 1u);
+  Array<ObjectPtr<DerivedObj>> derived({ffi::make_object<DerivedObj>()});
+  Array<ObjectPtr<BaseObj>> bases = derived;
+  EXPECT_EQ(bases.get(), derived.get());
+  Map<String, Array<Any>> map = Map<String, Array<int>>({{"k", Array<int>({1})}});
+  EXPECT_EQ(map.size(), 1u);
+  // The reverse needs a check of the elements, so it is not implicit.
+  static_assert(!std::is_convertible_v<Array<Array<Any>>, Array<Array<int>>>);
+}
+
+}  // namespace
