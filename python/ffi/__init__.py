@@ -15,7 +15,7 @@ Importing stays cheap: no NumPy, no PyTorch, no subprocesses.
 import ctypes as _ctypes
 
 from . import _runtime, libinfo
-from ._version import __version__
+from ._version import __version__, __version_tuple__
 
 # The runtime serving the process: one already loaded (tvm_ffi imported first), else ours. A later
 # `import tvm_ffi` shares it (docs/coexistence.md).
@@ -107,6 +107,7 @@ from .structural import (  # noqa: E402
 
 __all__ = [
     "__version__",
+    "__version_tuple__",
     "runtime_info",
     "Array",
     "bool_",

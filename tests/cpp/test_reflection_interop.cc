@@ -3,6 +3,8 @@
 // Both must work through the C ABI records alone, and both must register the same records.
 #include <ffi/container/array.h>
 #include <ffi/container/map.h>
+#include <ffi/extra/visit_error_context.h>
+#include <ffi/reflection/access_path.h>
 #include <ffi/reflection/accessor.h>
 #include <ffi/reflection/registry.h>
 #include <gtest/gtest.h>
@@ -18,6 +20,12 @@ namespace {
 
 using namespace ffi_testing;
 namespace refl = ffi::reflection;
+
+// Objects the headers define are read by code built with either header set, so their layouts are
+// the reference's: an Optional of a reference is one pointer there too.
+static_assert(sizeof(ffi::Optional<ffi::ObjectRef>) == sizeof(void*));
+static_assert(sizeof(refl::AccessPathObj) == 48);
+static_assert(sizeof(ffi::VisitErrorContextObj) == 40);
 
 std::string_view View(const TVMFFIByteArray& a) { return std::string_view(a.data, a.size); }
 

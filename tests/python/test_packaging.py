@@ -17,6 +17,9 @@ def _config(*flags):
 
 def test_version():
     assert ffi.__version__.count(".") == 2
+    # The tuple form compares as versions do, as the reference's __version_tuple__.
+    assert ffi.__version_tuple__ == tuple(int(p) for p in ffi.__version__.split("."))
+    assert ffi.__version_tuple__ >= (0, 1, 0)
 
 
 def test_runtime_loaded_globally():

@@ -106,6 +106,8 @@ class Array : public ObjectRef {
   Array(Array<U>&& other) : ObjectRef(std::move(other)) {}
   /*! \brief Wraps an ArrayObj. */
   explicit Array(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {}
+  /*! \brief A null Array, for a field filled in before use (see UnsafeInit). */
+  explicit Array(UnsafeInit tag) : ObjectRef(tag) {}
   /*! \brief The values of [first, last), converted to `T`. */
   template <typename Iter, typename = std::enable_if_t<detail::kIsIterator<Iter>>>
   Array(Iter first, Iter last) {

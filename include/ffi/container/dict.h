@@ -63,6 +63,8 @@ class Dict : public ObjectRef {
   Dict(Dict<KU, VU>&& other) : ObjectRef(std::move(other.data_)) {}
   /*! \brief Wraps a DictObj table. */
   explicit Dict(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {}
+  /*! \brief A null Dict, for a field filled in before use (see UnsafeInit). */
+  explicit Dict(UnsafeInit tag) : ObjectRef(tag) {}
   /*! \brief The pairs in [first, last); a later duplicate key overwrites an earlier one. */
   template <typename It>
   Dict(It first, It last) : ObjectRef(detail::MapImpl::FromRange<DictObj>(first, last)) {}

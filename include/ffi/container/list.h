@@ -102,6 +102,8 @@ class List : public ObjectRef {
   List(List<U>&& other) : ObjectRef(std::move(other)) {}
   /*! \brief Wraps a ListObj. */
   explicit List(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {}
+  /*! \brief A null List, for a field filled in before use (see UnsafeInit). */
+  explicit List(UnsafeInit tag) : ObjectRef(tag) {}
   /*! \brief The values of [first, last), converted to `T`. */
   template <typename Iter, typename = std::enable_if_t<detail::kIsIterator<Iter>>>
   List(Iter first, Iter last) : List() {

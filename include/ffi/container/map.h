@@ -68,6 +68,8 @@ class Map : public ObjectRef {
   Map(Map<KU, VU>&& other) : ObjectRef(std::move(other.data_)) {}
   /*! \brief Wraps a MapObj table. */
   explicit Map(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {}
+  /*! \brief A null Map, for a field filled in before use (see UnsafeInit). */
+  explicit Map(UnsafeInit tag) : ObjectRef(tag) {}
   /*! \brief The pairs in [first, last); a later duplicate key overwrites an earlier one. */
   template <typename It>
   Map(It first, It last) : ObjectRef(detail::MapImpl::FromRange<MapObj>(first, last)) {}

@@ -1,13 +1,15 @@
 // An object type with an overloaded constructor, method and static method (OverloadObjectDef,
-// <ffi/reflection/overload.h>), built with this project's headers for
-// tests/python/test_overload.py.
-#include <ffi/object.h>
-#include <ffi/reflection/overload.h>
-#include <ffi/string.h>
+// <tvm/ffi/reflection/overload.h>), built with this project's headers and with the reference's
+// for tests/python/test_overload.py; OVTEST_PREFIX names the copy ("ovtest_ours", ...).
+#include <tvm/ffi/object.h>
+#include <tvm/ffi/reflection/overload.h>
+#include <tvm/ffi/string.h>
 
 #include <cstdint>
 #include <string>
 #include <utility>
+
+namespace ffi = tvm::ffi;
 
 namespace {
 
@@ -22,12 +24,12 @@ class OverloadedObj : public ffi::Object {
   ffi::String Describe(ffi::String s) const {
     return ffi::String("str " + std::string(name) + std::string(s));
   }
-  FFI_DECLARE_OBJECT_INFO_FINAL("ovtest.Overloaded", OverloadedObj, ffi::Object);
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL(OVTEST_PREFIX ".Overloaded", OverloadedObj, ffi::Object);
 };
 
 }  // namespace
 
-FFI_STATIC_INIT_BLOCK() {
+TVM_FFI_STATIC_INIT_BLOCK() {
   namespace refl = ffi::reflection;
   refl::OverloadObjectDef<OverloadedObj>()
       .def(refl::init<int64_t>())
