@@ -323,4 +323,88 @@ TEST(StructuralVisit, VisitorsFromTheHeaderAndRegions) {
   EXPECT_EQ(std::string(ffi::StructuralVisitorObj::_type_key), "ffi.StructuralVisitor");
 }
 
+// The header's StructuralWalk: typed callbacks, picked by how a value is stored.
+using ffi::Expected;
+using ffi::WalkOrder;
+using ffi::WalkResult;
+
+Any Func(Array<Any> params, Array<Any> body) {
+  return ffi::ObjectRef(ffi::make_object<WFuncObj>(params, body, "ignored"));
+}
+
+TEST(StructuralWalkHeader, OrdersSkipAndTypedCallbacks) {
+  Any x = Var("x");
+  Any root = Func({x}, {Array<Any>{x, 3}});
+  std::vector<std::string> pre, post;
+  auto on_var = [](std::vector<std::string>* t) {
+    return [t](const WVarObj* v) -> Expected<WalkResult> {
+      t->push_back("var:" + std::string(v->name.view()));
+      return WalkResult::Advance();
+    };
+  };
+  auto on_int = [](std::vector<std::string>* t) {
+    return [t](int64_t i) { t->push_back("int:" + std::to_string(i)); };  // void: go on
+  };
+  EXPECT_EQ(ffi::StructuralWalk<WalkOrder::kPreOrder>(root, on_var(&pre), on_int(&pre)),
+            std::nullopt);
+  // The var's name is ignored (SEqHashIgnore); its bits are an int part.
+  EXPECT_EQ(pre, (std::vector<std::string>{"var:x", "int:32", "var:x", "int:32", "int:3"}));
+  ffi::StructuralWalk<WalkOrder::kPostOrder>(root, on_var(&post), on_int(&post));
+  EXPECT_EQ(post, (std::vector<std::string>{"int:32", "var:x", "int:32", "var:x", "int:3"}));
+  // Skip leaves out a value's parts (pre-order); the first matching callback wins.
+  std::vector<std::string> skipped;
+  ffi::StructuralWalk<WalkOrder::kPreOrder>(
+      root, [&](const WVarObj*) { return WalkResult::Skip(); },
+      [&](AnyView v) -> WalkResult {
+        skipped.push_back(v.GetTypeName());
+        return WalkResult::Advance();
+      });
+  EXPECT_EQ(skipped,
+            (std::vector<std::string>{"testing.walk.Func", "Array", "Array", "Array", "int"}));
+}
+
+TEST(StructuralWalkHeader, InterruptAndRegions) {
+  Any x = Var("x");
+  Any root = Func({x}, {x});
+  std::vector<int> regions;
+  auto found = ffi::StructuralWalk<WalkOrder::kPreOrder>(
+      root, [&](const ffi::ObjectRef& node, TVMFFIDefRegionKind region) -> Expected<WalkResult> {
+        if (node.as<WVarObj>() != nullptr) regions.push_back(region);
+        if (regions.size() == 2) return WalkResult::Interrupt(VisitInterrupt(String("second")));
+        return WalkResult::Advance();
+      });
+  ASSERT_TRUE(found.has_value());
+  EXPECT_EQ((*found)->value.cast<String>(), "second");
+  // The parameter is defined (a simple def region); its use in the body is not.
+  EXPECT_EQ(regions, (std::vector<int>{kTVMFFIDefRegionKindSimple, kTVMFFIDefRegionKindNone}));
+}
+
+TEST(StructuralWalkHeader, ErrorsCarryWhereTheyHappened) {
+  Any x = Var("x");
+  Any root = Func({}, {Array<Any>{x}});
+  auto result = ffi::StructuralWalkExpected<WalkOrder::kPostOrder>(
+      root,
+      [](const WVarObj*) -> Expected<WalkResult> { return ffi::Error("ValueError", "bad var"); });
+  ASSERT_TRUE(result.is_err());
+  ffi::Error err = result.error();
+  EXPECT_EQ(err.kind(), "ValueError");
+  // Innermost first: the var, the array holding it, the body array, the function.
+  auto context = ffi::VisitErrorContext::TryGetFromError(err);
+  ASSERT_TRUE(context.has_value());
+  EXPECT_EQ((*context)->reverse_visit_pattern.size(), 4u);
+  // The throwing form throws it; a callback's C++ exception becomes the error too.
+  EXPECT_THROW(ffi::StructuralWalk<WalkOrder::kPreOrder>(
+                   root, [](int64_t) -> WalkResult { FFI_THROW(TypeError) << "no ints"; }),
+               ffi::Error);
+}
+
+TEST(StructuralWalkHeader, WalkResultThroughAny) {
+  EXPECT_EQ(Any(WalkResult::Skip()).cast<int64_t>(), WalkResult::kSkip);
+  EXPECT_TRUE(Any().cast<WalkResult>().is_advance());
+  WalkResult stop = Any(WalkResult::Interrupt(VisitInterrupt(1))).cast<WalkResult>();
+  ASSERT_TRUE(stop.interrupt().has_value());
+  EXPECT_EQ((*stop.interrupt())->value.cast<int64_t>(), 1);
+  EXPECT_FALSE(Any(7).try_cast<WalkResult>().has_value());
+}
+
 }  // namespace

@@ -23,6 +23,8 @@
 #include <cstdint>
 #include <exception>
 #include <optional>
+#include <tuple>
+#include <type_traits>
 #include <utility>
 
 #include "../any.h"
@@ -33,6 +35,7 @@
 #include "../optional.h"
 #include "../reflection/accessor.h"
 #include "../reflection/native_function.h"
+#include "visit_error_context.h"
 
 namespace tvm {
 namespace ffi {
@@ -40,9 +43,6 @@ inline namespace ffi_v1 {
 
 /*! \brief Where a walk calls a part's callback: before or after walking its children. */
 enum class WalkOrder : int32_t { kPreOrder = 0, kPostOrder = 1 };
-
-/*! \brief What a walk callback returns to go on, or to leave out the part's children. */
-enum class WalkResult : int32_t { kAdvance = 0, kSkip = 1 };
 
 /*! \brief The object behind VisitInterrupt (type index kTVMFFIVisitInterrupt). */
 class VisitInterruptObj : public Object {
@@ -73,6 +73,74 @@ class VisitInterrupt : public ObjectRef {
   /// \cond Doxygen_Suppress
   FFI_DEFINE_NOTNULLABLE_OBJECT_REF_METHODS(VisitInterrupt, ObjectRef, VisitInterruptObj);
   /// \endcond
+};
+
+/*!
+ * \brief What a walk callback returns: go on (Advance), go on without the value's parts (Skip, in
+ * pre-order), or stop the whole walk with a payload (Interrupt). In an Any it is None or the code
+ * 0 for Advance, the code 1 for Skip, and the VisitInterrupt for Interrupt: what the runtime's
+ * ffi.StructuralWalk takes from callbacks of any language.
+ */
+class WalkResult {
+ public:
+  /*! \brief The code of Advance. */
+  static constexpr int32_t kAdvance = 0;
+  /*! \brief The code of Skip. */
+  static constexpr int32_t kSkip = 1;
+
+  /*! \brief Go on, into the value's parts. */
+  static WalkResult Advance() { return WalkResult(kAdvance); }
+  /*! \brief Go on, but leave out the value's parts (pre-order only). */
+  static WalkResult Skip() { return WalkResult(kSkip); }
+  /*! \brief Stop the walk; the walk returns `signal`. */
+  static WalkResult Interrupt(VisitInterrupt signal = VisitInterrupt()) {
+    WalkResult out(kAdvance);
+    out.interrupt_ = std::move(signal);
+    return out;
+  }
+
+  /*! \brief Whether this is Advance. */
+  bool is_advance() const { return !interrupt_.has_value() && code_ == kAdvance; }
+  /*! \brief Whether this is Skip. */
+  bool is_skip() const { return !interrupt_.has_value() && code_ == kSkip; }
+  /*! \brief The interrupt, when this is Interrupt. */
+  const Optional<VisitInterrupt>& interrupt() const { return interrupt_; }
+
+ private:
+  explicit WalkResult(int32_t code) : code_(code) {}
+  int32_t code_;
+  Optional<VisitInterrupt> interrupt_;
+  friend struct TypeTraits<WalkResult>;
+};
+
+/*! \brief WalkResult: the code (Int) or the VisitInterrupt; None reads as Advance. */
+template <>
+struct TypeTraits<WalkResult> : TypeTraitsBase {
+  static void CopyToAnyView(const WalkResult& v, TVMFFIAny* out) {
+    if (v.interrupt_.has_value())
+      return TypeTraits<VisitInterrupt>::CopyToAnyView(*v.interrupt_, out);
+    TypeTraits<int64_t>::CopyToAnyView(v.code_, out);
+  }
+  static void MoveToAny(WalkResult v, TVMFFIAny* out) {
+    if (v.interrupt_.has_value()) {
+      return TypeTraits<VisitInterrupt>::MoveToAny(*std::move(v.interrupt_), out);
+    }
+    TypeTraits<int64_t>::CopyToAnyView(v.code_, out);
+  }
+  static bool CheckAnyStrict(const TVMFFIAny* src) {
+    return src->type_index == kTVMFFINone || src->type_index == kTVMFFIVisitInterrupt ||
+           (src->type_index == kTVMFFIInt &&
+            (src->v_int64 == WalkResult::kAdvance || src->v_int64 == WalkResult::kSkip));
+  }
+  static detail::CastResult<WalkResult> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (!CheckAnyStrict(src)) return std::nullopt;
+    if (src->type_index == kTVMFFIVisitInterrupt) {
+      return WalkResult::Interrupt(*TypeTraits<VisitInterrupt>::TryCastFromAnyView(src));
+    }
+    if (src->type_index == kTVMFFINone) return WalkResult::Advance();
+    return WalkResult(static_cast<int32_t>(src->v_int64));
+  }
+  static constexpr auto TypeStr() { return ConstString("WalkResult"); }
 };
 
 class StructuralVisitorObj;
@@ -299,6 +367,138 @@ inline Expected<Optional<VisitInterrupt>> StructuralVisitorObj::DefaultVisitExpe
         return detail::VisitReflectedFields(
             this, detail::ObjectUnsafe::FromHeader(static_cast<void*>(value.raw()->v_obj)));
       });
+}
+
+namespace detail {
+/*!
+ * \brief The visitor of StructuralWalk: at each value (None aside) the first callback whose value
+ * parameter the value is stored as (`AnyView` and `Any` take every value) runs before or after the
+ * value's parts are walked. Every occurrence of a shared part is walked; the walk keeps no state.
+ */
+template <WalkOrder kOrder, typename... Callbacks>
+class StructuralWalkObj : public StructuralVisitorObj {
+ public:
+  explicit StructuralWalkObj(Callbacks... callbacks)
+      : StructuralVisitorObj(&kTable), callbacks_(std::move(callbacks)...) {}
+
+ private:
+  static TVMFFIAny Dispatch(StructuralVisitorObj* self, AnyView value) noexcept {
+    TVMFFIAny result = VisitResultToRaw(static_cast<StructuralWalkObj*>(self)->Step(value));
+    // An error leaving a value names it in the error's visit context (innermost first).
+    if (FFI_UNLIKELY(result.type_index == kTVMFFIError)) UpdateVisitErrorContext(result, value);
+    return result;
+  }
+
+  Expected<Optional<VisitInterrupt>> Step(AnyView value) noexcept {
+    if (value.type_index() == kTVMFFINone) return Optional<VisitInterrupt>();
+    if constexpr (kOrder == WalkOrder::kPreOrder) {
+      Expected<WalkResult> action = Select(value);
+      if (action.is_err()) return action.error();
+      const WalkResult& result = action.value();
+      if (result.interrupt().has_value()) return result.interrupt();
+      if (result.is_skip()) return Optional<VisitInterrupt>();
+      return DefaultVisitExpected(value);
+    } else {
+      Expected<Optional<VisitInterrupt>> parts = DefaultVisitExpected(value);
+      if (VisitStops(parts)) return parts;
+      Expected<WalkResult> action = Select(value);
+      if (action.is_err()) return action.error();
+      return action.value().interrupt();
+    }
+  }
+
+  /*! \brief The first matching callback's result; Advance when none matches. */
+  Expected<WalkResult> Select(AnyView value) noexcept {
+    Expected<WalkResult> out = WalkResult::Advance();
+    SelectFrom(value, &out, std::index_sequence_for<Callbacks...>{});
+    return out;
+  }
+  template <size_t... I>
+  void SelectFrom(AnyView value, Expected<WalkResult>* out, std::index_sequence<I...>) noexcept {
+    (void)(TryCallback(std::get<I>(callbacks_), value, out) || ...);
+  }
+
+  template <typename F>
+  bool TryCallback(F& callback, AnyView value, Expected<WalkResult>* out) noexcept {
+    using Info = FunctionInfo<F>;
+    static_assert(Info::kNumArgs == 1 || Info::kNumArgs == 2,
+                  "a StructuralWalk callback takes (value) or (value, TVMFFIDefRegionKind)");
+    using Value = std::tuple_element_t<0, typename Info::ArgTypes>;
+    if constexpr (std::is_same_v<Value, AnyView>) {
+      *out = Invoke(callback, value);
+      return true;
+    } else if constexpr (std::is_same_v<Value, Any>) {
+      *out = Invoke(callback, Any(value));
+      return true;
+    } else {
+      std::optional<Value> matched = value.as<Value>();
+      if (!matched.has_value()) return false;
+      *out = Invoke(callback, *std::move(matched));
+      return true;
+    }
+  }
+
+  template <typename F, typename V>
+  Expected<WalkResult> Invoke(F& callback, V&& value) noexcept {
+    using Info = FunctionInfo<F>;
+    try {
+      if constexpr (Info::kNumArgs == 1) {
+        return Finish(callback, std::forward<V>(value));
+      } else {
+        return Finish(callback, std::forward<V>(value), def_region_kind());
+      }
+    } catch (const Error& err) {
+      return err;
+    } catch (const std::exception& err) {
+      return Error("InternalError", err.what());
+    }
+  }
+  /*! \brief Calls the callback; one returning void goes on. */
+  template <typename F, typename... A>
+  static Expected<WalkResult> Finish(F& callback, A&&... args) {
+    if constexpr (std::is_void_v<decltype(callback(std::forward<A>(args)...))>) {
+      callback(std::forward<A>(args)...);
+      return WalkResult::Advance();
+    } else {
+      return callback(std::forward<A>(args)...);
+    }
+  }
+
+  static constexpr StructuralVisitorVTable kTable{&StructuralWalkObj::Dispatch};
+  std::tuple<Callbacks...> callbacks_;
+};
+}  // namespace detail
+
+/*!
+ * \brief Walks `root` and its parts (as structural equality sees them), calling at each value
+ * the first of `callbacks` that takes it: a callback's first parameter says which values (an
+ * object class pointer `const MyObj*`, a reference class, `int64_t`, `String`..., by how the value
+ * is stored; `AnyView`/`Any` for all), and an optional second parameter receives the def region
+ * kind. Callbacks return `Expected<WalkResult>`, `WalkResult` or nothing (go on); in pre-order
+ * (callback before parts) Skip leaves out the value's parts. Returns the interrupt a callback
+ * stopped the walk with, or nothing; a callback's Error is returned, with the values it left
+ * recorded in its VisitErrorContext (extra/visit_error_context.h).
+ *
+ *     auto found = StructuralWalkExpected<WalkOrder::kPreOrder>(
+ *         root, [](const VarObj* var) -> Expected<WalkResult> {
+ *           return WalkResult::Interrupt(VisitInterrupt(GetRef<Var>(var)));
+ *         });
+ */
+template <WalkOrder kOrder, typename... Callbacks>
+Expected<Optional<VisitInterrupt>> StructuralWalkExpected(AnyView root,
+                                                          Callbacks&&... callbacks) noexcept {
+  static_assert(sizeof...(Callbacks) != 0, "StructuralWalk needs at least one callback");
+  return detail::CatchAsExpected<Optional<VisitInterrupt>>([&]() {
+    using Walker = detail::StructuralWalkObj<kOrder, std::decay_t<Callbacks>...>;
+    ObjectPtr<Walker> walker = make_object<Walker>(std::forward<Callbacks>(callbacks)...);
+    return walker->VisitExpected(root);
+  });
+}
+
+/*! \brief StructuralWalkExpected, throwing the Error a callback or a step failed with. */
+template <WalkOrder kOrder, typename... Callbacks>
+Optional<VisitInterrupt> StructuralWalk(AnyView root, Callbacks&&... callbacks) {
+  return StructuralWalkExpected<kOrder>(root, std::forward<Callbacks>(callbacks)...).value();
 }
 
 }  // namespace ffi_v1
