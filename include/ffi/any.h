@@ -30,6 +30,8 @@ class AnyView;
 template <>
 struct TypeTraits<Any> {
   static constexpr bool enabled = true;
+  /*! \brief TVM-FFI's names: converts; may be held by an Any. */
+  static constexpr bool convert_enabled = true, storage_enabled = true;
   static bool CheckAnyStrict(const TVMFFIAny*) { return true; }
   static detail::CastResult<Any> TryCastFromAnyView(const TVMFFIAny* src);
   static constexpr auto TypeStr() { return ConstString("Any"); }
@@ -39,6 +41,8 @@ struct TypeTraits<Any> {
 template <>
 struct TypeTraits<AnyView> {
   static constexpr bool enabled = true;
+  /*! \brief TVM-FFI's names: converts; may be held by an Any. */
+  static constexpr bool convert_enabled = true, storage_enabled = true;
   static bool CheckAnyStrict(const TVMFFIAny*) { return true; }
   static detail::CastResult<AnyView> TryCastFromAnyView(const TVMFFIAny* src);
   static constexpr auto TypeStr() { return ConstString("AnyView"); }

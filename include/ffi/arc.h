@@ -81,6 +81,8 @@ namespace detail {
 template <typename Ptr, typename T, bool kNullable>
 struct ObjectPtrTraitsBase {
   static constexpr bool enabled = true;
+  /*! \brief TVM-FFI's names: converts; may be held by an Any. */
+  static constexpr bool convert_enabled = true, storage_enabled = true;
   static void CopyToAnyView(const Ptr& v, TVMFFIAny* out) {
     if (v == nullptr) return detail::SetNone(out);
     out->type_index = v->type_index();

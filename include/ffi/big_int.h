@@ -480,6 +480,8 @@ inline std::istream& operator>>(std::istream& is, BigInt& value) {
 template <>
 struct TypeTraits<BigInt> {
   static constexpr bool enabled = true;
+  /*! \brief TVM-FFI's names: converts; may be held by an Any. */
+  static constexpr bool convert_enabled = true, storage_enabled = true;
   static void CopyToAnyView(const BigInt& v, TVMFFIAny* out) { *out = v.data_; }
   static void MoveToAny(BigInt v, TVMFFIAny* out) {
     *out = v.data_;

@@ -83,6 +83,8 @@ static_assert(sizeof(AnyString) == sizeof(TVMFFIAny), "AnyString must keep the A
 template <>
 struct TypeTraits<AnyString> {
   static constexpr bool enabled = true;
+  /*! \brief TVM-FFI's names: converts; may be held by an Any. */
+  static constexpr bool convert_enabled = true, storage_enabled = true;
   static void CopyToAnyView(const AnyString& v, TVMFFIAny* out) { *out = *v.as_any().raw(); }
   static void MoveToAny(AnyString v, TVMFFIAny* out) { *out = Any(v.as_any()).release(); }
   static bool CheckAnyStrict(const TVMFFIAny* src) {

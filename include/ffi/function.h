@@ -297,7 +297,7 @@ class Function : public ObjectRef {
    * convert each argument, naming `name` and the signature in errors.
    */
   template <typename F>
-  static Function FromTyped(F typed, std::string name = "<anonymous>") {
+  static Function FromTyped(F typed, std::string name = "") {
     return FromPacked(
         [typed = std::move(typed), name = std::move(name)](PackedArgs args, Any* result) {
           detail::CallTyped(typed, name.c_str(), args.raw(), args.size(),
@@ -452,7 +452,7 @@ class TypedFunction<R(Args...)> {
             typename = std::enable_if_t<std::is_invocable_r_v<R, F&, Args...> &&
                                         !std::is_base_of_v<ObjectRef, std::decay_t<F>> &&
                                         !std::is_same_v<std::decay_t<F>, TypedFunction>>>
-  TypedFunction(F typed, std::string name = "<anonymous>")
+  TypedFunction(F typed, std::string name = "")
       : packed_(Function::FromTyped(
             [f = std::move(typed)](Args... args) -> R { return f(std::forward<Args>(args)...); },
             std::move(name))) {}
@@ -482,6 +482,8 @@ template <typename R, typename... Args>
 struct TypeTraits<TypedFunction<R(Args...)>> {
   using Self = TypedFunction<R(Args...)>;
   static constexpr bool enabled = true;
+  /*! \brief TVM-FFI's names: converts; may be held by an Any. */
+  static constexpr bool convert_enabled = true, storage_enabled = true;
   static void CopyToAnyView(const Self& v, TVMFFIAny* out) {
     TypeTraits<Function>::CopyToAnyView(v.packed(), out);
   }

@@ -354,6 +354,8 @@ inline Optional<std::string_view> BytesView(const TVMFFIAny* src, int32_t small,
 template <typename Ref, int32_t Small, int32_t Object, int32_t Borrowed>
 struct BytesTraits {
   static constexpr bool enabled = true;
+  /*! \brief TVM-FFI's names: converts; may be held by an Any. */
+  static constexpr bool convert_enabled = true, storage_enabled = true;
   static void CopyToAnyView(const Ref& v, TVMFFIAny* out) {
     out->type_index = Object;
     out->zero_padding = 0;
@@ -397,6 +399,8 @@ struct TypeTraits<Bytes>
 template <>
 struct TypeTraits<const char*> {
   static constexpr bool enabled = true;
+  /*! \brief TVM-FFI's names: converts; may be held by an Any. */
+  static constexpr bool convert_enabled = true, storage_enabled = true;
   static void CopyToAnyView(const char* const& v, TVMFFIAny* out) {
     if (v == nullptr) return detail::SetNone(out);
     out->type_index = kTVMFFIRawStr;
@@ -417,6 +421,8 @@ struct TypeTraits<const char*> {
 template <>
 struct TypeTraits<TVMFFIByteArray*> {
   static constexpr bool enabled = true;
+  /*! \brief TVM-FFI's names: converts; may be held by an Any. */
+  static constexpr bool convert_enabled = true, storage_enabled = true;
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     return src->type_index == kTVMFFIByteArrayPtr;
   }
@@ -511,6 +517,8 @@ inline String EscapedStringPy(const String& value) {
 template <>
 struct TypeTraits<std::string> {
   static constexpr bool enabled = true;
+  /*! \brief TVM-FFI's names: converts; may be held by an Any. */
+  static constexpr bool convert_enabled = true, storage_enabled = true;
   static void CopyToAnyView(const std::string& v, TVMFFIAny* out) {
     TypeTraits<const char*>::CopyToAnyView(v.c_str(), out);
   }

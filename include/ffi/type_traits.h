@@ -128,6 +128,18 @@ struct TypeTraitsBase {
 };
 
 namespace detail {
+/*!
+ * \brief Whether a `T` may be held by an Any: its traits' `storage_enabled` where they say, else
+ * whether it converts at all (TVM-FFI's `details::storage_enabled_v`).
+ */
+template <typename T, typename = void>
+inline constexpr bool storage_enabled_v = TypeTraits<T>::enabled;
+template <typename T>
+inline constexpr bool storage_enabled_v<T, std::void_t<decltype(TypeTraits<T>::storage_enabled)>> =
+    TypeTraits<T>::storage_enabled;
+}  // namespace detail
+
+namespace detail {
 /*! \brief A TVMFFIAny holding None. */
 inline void SetNone(TVMFFIAny* out) {
   out->type_index = kTVMFFINone;
@@ -611,6 +623,8 @@ template <typename T>
 struct TypeTraits<T*, std::enable_if_t<std::is_base_of_v<Object, std::remove_cv_t<T>>>> {
   using Obj = std::remove_cv_t<T>;
   static constexpr bool enabled = true;
+  /*! \brief TVM-FFI's names: converts; may be held by an Any. */
+  static constexpr bool convert_enabled = true, storage_enabled = true;
   static void CopyToAnyView(T* const& v, TVMFFIAny* out) {
     if (v == nullptr) return detail::SetNone(out);
     out->type_index = v->type_index();
@@ -637,6 +651,8 @@ struct TypeTraits<T*, std::enable_if_t<std::is_base_of_v<Object, std::remove_cv_
 template <typename T>
 struct TypeTraits<Optional<T>> {
   static constexpr bool enabled = true;
+  /*! \brief TVM-FFI's names: converts; may be held by an Any when a `T` may. */
+  static constexpr bool convert_enabled = true, storage_enabled = detail::storage_enabled_v<T>;
   static void CopyToAnyView(const Optional<T>& v, TVMFFIAny* out) {
     if (!v.has_value()) return detail::SetNone(out);
     TypeTraits<T>::CopyToAnyView(*v, out);

@@ -177,6 +177,28 @@ TEST(Array, MapAndConcat) {
   EXPECT_EQ(Ints(ffi::Concat(a, b)), (std::vector<int64_t>{1, 2, 3, 10, 20, 30}));
 }
 
+TEST(Array, MutateByApplyHandsEachElementOverAlone) {
+  // Elements the array alone holds arrive as their only reference, so they may change in place.
+  Array<Array<int64_t>> nested = {Array<int64_t>{1}, Array<int64_t>{2}};
+  std::vector<uint32_t> counts;
+  nested.MutateByApply([&](Array<int64_t> x) {
+    counts.push_back(x.use_count());
+    x.push_back(0);
+    return x;
+  });
+  EXPECT_EQ(counts, (std::vector<uint32_t>{1, 1}));
+  EXPECT_EQ(Ints(nested[1]), (std::vector<int64_t>{2, 0}));
+  // A thrown error leaves the element it was given None, the others as they were.
+  Array<Any> mixed = {1, 2, 3};
+  EXPECT_THROW(mixed.MutateByApply([](Any x) -> Any {
+    if (x.cast<int64_t>() == 2) FFI_THROW(ValueError) << "two";
+    return x;
+  }),
+               ffi::Error);
+  EXPECT_TRUE(mixed[1].is_none());
+  EXPECT_EQ(mixed[2].cast<int64_t>(), 3);
+}
+
 TEST(Array, AnyConversions) {
   Array<int64_t> a = {1, 2};
   Any v = a;

@@ -209,11 +209,11 @@ TEST(Function, WrongArgumentCountBothWays) {
   // The count is checked before the types.
   EXPECT_EQ(ErrorKindOf([&] { two("wrong type"); }, &msg), "TypeError");
   EXPECT_NE(msg.find("Expected 2 but got 1 arguments"), std::string::npos) << msg;
-  // Without a name, the function is "<anonymous>".
+  // Without a name, the message shows the signature alone, as the reference's does.
   auto anonymous = ffi::Function::FromTyped([](int64_t x) { return x; });
   EXPECT_EQ(ErrorKindOf([&] { anonymous(); }, &msg), "TypeError");
   EXPECT_EQ(msg,
-            "Mismatched number of arguments when calling: `<anonymous>(0: int) -> int`. "
+            "Mismatched number of arguments when calling: `(0: int) -> int`. "
             "Expected 1 but got 0 arguments");
 }
 

@@ -115,6 +115,18 @@ class DerivedObj : public BaseObj {
   FFI_DECLARE_OBJECT_INFO_FINAL("test.traits.Derived", DerivedObj, BaseObj);
 };
 
+TEST(TypeTraits, StorageAndConvertFlags) {
+  using ffi::TypeTraits;
+  static_assert(TypeTraits<int64_t>::convert_enabled && TypeTraits<int64_t>::storage_enabled);
+  static_assert(TypeTraits<Expr>::storage_enabled);  // through ObjectRefWithFallbackTraitsBase
+  static_assert(TypeTraits<ffi::Optional<Expr>>::storage_enabled);
+  // A view cannot be owned by an Any, nor can an Optional of one.
+  static_assert(!TypeTraits<ffi::TensorView>::storage_enabled);
+  static_assert(!TypeTraits<ffi::Optional<ffi::TensorView>>::storage_enabled);
+  static_assert(ffi::detail::storage_enabled_v<String>);
+  static_assert(!ffi::detail::storage_enabled_v<ffi::TensorView>);
+}
+
 TEST(TypeSubsumes, Rules) {
   using ffi::type_subsumes_v;
   static_assert(type_subsumes_v<Any, int>);

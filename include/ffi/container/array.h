@@ -251,14 +251,21 @@ class Array : public ObjectRef {
     }
     return Array<U>(ObjectPtr<Object>(std::move(out)));
   }
-  /*! \brief Replaces every value `v` by `fmutate(v)` (copying first when shared). */
+  /*!
+   * \brief Replaces every value `v` by `fmutate(v)` (copying the array first when shared). Each
+   * value is moved out of the array for the call, so an element the array alone held arrives as
+   * its only reference (`fmutate` may change it in place); when `fmutate` throws, that element is
+   * left None.
+   */
   template <typename F>
   void MutateByApply(F fmutate) {
     if (empty()) return;
     ArrayObj* p = CopyOnWrite();
     for (int64_t k = 0; k < p->Len(); ++k) {
       Any* cell = p->MutableBegin() + k;
-      *cell = Any(T(fmutate(detail::CopyFromAnyViewAfterCheck<T>(cell->raw()))));
+      T value = detail::CopyFromAnyViewAfterCheck<T>(cell->raw());
+      *cell = Any();
+      *cell = Any(T(fmutate(std::move(value))));
     }
   }
 

@@ -137,6 +137,8 @@ inline constexpr bool type_subsumes_v<Tuple<Types...>, Tuple<UTypes...>,
 template <typename... Types>
 struct TypeTraits<Tuple<Types...>> {
   static constexpr bool enabled = true;
+  /*! \brief TVM-FFI's names: converts; may be held by an Any. */
+  static constexpr bool convert_enabled = true, storage_enabled = true;
   static constexpr size_t kSize = sizeof...(Types);
   static void CopyToAnyView(const Tuple<Types...>& v, TVMFFIAny* out) {
     SetObject(detail::ObjectUnsafe::HeaderOf(v), out);

@@ -315,6 +315,8 @@ constexpr bool kIsRangeOf<
 template <typename Ref, typename T, int32_t Primary, int32_t Other>
 struct SeqTraits {
   static constexpr bool enabled = true;
+  /*! \brief TVM-FFI's names: converts; may be held by an Any. */
+  static constexpr bool convert_enabled = true, storage_enabled = true;
   static void CopyToAnyView(const Ref& v, TVMFFIAny* out) {
     SetObject(ObjectUnsafe::HeaderOf(v), out);
   }

@@ -47,6 +47,8 @@ namespace detail {
  */
 struct STLTraitsBase {
   static constexpr bool enabled = true;
+  /*! \brief TVM-FFI's names: converts; may be held by an Any. */
+  static constexpr bool convert_enabled = true, storage_enabled = true;
   /*! \brief STL values are never stored as such: only a conversion produces them. */
   static bool CheckAnyStrict(const TVMFFIAny*) { return false; }
 };

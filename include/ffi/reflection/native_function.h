@@ -207,6 +207,8 @@ template <typename R, typename... Args>
 struct TypeTraits<reflection::NativeFunctionView<R(Args...)>> {
   using View = reflection::NativeFunctionView<R(Args...)>;
   static constexpr bool enabled = true;
+  /*! \brief TVM-FFI's names: converts; may be held by an Any. */
+  static constexpr bool convert_enabled = true, storage_enabled = true;
   static void CopyToAnyView(const View& v, TVMFFIAny* out) { *out = v.data_; }
   static void MoveToAny(View v, TVMFFIAny* out) { *out = Any(AnyView::FromRaw(v.data_)).release(); }
   static bool CheckAnyStrict(const TVMFFIAny* src) { return reflection::detail::IsHook(src); }
@@ -222,6 +224,8 @@ template <typename R, typename... Args>
 struct TypeTraits<reflection::NativeFunction<R(Args...)>> {
   using Fn = reflection::NativeFunction<R(Args...)>;
   static constexpr bool enabled = true;
+  /*! \brief TVM-FFI's names: converts; may be held by an Any. */
+  static constexpr bool convert_enabled = true, storage_enabled = true;
   static void CopyToAnyView(const Fn& v, TVMFFIAny* out) { *out = *v.data_.raw(); }
   static void MoveToAny(Fn v, TVMFFIAny* out) { *out = v.data_.release(); }
   static bool CheckAnyStrict(const TVMFFIAny* src) { return reflection::detail::IsHook(src); }
