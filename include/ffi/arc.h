@@ -122,14 +122,15 @@ struct ObjectPtrTraitsBase {
 };
 }  // namespace detail
 
-/*! \brief ObjectPtr<T>: the object, or None for null. */
+/*! \brief ObjectPtr<T>: the object, or None for null (T may be incomplete where
+ * is_object_subclass_v<T> is specialized). */
 template <typename T>
-struct TypeTraits<ObjectPtr<T>, std::enable_if_t<std::is_base_of_v<Object, T>>>
+struct TypeTraits<ObjectPtr<T>, std::enable_if_t<is_object_subclass_v<T>>>
     : detail::ObjectPtrTraitsBase<ObjectPtr<T>, T, true> {};
 
 /*! \brief Arc<T>: the object; None does not convert. */
 template <typename T>
-struct TypeTraits<Arc<T>, std::enable_if_t<std::is_base_of_v<Object, T>>>
+struct TypeTraits<Arc<T>, std::enable_if_t<is_object_subclass_v<T>>>
     : detail::ObjectPtrTraitsBase<Arc<T>, T, false> {};
 
 /*! \brief Pointers to a derived object are pointers to its base (containers of them too). */

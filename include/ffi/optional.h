@@ -106,6 +106,18 @@ class Optional {
     Emplace(std::move(value));
     return *this;
   }
+  /*! \brief Holds nothing (an exact match, so `= std::nullopt` is never ambiguous). */
+  Optional& operator=(std::nullopt_t) {
+    reset();
+    return *this;
+  }
+  /*! \brief Holds nothing, from `nullptr` (for Optional<std::nullptr_t> it is a value). */
+  template <typename N,
+            typename = std::enable_if_t<std::is_null_pointer_v<N> && !std::is_null_pointer_v<T>>>
+  Optional& operator=(N) {
+    reset();
+    return *this;
+  }
 
   /*! \brief Whether a value is present. */
   bool has_value() const { return has_value_; }

@@ -2,6 +2,7 @@
 // Any: round trips, None for a null ObjectPtr, None refused for an Arc, reference counts, and
 // reflected fields holding them.
 #include <ffi/arc.h>
+#include <ffi/container/list.h>
 #include <ffi/ffi.h>
 #include <ffi/reflection/registry.h>
 #include <gtest/gtest.h>
@@ -137,3 +138,28 @@ TEST(Arc, ReflectedFieldsHoldArcAndObjectPtr) {
 }
 
 }  // namespace
+
+// An object holding pointers to its own type: the class is incomplete where its field's type is
+// instantiated, so it says it is an object class ahead of its definition.
+namespace arc_recursive {
+struct TreeObj;
+}  // namespace arc_recursive
+template <>
+inline constexpr bool tvm::ffi::is_object_subclass_v<arc_recursive::TreeObj> = true;
+namespace arc_recursive {
+struct TreeObj : public ffi::Object {
+  ffi::List<Arc<TreeObj>> children;
+  int value = 0;
+  FFI_DECLARE_OBJECT_INFO_FINAL("test.arc.Tree", TreeObj, ffi::Object);
+};
+
+TEST(Arc, ContainersOfAnIncompleteObjectClass) {
+  static_assert(ffi::detail::storage_enabled_v<Arc<TreeObj>>);
+  Arc<TreeObj> root = ffi::make_arc<TreeObj>();
+  Arc<TreeObj> leaf = ffi::make_arc<TreeObj>();
+  leaf->value = 7;
+  root->children.push_back(leaf);
+  Any held = root;
+  EXPECT_EQ(held.cast<Arc<TreeObj>>()->children[0]->value, 7);
+}
+}  // namespace arc_recursive

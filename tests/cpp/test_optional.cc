@@ -459,6 +459,16 @@ TEST(Optional, OfAReferenceComparesIdentityAndValues) {
   EXPECT_EQ(x.as<BoxObj>()->value, 1);
 }
 
+TEST(Optional, AssignsNothingWithoutAmbiguity) {
+  Optional<Optional<int64_t>> nested = Optional<int64_t>(3);
+  nested = std::nullopt;  // the outer one: an exact match, not Optional<int64_t>(nullopt)
+  EXPECT_FALSE(nested.has_value());
+  nested = Optional<int64_t>();  // a value that is itself empty
+  EXPECT_TRUE(nested.has_value());
+  nested = nullptr;
+  EXPECT_FALSE(nested.has_value());
+}
+
 TEST(Optional, ComparesWithValues) {
   Optional<double> d = 1.0;
   EXPECT_TRUE(d == 1);
