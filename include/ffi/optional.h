@@ -192,12 +192,6 @@ class Optional {
   bool has_value_ = false;
 };
 
-/*!
- * \brief An Optional of a reference class is the reference itself, null meaning nothing: one
- * pointer wide, as TVM-FFI's. So a null reference of a nullable class is nothing too. `->`
- * reaches the object as the reference's own `->` does (`opt->field`), `same_as` compares
- * identity, and `==` compares values where the class defines `==` (String).
- */
 namespace detail {
 /*! \brief Selects the general Optional (a value and a flag) for CastResult. */
 struct CastResultTag {};
@@ -212,10 +206,13 @@ using CastResult = Optional<T, CastResultTag>;
 
 class String;
 class Bytes;
+template <typename T>
+class Arc;
 namespace detail {
 /*!
- * \brief Whether Optional<T> is one pointer: for reference classes, except String and Bytes, whose
- * Optional keeps `->` reaching the String (as in TVM-FFI, where they are not references).
+ * \brief Whether Optional<T> is one pointer: for reference classes (except String and Bytes, whose
+ * Optional keeps `->` reaching the String, as in TVM-FFI, where they are not references), and for
+ * ObjectPtr and Arc.
  */
 template <typename T>
 inline constexpr bool kPointerOptional = std::is_base_of_v<ObjectRef, T>;
@@ -223,13 +220,37 @@ template <>
 inline constexpr bool kPointerOptional<String> = false;
 template <>
 inline constexpr bool kPointerOptional<Bytes> = false;
+template <typename U>
+inline constexpr bool kPointerOptional<ObjectPtr<U>> = true;
+template <typename U>
+inline constexpr bool kPointerOptional<Arc<U>> = true;
+
+/*! \brief The object type a pointer-sized Optional<T> points to. */
+template <typename T>
+struct PointerOptionalTarget {
+  using Type = typename T::ContainerType;
+};
+template <typename U>
+struct PointerOptionalTarget<ObjectPtr<U>> {
+  using Type = U;
+};
+template <typename U>
+struct PointerOptionalTarget<Arc<U>> {
+  using Type = U;
+};
 }  // namespace detail
 
+/*!
+ * \brief An Optional of a reference class, ObjectPtr or Arc is the reference itself, null meaning
+ * nothing: one pointer wide, as TVM-FFI's. So a null reference of a nullable class is nothing too.
+ * `->` reaches the object as the reference's own `->` does (`opt->field`), `same_as` compares
+ * identity, and `==` compares values where the class defines `==`, else identity.
+ */
 template <typename T>
 class Optional<T, std::enable_if_t<detail::kPointerOptional<T>>> {
  public:
-  /*! \brief The object type of `T`. */
-  using ContainerType = typename T::ContainerType;
+  /*! \brief The object type `T` points to. */
+  using ContainerType = typename detail::PointerOptionalTarget<T>::Type;
 
   /*! \brief Nothing. */
   Optional() noexcept : data_(Null()) {}
@@ -267,7 +288,7 @@ class Optional<T, std::enable_if_t<detail::kPointerOptional<T>>> {
   }
 
   /*! \brief Whether a value is present. */
-  bool has_value() const noexcept { return data_.defined(); }
+  bool has_value() const noexcept { return Address() != nullptr; }
   explicit operator bool() const noexcept { return has_value(); }
   /*! \brief The value; throws RuntimeError when there is none. */
   const T& value() const& {
@@ -287,17 +308,17 @@ class Optional<T, std::enable_if_t<detail::kPointerOptional<T>>> {
   const T& operator*() const& noexcept { return data_; }
   T& operator*() & noexcept { return data_; }
   T&& operator*() && noexcept { return std::move(data_); }
-  /*! \brief The object, as the reference's `->` gives it (null when there is none). */
+  /*! \brief The object, as the reference's (or pointer's) `->` gives it; null when nothing. */
   auto operator->() const { return data_.operator->(); }
   /*! \brief The object, or null. */
-  const ContainerType* get() const { return static_cast<const ContainerType*>(data_.get()); }
+  const ContainerType* get() const { return static_cast<const ContainerType*>(Address()); }
   /*! \brief Drops the value, if any. */
   void reset() { data_ = Null(); }
 
   /*! \brief Whether both hold the same object, or both nothing. */
-  bool same_as(const Optional& other) const { return data_.same_as(other.data_); }
+  bool same_as(const Optional& other) const { return Address() == other.Address(); }
   /*! \brief Whether this holds the object `other` refers to (or nothing, for a null `other`). */
-  bool same_as(const ObjectRef& other) const { return data_.same_as(other); }
+  bool same_as(const ObjectRef& other) const { return Address() == other.get(); }
   /*! \brief Number of strong references to the object (0 when there is none). */
   uint32_t use_count() const { return data_.use_count(); }
   /*! \brief Whether this is the only strong reference to the object. */
@@ -323,7 +344,7 @@ class Optional<T, std::enable_if_t<detail::kPointerOptional<T>>> {
     if constexpr (detail::kComparable<T, T>) {
       return static_cast<bool>(data_ == other.data_);
     } else {
-      return data_.same_as(other.data_);
+      return same_as(other);
     }
   }
   bool operator!=(const Optional& other) const { return !(*this == other); }
@@ -340,7 +361,23 @@ class Optional<T, std::enable_if_t<detail::kPointerOptional<T>>> {
   }
 
  private:
-  static T Null() { return detail::ObjectUnsafe::RefFromOwnedHeader<T>(nullptr); }
+  static T Null() {
+    if constexpr (std::is_base_of_v<ObjectRef, T>) {
+      return detail::ObjectUnsafe::RefFromOwnedHeader<T>(nullptr);
+    } else if constexpr (std::is_constructible_v<T, std::nullptr_t>) {
+      return T(nullptr);  // ObjectPtr
+    } else {
+      return T(UnsafeInit{});  // Arc: null only here, where it means nothing
+    }
+  }
+  /*! \brief The object, or null (a Tuple's own get() reads an element, so not that). */
+  const Object* Address() const noexcept {
+    if constexpr (std::is_base_of_v<ObjectRef, T>) {
+      return static_cast<const ObjectRef&>(data_).get();
+    } else {
+      return data_.get();
+    }
+  }
   [[noreturn]] static void ThrowEmpty() { FFI_THROW(RuntimeError) << "Bad optional access"; }
 
   T data_;

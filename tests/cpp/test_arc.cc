@@ -137,6 +137,27 @@ TEST(Arc, ReflectedFieldsHoldArcAndObjectPtr) {
   EXPECT_EQ(holder->optional, nullptr);
 }
 
+TEST(Arc, OptionalOfAPointerIsOnePointer) {
+  static_assert(sizeof(ffi::Optional<ObjectPtr<LeafObj>>) == sizeof(void*));
+  static_assert(sizeof(ffi::Optional<Arc<LeafObj>>) == sizeof(void*));
+  ffi::Optional<Arc<LeafObj>> none;
+  EXPECT_FALSE(none.has_value());
+  EXPECT_EQ(none.get(), nullptr);
+  ffi::Optional<Arc<LeafObj>> some = ffi::make_arc<LeafObj>(5);
+  EXPECT_EQ(some->value, 5);
+  EXPECT_EQ(some.get()->value, 5);
+  EXPECT_EQ(some.value()->value, 5);
+  ffi::Optional<ObjectPtr<LeafObj>> ptr = ObjectPtr<LeafObj>(some.value());
+  EXPECT_TRUE(ptr.same_as(ffi::Optional<ObjectPtr<LeafObj>>(ObjectPtr<LeafObj>(some.value()))));
+  EXPECT_EQ(ptr.use_count(), 2u);
+  ptr = nullptr;
+  EXPECT_FALSE(ptr.has_value());
+  // Through Any: None is nothing, an object is the pointer.
+  EXPECT_TRUE(Any(none).is_none());
+  EXPECT_EQ(Any(some).cast<ffi::Optional<Arc<LeafObj>>>()->value, 5);
+  EXPECT_FALSE(Any().cast<ffi::Optional<ObjectPtr<LeafObj>>>().has_value());
+}
+
 }  // namespace
 
 // An object holding pointers to its own type: the class is incomplete where its field's type is
