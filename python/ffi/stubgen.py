@@ -288,15 +288,24 @@ def _render_class(w: Writer, t: ObjectType, classes: dict[str, str]) -> list[str
         lines += ["    @property", f"    def {name}(self) -> {get}:{_body(doc, '    ')}"]
         if writable:
             lines += [f"    @{name}.setter", f"    def {name}(self, value: {put}) -> None: ..."]
-    for m in sorted(t.methods, key=lambda m: m.name):
+    # A name registered with several signatures (OverloadObjectDef) is one @overload each.
+    counts: dict[str, int] = {}
+    for m in t.methods:
+        counts[m.name] = counts.get(m.name, 0) + 1
+    for m in sorted(t.methods, key=lambda m: m.name):  # stable: signatures keep their order
         if m.name == "__ffi_init__":
             # The reflected constructor takes the arguments and makes the object: __init__.
-            lines.extend(render_function(w, Func("__init__", m.meta, m.doc, "init"), "    "))
-            continue
-        if not is_identifier(m.name):
+            rendered = render_function(w, Func("__init__", m.meta, m.doc, "init"), "    ")
+        elif not is_identifier(m.name):
             lines.append(f"    # skipped method {m.name!r}: not a Python name")
             continue
-        lines.extend(render_function(w, m, "    "))
+        else:
+            rendered = render_function(w, m, "    ")
+        if counts[m.name] > 1:
+            w.needs.add("overload")
+            at = next(i for i, x in enumerate(rendered) if x.lstrip().startswith(("@", "def ")))
+            rendered.insert(at, "    @overload")
+        lines.extend(rendered)
     return lines
 
 
@@ -305,6 +314,7 @@ _IMPORTS = [
     ("Mapping", "from collections.abc import Mapping"),
     ("Sequence", "from collections.abc import Sequence"),
     ("Any", "from typing import Any"),
+    ("overload", "from typing import overload"),
 ]
 
 
@@ -320,11 +330,12 @@ def _header(command: str, needs: set[str]) -> str:
         needs |= {"Any", "ffi"}
         stdlib = [imp for name, imp in _IMPORTS if name in needs]
         stdlib.append("from typing_extensions import TypeAlias")
-    # collections.abc imports merge into one line, as a formatter would write them.
-    abc = [i.rsplit(" ", 1)[1] for i in stdlib if i.startswith("from collections.abc")]
-    rest = [i for i in stdlib if not i.startswith("from collections.abc")]
+    # Imports from one module merge into one line, as a formatter would write them.
     imports = ["import ctypes"] if "ctypes" in needs else []
-    imports += ([f"from collections.abc import {', '.join(abc)}"] if abc else []) + rest
+    for module in ("collections.abc", "typing"):
+        names = [i.rsplit(" ", 1)[1] for i in stdlib if i.startswith(f"from {module} import")]
+        imports += [f"from {module} import {', '.join(names)}"] if names else []
+    imports += [i for i in stdlib if not i.startswith(("from collections.abc", "from typing "))]
     lines += ["", *imports] if imports else []
     if "ffi" in needs:
         lines += ["", "import ffi"]

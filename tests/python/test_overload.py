@@ -8,10 +8,13 @@ import os
 
 import pytest
 from test_reflection_interop import build_with_both_headers
+from test_typing import needs_mypy
 
 import ffi
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# The library each copy of the type came from (by type key), for the stub generator.
+LIBS = {}
 
 
 @pytest.fixture(scope="module", params=["ovtest_ours", "ovtest_reference"])
@@ -25,6 +28,7 @@ def Overloaded(request, tmp_path_factory):
     if request.param not in libs:
         pytest.skip("the reference package is not installed")
     ffi.load_module(libs[request.param])
+    LIBS[f"{request.param}.Overloaded"] = libs[request.param]
 
     @ffi.register_object(f"{request.param}.Overloaded")
     class Overloaded(ffi.Object):
@@ -68,3 +72,40 @@ def test_every_signature_in_the_type_info(Overloaded):
     assert len([m for m in methods if m.name == "__ffi_init__"]) == 2
     schemas = [m.metadata["type_schema"] for m in describe]
     assert len(set(schemas)) == 3
+
+
+def _stub(Overloaded):
+    import ffi.stubgen
+
+    key = Overloaded.__tvm_ffi_type_info__.type_key
+    return ffi.stubgen.generate(LIBS[key], prefixes=[key.rsplit(".", 1)[0]], objects=True)
+
+
+def test_stub_has_an_overload_per_signature(Overloaded):
+    stub = _stub(Overloaded)
+    cls = stub[stub.index("class Overloaded") :]
+    assert cls.count("    @overload\n    def describe(") == 3
+    assert cls.count("    @overload\n    @staticmethod\n    def twice(") == 2
+    assert cls.count("    @overload\n    def __init__(") == 2
+    typing_lines = [line for line in stub.splitlines() if line.startswith("from typing import")]
+    assert len(typing_lines) == 1 and "overload" in typing_lines[0], stub
+
+
+@needs_mypy
+def test_mypy_picks_the_overload(Overloaded, tmp_path, mypy_cache):
+    from test_stubgen import _mypy_on
+
+    source = """
+        from kernels import Overloaded
+        o = Overloaded(5)
+        a: str = o.describe(2)
+        b: str = o.describe("x")
+        c: float = o.describe(1.5, 2.0)
+        d: int = Overloaded.twice(3)
+        e: str = Overloaded.twice("ab")
+        o.describe(None)
+    """
+    result = _mypy_on(tmp_path, mypy_cache, _stub(Overloaded), source)
+    assert result.returncode == 1
+    errors = [line for line in result.stdout.splitlines() if ": error:" in line]
+    assert len(errors) == 1 and "call-overload" in errors[0], result.stdout + result.stderr
