@@ -131,7 +131,12 @@ def _init_signature(cls: type) -> Any:
     info = _type_info_of(cls)
     fields = _init_fields(info)
     self_param = inspect.Parameter("self", inspect.Parameter.POSITIONAL_ONLY)
-    declared = next((m for m in info.methods if m.name == "__ffi_init__"), None)
+    inits = [m for m in info.methods if m.name == "__ffi_init__"]
+    if len(inits) > 1:
+        # Overloaded constructors (OverloadObjectDef): no one parameter list is the signature.
+        args = inspect.Parameter("args", inspect.Parameter.VAR_POSITIONAL)
+        return inspect.Signature([self_param, args])
+    declared = inits[0] if inits else None
     if declared is not None and isinstance(declared.metadata.get("type_schema"), str):
         types = _parse_metadata(json.dumps(declared.metadata))["arg_types"]
         named = len(types) <= len(fields) and all(
@@ -178,7 +183,11 @@ def _set_method_metadata(cls: type) -> None:
     ``help`` show their parameters."""
     from .module import _parse_metadata
 
-    for method in _type_info_of(cls).methods:
+    methods = _type_info_of(cls).methods
+    overloaded = {m.name for m in methods if sum(n.name == m.name for n in methods) > 1}
+    for method in methods:
+        if method.name in overloaded:
+            continue  # several signatures (OverloadObjectDef): none of them alone is the method's
         attr = cls.__dict__.get(method.name)
         if isinstance(attr, Function) and getattr(attr, "_ffi_metadata", None) is None:
             if isinstance(method.metadata.get("type_schema"), str):

@@ -74,6 +74,16 @@ def test_every_signature_in_the_type_info(Overloaded):
     assert len(set(schemas)) == 3
 
 
+def test_signature_does_not_claim_one_overload(Overloaded):
+    import inspect
+
+    # No one parameter list describes an overloaded name: the constructor takes *args, and the
+    # method has no signature of its own (the stubs list each one, see below).
+    assert str(inspect.signature(Overloaded.__init__)) == "(self, /, *args)"
+    with pytest.raises(ValueError):
+        inspect.signature(Overloaded.describe)
+
+
 def _stub(Overloaded):
     import ffi.stubgen
 
