@@ -53,6 +53,22 @@ def build_with_both_headers(src, prefixes, prefix_macro, out_dir):
     }
 
 
+def built_copy(copy, copies, src, prefix_macro, tmp_path_factory):
+    """The library `copy` (one of `copies`: [ours, reference]) of `src`, built with our headers
+    or with the reference's (as build_with_both_headers does, one copy at a time), for a fixture
+    parametrized by those names; the reference's copy skips the test without the wheel."""
+    import ffi.libinfo
+
+    if copy == copies[0]:
+        flags = ["-I", ffi.libinfo.get_include_dir(), "-Werror"]
+    elif reference_include_dir() is None:
+        pytest.skip("the reference package is not installed")
+    else:
+        flags = ["-isystem", reference_include_dir()]
+    out = str(tmp_path_factory.mktemp(copy))
+    return build(copy, flags, out, src=src, prefix_macro=prefix_macro)
+
+
 @pytest.fixture(scope="module")
 def libs(tmp_path_factory):
     out = str(tmp_path_factory.mktemp("reflection"))
