@@ -110,7 +110,7 @@ class AnyReader {
   }
   /*! \brief The value converted to `T`; throws TypeError when it cannot be. */
   template <typename T>
-  T cast() const {
+  T cast() const& {
     auto v = TypeTraits<T>::TryCastFromAnyView(raw());
     if (FFI_UNLIKELY(!v.has_value())) {
       FFI_THROW(TypeError) << "Cannot convert from type `" << detail::MismatchTypeInfo<T>(raw())
@@ -187,6 +187,17 @@ class Any : public detail::AnyReader<Any> {
     }
   }
   ~Any() { reset(); }
+  using detail::AnyReader<Any>::cast;
+  /*!
+   * \brief cast<T>() from an Any about to go (`std::move(any).cast<T>()`): the Any is left None,
+   * so an object it held is not shared with it (the result may be its only reference).
+   */
+  template <typename T>
+  T cast() && {
+    T out = static_cast<const Any&>(*this).cast<T>();
+    reset();
+    return out;
+  }
   Any& operator=(Any other) noexcept {
     std::swap(data_, other.data_);
     return *this;

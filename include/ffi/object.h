@@ -449,6 +449,20 @@ struct ObjectPtrHash {
   size_t operator()(const ObjectPtr<T>& ptr) const {
     return Address(ptr.get());
   }
+  /*!
+   * \brief For values viewed as an Any (a Variant): the object's address, or for a value that is
+   * not an object its bits.
+   */
+  template <typename V, typename = decltype(std::declval<const V&>().ToAnyView())>
+  size_t operator()(const V& value) const {
+    auto view = value.ToAnyView();  // raw() points into the view: keep it alive
+    const TVMFFIAny* raw = view.raw();
+    if (raw->type_index >= kTVMFFIStaticObjectBegin) {
+      return Address(static_cast<const Object*>(static_cast<const void*>(raw->v_obj)));
+    }
+    return static_cast<size_t>(raw->v_uint64 * 0x9E3779B97F4A7C15ull) ^
+           static_cast<size_t>(raw->type_index);
+  }
 
  private:
   static size_t Address(const Object* obj) {
@@ -465,6 +479,15 @@ struct ObjectPtrEqual {
   template <typename T, typename U>
   bool operator()(const ObjectPtr<T>& a, const ObjectPtr<U>& b) const {
     return static_cast<const Object*>(a.get()) == static_cast<const Object*>(b.get());
+  }
+  /*! \brief For values viewed as an Any (a Variant): the same object, or the same bits. */
+  template <typename V, typename = decltype(std::declval<const V&>().ToAnyView())>
+  bool operator()(const V& a, const V& b) const {
+    auto view_a = a.ToAnyView(), view_b = b.ToAnyView();  // raw() points into the views
+    const TVMFFIAny* x = view_a.raw();
+    const TVMFFIAny* y = view_b.raw();
+    return x->type_index == y->type_index && x->zero_padding == y->zero_padding &&
+           x->v_uint64 == y->v_uint64;
   }
 };
 

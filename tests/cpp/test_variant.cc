@@ -4,6 +4,7 @@
 #include <ffi/container/variant.h>
 
 #include <string>
+#include <unordered_set>
 
 #include "testing.h"
 
@@ -63,6 +64,35 @@ TEST(Variant, TypedParameter) {
   EXPECT_NE(std::string(e.message()).find("Expected `Variant<float, Array<int>>` but got `str`"),
             std::string::npos)
       << e.message();
+}
+
+TEST(Variant, KeysMapsByIdentityAndViewsItsValue) {
+  using V = Variant<Array<int64_t>, int64_t>;
+  Array<int64_t> a{1};
+  V x = a, y = a, z = Array<int64_t>{1}, three = int64_t{3};
+  std::unordered_set<V, ffi::ObjectPtrHash, ffi::ObjectPtrEqual> seen{x, y, z, three,
+                                                                      V(int64_t{3})};
+  EXPECT_EQ(seen.size(), 3u);  // one object twice, an equal-valued other object, one int
+  EXPECT_TRUE(ffi::ObjectPtrEqual()(x, y));
+  EXPECT_FALSE(ffi::ObjectPtrEqual()(x, z));
+  EXPECT_EQ(ffi::ObjectPtrHash()(x), ffi::ObjectPtrHash()(a));
+  EXPECT_EQ(x.ToAnyView().cast<Array<int64_t>>().get(), a.get());
+  Any moved = std::move(x).MoveToAny();
+  EXPECT_EQ(moved.cast<Array<int64_t>>().get(), a.get());
+}
+
+TEST(Variant, MovesThroughAnyWithoutSharing) {
+  using V = Variant<Array<int64_t>, int64_t>;
+  V v = Array<int64_t>{1, 2};
+  Any held = std::move(v);
+  V back = std::move(held).cast<V>();  // the Any is left None
+  EXPECT_TRUE(held.is_none());
+  Array<int64_t> arr = std::move(back).get<Array<int64_t>>();
+  EXPECT_EQ(arr.use_count(), 1u);  // the only reference: nothing kept a copy on the way
+  // An lvalue cast shares.
+  Any kept = arr;
+  Array<int64_t> shared = kept.cast<Array<int64_t>>();
+  EXPECT_EQ(shared.use_count(), 3u);
 }
 
 }  // namespace

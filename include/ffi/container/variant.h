@@ -82,6 +82,10 @@ class Variant {
   bool same_as(const Variant& other) const {
     return std::memcmp(data_.raw(), other.data_.raw(), sizeof(TVMFFIAny)) == 0;
   }
+  /*! \brief A view of the held value. */
+  AnyView ToAnyView() const { return AnyView(data_); }
+  /*! \brief The held value, moved out (this Variant is left None). */
+  Any MoveToAny() && { return std::move(data_); }
 
  private:
   struct FromAny {};
