@@ -53,12 +53,22 @@ def build_with_both_headers(src, prefixes, prefix_macro, out_dir):
     }
 
 
+# Libraries built_copy made in this process: a module fixture set up again (xdist may interleave
+# modules) must load the same file, since a second copy of a library would register its types
+# again.
+_BUILT = {}
+
+
 def built_copy(copy, copies, src, prefix_macro, tmp_path_factory):
     """The library `copy` (one of `copies`: [ours, reference]) of `src`, built with our headers
-    or with the reference's (as build_with_both_headers does, one copy at a time), for a fixture
-    parametrized by those names; the reference's copy skips the test without the wheel."""
+    or with the reference's (as build_with_both_headers does, one copy at a time, once per
+    process), for a fixture parametrized by those names; the reference's copy skips the test
+    without the wheel."""
     import ffi.libinfo
 
+    key = (src, copy, prefix_macro)
+    if key in _BUILT:
+        return _BUILT[key]
     if copy == copies[0]:
         flags = ["-I", ffi.libinfo.get_include_dir(), "-Werror"]
     elif reference_include_dir() is None:
@@ -66,7 +76,8 @@ def built_copy(copy, copies, src, prefix_macro, tmp_path_factory):
     else:
         flags = ["-isystem", reference_include_dir()]
     out = str(tmp_path_factory.mktemp(copy))
-    return build(copy, flags, out, src=src, prefix_macro=prefix_macro)
+    _BUILT[key] = build(copy, flags, out, src=src, prefix_macro=prefix_macro)
+    return _BUILT[key]
 
 
 @pytest.fixture(scope="module")
