@@ -28,10 +28,7 @@ class AnyView;
 
 /*! \brief Any converts from every value (an owned copy). */
 template <>
-struct TypeTraits<Any> {
-  static constexpr bool enabled = true;
-  /*! \brief TVM-FFI's names: converts; may be held by an Any. */
-  static constexpr bool convert_enabled = true, storage_enabled = true;
+struct TypeTraits<Any> : TypeTraitsBase {
   static bool CheckAnyStrict(const TVMFFIAny*) { return true; }
   static detail::CastResult<Any> TryCastFromAnyView(const TVMFFIAny* src);
   static constexpr auto TypeStr() { return ConstString("Any"); }
@@ -39,10 +36,7 @@ struct TypeTraits<Any> {
 
 /*! \brief AnyView converts from every value (a borrowed view). */
 template <>
-struct TypeTraits<AnyView> {
-  static constexpr bool enabled = true;
-  /*! \brief TVM-FFI's names: converts; may be held by an Any. */
-  static constexpr bool convert_enabled = true, storage_enabled = true;
+struct TypeTraits<AnyView> : TypeTraitsBase {
   static bool CheckAnyStrict(const TVMFFIAny*) { return true; }
   static detail::CastResult<AnyView> TryCastFromAnyView(const TVMFFIAny* src);
   static constexpr auto TypeStr() { return ConstString("AnyView"); }

@@ -79,10 +79,7 @@ Arc<T> make_arc(Args&&... args) {
 namespace detail {
 /*! \brief The conversions shared by ObjectPtr<T> and Arc<T>; `kNullable`: null is None. */
 template <typename Ptr, typename T, bool kNullable>
-struct ObjectPtrTraitsBase {
-  static constexpr bool enabled = true;
-  /*! \brief TVM-FFI's names: converts; may be held by an Any. */
-  static constexpr bool convert_enabled = true, storage_enabled = true;
+struct ObjectPtrTraitsBase : TypeTraitsBase {
   static void CopyToAnyView(const Ptr& v, TVMFFIAny* out) {
     if (v == nullptr) return detail::SetNone(out);
     out->type_index = v->type_index();

@@ -478,10 +478,7 @@ inline std::istream& operator>>(std::istream& is, BigInt& value) {
  * the same way.
  */
 template <>
-struct TypeTraits<BigInt> {
-  static constexpr bool enabled = true;
-  /*! \brief TVM-FFI's names: converts; may be held by an Any. */
-  static constexpr bool convert_enabled = true, storage_enabled = true;
+struct TypeTraits<BigInt> : TypeTraitsBase {
   static void CopyToAnyView(const BigInt& v, TVMFFIAny* out) { *out = v.data_; }
   static void MoveToAny(BigInt v, TVMFFIAny* out) {
     *out = v.data_;

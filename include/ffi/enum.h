@@ -81,10 +81,7 @@ static_assert(sizeof(AnyString) == sizeof(TVMFFIAny), "AnyString must keep the A
 
 /*! \brief AnyString travels as the String it holds. */
 template <>
-struct TypeTraits<AnyString> {
-  static constexpr bool enabled = true;
-  /*! \brief TVM-FFI's names: converts; may be held by an Any. */
-  static constexpr bool convert_enabled = true, storage_enabled = true;
+struct TypeTraits<AnyString> : TypeTraitsBase {
   static void CopyToAnyView(const AnyString& v, TVMFFIAny* out) { *out = *v.as_any().raw(); }
   static void MoveToAny(AnyString v, TVMFFIAny* out) { *out = Any(v.as_any()).release(); }
   static bool CheckAnyStrict(const TVMFFIAny* src) {

@@ -153,10 +153,7 @@ class Expected<void> {
 
 /*! \brief Expected<T> travels as its value or its Error; either converts back. */
 template <typename T>
-struct TypeTraits<Expected<T>> {
-  static constexpr bool enabled = true;
-  /*! \brief TVM-FFI's names: converts; may be held by an Any. */
-  static constexpr bool convert_enabled = true, storage_enabled = true;
+struct TypeTraits<Expected<T>> : TypeTraitsBase {
   static void CopyToAnyView(const Expected<T>& v, TVMFFIAny* out) { *out = *v.data().raw(); }
   static void MoveToAny(Expected<T> v, TVMFFIAny* out) { *out = std::move(v).data().release(); }
   static bool CheckAnyStrict(const TVMFFIAny* src) {

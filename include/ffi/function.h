@@ -479,11 +479,8 @@ class TypedFunction<R(Args...)> {
 
 /*! \brief A TypedFunction is stored as its Function. */
 template <typename R, typename... Args>
-struct TypeTraits<TypedFunction<R(Args...)>> {
+struct TypeTraits<TypedFunction<R(Args...)>> : TypeTraitsBase {
   using Self = TypedFunction<R(Args...)>;
-  static constexpr bool enabled = true;
-  /*! \brief TVM-FFI's names: converts; may be held by an Any. */
-  static constexpr bool convert_enabled = true, storage_enabled = true;
   static void CopyToAnyView(const Self& v, TVMFFIAny* out) {
     TypeTraits<Function>::CopyToAnyView(v.packed(), out);
   }

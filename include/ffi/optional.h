@@ -28,6 +28,33 @@ template <typename A, typename B, typename = void>
 inline constexpr bool kComparable = false;
 template <typename A, typename B>
 inline constexpr bool kComparable<A, B, std::void_t<EqualityResult<A, B>>> = true;
+
+/*!
+ * \brief The comparisons both kinds of Optional share, through `Derived`'s has_value() and `*`:
+ * with nothing (std::nullopt, nullptr) and with a value (`T`'s `==`).
+ */
+template <typename Derived, typename T>
+class OptionalComparisons {
+ public:
+  bool operator==(std::nullopt_t) const { return !self().has_value(); }
+  bool operator!=(std::nullopt_t) const { return self().has_value(); }
+  bool operator==(std::nullptr_t) const { return !self().has_value(); }
+  bool operator!=(std::nullptr_t) const { return self().has_value(); }
+  /*! \brief Whether a value is held and equals `other`. */
+  template <typename U,
+            typename = std::enable_if_t<!std::is_same_v<U, Derived> && kComparable<T, U>>>
+  bool operator==(const U& other) const {
+    return self().has_value() && static_cast<bool>(*self() == other);
+  }
+  template <typename U,
+            typename = std::enable_if_t<!std::is_same_v<U, Derived> && kComparable<T, U>>>
+  bool operator!=(const U& other) const {
+    return !(*this == other);
+  }
+
+ private:
+  const Derived& self() const { return static_cast<const Derived&>(*this); }
+};
 }  // namespace detail
 
 /*!
@@ -36,7 +63,7 @@ inline constexpr bool kComparable<A, B, std::void_t<EqualityResult<A, B>>> = tru
  * Optional of a reference class is one pointer (see the specialization below).
  */
 template <typename T, typename Tag = void>
-class Optional {
+class Optional : public detail::OptionalComparisons<Optional<T, Tag>, T> {
  public:
   /*! \brief Nothing. */
   Optional() noexcept { InitStorage(); }
@@ -146,10 +173,8 @@ class Optional {
       has_value_ = false;
     }
   }
-  bool operator==(std::nullopt_t) const { return !has_value_; }
-  bool operator!=(std::nullopt_t) const { return has_value_; }
-  bool operator==(std::nullptr_t) const { return !has_value_; }
-  bool operator!=(std::nullptr_t) const { return has_value_; }
+  using detail::OptionalComparisons<Optional, T>::operator==;
+  using detail::OptionalComparisons<Optional, T>::operator!=;
   /*! \brief Equal when both are empty, or both hold equal values. */
   template <typename U = T, typename = std::enable_if_t<detail::kComparable<T, U>>>
   bool operator==(const Optional<U>& other) const {
@@ -158,17 +183,6 @@ class Optional {
   }
   template <typename U = T, typename = std::enable_if_t<detail::kComparable<T, U>>>
   bool operator!=(const Optional<U>& other) const {
-    return !(*this == other);
-  }
-  /*! \brief Whether a value is held and equals `other`. */
-  template <typename U,
-            typename = std::enable_if_t<!std::is_same_v<U, Optional> && detail::kComparable<T, U>>>
-  bool operator==(const U& other) const {
-    return has_value() && static_cast<bool>(value_ == other);
-  }
-  template <typename U,
-            typename = std::enable_if_t<!std::is_same_v<U, Optional> && detail::kComparable<T, U>>>
-  bool operator!=(const U& other) const {
     return !(*this == other);
   }
 
@@ -247,7 +261,8 @@ struct PointerOptionalTarget<Arc<U>> {
  * identity, and `==` compares values where the class defines `==`, else identity.
  */
 template <typename T>
-class Optional<T, std::enable_if_t<detail::kPointerOptional<T>>> {
+class Optional<T, std::enable_if_t<detail::kPointerOptional<T>>>
+    : public detail::OptionalComparisons<Optional<T>, T> {
  public:
   /*! \brief The object type `T` points to. */
   using ContainerType = typename detail::PointerOptionalTarget<T>::Type;
@@ -330,10 +345,8 @@ class Optional<T, std::enable_if_t<detail::kPointerOptional<T>>> {
     return data_.template as<U>();
   }
 
-  bool operator==(std::nullopt_t) const { return !has_value(); }
-  bool operator!=(std::nullopt_t) const { return has_value(); }
-  bool operator==(std::nullptr_t) const { return !has_value(); }
-  bool operator!=(std::nullptr_t) const { return has_value(); }
+  using detail::OptionalComparisons<Optional, T>::operator==;
+  using detail::OptionalComparisons<Optional, T>::operator!=;
   /*!
    * \brief Equal when both are empty, or both hold equal values (`T`'s `==`, else the same
    * object).
@@ -348,17 +361,6 @@ class Optional<T, std::enable_if_t<detail::kPointerOptional<T>>> {
     }
   }
   bool operator!=(const Optional& other) const { return !(*this == other); }
-  /*! \brief Whether a value is held and equals `other` (`T`'s `==`). */
-  template <typename U,
-            typename = std::enable_if_t<!std::is_same_v<U, Optional> && detail::kComparable<T, U>>>
-  bool operator==(const U& other) const {
-    return has_value() && static_cast<bool>(data_ == other);
-  }
-  template <typename U,
-            typename = std::enable_if_t<!std::is_same_v<U, Optional> && detail::kComparable<T, U>>>
-  bool operator!=(const U& other) const {
-    return !(*this == other);
-  }
 
  private:
   static T Null() {

@@ -352,10 +352,7 @@ inline Optional<std::string_view> BytesView(const TVMFFIAny* src, int32_t small,
 
 /*! \brief Traits shared by String and Bytes. */
 template <typename Ref, int32_t Small, int32_t Object, int32_t Borrowed>
-struct BytesTraits {
-  static constexpr bool enabled = true;
-  /*! \brief TVM-FFI's names: converts; may be held by an Any. */
-  static constexpr bool convert_enabled = true, storage_enabled = true;
+struct BytesTraits : TypeTraitsBase {
   static void CopyToAnyView(const Ref& v, TVMFFIAny* out) {
     out->type_index = Object;
     out->zero_padding = 0;
@@ -397,10 +394,7 @@ struct TypeTraits<Bytes>
  * only: nothing converts back to a pointer whose memory nobody would own.
  */
 template <>
-struct TypeTraits<const char*> {
-  static constexpr bool enabled = true;
-  /*! \brief TVM-FFI's names: converts; may be held by an Any. */
-  static constexpr bool convert_enabled = true, storage_enabled = true;
+struct TypeTraits<const char*> : TypeTraitsBase {
   static void CopyToAnyView(const char* const& v, TVMFFIAny* out) {
     if (v == nullptr) return detail::SetNone(out);
     out->type_index = kTVMFFIRawStr;
@@ -419,10 +413,7 @@ struct TypeTraits<const char*> {
  * view), owned as a Bytes copy; converts back only from a borrowed byte-array pointer.
  */
 template <>
-struct TypeTraits<TVMFFIByteArray*> {
-  static constexpr bool enabled = true;
-  /*! \brief TVM-FFI's names: converts; may be held by an Any. */
-  static constexpr bool convert_enabled = true, storage_enabled = true;
+struct TypeTraits<TVMFFIByteArray*> : TypeTraitsBase {
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     return src->type_index == kTVMFFIByteArrayPtr;
   }
@@ -515,10 +506,7 @@ inline String EscapedStringPy(const String& value) {
  * string value.
  */
 template <>
-struct TypeTraits<std::string> {
-  static constexpr bool enabled = true;
-  /*! \brief TVM-FFI's names: converts; may be held by an Any. */
-  static constexpr bool convert_enabled = true, storage_enabled = true;
+struct TypeTraits<std::string> : TypeTraitsBase {
   static void CopyToAnyView(const std::string& v, TVMFFIAny* out) {
     TypeTraits<const char*>::CopyToAnyView(v.c_str(), out);
   }

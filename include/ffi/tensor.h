@@ -442,10 +442,9 @@ inline size_t GetDataSize(const TensorView& t) { return GetDataSize(*t.dl_tensor
  * kTVMFFIDLTensorPtr.
  */
 template <>
-struct TypeTraits<TensorView> {
-  static constexpr bool enabled = true;
-  /*! \brief TVM-FFI's names: converts; may be held by an Any. */
-  static constexpr bool convert_enabled = true, storage_enabled = false;
+struct TypeTraits<TensorView> : TypeTraitsBase {
+  /*! \brief Not held by an Any: a view does not own what it points to. */
+  static constexpr bool storage_enabled = false;
   static void CopyToAnyView(const TensorView& v, TVMFFIAny* out) {
     TypeTraits<DLTensor*>::CopyToAnyView(v.GetDLTensorPtr(), out);
   }

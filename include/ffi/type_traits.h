@@ -54,9 +54,9 @@ struct TypeTraits {
 };
 
 /*!
- * \brief What every specialization of TypeTraits says of itself: the type converts (`enabled`,
- * and TVM-FFI's name for it, `convert_enabled`) and may be stored in an Any (`storage_enabled`).
- * Specializations written for TVM-FFI's headers derive from it.
+ * \brief The base of every specialization of TypeTraits (ours, and those written for TVM-FFI's
+ * headers): the type converts (`enabled`, and TVM-FFI's name for it, `convert_enabled`) and may
+ * be stored in an Any (`storage_enabled`, which views set to false).
  */
 struct TypeTraitsBase {
   /*! \brief The type converts to and from TVMFFIAny. */
@@ -560,11 +560,9 @@ T ObjectRef::as_or_throw() const {
  * object, which the caller keeps alive; storing one in an Any takes a reference. Null is None.
  */
 template <typename T>
-struct TypeTraits<T*, std::enable_if_t<std::is_base_of_v<Object, std::remove_cv_t<T>>>> {
+struct TypeTraits<T*, std::enable_if_t<std::is_base_of_v<Object, std::remove_cv_t<T>>>>
+    : TypeTraitsBase {
   using Obj = std::remove_cv_t<T>;
-  static constexpr bool enabled = true;
-  /*! \brief TVM-FFI's names: converts; may be held by an Any. */
-  static constexpr bool convert_enabled = true, storage_enabled = true;
   static void CopyToAnyView(T* const& v, TVMFFIAny* out) {
     if (v == nullptr) return detail::SetNone(out);
     out->type_index = v->type_index();
@@ -589,10 +587,9 @@ struct TypeTraits<T*, std::enable_if_t<std::is_base_of_v<Object, std::remove_cv_
 
 /*! \brief Optional<T>: None or whatever converts to `T`. */
 template <typename T>
-struct TypeTraits<Optional<T>> {
-  static constexpr bool enabled = true;
-  /*! \brief TVM-FFI's names: converts; may be held by an Any when a `T` may. */
-  static constexpr bool convert_enabled = true, storage_enabled = detail::storage_enabled_v<T>;
+struct TypeTraits<Optional<T>> : TypeTraitsBase {
+  /*! \brief Held by an Any when a `T` may be. */
+  static constexpr bool storage_enabled = detail::storage_enabled_v<T>;
   static void CopyToAnyView(const Optional<T>& v, TVMFFIAny* out) {
     if (!v.has_value()) return detail::SetNone(out);
     TypeTraits<T>::CopyToAnyView(*v, out);

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sys
 import types
+from collections import Counter
 from collections.abc import MutableMapping, Sequence
 from typing import Any, Callable, TypeVar, overload
 
@@ -184,9 +185,9 @@ def _set_method_metadata(cls: type) -> None:
     from .module import _parse_metadata
 
     methods = _type_info_of(cls).methods
-    overloaded = {m.name for m in methods if sum(n.name == m.name for n in methods) > 1}
+    counts = Counter(m.name for m in methods)
     for method in methods:
-        if method.name in overloaded:
+        if counts[method.name] > 1:
             continue  # several signatures (OverloadObjectDef): none of them alone is the method's
         attr = cls.__dict__.get(method.name)
         if isinstance(attr, Function) and getattr(attr, "_ffi_metadata", None) is None:

@@ -17,6 +17,7 @@ import json
 import math
 import os
 import sys
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -289,9 +290,7 @@ def _render_class(w: Writer, t: ObjectType, classes: dict[str, str]) -> list[str
         if writable:
             lines += [f"    @{name}.setter", f"    def {name}(self, value: {put}) -> None: ..."]
     # A name registered with several signatures (OverloadObjectDef) is one @overload each.
-    counts: dict[str, int] = {}
-    for m in t.methods:
-        counts[m.name] = counts.get(m.name, 0) + 1
+    counts = Counter(m.name for m in t.methods)
     for m in sorted(t.methods, key=lambda m: m.name):  # stable: signatures keep their order
         if m.name == "__ffi_init__":
             # The reflected constructor takes the arguments and makes the object: __init__.

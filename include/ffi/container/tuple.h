@@ -135,10 +135,7 @@ inline constexpr bool type_subsumes_v<Tuple<Types...>, Tuple<UTypes...>,
  * one; a value that does not convert, or another size, does not convert.
  */
 template <typename... Types>
-struct TypeTraits<Tuple<Types...>> {
-  static constexpr bool enabled = true;
-  /*! \brief TVM-FFI's names: converts; may be held by an Any. */
-  static constexpr bool convert_enabled = true, storage_enabled = true;
+struct TypeTraits<Tuple<Types...>> : TypeTraitsBase {
   static constexpr size_t kSize = sizeof...(Types);
   static void CopyToAnyView(const Tuple<Types...>& v, TVMFFIAny* out) {
     SetObject(detail::ObjectUnsafe::HeaderOf(v), out);

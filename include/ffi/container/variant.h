@@ -99,10 +99,7 @@ class Variant {
  * them is kept as it is; otherwise each type is tried in order and the first conversion wins.
  */
 template <typename... V>
-struct TypeTraits<Variant<V...>> {
-  static constexpr bool enabled = true;
-  /*! \brief TVM-FFI's names: converts; may be held by an Any. */
-  static constexpr bool convert_enabled = true, storage_enabled = true;
+struct TypeTraits<Variant<V...>> : TypeTraitsBase {
   static void CopyToAnyView(const Variant<V...>& v, TVMFFIAny* out) { *out = *v.data_.raw(); }
   static void MoveToAny(Variant<V...> v, TVMFFIAny* out) { *out = v.data_.release(); }
   static bool CheckAnyStrict(const TVMFFIAny* src) {

@@ -95,10 +95,7 @@ class MapIterator {
  * conversion fails when one cannot be.
  */
 template <typename Ref, typename K, typename V, int32_t Primary, int32_t Other>
-struct MapTraitsBase {
-  static constexpr bool enabled = true;
-  /*! \brief TVM-FFI's names: converts; may be held by an Any. */
-  static constexpr bool convert_enabled = true, storage_enabled = true;
+struct MapTraitsBase : TypeTraitsBase {
   static void CopyToAnyView(const Ref& v, TVMFFIAny* out) {
     TVMFFIObject* h = ObjectUnsafe::HeaderOf(v);
     if (h == nullptr) return SetNone(out);

@@ -313,10 +313,7 @@ constexpr bool kIsRangeOf<
  * `Ref` is built with every value converted, or nothing when one does not convert.
  */
 template <typename Ref, typename T, int32_t Primary, int32_t Other>
-struct SeqTraits {
-  static constexpr bool enabled = true;
-  /*! \brief TVM-FFI's names: converts; may be held by an Any. */
-  static constexpr bool convert_enabled = true, storage_enabled = true;
+struct SeqTraits : TypeTraitsBase {
   static void CopyToAnyView(const Ref& v, TVMFFIAny* out) {
     SetObject(ObjectUnsafe::HeaderOf(v), out);
   }

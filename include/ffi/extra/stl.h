@@ -45,10 +45,7 @@ namespace detail {
  * \brief Shared by the STL traits: they have no borrowed form (a call passing one builds an owned
  * container for the duration of the call) and convert from a value through an owned copy.
  */
-struct STLTraitsBase {
-  static constexpr bool enabled = true;
-  /*! \brief TVM-FFI's names: converts; may be held by an Any. */
-  static constexpr bool convert_enabled = true, storage_enabled = true;
+struct STLTraitsBase : TypeTraitsBase {
   /*! \brief STL values are never stored as such: only a conversion produces them. */
   static bool CheckAnyStrict(const TVMFFIAny*) { return false; }
 };

@@ -204,11 +204,8 @@ inline bool IsHook(const TVMFFIAny* src) {
 
 /*! \brief A hook view in an Any: its opaque pointer or its Function. */
 template <typename R, typename... Args>
-struct TypeTraits<reflection::NativeFunctionView<R(Args...)>> {
+struct TypeTraits<reflection::NativeFunctionView<R(Args...)>> : TypeTraitsBase {
   using View = reflection::NativeFunctionView<R(Args...)>;
-  static constexpr bool enabled = true;
-  /*! \brief TVM-FFI's names: converts; may be held by an Any. */
-  static constexpr bool convert_enabled = true, storage_enabled = true;
   static void CopyToAnyView(const View& v, TVMFFIAny* out) { *out = v.data_; }
   static void MoveToAny(View v, TVMFFIAny* out) { *out = Any(AnyView::FromRaw(v.data_)).release(); }
   static bool CheckAnyStrict(const TVMFFIAny* src) { return reflection::detail::IsHook(src); }
@@ -221,11 +218,8 @@ struct TypeTraits<reflection::NativeFunctionView<R(Args...)>> {
 
 /*! \brief An owning hook in an Any: its opaque pointer or its Function. */
 template <typename R, typename... Args>
-struct TypeTraits<reflection::NativeFunction<R(Args...)>> {
+struct TypeTraits<reflection::NativeFunction<R(Args...)>> : TypeTraitsBase {
   using Fn = reflection::NativeFunction<R(Args...)>;
-  static constexpr bool enabled = true;
-  /*! \brief TVM-FFI's names: converts; may be held by an Any. */
-  static constexpr bool convert_enabled = true, storage_enabled = true;
   static void CopyToAnyView(const Fn& v, TVMFFIAny* out) { *out = *v.data_.raw(); }
   static void MoveToAny(Fn v, TVMFFIAny* out) { *out = v.data_.release(); }
   static bool CheckAnyStrict(const TVMFFIAny* src) { return reflection::detail::IsHook(src); }

@@ -94,15 +94,17 @@ class TypedOverload final : public OverloadCandidate {
     ffi::detail::CallTyped(f_, name, args, num_args, result);
   }
   std::string Mismatch(const char* name, const TVMFFIAny* args, int32_t num_args) const override {
-    std::string where = std::string("when calling: `") + name +
-                        std::string(ffi::detail::kSignature<Info>.view()) + "`.";
-    if (num_args != Info::kNumArgs) {
-      return "Mismatched number of arguments " + where + " Expected " +
-             std::to_string(Info::kNumArgs) + " but got " + std::to_string(num_args) + " arguments";
+    // The messages a typed Function's call gives, from the same functions (none calls `f_`).
+    try {
+      if (num_args != Info::kNumArgs) {
+        ffi::detail::ThrowArgumentCountError(name, ffi::detail::kSignature<Info>, Info::kNumArgs,
+                                             num_args);
+      }
+      CheckEach(name, args, kIndices);
+    } catch (const Error& err) {
+      return err.message();
     }
-    std::string out;
-    DescribeFirstMismatch(args, where, &out, kIndices);
-    return out.empty() ? "The arguments fit " + where : out;
+    return "The arguments fit";  // TryCall would have called it: not reached
   }
 
  private:
@@ -127,23 +129,16 @@ class TypedOverload final : public OverloadCandidate {
     }
     return true;
   }
-  /*! \brief Describes the first argument that does not convert into `*out`. */
+  /*! \brief Throws the TypeError a typed call gives for the first argument that does not convert.
+   */
   template <size_t... I>
-  static void DescribeFirstMismatch([[maybe_unused]] const TVMFFIAny* args,
-                                    [[maybe_unused]] const std::string& where,
-                                    [[maybe_unused]] std::string* out, std::index_sequence<I...>) {
-    static_cast<void>((DescribeIfMismatch<I>(args, where, out) || ...));
-  }
-  /*! \brief Describes argument `I` into `*out` and returns true when it does not convert. */
-  template <size_t I>
-  static bool DescribeIfMismatch(const TVMFFIAny* args, const std::string& where,
-                                 std::string* out) {
-    using T = std::tuple_element_t<I, Args>;
-    if (TypeTraits<T>::TryCastFromAnyView(&args[I]).has_value()) return false;
-    *out = "Mismatched type on argument #" + std::to_string(I) + " " + where + " Expected `" +
-           std::string(TypeTraits<T>::TypeStr().view()) + "` but got `" +
-           ffi::detail::MismatchTypeInfo<T>(&args[I]) + "`";
-    return true;
+  static void CheckEach([[maybe_unused]] const char* name, [[maybe_unused]] const TVMFFIAny* args,
+                        std::index_sequence<I...>) {
+    using ffi::detail::CheckConverted;
+    (CheckConverted<Info, std::tuple_element_t<I, Args>>(
+         TypeTraits<std::tuple_element_t<I, Args>>::TryCastFromAnyView(&args[I]).has_value(), args,
+         I, name),
+     ...);
   }
 
   F f_;
