@@ -1,5 +1,6 @@
 // ffi.Tensor's DLPack exchange API (the C table consumers use instead of `__dlpack__`), and the
 // other direction: tensor results handed to the caller's framework through its exchange API.
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 
@@ -137,26 +138,31 @@ const DLPackExchangeAPI kTensorExchangeAPI = {
 
 // ---- tensor results to the caller's framework ------------------------------------------------
 
-/*!
- * \brief Wraps the runtime's export so that its deleter runs exactly once whatever the framework
- * did with it: frameworks differ in whether a failed conversion has already released the tensor.
- */
-struct GuardedExport {
-  DLManagedTensorVersioned managed;
-  DLManagedTensorVersioned* inner;
-  bool converting;  // the deleter ran while the framework was still converting
-  bool released;
+using ManagedDeleter = void (*)(DLManagedTensorVersioned*);
 
-  static void Delete(DLManagedTensorVersioned* self) {
-    auto* g = static_cast<GuardedExport*>(self->manager_ctx);
-    g->inner->deleter(g->inner);
-    if (g->converting) {
-      g->released = true;  // TensorToFramework frees the guard
-    } else {
-      delete g;
-    }
-  }
+/*!
+ * \brief The runtime's deleter of exported tensors, learned from the first export (the runtime
+ * exports every tensor with the same one).
+ */
+std::atomic<ManagedDeleter> export_deleter{nullptr};
+
+/*! \brief The export a framework is converting on this thread, and whether it released it. */
+struct Conversion {
+  DLManagedTensorVersioned* tensor;
+  bool released;
 };
+thread_local Conversion* conversion = nullptr;
+
+/*!
+ * \brief The deleter an export carries while a framework converts it: notes that the framework
+ * released it (frameworks differ in whether a failed conversion already did), then frees it. A
+ * framework that kept this pointer rather than reading the field later still frees correctly.
+ */
+void DeleteDuringConversion(DLManagedTensorVersioned* self) {
+  Conversion* c = conversion;
+  if (c != nullptr && c->tensor == self) c->released = true;
+  export_deleter.load(std::memory_order_relaxed)(self);
+}
 
 PyObject* SetTensorResults(PyObject*, PyObject* mode) {
   PyObject* previous = PyUnicode_FromString(framework_tensor_results ? "framework" : "ffi");
@@ -195,22 +201,31 @@ PyObject* TensorToFramework(TVMFFIObject* handle, const DLPackExchangeAPI* api) 
     if (err != nullptr) TVMFFIObjectDecRef(err);
     return WrapTensor(handle, false);
   }
-  auto* g = new GuardedExport{*inner, inner, true, false};
-  g->managed.manager_ctx = g;
-  g->managed.deleter = GuardedExport::Delete;
+  ManagedDeleter deleter = inner->deleter;
+  ManagedDeleter known = nullptr;
+  if (!export_deleter.compare_exchange_strong(known, deleter) && known != deleter) {
+    inner->deleter(inner);  // not expected: one runtime, one export deleter
+    return WrapTensor(handle, false);
+  }
+  // The deleter runs exactly once whatever the framework does: while it converts, the export
+  // carries one that notes a release; the runtime's own is back in place before anyone else sees
+  // the export.
+  Conversion c{inner, false};
+  Conversion* outer = conversion;
+  conversion = &c;
+  inner->deleter = DeleteDuringConversion;
   void* out = nullptr;
-  int rc = api->managed_tensor_to_py_object_no_sync(&g->managed, &out);
-  g->converting = false;
+  int rc = api->managed_tensor_to_py_object_no_sync(inner, &out);
+  conversion = outer;
+  if (!c.released) inner->deleter = deleter;
   if (rc == 0 && out != nullptr) {
-    if (g->released) delete g;  // not expected: the framework tensor owns the memory
     TVMFFIObjectDecRef(handle);
     return static_cast<PyObject*>(out);
   }
   // The framework refused (a dtype it lacks, ...): the caller gets an ffi.Tensor instead.
   Py_XDECREF(static_cast<PyObject*>(out));
   PyErr_Clear();
-  if (!g->released) inner->deleter(inner);
-  delete g;
+  if (!c.released) deleter(inner);
   return WrapTensor(handle, false);
 }
 
