@@ -39,6 +39,8 @@ def _value(key: str) -> str:
         return libinfo.get_cmake_dir()
     if key == "sourcedir":
         return libinfo.get_source_dir()
+    if key == "cython-lib-path":
+        return libinfo.find_cython_lib()
     raise ValueError(key)
 
 
@@ -53,6 +55,7 @@ _FLAGS = {
     "ldflags": "linker flags (-L<libdir> and an rpath to it)",
     "cmakedir": "directory holding ffiConfig.cmake (for -Dffi_DIR=)",
     "sourcedir": "directory holding the runtime's sources (src/runtime) and include/",
+    "cython-lib-path": "full path of the compiled Python extension (the reference's name)",
 }
 
 

@@ -166,6 +166,31 @@ def find_source_path() -> str:
     return get_source_dir()
 
 
+def find_cython_lib() -> str:
+    """Return the full path of this package's compiled Python extension (``ffi/_core*.so``).
+
+    The reference's name: its extension is built with Cython, ours with nanobind.
+    """
+    import importlib.util
+
+    spec = importlib.util.find_spec("ffi._core")
+    origin = spec.origin if spec is not None else None
+    if origin is None or not os.path.isfile(origin):
+        raise RuntimeError("ffi: cannot find the compiled extension ffi._core")
+    return os.path.abspath(origin)
+
+
+def find_windows_implib() -> str:
+    """Return the import library (``ffi_runtime.lib``) to link against on Windows.
+
+    Only Windows has import libraries: elsewhere this is a ``RuntimeError``, as a missing file is.
+    """
+    if not sys.platform.startswith("win"):
+        raise RuntimeError("ffi: import libraries (.lib) exist only on Windows")
+    lib = os.path.splitext(get_runtime_library_path())[0] + ".lib"
+    return _first_existing([lib], "the import library ffi_runtime.lib")
+
+
 def _library_file_names(target_name: str) -> tuple[str, ...]:
     if sys.platform.startswith("win"):
         return (f"{target_name}.dll",)

@@ -110,6 +110,12 @@ def test_libinfo_reference_names():
     assert libinfo.include_paths() == sorted(
         {libinfo.find_include_path(), libinfo.find_dlpack_include_path()}
     )
+    # The compiled extension, the file the `ffi._core` module was loaded from.
+    assert libinfo.find_cython_lib() == os.path.abspath(ffi._core.__file__)
+    assert _config("--cython-lib-path").strip() == libinfo.find_cython_lib()
+    if not sys.platform.startswith("win"):
+        with pytest.raises(RuntimeError, match="only on Windows"):
+            libinfo.find_windows_implib()
 
 
 @pytest.fixture(scope="module")
