@@ -46,6 +46,13 @@ CASES = [
     ("no arguments, keep_gil=True (ffi only)", "g.nop()", "f.nop()", 0),
     ("three ints, keep_gil=True (ffi only)", "g.add3(1, 2, 3)", "f.add3(1, 2, 3)", 0),
     ("three PyTorch tensors", "f.tensors3(tx, tx, tx)", "f.torch3(tx, tx, tx)", 3),
+    # The floor keeps the GIL: this row shows what is left above it once ffi keeps it too.
+    (
+        "three PyTorch tensors, keep_gil=True (ffi only)",
+        "g.tensors3(tx, tx, tx)",
+        "f.torch3(tx, tx, tx)",
+        3,
+    ),
     # A kernel allocating its result (through PyTorch's allocator), to a torch.Tensor in hand.
     (
         "PyTorch tensor in, torch.Tensor out",
@@ -167,9 +174,9 @@ def worker(impl: str, kernel: str, nb_build: str, gpu: bool) -> dict:
             import types
 
             g = types.SimpleNamespace(
-                nop=env["f"].get_function("nop"), add3=env["f"].get_function("add3")
+                **{n: env["f"].get_function(n) for n in ("nop", "add3", "tensors3")}
             )
-            g.nop.keep_gil = g.add3.keep_gil = True
+            g.nop.keep_gil = g.add3.keep_gil = g.tensors3.keep_gil = True
             env["g"] = g
     env["pt"] = env["f"].make_point(3)
     out: dict = {}
@@ -249,11 +256,14 @@ def table(best: dict[str, dict[str, float]], gpu: bool) -> list[str]:
         floor_ref, above = "", ""
         if name in GIL_FLOOR_ROWS and nb is not None and ref is not None:
             floor_ref = ratio(nb, ref)
-        if n != 0 and nb is not None and ref is not None:
+        if n != 0 and nb is not None and ours is not None:
             # Tensor rows: the nanobind column is the floor. A slope row is already per tensor.
             per = 1 if n is None else n
-            floor_ref = ratio(nb, ref) + (" (≤ 0.5 impossible)" if nb / ref > 0.5 else "")
-            above = f"{(ours - nb) / per:.1f} / {(ref - nb) / per:.1f}"
+            ref_above = "n/a"
+            if ref is not None:
+                floor_ref = ratio(nb, ref) + (" (≤ 0.5 impossible)" if nb / ref > 0.5 else "")
+                ref_above = f"{(ref - nb) / per:.1f}"
+            above = f"{(ours - nb) / per:.1f} / {ref_above}"
         lines.append(
             f"| {name} | {fmt(ours)} | {fmt(ref)} | {fmt(nb)} | {ratio(ours, ref)} "
             f"| {floor_ref} | {above} |"
