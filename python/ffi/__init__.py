@@ -20,6 +20,9 @@ from ._version import __version__, __version_tuple__
 # The runtime serving the process: one already loaded (tvm_ffi imported first), else ours. A later
 # `import tvm_ffi` shares it (docs/coexistence.md).
 _LIB: _ctypes.CDLL = _runtime.load()
+#: The runtime library serving the process, loaded with ctypes (the reference's ``tvm_ffi.LIB``):
+#: its C functions (``TVMFFI*``) can be called through it.
+LIB: _ctypes.CDLL = _LIB
 
 
 def runtime_info() -> dict:

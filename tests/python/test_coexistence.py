@@ -48,6 +48,9 @@ assert info["abi_version"].startswith("0.1."), info
 mapped = {line.split()[-1] for line in open("/proc/self/maps")
           if line.rstrip().endswith(("/libtvm_ffi.so", "/libffi_runtime.so"))}
 assert mapped == {info["path"]}, (mapped, info)
+# ffi.LIB is that runtime, callable through ctypes in either order.
+assert ffi.LIB is ffi._LIB, ffi.LIB
+ffi.LIB.TVMFFIGetVersion  # a C ABI function it exports
 
 # Globals and callbacks registered through one package, called through the other.
 ffi.register_global_func("coexist.from_ffi", lambda x: x + 1)
@@ -317,6 +320,12 @@ def test_runtime_info_names_our_library():
     assert info["implementation"] == "ffi"
     major, minor, _ = info["abi_version"].split(".")
     assert (int(major), int(minor)) == (0, 1)
+    # ffi.LIB (the reference's tvm_ffi.LIB): the same library, its C functions callable.
+    import ctypes
+
+    version = (ctypes.c_uint32 * 3)()
+    ffi.LIB.TVMFFIGetVersion(version)
+    assert ".".join(map(str, version)) == info["abi_version"]
 
 
 def test_a_runtime_of_another_abi_is_refused_at_import(tmp_path):
