@@ -11,7 +11,8 @@
 //   errors.cc         FFI errors <-> Python exceptions
 //   foreign.cc        objects of the reference's package (tvm_ffi) in our calls, ours in its
 //   dlpack_import.cc  tensors from NumPy, the DLPack exchange API and any __dlpack__ producer
-//   objects.cc        ffi.Object and ffi.Function
+//   objects.cc        ffi.Object
+//   function.cc       ffi.Function: keyword binding, signature metadata, the GIL setting
 //   reflection.cc     the class registry, reflected fields and methods (ffi.register_object)
 //   tensor.cc         ffi.Tensor and its DLPack export (__dlpack__, __dlpack_device__)
 //   dlpack_export.cc  ffi.Tensor's DLPack exchange API; tensor results as framework tensors
@@ -339,12 +340,23 @@ PyObject* FromDLPack(PyObject*, PyObject* const* args, Py_ssize_t nargsf, PyObje
 
 // ---- objects.cc ------------------------------------------------------------------------------
 
-/*! \brief Creates the Object and Function types; false with a Python error on failure. */
+/*! \brief Creates the Object type; false with a Python error on failure. */
 bool InitObjectTypes(PyObject* module);
 /*! \brief Adds `type` to `module` as `name`. */
 bool AddType(PyObject* module, const char* name, PyTypeObject* type);
 /*! \brief A new Python object of `type` owning `handle` (steals the reference, also on failure). */
 PyObject* WrapObject(PyTypeObject* type, TVMFFIObject* handle);
+
+// ---- function.cc -----------------------------------------------------------------------------
+
+/*!
+ * \brief Creates the Function type, after InitObjectTypes (its base) and before InitReflection
+ * (which derives its method type from it); false with a Python error on failure.
+ */
+bool InitFunctionType(PyObject* module);
+/*! \brief The vectorcall of a Function holding a function (without parameter names). */
+PyObject* FunctionVectorcall(PyObject* self, PyObject* const* args, size_t nargsf,
+                             PyObject* kwnames);
 /*! \brief Sets the name ffi.Function shows in errors and repr. */
 void SetFunctionName(PyObject* func, PyObject* name);
 /*!

@@ -154,8 +154,8 @@ int CheckPythonSignals() {
 
 NB_MODULE(_core, m) {
   m.doc() = "Native core of the ffi package: FFI objects, functions, tensors and conversions.";
-  if (!InitObjectTypes(m.ptr()) || !InitReflection(m.ptr()) || !InitPyClass(m.ptr()) ||
-      !InitTensorType(m.ptr()) || !InitDTypeDeviceTypes(m.ptr()) ||
+  if (!InitObjectTypes(m.ptr()) || !InitFunctionType(m.ptr()) || !InitReflection(m.ptr()) ||
+      !InitPyClass(m.ptr()) || !InitTensorType(m.ptr()) || !InitDTypeDeviceTypes(m.ptr()) ||
       PyModule_AddFunctions(m.ptr(), fast_functions) != 0 || !InitContainerFunctions(m.ptr()) ||
       !InitForeignObjects()) {
     throw nb::python_error();

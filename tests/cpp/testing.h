@@ -1,6 +1,6 @@
 /*
  * tests/cpp/testing.h - helpers shared by the C++ test suites (tests/cpp/test_*.cc): catching
- * thrown and raised errors, common dtype/device constants, shape comparison and a CPU allocator.
+ * thrown and raised errors, common dtype/device constants, shape comparison and CPU allocators.
  * Test files include it as "testing.h" and use `using namespace ffi_testing;` in their own
  * anonymous namespace.
  */
@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -133,6 +134,48 @@ struct CountingCPUAlloc {
     std::free(t->data);
     if (freed) ++*freed;
     if (live) --*live;
+  }
+};
+
+/*! \brief What a CountingAlloc saw (the tensor suites, test_tensor*.cc). */
+struct Counters {
+  int alloc = 0;
+  int free = 0;
+  void* last_data = nullptr;
+  size_t last_bytes = 0;
+  void* freed_data = nullptr;
+};
+
+/*!
+ * \brief A CPU allocator for FromNDAlloc that counts its calls. `bytes` overrides the size (for
+ * strided layouts that need more than GetDataSize); `byte_offset` is written into the tensor.
+ */
+struct CountingAlloc {
+  Counters* c;
+  size_t bytes = 0;
+  uint64_t byte_offset = 0;
+  bool clear_strides = false;
+
+  void AllocData(DLTensor* t) {
+    ++c->alloc;
+    size_t n = (bytes != 0 ? bytes : ffi::GetDataSize(*t)) + byte_offset;
+    t->data = std::malloc(n == 0 ? 1 : n);
+    t->byte_offset = byte_offset;
+    if (clear_strides) t->strides = nullptr;
+    c->last_data = t->data;
+    c->last_bytes = n;
+  }
+  /*! \brief The variant FromNDAlloc uses when given extra arguments. */
+  void AllocData(DLTensor* t, int fill, size_t* seen_bytes) {
+    AllocData(t);
+    std::memset(t->data, fill, c->last_bytes);
+    *seen_bytes = c->last_bytes;
+  }
+  void FreeData(DLTensor* t) {
+    ++c->free;
+    c->freed_data = t->data;
+    std::free(t->data);
+    t->data = nullptr;
   }
 };
 

@@ -1,0 +1,322 @@
+// ffi.Function: calls (keyword binding), name, signature and doc from metadata, the GIL setting.
+#include <Python.h>  // before any other Python header
+#include <structmember.h>
+
+#include <vector>
+
+#include "core.h"
+
+namespace tvm {
+namespace ffi {
+namespace python {
+
+PyTypeObject* FunctionType = nullptr;
+
+namespace {
+
+/*! \brief "'a'", "'a' and 'b'", "'a', 'b', and 'c'": names as Python's own errors list them. */
+PyObject* JoinMissing(PyObject* const* names, Py_ssize_t n) {
+  PyObject* out = PyUnicode_FromString("");
+  for (Py_ssize_t i = 0; out != nullptr && i < n; ++i) {
+    const char* sep = i == 0 ? "" : (n == 2 ? " and " : (i + 1 == n ? ", and " : ", "));
+    Py_SETREF(out, PyUnicode_FromFormat("%U%s'%U'", out, sep, names[i]));
+  }
+  return out;
+}
+
+/*!
+ * \brief A call with keywords, or with a positional count other than the parameter count, of a
+ * function with parameter names: binds the arguments as Python binds them to a function
+ * `name(p0, p1=d1, ...)` (with Python's TypeErrors), then calls with every argument positional.
+ */
+// Out of line: inlined, its vectors would cost every plain call a larger frame.
+[[gnu::noinline, gnu::cold]] PyObject* CallBound(PyFunc* f, PyObject* const* args, Py_ssize_t n,
+                                                 PyObject* kwnames) {
+  Py_ssize_t nkw = kwnames != nullptr ? PyTuple_GET_SIZE(kwnames) : 0;
+  PyObject* fname = f->name != nullptr ? f->name : Py_None;
+  if (f->arg_names == nullptr) {
+    if (nkw == 0) return CallFunction(f->base.handle, f->name, args, n, f->keep_gil);
+    PyErr_Format(PyExc_TypeError,
+                 "`%S` takes positional arguments only: its export declares no parameter names "
+                 "(declare them with FFI_DLL_EXPORT_TYPED_FUNC_ARGS, or wrap it with "
+                 "ffi.utils.kwargs_wrapper.make_kwargs_wrapper)",
+                 fname);
+    return nullptr;
+  }
+  Py_ssize_t total = PyTuple_GET_SIZE(f->arg_names);
+  Py_ssize_t ndef = PyTuple_GET_SIZE(f->arg_defaults);
+  if (n > total) {
+    if (ndef > 0) {
+      PyErr_Format(PyExc_TypeError,
+                   "%S() takes from %zd to %zd positional arguments but %zd %s given", fname,
+                   total - ndef, total, n, n == 1 ? "was" : "were");
+    } else {
+      PyErr_Format(PyExc_TypeError, "%S() takes %zd positional argument%s but %zd %s given", fname,
+                   total, total == 1 ? "" : "s", n, n == 1 ? "was" : "were");
+    }
+    return nullptr;
+  }
+  // On the stack for the usual parameter counts: binding then allocates nothing.
+  constexpr Py_ssize_t kInline = 16;
+  PyObject* inline_bound[kInline];
+  std::vector<PyObject*> heap_bound(total > kInline ? static_cast<size_t>(total) : 0);
+  PyObject** bound = total > kInline ? heap_bound.data() : inline_bound;
+  for (Py_ssize_t j = 0; j < total; ++j) bound[j] = j < n ? args[j] : nullptr;
+  for (Py_ssize_t k = 0; k < nkw; ++k) {
+    PyObject* key = PyTuple_GET_ITEM(kwnames, k);
+    Py_ssize_t j = 0;
+    while (j < total && PyTuple_GET_ITEM(f->arg_names, j) != key) ++j;  // interned: identity
+    if (j == total) {
+      for (j = 0; j < total; ++j) {
+        int eq = PyUnicode_Compare(PyTuple_GET_ITEM(f->arg_names, j), key);
+        if (eq == 0) break;
+        if (eq == -1 && PyErr_Occurred()) return nullptr;
+      }
+    }
+    if (j == total) {
+      PyErr_Format(PyExc_TypeError, "%S() got an unexpected keyword argument '%S'", fname, key);
+      return nullptr;
+    }
+    if (bound[j] != nullptr) {
+      PyErr_Format(PyExc_TypeError, "%S() got multiple values for argument '%S'", fname, key);
+      return nullptr;
+    }
+    bound[j] = args[n + k];
+  }
+  std::vector<PyObject*> missing;
+  for (Py_ssize_t j = 0; j < total; ++j) {
+    if (bound[j] != nullptr) continue;
+    if (j >= total - ndef) {
+      bound[j] = PyTuple_GET_ITEM(f->arg_defaults, j - (total - ndef));
+    } else {
+      missing.push_back(PyTuple_GET_ITEM(f->arg_names, j));
+    }
+  }
+  if (!missing.empty()) {
+    PyObject* list = JoinMissing(missing.data(), static_cast<Py_ssize_t>(missing.size()));
+    if (list == nullptr) return nullptr;
+    PyErr_Format(PyExc_TypeError, "%S() missing %zd required positional argument%s: %U", fname,
+                 static_cast<Py_ssize_t>(missing.size()), missing.size() == 1 ? "" : "s", list);
+    Py_DECREF(list);
+    return nullptr;
+  }
+  return CallFunction(f->base.handle, f->name, bound, total, f->keep_gil);
+}
+
+}  // namespace
+
+PyObject* FunctionVectorcall(PyObject* self, PyObject* const* args, size_t nargsf,
+                             PyObject* kwnames) {
+  auto* f = reinterpret_cast<PyFunc*>(self);
+  if (FFI_UNLIKELY(kwnames != nullptr)) {
+    return CallBound(f, args, PyVectorcall_NARGS(nargsf), kwnames);  // refuses keywords
+  }
+  return CallFunction(f->base.handle, f->name, args, PyVectorcall_NARGS(nargsf), f->keep_gil);
+}
+
+namespace {
+
+/*!
+ * \brief The vectorcall of functions with parameter names (set with them): calls giving every
+ * parameter positionally go straight through; keywords and omitted defaults are bound first.
+ */
+PyObject* NamedFunctionVectorcall(PyObject* self, PyObject* const* args, size_t nargsf,
+                                  PyObject* kwnames) {
+  auto* f = reinterpret_cast<PyFunc*>(self);
+  Py_ssize_t n = PyVectorcall_NARGS(nargsf);
+  if (FFI_LIKELY(kwnames == nullptr) && n == PyTuple_GET_SIZE(f->arg_names)) {
+    return CallFunction(f->base.handle, f->name, args, n, f->keep_gil);
+  }
+  return CallBound(f, args, n, kwnames);
+}
+
+/*! \brief The function's `_ffi_metadata` (from its export), or NULL (borrowed). */
+PyObject* Metadata(PyFunc* f) {
+  return f->dict ? PyDict_GetItemString(f->dict, "_ffi_metadata") : nullptr;
+}
+
+/*! \brief The signature text from the function's metadata, or NULL (borrowed). */
+PyObject* SignatureText(PyFunc* f) {
+  PyObject* meta = Metadata(f);
+  return meta && PyDict_Check(meta) ? PyDict_GetItemString(meta, "signature") : nullptr;
+}
+
+PyObject* FunctionRepr(PyObject* self) {
+  auto* f = reinterpret_cast<PyFunc*>(self);
+  if (PyObject* sig = SignatureText(f)) return PyUnicode_FromFormat("<ffi.Function %S>", sig);
+  if (f->name != nullptr) return PyUnicode_FromFormat("<ffi.Function %S>", f->name);
+  return PyUnicode_FromFormat("<ffi.Function at %p>", f->base.handle);
+}
+
+PyObject* FunctionGetName(PyObject* self, void*) {
+  PyObject* name = reinterpret_cast<PyFunc*>(self)->name;
+  if (name == nullptr) Py_RETURN_NONE;
+  Py_INCREF(name);
+  return name;
+}
+
+PyObject* FunctionGetSignature(PyObject* self, void*) {
+  auto* f = reinterpret_cast<PyFunc*>(self);
+  PyObject* meta = Metadata(f);
+  if (meta == nullptr) {
+    PyErr_SetString(PyExc_AttributeError, "the function carries no signature metadata");
+    return nullptr;
+  }
+  PyObject* hook = GetHooks().signature_from_metadata;
+  if (hook == nullptr) {
+    PyErr_SetString(PyExc_AttributeError, "the ffi package has not registered its hooks");
+    return nullptr;
+  }
+  return PyObject_CallOneArg(hook, meta);
+}
+
+PyObject* FunctionGetDoc(PyObject* self, void*) {
+  auto* f = reinterpret_cast<PyFunc*>(self);
+  PyObject* meta = Metadata(f);
+  PyObject* hook = GetHooks().signature_from_metadata;
+  if (f->arg_names != nullptr && meta != nullptr && hook != nullptr && f->name != nullptr) {
+    // Named parameters: "scale(x: 'float', alpha: 'float' = 2.0) -> 'float'", as help() shows.
+    PyObject* sig = PyObject_CallOneArg(hook, meta);
+    if (sig == nullptr) return nullptr;
+    PyObject* doc = PyUnicode_FromFormat("%S%S", f->name, sig);
+    Py_DECREF(sig);
+    return doc;
+  }
+  if (PyObject* sig = SignatureText(f)) {
+    Py_INCREF(sig);
+    return sig;
+  }
+  return PyUnicode_FromString("A callable FFI function: ffi.Function(*args) calls it.");
+}
+
+PyObject* FunctionGetKeepGil(PyObject* self, void*) {
+  return PyBool_FromLong(reinterpret_cast<PyFunc*>(self)->keep_gil);
+}
+
+int FunctionSetKeepGil(PyObject* self, PyObject* value, void*) {
+  if (value == nullptr || !PyBool_Check(value)) {
+    PyErr_SetString(PyExc_TypeError, "keep_gil must be True or False");
+    return -1;
+  }
+  reinterpret_cast<PyFunc*>(self)->keep_gil = value == Py_True;
+  return 0;
+}
+
+PyObject* FunctionGetReleaseGil(PyObject* self, void*) {
+  return PyBool_FromLong(!reinterpret_cast<PyFunc*>(self)->keep_gil);
+}
+
+int FunctionSetReleaseGil(PyObject* self, PyObject* value, void*) {
+  if (value == nullptr) {
+    PyErr_SetString(PyExc_TypeError, "release_gil cannot be deleted");
+    return -1;
+  }
+  int release = PyObject_IsTrue(value);
+  if (release < 0) return -1;
+  reinterpret_cast<PyFunc*>(self)->keep_gil = release == 0;
+  return 0;
+}
+
+int FunctionTraverse(PyObject* self, visitproc visit, void* arg) {
+  auto* f = reinterpret_cast<PyFunc*>(self);
+  Py_VISIT(f->dict);
+  Py_VISIT(f->name);
+  Py_VISIT(f->arg_defaults);
+  Py_VISIT(Py_TYPE(self));
+  return 0;
+}
+
+int FunctionClear(PyObject* self) {
+  auto* f = reinterpret_cast<PyFunc*>(self);
+  Py_CLEAR(f->dict);
+  Py_CLEAR(f->name);
+  Py_CLEAR(f->arg_names);
+  Py_CLEAR(f->arg_defaults);
+  return 0;
+}
+
+PyGetSetDef function_getset[] = {
+    {"__name__", FunctionGetName, nullptr, "The name the function was looked up by.", nullptr},
+    {"__signature__", FunctionGetSignature, nullptr, "inspect.Signature from the metadata.",
+     nullptr},
+    {"__doc__", FunctionGetDoc, nullptr, "The signature text when known.", nullptr},
+    {"keep_gil", FunctionGetKeepGil, FunctionSetKeepGil,
+     "Opt-in fast path: when True, calls keep holding the GIL (no other Python thread runs "
+     "during the call, and a kernel whose worker threads call back into Python deadlocks). "
+     "Default False: the GIL is released around every call.",
+     nullptr},
+    {"release_gil", FunctionGetReleaseGil, FunctionSetReleaseGil,
+     "The reference's name for `not keep_gil`: whether calls release the GIL (default True).",
+     nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr}};
+
+PyMemberDef function_members[] = {
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(PyFunc, vectorcall), READONLY, nullptr},
+    {"__dictoffset__", T_PYSSIZET, offsetof(PyFunc, dict), READONLY, nullptr},
+    {nullptr, 0, 0, 0, nullptr}};
+
+}  // namespace
+
+void SetFunctionName(PyObject* func, PyObject* name) {
+  auto* f = reinterpret_cast<PyFunc*>(func);
+  Py_XINCREF(name);
+  Py_XSETREF(f->name, name);
+}
+
+bool SetFunctionParams(PyObject* func, PyObject* names, PyObject* defaults) {
+  if (!PyObject_TypeCheck(func, FunctionType) || !PyTuple_Check(names) ||
+      !PyTuple_Check(defaults) || PyTuple_GET_SIZE(defaults) > PyTuple_GET_SIZE(names)) {
+    PyErr_SetString(PyExc_TypeError,
+                    "_set_function_params(func, names, defaults): an ffi.Function, a tuple of "
+                    "names and a tuple of at most as many defaults");
+    return false;
+  }
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(names); ++i) {
+    if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(names, i))) {
+      PyErr_SetString(PyExc_TypeError, "parameter names must be str");
+      return false;
+    }
+  }
+  // Interned names make the keyword lookup an identity comparison for literal keywords.
+  PyObject* interned = PyTuple_New(PyTuple_GET_SIZE(names));
+  if (interned == nullptr) return false;
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(names); ++i) {
+    PyObject* name = PyTuple_GET_ITEM(names, i);
+    Py_INCREF(name);
+    PyUnicode_InternInPlace(&name);
+    PyTuple_SET_ITEM(interned, i, name);
+  }
+  auto* f = reinterpret_cast<PyFunc*>(func);
+  Py_XSETREF(f->arg_names, interned);
+  Py_INCREF(defaults);
+  Py_XSETREF(f->arg_defaults, defaults);
+  f->vectorcall = NamedFunctionVectorcall;  // functions without names keep the plain entry
+  return true;
+}
+
+bool InitFunctionType(PyObject* module) {
+  PyType_Slot function_slots[] = {
+      {Py_tp_call, reinterpret_cast<void*>(PyVectorcall_Call)},
+      {Py_tp_repr, reinterpret_cast<void*>(FunctionRepr)},
+      {Py_tp_getset, function_getset},
+      {Py_tp_members, function_members},
+      {Py_tp_traverse, reinterpret_cast<void*>(FunctionTraverse)},
+      {Py_tp_clear, reinterpret_cast<void*>(FunctionClear)},
+      {Py_tp_free, reinterpret_cast<void*>(PyObject_GC_Del)},
+      // No Py_tp_doc: it would replace the __doc__ getset that shows each signature.
+      {0, nullptr}};
+  PyType_Spec function_spec = {
+      "ffi.Function", sizeof(PyFunc), 0,
+      Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_HAVE_GC,
+      function_slots};
+  PyObject* bases = PyTuple_Pack(1, ObjectType);
+  FunctionType = reinterpret_cast<PyTypeObject*>(PyType_FromSpecWithBases(&function_spec, bases));
+  Py_DECREF(bases);
+  if (FunctionType == nullptr) return false;
+  RegisterClass(kTVMFFIFunction, FunctionType);
+  return AddType(module, "Function", FunctionType);
+}
+
+}  // namespace python
+}  // namespace ffi
+}  // namespace tvm
