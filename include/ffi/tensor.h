@@ -211,6 +211,11 @@ class NDAllocTensorObj : public TensorObj {
     StoreShapeAndStrides(this, shape.data(), strides, this->ndim,
                          static_cast<int64_t*>(ExtraStorage(this)));
     alloc_.AllocData(static_cast<DLTensor*>(this), std::forward<Extra>(extra)...);
+    // An allocator may leave strides NULL (compact, in DLPack); a tensor object always has them.
+    if (this->strides == nullptr) {
+      this->strides = static_cast<int64_t*>(ExtraStorage(this)) + this->ndim;
+      FillCompactStrides(this->shape, this->ndim, this->strides);
+    }
   }
   ~NDAllocTensorObj() { alloc_.FreeData(static_cast<DLTensor*>(this)); }
 
@@ -224,29 +229,28 @@ class Tensor : public ObjectRef, public detail::TensorMethods<Tensor> {
  public:
   Tensor() = default;
   /*!
-   * \brief Wraps a tensor object. Strides its producer left null (legal in DLPack) are computed
-   * here, once, so that strides() only reads and a shared Tensor is safe to use from many threads.
+   * \brief Wraps a tensor object. Like the reference's, a Tensor is one pointer, so an object
+   * holding a Tensor field has the same layout whichever header set compiled it.
    */
-  explicit Tensor(ObjectPtr<Object> obj) : ObjectRef(std::move(obj)) {
-    const TensorObj* t = get();
-    if (t != nullptr && t->strides == nullptr && t->ndim > 0) {
-      int64_t* data = nullptr;
-      compact_strides_ = detail::AllocShapeObj(static_cast<size_t>(t->ndim), &data);
-      detail::FillCompactStrides(t->shape, t->ndim, data);
-    }
-  }
+  explicit Tensor(ObjectPtr<Object> obj) : ObjectRef(std::move(obj)) {}
   const TensorObj* operator->() const { return get(); }
   const TensorObj* get() const { return static_cast<const TensorObj*>(data_.get()); }
   using ContainerType = TensorObj;
   /*! \brief None does not convert to Tensor (its methods need a tensor); use Optional<Tensor>. */
   static constexpr bool _type_is_nullable = false;
 
-  /*! \brief Strides in elements (computed for a foreign object that left them null). */
+  /*!
+   * \brief Strides in elements. Every tensor object has them (the runtimes and the allocators
+   * here fill in compact ones); a foreign object without them is a ValueError (a TensorView of it
+   * computes them).
+   */
   ShapeView strides() const {
     const TensorObj* t = get();
-    if (t->strides != nullptr) return ShapeView(t->strides, static_cast<size_t>(t->ndim));
-    if (!compact_strides_) return ShapeView();
-    return ShapeView(compact_strides_->data, compact_strides_->size);
+    if (FFI_UNLIKELY(t->strides == nullptr && t->ndim > 0)) {
+      FFI_THROW(ValueError) << "Tensor::strides(): the tensor object has no strides (its producer "
+                               "left them NULL); view it with TensorView to get compact ones";
+    }
+    return ShapeView(t->strides, static_cast<size_t>(t->ndim));
   }
   /*! \brief The DLTensor (null for a null Tensor). */
   const DLTensor* dl_tensor() const { return get(); }
@@ -333,11 +337,8 @@ class Tensor : public ObjectRef, public detail::TensorMethods<Tensor> {
     FFI_CHECK_SAFE_CALL(TVMFFITensorToDLPackVersioned(detail::ObjectUnsafe::HeaderOf(*this), &out));
     return out;
   }
-
- private:
-  /*! \brief Strides computed for a foreign object that left them null; shared by copies. */
-  ObjectPtr<ShapeObj> compact_strides_;
 };
+static_assert(sizeof(Tensor) == sizeof(void*), "a Tensor is one pointer, as the reference's");
 
 namespace detail {
 /*! \brief The object behind Tensor::as_strided: its own shape and strides, the base's data. */

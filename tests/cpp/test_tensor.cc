@@ -199,18 +199,36 @@ TEST(TensorAccessors, DeviceDtypeAndVectorLanes) {
   EXPECT_EQ(c.last_bytes, 20u);  // 5 elements x 2 lanes x 2 bytes
 }
 
-TEST(TensorAccessors, StridesFilledForObjectWithNullStrides) {
-  // An object whose producer left strides NULL (legal in DLPack) still reports compact strides.
+TEST(TensorAccessors, StridesFilledWhenTheAllocatorLeavesThemNull) {
+  // An allocator that leaves strides NULL (legal in DLPack: compact) gets an object with compact
+  // strides filled in, so every tensor object has strides, as the reference requires.
   Counters c;
   CountingAlloc alloc{&c};
   alloc.clear_strides = true;
   Tensor t = Tensor::FromNDAlloc(alloc, {2, 3, 4}, kF32, kCPU);
-  ASSERT_EQ(t.get()->strides, nullptr);
+  ASSERT_NE(t.get()->strides, nullptr);
   EXPECT_EQ(Vec(t.strides()), (std::vector<int64_t>{12, 4, 1}));
   EXPECT_EQ(t.stride(-2), 4);
   EXPECT_TRUE(t.IsContiguous());
   TensorView v(t);
   EXPECT_EQ(Vec(v.strides()), (std::vector<int64_t>{12, 4, 1}));
+}
+
+TEST(TensorAccessors, ForeignObjectWithoutStrides) {
+  // An object built elsewhere with NULL strides: Tensor::strides() refuses it clearly, a
+  // TensorView of it computes compact ones without touching the object.
+  Counters c;
+  Tensor t = Tensor::FromNDAlloc(CountingAlloc{&c}, {2, 3}, kF32, kCPU);
+  auto* obj = const_cast<ffi::TensorObj*>(t.get());
+  int64_t* saved = obj->strides;
+  obj->strides = nullptr;
+  ffi::Error e = CatchError([&] { t.strides(); });
+  EXPECT_EQ(e.kind(), "ValueError");
+  EXPECT_NE(e.message().find("no strides"), std::string::npos) << e.message();
+  TensorView v(t);
+  EXPECT_EQ(Vec(v.strides()), (std::vector<int64_t>{3, 1}));
+  EXPECT_EQ(obj->strides, nullptr);
+  obj->strides = saved;
 }
 
 TEST(TensorAccessors, IsAligned) {
