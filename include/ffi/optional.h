@@ -99,14 +99,14 @@ class Optional : public detail::OptionalComparisons<Optional<T, Tag>, T> {
   // through here, and zeroing a large T (TensorView: 104 bytes) first would cost more than the
   // move itself.
   Optional(const Optional& other) {
-    if (other.has_value_) {
+    if (other.has_value()) {
       Emplace(other.value_);
     } else {
       InitStorage();
     }
   }
   Optional(Optional&& other) noexcept(std::is_nothrow_move_constructible_v<T>) {
-    if (other.has_value_) {
+    if (other.has_value()) {
       Emplace(std::move(other.value_));
     } else {
       InitStorage();
@@ -115,14 +115,14 @@ class Optional : public detail::OptionalComparisons<Optional<T, Tag>, T> {
   Optional& operator=(const Optional& other) {
     if (this != &other) {
       reset();
-      if (other.has_value_) Emplace(other.value_);
+      if (other.has_value()) Emplace(other.value_);
     }
     return *this;
   }
   Optional& operator=(Optional&& other) noexcept(std::is_nothrow_move_constructible_v<T>) {
     if (this != &other) {
       reset();
-      if (other.has_value_) Emplace(std::move(other.value_));
+      if (other.has_value()) Emplace(std::move(other.value_));
     }
     return *this;
   }
@@ -147,19 +147,19 @@ class Optional : public detail::OptionalComparisons<Optional<T, Tag>, T> {
   }
 
   /*! \brief Whether a value is present. */
-  bool has_value() const { return has_value_; }
-  explicit operator bool() const { return has_value_; }
+  bool has_value() const { return type_index_ != kTVMFFINone; }
+  explicit operator bool() const { return has_value(); }
   /*! \brief The value; throws ValueError when there is none. */
   const T& value() const& {
-    if (!has_value_) ThrowEmpty();
+    if (!has_value()) ThrowEmpty();
     return value_;
   }
   T&& value() && {
-    if (!has_value_) ThrowEmpty();
+    if (!has_value()) ThrowEmpty();
     return std::move(value_);
   }
   /*! \brief The value, or `fallback` when there is none. */
-  T value_or(T fallback) const { return has_value_ ? value_ : std::move(fallback); }
+  T value_or(T fallback) const { return has_value() ? value_ : std::move(fallback); }
   /*! \brief The value (unchecked). */
   const T& operator*() const& { return value_; }
   T& operator*() & { return value_; }
@@ -168,9 +168,9 @@ class Optional : public detail::OptionalComparisons<Optional<T, Tag>, T> {
   T* operator->() { return &value_; }
   /*! \brief Drops the value, if any. */
   void reset() {
-    if (has_value_) {
+    if (has_value()) {
       value_.~T();
-      has_value_ = false;
+      type_index_ = kTVMFFINone;
     }
   }
   using detail::OptionalComparisons<Optional, T>::operator==;
@@ -196,14 +196,23 @@ class Optional : public detail::OptionalComparisons<Optional<T, Tag>, T> {
   template <typename U>
   void Emplace(U&& value) {
     new (&value_) T(std::forward<U>(value));
-    has_value_ = true;
+    type_index_ = kTypeIndex;
   }
   [[noreturn]] static void ThrowEmpty() { FFI_THROW(RuntimeError) << "Bad optional access"; }
 
+  /*!
+   * \brief What a TVMFFIAny holding the value would say: Int, Float or Bool for numbers, so that
+   * Optional<int64_t> and Optional<double> have the reference's layout (an Any: type index first,
+   * the value 8 bytes in) and read the same from an object compiled with either header set.
+   */
+  static constexpr int32_t kTypeIndex = std::is_same_v<T, bool>       ? kTVMFFIBool
+                                        : std::is_integral_v<T>       ? kTVMFFIInt
+                                        : std::is_floating_point_v<T> ? kTVMFFIFloat
+                                                                      : kTVMFFIAny;
+  int32_t type_index_ = kTVMFFINone;  // kTVMFFINone: empty; else kTypeIndex and value_ is alive
   union {
-    T value_;  // alive exactly when has_value_
+    T value_;
   };
-  bool has_value_ = false;
 };
 
 namespace detail {

@@ -4,6 +4,7 @@
 #include <ffi/ffi.h>
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -491,6 +492,28 @@ TEST(Optional, NoneConvertsToANullReferenceNotToAFailure) {
   std::optional<Box> back = Any().as<Box>();
   ASSERT_TRUE(back.has_value());
   EXPECT_FALSE(back->defined());
+}
+
+TEST(Optional, NumbersAreLaidOutAsAnAny) {
+  // As the reference's: an object field Optional<int64_t> / Optional<double> reads the same from
+  // code built with either header set (tests/python/test_field_layout.py reads one across them).
+  static_assert(sizeof(ffi::Optional<int64_t>) == sizeof(TVMFFIAny));
+  static_assert(sizeof(ffi::Optional<double>) == sizeof(TVMFFIAny));
+  ffi::Optional<int64_t> count = -5;
+  ffi::Optional<double> scale = 2.5;
+  ffi::Optional<int64_t> none;
+  TVMFFIAny raw;
+  std::memcpy(&raw, &count, sizeof(raw));
+  EXPECT_EQ(raw.type_index, kTVMFFIInt);
+  EXPECT_EQ(raw.v_int64, -5);
+  std::memcpy(&raw, &scale, sizeof(raw));
+  EXPECT_EQ(raw.type_index, kTVMFFIFloat);
+  EXPECT_EQ(raw.v_float64, 2.5);
+  std::memcpy(&raw, &none, sizeof(raw));
+  EXPECT_EQ(raw.type_index, kTVMFFINone);
+  count.reset();
+  std::memcpy(&raw, &count, sizeof(raw));
+  EXPECT_EQ(raw.type_index, kTVMFFINone);
 }
 
 }  // namespace

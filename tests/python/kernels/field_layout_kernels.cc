@@ -1,0 +1,54 @@
+// An object with value-class fields (Optional<int64_t>, Optional<double>, Tensor), made by one
+// copy of this library and read inline, as its own class, by another: the copies are built with
+// our headers and with the reference's (tests/python/test_field_layout.py), so a read across them
+// only works where both header sets lay the fields out alike. LAYOUT_PREFIX names the copy.
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/container/array.h>
+#include <tvm/ffi/container/tensor.h>
+#include <tvm/ffi/function.h>
+#include <tvm/ffi/object.h>
+#include <tvm/ffi/optional.h>
+
+#include <cstdint>
+#include <utility>
+
+namespace ffi = tvm::ffi;
+
+namespace layout {
+
+/*! \brief The fields under test, then one plain field whose offset depends on all of them. */
+class HolderObj : public ffi::Object {
+ public:
+  ffi::Optional<int64_t> count;
+  ffi::Optional<double> scale;
+  ffi::Tensor tensor;
+  int64_t after = 0;
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL(LAYOUT_PREFIX ".Holder", HolderObj, ffi::Object);
+};
+
+ffi::ObjectRef MakeHolder(ffi::Optional<int64_t> count, ffi::Optional<double> scale,
+                          ffi::Tensor tensor, int64_t after) {
+  auto obj = ffi::make_object<HolderObj>();
+  obj->count = count;
+  obj->scale = scale;
+  obj->tensor = std::move(tensor);
+  obj->after = after;
+  return ffi::ObjectRef(std::move(obj));
+}
+
+/*!
+ * \brief Reads `holder` as this copy's HolderObj without checking its type (it may come from the
+ * other copy): what C++ code reading another library's object inline does.
+ */
+ffi::Array<ffi::Any> ReadHolder(ffi::ObjectRef holder) {
+  const auto* h = static_cast<const HolderObj*>(holder.get());
+  ffi::Any count, scale;
+  if (h->count.has_value()) count = h->count.value();
+  if (h->scale.has_value()) scale = h->scale.value();
+  return ffi::Array<ffi::Any>{count, scale, h->tensor, h->after};
+}
+
+}  // namespace layout
+
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(make_holder, layout::MakeHolder);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(read_holder, layout::ReadHolder);

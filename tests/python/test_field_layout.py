@@ -1,0 +1,46 @@
+"""Objects shared across header sets: a class with Optional<int64_t>, Optional<double> and Tensor
+fields, made by a library built with one header set and read inline (as that reader's own class)
+by a library built with the other (kernels/field_layout_kernels.cc). The reads agree only because
+both header sets lay these fields out alike: an Optional of a number is an Any (type index, then
+the value 8 bytes in) and a Tensor is one pointer."""
+
+import itertools
+import os
+
+import pytest
+import torch
+from test_reflection_interop import built_copy
+
+import ffi
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = os.path.join(HERE, "kernels", "field_layout_kernels.cc")
+COPIES = ["layout_ours", "layout_reference"]
+
+
+@pytest.fixture(scope="module")
+def mods(tmp_path_factory):
+    loaded = {}
+    for copy in COPIES:
+        try:
+            loaded[copy] = ffi.load_module(
+                built_copy(copy, COPIES, SRC, "LAYOUT_PREFIX", tmp_path_factory)
+            )
+        except pytest.skip.Exception:
+            pass  # the reference's copy needs its wheel
+    return loaded
+
+
+@pytest.mark.parametrize("maker, reader", list(itertools.product(COPIES, COPIES)))
+@pytest.mark.parametrize("count, scale", [(5, None), (None, 2.5), (-7, -0.125), (None, None)])
+def test_fields_read_inline_across_header_sets(mods, maker, reader, count, scale):
+    if maker not in mods or reader not in mods:
+        pytest.skip("the reference package is not installed")
+    t = torch.arange(6.0).reshape(2, 3)
+    holder = mods[maker].make_holder(count, scale, t, 42)
+    got_count, got_scale, got_tensor, after = mods[reader].read_holder(holder)
+    assert (got_count, got_scale, after) == (count, scale, 42)
+    # No framework tensor in this call: the tensor comes back as an ffi.Tensor, the same memory.
+    assert isinstance(got_tensor, ffi.Tensor)
+    got = torch.from_dlpack(got_tensor)
+    assert got.data_ptr() == t.data_ptr() and torch.equal(got, t)
