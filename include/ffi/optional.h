@@ -149,7 +149,7 @@ class Optional : public detail::OptionalComparisons<Optional<T, Tag>, T> {
   /*! \brief Whether a value is present. */
   bool has_value() const { return type_index_ != kTVMFFINone; }
   explicit operator bool() const { return has_value(); }
-  /*! \brief The value; throws ValueError when there is none. */
+  /*! \brief The value; throws RuntimeError ("Bad optional access") when there is none. */
   const T& value() const& {
     if (!has_value()) ThrowEmpty();
     return value_;
