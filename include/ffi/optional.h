@@ -227,6 +227,107 @@ template <typename T>
 using CastResult = Optional<T, CastResultTag>;
 }  // namespace detail
 
+namespace detail {
+/*!
+ * \brief Whether Optional<T> stores a number narrower than 8 bytes widened in an Any (an int64 or a
+ * double), as TVM-FFI's does, so that an object's Optional<int>/<bool>/<float> field has one
+ * layout under either header set. Such an Optional gives its value by value.
+ */
+template <typename T>
+inline constexpr bool kWidenedOptional = std::is_arithmetic_v<T> && sizeof(T) < 8;
+}  // namespace detail
+
+/*!
+ * \brief An Optional of a number narrower than 8 bytes (`bool`, `int`, `float`, ...): a TVMFFIAny
+ * holding the number widened (kTVMFFIInt / kTVMFFIBool / kTVMFFIFloat) or None. The value is
+ * returned by value (`*opt`, `value()`), as TVM-FFI's; assign to change it.
+ */
+template <typename T>
+class Optional<T, std::enable_if_t<detail::kWidenedOptional<T>>>
+    : public detail::OptionalComparisons<Optional<T>, T> {
+ public:
+  /*! \brief Nothing. */
+  Optional() noexcept = default;
+  Optional(std::nullopt_t) noexcept {}
+  /*! \brief Nothing, from `nullptr`. */
+  template <typename N, typename = std::enable_if_t<std::is_null_pointer_v<N>>>
+  Optional(N) noexcept {}
+  /*! \brief A value. */
+  Optional(T value) noexcept { Set(value); }
+  /*! \brief The value of a std::optional, if it has one. */
+  template <typename U, typename = std::enable_if_t<std::is_same_v<U, T>>>
+  Optional(std::optional<U> value) noexcept {
+    if (value.has_value()) Set(*value);
+  }
+  /*! \brief From a CastResult of the same `T`. */
+  template <typename OtherTag, typename = std::enable_if_t<!std::is_same_v<OtherTag, void>>>
+  Optional(Optional<T, OtherTag> other) noexcept {
+    if (other.has_value()) Set(*other);
+  }
+  /*! \brief Holds `value` instead. */
+  Optional& operator=(T value) noexcept {
+    Set(value);
+    return *this;
+  }
+  /*! \brief Holds nothing. */
+  Optional& operator=(std::nullopt_t) noexcept {
+    reset();
+    return *this;
+  }
+  template <typename N, typename = std::enable_if_t<std::is_null_pointer_v<N>>>
+  Optional& operator=(N) noexcept {
+    reset();
+    return *this;
+  }
+
+  /*! \brief Whether a value is present. */
+  bool has_value() const noexcept { return value_.type_index != kTVMFFINone; }
+  explicit operator bool() const noexcept { return has_value(); }
+  /*! \brief The value; throws RuntimeError ("Bad optional access") when there is none. */
+  T value() const {
+    if (!has_value()) FFI_THROW(RuntimeError) << "Bad optional access";
+    return Get();
+  }
+  /*! \brief The value, or `fallback` when there is none. */
+  T value_or(T fallback) const noexcept { return has_value() ? Get() : fallback; }
+  /*! \brief The value (unchecked). */
+  T operator*() const noexcept { return Get(); }
+  /*! \brief Drops the value, if any. */
+  void reset() noexcept { value_ = TVMFFIAny{}; }
+  using detail::OptionalComparisons<Optional, T>::operator==;
+  using detail::OptionalComparisons<Optional, T>::operator!=;
+  /*! \brief Equal when both are empty, or both hold equal values. */
+  bool operator==(const Optional& other) const noexcept {
+    return has_value() == other.has_value() && (!has_value() || Get() == *other);
+  }
+  bool operator!=(const Optional& other) const noexcept { return !(*this == other); }
+
+ private:
+  void Set(T v) noexcept {
+    value_ = TVMFFIAny{};
+    if constexpr (std::is_same_v<T, bool>) {
+      value_.type_index = kTVMFFIBool;
+      value_.v_int64 = v ? 1 : 0;
+    } else if constexpr (std::is_floating_point_v<T>) {
+      value_.type_index = kTVMFFIFloat;
+      value_.v_float64 = static_cast<double>(v);
+    } else {
+      value_.type_index = kTVMFFIInt;
+      value_.v_int64 = static_cast<int64_t>(v);
+    }
+  }
+  T Get() const noexcept {
+    if constexpr (std::is_same_v<T, bool>) {
+      return value_.v_int64 != 0;
+    } else if constexpr (std::is_floating_point_v<T>) {
+      return static_cast<T>(value_.v_float64);
+    } else {
+      return static_cast<T>(value_.v_int64);
+    }
+  }
+  TVMFFIAny value_{};  // type index kTVMFFINone when empty
+};
+
 class String;
 class Bytes;
 template <typename T>

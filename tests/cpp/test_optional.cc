@@ -514,6 +514,33 @@ TEST(Optional, NumbersAreLaidOutAsAnAny) {
   count.reset();
   std::memcpy(&raw, &count, sizeof(raw));
   EXPECT_EQ(raw.type_index, kTVMFFINone);
+  // Narrower numbers are widened into the Any, as the reference's, and come back by value.
+  static_assert(sizeof(ffi::Optional<int>) == sizeof(TVMFFIAny));
+  static_assert(sizeof(ffi::Optional<bool>) == sizeof(TVMFFIAny));
+  static_assert(sizeof(ffi::Optional<float>) == sizeof(TVMFFIAny));
+  ffi::Optional<int> small = -3;
+  std::memcpy(&raw, &small, sizeof(raw));
+  EXPECT_EQ(raw.type_index, kTVMFFIInt);
+  EXPECT_EQ(raw.v_int64, -3);
+  EXPECT_EQ(*small, -3);
+  small = 7;
+  EXPECT_EQ(small.value(), 7);
+  ffi::Optional<bool> flag = true;
+  std::memcpy(&raw, &flag, sizeof(raw));
+  EXPECT_EQ(raw.type_index, kTVMFFIBool);
+  EXPECT_EQ(raw.v_int64, 1);
+  ffi::Optional<float> half = 0.5f;
+  std::memcpy(&raw, &half, sizeof(raw));
+  EXPECT_EQ(raw.type_index, kTVMFFIFloat);
+  EXPECT_EQ(raw.v_float64, 0.5);
+  EXPECT_EQ(half.value_or(1.0f), 0.5f);
+  half = std::nullopt;
+  EXPECT_FALSE(half.has_value());
+  EXPECT_EQ(half.value_or(1.0f), 1.0f);
+  EXPECT_THROW(half.value(), ffi::Error);
+  EXPECT_TRUE(ffi::Optional<int>(2) == ffi::Optional<int>(2));
+  EXPECT_TRUE(ffi::Optional<int>(2) != ffi::Optional<int>());
+  EXPECT_TRUE(ffi::Optional<int>(2) == 2);
 }
 
 }  // namespace

@@ -1,8 +1,8 @@
-"""Objects shared across header sets: a class with Optional<int64_t>, Optional<double> and Tensor
-fields, made by a library built with one header set and read inline (as that reader's own class)
-by a library built with the other (kernels/field_layout_kernels.cc). The reads agree only because
-both header sets lay these fields out alike: an Optional of a number is an Any (type index, then
-the value 8 bytes in) and a Tensor is one pointer."""
+"""Objects shared across header sets: a class with Optional<int64_t>, <double>, <int>, <bool>,
+<float> and Tensor fields, made by a library built with one header set and read inline (as the
+reader's own class) by a library built with the other (kernels/field_layout_kernels.cc). The reads
+agree only because both header sets lay these fields out alike: an Optional of a number is an Any
+(type index, then the value, widened, 8 bytes in) and a Tensor is one pointer."""
 
 import itertools
 import os
@@ -32,14 +32,20 @@ def mods(tmp_path_factory):
 
 
 @pytest.mark.parametrize("maker, reader", list(itertools.product(COPIES, COPIES)))
-@pytest.mark.parametrize("count, scale", [(5, None), (None, 2.5), (-7, -0.125), (None, None)])
-def test_fields_read_inline_across_header_sets(mods, maker, reader, count, scale):
+@pytest.mark.parametrize(
+    "count, scale, small, flag, ratio",
+    [(5, None, -3, True, 0.5), (None, 2.5, None, False, None), (-7, -0.125, 9, None, -1.25),
+     (None, None, None, None, None)],
+)  # fmt: skip
+def test_fields_read_inline_across_header_sets(
+    mods, maker, reader, count, scale, small, flag, ratio
+):
     if maker not in mods or reader not in mods:
         pytest.skip("the reference package is not installed")
     t = torch.arange(6.0).reshape(2, 3)
-    holder = mods[maker].make_holder(count, scale, t, 42)
-    got_count, got_scale, got_tensor, after = mods[reader].read_holder(holder)
-    assert (got_count, got_scale, after) == (count, scale, 42)
+    holder = mods[maker].make_holder(count, scale, small, flag, ratio, t, 42)
+    *values, got_tensor, after = mods[reader].read_holder(holder)
+    assert values == [count, scale, small, flag, ratio] and after == 42
     # No framework tensor in this call: the tensor comes back as an ffi.Tensor, the same memory.
     assert isinstance(got_tensor, ffi.Tensor)
     got = torch.from_dlpack(got_tensor)

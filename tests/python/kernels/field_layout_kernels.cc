@@ -1,4 +1,4 @@
-// An object with value-class fields (Optional<int64_t>, Optional<double>, Tensor), made by one
+// An object with value-class fields (Optionals of numbers, a Tensor), made by one
 // copy of this library and read inline, as its own class, by another: the copies are built with
 // our headers and with the reference's (tests/python/test_field_layout.py), so a read across them
 // only works where both header sets lay the fields out alike. LAYOUT_PREFIX names the copy.
@@ -21,16 +21,23 @@ class HolderObj : public ffi::Object {
  public:
   ffi::Optional<int64_t> count;
   ffi::Optional<double> scale;
+  ffi::Optional<int> small;
+  ffi::Optional<bool> flag;
+  ffi::Optional<float> ratio;
   ffi::Tensor tensor;
   int64_t after = 0;
   TVM_FFI_DECLARE_OBJECT_INFO_FINAL(LAYOUT_PREFIX ".Holder", HolderObj, ffi::Object);
 };
 
 ffi::ObjectRef MakeHolder(ffi::Optional<int64_t> count, ffi::Optional<double> scale,
-                          ffi::Tensor tensor, int64_t after) {
+                          ffi::Optional<int> small, ffi::Optional<bool> flag,
+                          ffi::Optional<float> ratio, ffi::Tensor tensor, int64_t after) {
   auto obj = ffi::make_object<HolderObj>();
   obj->count = count;
   obj->scale = scale;
+  obj->small = small;
+  obj->flag = flag;
+  obj->ratio = ratio;
   obj->tensor = std::move(tensor);
   obj->after = after;
   return ffi::ObjectRef(std::move(obj));
@@ -42,10 +49,13 @@ ffi::ObjectRef MakeHolder(ffi::Optional<int64_t> count, ffi::Optional<double> sc
  */
 ffi::Array<ffi::Any> ReadHolder(ffi::ObjectRef holder) {
   const auto* h = static_cast<const HolderObj*>(holder.get());
-  ffi::Any count, scale;
+  ffi::Any count, scale, small, flag, ratio;
   if (h->count.has_value()) count = h->count.value();
   if (h->scale.has_value()) scale = h->scale.value();
-  return ffi::Array<ffi::Any>{count, scale, h->tensor, h->after};
+  if (h->small.has_value()) small = h->small.value();
+  if (h->flag.has_value()) flag = h->flag.value();
+  if (h->ratio.has_value()) ratio = h->ratio.value();
+  return ffi::Array<ffi::Any>{count, scale, small, flag, ratio, h->tensor, h->after};
 }
 
 }  // namespace layout
