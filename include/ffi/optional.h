@@ -201,14 +201,14 @@ class Optional : public detail::OptionalComparisons<Optional<T, Tag>, T> {
   [[noreturn]] static void ThrowEmpty() { FFI_THROW(RuntimeError) << "Bad optional access"; }
 
   /*!
-   * \brief What a TVMFFIAny holding the value would say: Int, Float or Bool for numbers, so that
-   * Optional<int64_t> and Optional<double> have the reference's layout (an Any: type index first,
-   * the value 8 bytes in) and read the same from an object compiled with either header set.
+   * \brief What a TVMFFIAny holding the value would say, so that Optional<int64_t> and
+   * Optional<double> have the reference's layout (an Any: type index first, the value 8 bytes in)
+   * and read the same from an object compiled with either header set. (Narrower numbers have
+   * their own Optional below.)
    */
-  static constexpr int32_t kTypeIndex = std::is_same_v<T, bool>       ? kTVMFFIBool
-                                        : std::is_integral_v<T>       ? kTVMFFIInt
-                                        : std::is_floating_point_v<T> ? kTVMFFIFloat
-                                                                      : kTVMFFIAny;
+  static constexpr int32_t kTypeIndex = std::is_floating_point_v<T> ? kTVMFFIFloat
+                                        : std::is_integral_v<T>     ? kTVMFFIInt
+                                                                    : kTVMFFIAny;
   int32_t type_index_ = kTVMFFINone;  // kTVMFFINone: empty; else kTypeIndex and value_ is alive
   union {
     T value_;

@@ -202,8 +202,10 @@ PyObject* TensorToFramework(TVMFFIObject* handle, const DLPackExchangeAPI* api) 
     return WrapTensor(handle, false);
   }
   ManagedDeleter deleter = inner->deleter;
-  ManagedDeleter known = nullptr;
-  if (!export_deleter.compare_exchange_strong(known, deleter) && known != deleter) {
+  // Learned once; afterwards a plain load (no read-modify-write on every result).
+  ManagedDeleter known = export_deleter.load(std::memory_order_relaxed);
+  if (known == nullptr && export_deleter.compare_exchange_strong(known, deleter)) known = deleter;
+  if (known != deleter) {
     inner->deleter(inner);  // not expected: one runtime, one export deleter
     return WrapTensor(handle, false);
   }
