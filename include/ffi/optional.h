@@ -328,26 +328,22 @@ class Optional<T, std::enable_if_t<detail::kWidenedOptional<T>>>
   TVMFFIAny value_{};  // type index kTVMFFINone when empty
 };
 
-class String;
-class Bytes;
 template <typename T>
 class Arc;
 namespace detail {
-/*!
- * \brief Whether Optional<T> is one pointer: for reference classes (except String and Bytes, whose
- * Optional keeps `->` reaching the String, as in TVM-FFI, where they are not references), and for
- * ObjectPtr and Arc.
- */
+/*! \brief Whether Optional<T> is one pointer: for reference classes, ObjectPtr and Arc. */
 template <typename T>
 inline constexpr bool kPointerOptional = std::is_base_of_v<ObjectRef, T>;
-template <>
-inline constexpr bool kPointerOptional<String> = false;
-template <>
-inline constexpr bool kPointerOptional<Bytes> = false;
 template <typename U>
 inline constexpr bool kPointerOptional<ObjectPtr<U>> = true;
 template <typename U>
 inline constexpr bool kPointerOptional<Arc<U>> = true;
+/*!
+ * \brief Whether `T` is String or Bytes, whose Optional (in string.h) is their own 16-byte cell
+ * with None meaning nothing.
+ */
+template <typename T>
+inline constexpr bool kBytesOptional = false;
 
 /*! \brief The object type a pointer-sized Optional<T> points to. */
 template <typename T>
@@ -493,6 +489,135 @@ class Optional<T, std::enable_if_t<detail::kPointerOptional<T>>>
   [[noreturn]] static void ThrowEmpty() { FFI_THROW(RuntimeError) << "Bad optional access"; }
 
   T data_;
+};
+
+namespace detail {
+/*!
+ * \brief Whether Optional<T> is laid out as a TVMFFIAny whose type index is None exactly when it
+ * holds nothing: numbers, String, Bytes, and Optionals nested in those ways.
+ */
+template <typename T>
+inline constexpr bool kAnyLayoutOptional = std::is_arithmetic_v<T> || kBytesOptional<T>;
+/*! \brief Whether Optional<T> is an Optional of an Optional laid out as an Any (see below). */
+template <typename T>
+inline constexpr bool kNestedOptional = false;
+template <typename U>
+inline constexpr bool kNestedOptional<Optional<U>> = kAnyLayoutOptional<U> || kPointerOptional<U>;
+template <typename U>
+inline constexpr bool kAnyLayoutOptional<Optional<U>> = kNestedOptional<Optional<U>>;
+
+/*! \brief A nested Optional's storage: the inner Optional, already an Any. */
+template <typename Inner, bool kPointer = sizeof(Inner) == sizeof(void*)>
+struct NestedOptionalStorage {
+  void Sync() noexcept {}
+  Inner inner;
+};
+/*!
+ * \brief A nested Optional's storage around a one-pointer Optional: the type index an Any holding
+ * the object would carry (None when empty) before it, so the whole reads as that Any.
+ */
+template <typename Inner>
+struct NestedOptionalStorage<Inner, true> {
+  void Sync() noexcept {
+    type_index = inner.has_value() ? inner.get()->type_index() : int32_t{kTVMFFINone};
+  }
+  int32_t type_index = kTVMFFINone;
+  uint32_t zero_padding = 0;
+  Inner inner;
+};
+}  // namespace detail
+
+/*!
+ * \brief An Optional of an Optional of a number, String, Bytes or reference: laid out as an Any
+ * holding the inner value, as TVM-FFI's, so such fields read the same under either header set.
+ * As there, an empty inner Optional is nothing: `Optional<Optional<int>>(Optional<int>())` holds
+ * nothing, exactly as the same value does after a round trip through an Any.
+ */
+template <typename T>
+class Optional<T, std::enable_if_t<detail::kNestedOptional<T>>>
+    : public detail::OptionalComparisons<Optional<T>, T> {
+ public:
+  /*! \brief Nothing. */
+  Optional() noexcept = default;
+  Optional(std::nullopt_t) noexcept {}
+  /*! \brief Nothing, from `nullptr`. */
+  template <typename N, typename = std::enable_if_t<std::is_null_pointer_v<N>>>
+  Optional(N) noexcept {}
+  /*! \brief The inner Optional (nothing when it is empty). */
+  Optional(T value) noexcept { Set(std::move(value)); }
+  /*! \brief The value of a std::optional, if it has one. */
+  template <typename U, typename = std::enable_if_t<std::is_same_v<U, T>>>
+  Optional(std::optional<U> value) noexcept {
+    if (value.has_value()) Set(*std::move(value));
+  }
+  /*! \brief The value of a CastResult, if it has one. */
+  Optional(detail::CastResult<T> value) noexcept {
+    if (value.has_value()) Set(*std::move(value));
+  }
+  Optional(const Optional& other) noexcept = default;
+  Optional(Optional&& other) noexcept { Set(std::move(other.store_.inner)), other.reset(); }
+  Optional& operator=(const Optional& other) noexcept = default;
+  Optional& operator=(Optional&& other) noexcept {
+    if (this != &other) Set(std::move(other.store_.inner)), other.reset();
+    return *this;
+  }
+  /*! \brief Holds `value` instead (nothing when it is empty). */
+  Optional& operator=(T value) noexcept {
+    Set(std::move(value));
+    return *this;
+  }
+  /*! \brief Holds nothing. */
+  Optional& operator=(std::nullopt_t) noexcept {
+    reset();
+    return *this;
+  }
+  Optional& operator=(std::nullptr_t) noexcept {
+    reset();
+    return *this;
+  }
+
+  /*! \brief Whether a (non-empty) inner Optional is present. */
+  bool has_value() const noexcept { return store_.inner.has_value(); }
+  explicit operator bool() const noexcept { return has_value(); }
+  /*! \brief The inner Optional; throws RuntimeError ("Bad optional access") when there is none. */
+  const T& value() const& {
+    if (!has_value()) FFI_THROW(RuntimeError) << "Bad optional access";
+    return store_.inner;
+  }
+  /*! \brief The inner Optional, moved out; nothing is left. */
+  T value() && {
+    if (!has_value()) FFI_THROW(RuntimeError) << "Bad optional access";
+    T out = std::move(store_.inner);
+    reset();
+    return out;
+  }
+  /*! \brief The inner Optional, or `fallback` when there is none. */
+  template <typename U = T>
+  T value_or(U&& fallback) const {
+    return has_value() ? store_.inner : T(std::forward<U>(fallback));
+  }
+  /*! \brief The inner Optional (an empty one when there is none). */
+  const T& operator*() const& noexcept { return store_.inner; }
+  T operator*() && noexcept { return std::move(*this).value_or(T()); }
+  const T* operator->() const noexcept { return &store_.inner; }
+  /*! \brief Drops the value, if any. */
+  void reset() noexcept { Set(T()); }
+
+  using detail::OptionalComparisons<Optional, T>::operator==;
+  using detail::OptionalComparisons<Optional, T>::operator!=;
+  /*! \brief Equal when both are empty, or both hold equal inner values. */
+  bool operator==(const Optional& other) const {
+    return has_value() == other.has_value() && (!has_value() || store_.inner == other.store_.inner);
+  }
+  bool operator!=(const Optional& other) const { return !(*this == other); }
+
+ private:
+  void Set(T value) noexcept {
+    store_.inner = std::move(value);
+    store_.Sync();
+  }
+
+  detail::NestedOptionalStorage<T> store_;
 };
 
 }  // namespace ffi_v1

@@ -62,32 +62,6 @@ class MovedStdStringObj : public T {
   std::string owned_;
 };
 
-/*! \brief Shared body of String and Bytes. */
-template <typename Obj>
-class BytesRefBase : public ObjectRef {
- public:
-  /*! \brief Pointer to the first byte (NUL-terminated). */
-  const char* data() const { return get()->data; }
-  /*! \brief Number of bytes. */
-  size_t size() const { return get()->size; }
-  /*! \brief Whether there are no bytes. */
-  bool empty() const { return size() == 0; }
-  /*! \brief The bytes as a std::string_view. */
-  std::string_view view() const { return std::string_view(data(), size()); }
-  /*! \brief A copy as std::string. */
-  operator std::string() const { return std::string(data(), size()); }
-
-  const Obj* get() const { return static_cast<const Obj*>(data_.get()); }
-  using ContainerType = Obj;
-  static constexpr bool _type_is_nullable = false;
-
- protected:
-  explicit BytesRefBase(std::string_view s) : ObjectRef(MakeBytesObj<Obj>(s.data(), s.size())) {}
-  explicit BytesRefBase(std::string&& s)
-      : ObjectRef(make_object<MovedStdStringObj<Obj>>(std::move(s))) {}
-  explicit BytesRefBase(ObjectPtr<Object> p) : ObjectRef(std::move(p)) {}
-};
-
 /*! \brief Stores `s` in `out` inline (when it fits in 7 bytes) or as a new object. */
 template <typename Obj>
 void BytesToAny(std::string_view s, int32_t small_index, TVMFFIAny* out) {
@@ -103,6 +77,107 @@ void BytesToAny(std::string_view s, int32_t small_index, TVMFFIAny* out) {
   out->zero_padding = 0;
   out->v_obj = ObjectUnsafe::Header(obj);
 }
+
+template <typename Ref, int32_t Small, int32_t Object, int32_t Borrowed>
+struct BytesTraits;
+
+/*!
+ * \brief Shared body of String and Bytes: a TVMFFIAny holding the value exactly as an Any would,
+ * so a String is 16 bytes and reads the same in an object compiled with either header set: up to
+ * 7 bytes inline (`Small`, a NUL after them), longer ones as a reference to an `Obj` (which may
+ * also hold a short value, e.g. one received from elsewhere). kTVMFFINone only marks an empty
+ * Optional<String>; it reads as "".
+ */
+template <typename Obj, int32_t Small>
+class BytesCell {
+ public:
+  /*! \brief Pointer to the first byte (NUL-terminated); valid while this value lives. */
+  const char* data() const noexcept { return IsObject() ? Heap()->data : cell_.v_bytes; }
+  /*! \brief Number of bytes. */
+  size_t size() const noexcept { return IsObject() ? Heap()->size : cell_.small_str_len; }
+  /*! \brief Whether there are no bytes. */
+  bool empty() const noexcept { return size() == 0; }
+  /*! \brief The bytes as a std::string_view. */
+  std::string_view view() const noexcept { return std::string_view(data(), size()); }
+  /*! \brief A copy as std::string. */
+  operator std::string() const { return std::string(data(), size()); }
+
+  /*! \brief The object type holding values longer than 7 bytes. */
+  using ContainerType = Obj;
+  static constexpr bool _type_is_nullable = false;
+
+  BytesCell(const BytesCell& other) noexcept : cell_(other.cell_) {
+    if (IsObject()) ObjectUnsafe::IncRef(cell_.v_obj);
+  }
+  /*! \brief Takes over `other`'s value; `other` is left empty. */
+  BytesCell(BytesCell&& other) noexcept : cell_(other.cell_) { other.SetSmall(Small); }
+  BytesCell& operator=(const BytesCell& other) noexcept {
+    BytesCell(other).swap(*this);
+    return *this;
+  }
+  BytesCell& operator=(BytesCell&& other) noexcept {
+    BytesCell(std::move(other)).swap(*this);
+    return *this;
+  }
+  ~BytesCell() {
+    if (IsObject()) ObjectUnsafe::DecRef(cell_.v_obj);
+  }
+  /*! \brief Exchanges the values of two strings. */
+  void swap(BytesCell& other) noexcept { std::swap(cell_, other.cell_); }
+
+ protected:
+  /*! \brief A copy of `s`. */
+  explicit BytesCell(std::string_view s) {
+    if (s.size() <= 7) {
+      SetSmall(Small);
+      cell_.small_str_len = static_cast<uint32_t>(s.size());
+      if (!s.empty()) std::memcpy(cell_.v_bytes, s.data(), s.size());
+    } else {
+      SetObject(MakeBytesObj<Obj>(s.data(), s.size()).release());
+    }
+  }
+  /*! \brief Takes over `s`'s buffer when it is too long to be held inline. */
+  explicit BytesCell(std::string&& s) : BytesCell(std::string_view()) {
+    if (s.size() <= 7) {
+      BytesCell(std::string_view(s)).swap(*this);
+    } else {
+      SetObject(make_object<MovedStdStringObj<Obj>>(std::move(s)).release());
+    }
+  }
+  /*! \brief Holds the object `p` (a null `p` is the empty value). */
+  explicit BytesCell(ObjectPtr<Object> p) {
+    if (p == nullptr) {
+      SetSmall(Small);
+    } else {
+      SetObject(p.release());
+    }
+  }
+  /*! \brief The empty Optional's state: kTVMFFINone, reading as "". */
+  explicit BytesCell(std::nullopt_t) noexcept { SetSmall(kTVMFFINone); }
+  /*! \brief Whether this is the empty Optional's state. */
+  bool IsNone() const noexcept { return cell_.type_index == kTVMFFINone; }
+  /*! \brief Whether the bytes live in an object. */
+  bool IsObject() const noexcept { return cell_.type_index >= kTVMFFIStaticObjectBegin; }
+
+  TVMFFIAny cell_;  // exactly what an Any holding this value holds
+
+ private:
+  template <typename, typename>
+  friend class ::tvm::ffi::Optional;
+  template <typename, int32_t, int32_t, int32_t>
+  friend struct BytesTraits;
+  const TVMFFIByteArray* Heap() const noexcept { return TVMFFIBytesGetByteArrayPtr(cell_.v_obj); }
+  void SetSmall(int32_t type_index) noexcept {
+    cell_.type_index = type_index;
+    cell_.small_str_len = 0;
+    cell_.v_int64 = 0;
+  }
+  void SetObject(Object* obj) noexcept {
+    cell_.v_obj = ObjectUnsafe::Header(obj);
+    cell_.type_index = cell_.v_obj->type_index;
+    cell_.zero_padding = 0;
+  }
+};
 }  // namespace detail
 
 /*! \brief An immutable, reference-counted string. Never null; default is "". */
@@ -194,19 +269,21 @@ inline std::string JSONString(std::string_view s) {
 }
 }  // namespace detail
 
-class String : public detail::BytesRefBase<StringObj> {
+class String : public detail::BytesCell<StringObj, kTVMFFISmallStr> {
  public:
-  String() : BytesRefBase(std::string_view()) {}
-  String(const char* s) : BytesRefBase(std::string_view(s)) {}
-  String(const std::string& s) : BytesRefBase(std::string_view(s)) {}
-  /*! \brief Takes over `s`'s buffer (no copy); `s` is left empty. */
-  String(std::string&& s) : BytesRefBase(std::move(s)) {}
-  String(std::string_view s) : BytesRefBase(s) {}
-  String(const char* s, size_t n) : BytesRefBase(std::string_view(s, n)) {}
-  /*! \brief Wraps an existing string object. */
-  explicit String(ObjectPtr<Object> p) : BytesRefBase(std::move(p)) {}
+  String() : BytesCell(std::string_view()) {}
+  /*! \brief No string from a null pointer (use Optional<String> for "no string"). */
+  String(std::nullptr_t) = delete;
+  String(const char* s) : BytesCell(std::string_view(s)) {}
+  String(const std::string& s) : BytesCell(std::string_view(s)) {}
+  /*! \brief Takes over `s`'s buffer (no copy) when it is too long to be held inline. */
+  String(std::string&& s) : BytesCell(std::move(s)) {}
+  String(std::string_view s) : BytesCell(s) {}
+  String(const char* s, size_t n) : BytesCell(std::string_view(s, n)) {}
+  /*! \brief Wraps an existing string object (null: ""). */
+  explicit String(ObjectPtr<Object> p) : BytesCell(std::move(p)) {}
   /*! \brief Copies `bytes` (TVM-FFI's byte-array view). */
-  explicit String(TVMFFIByteArray bytes) : BytesRefBase(std::string_view(bytes.data, bytes.size)) {}
+  explicit String(TVMFFIByteArray bytes) : BytesCell(std::string_view(bytes.data, bytes.size)) {}
   /*! \brief The string as a C string. */
   const char* c_str() const { return data(); }
   /*! \brief Same as size(). */
@@ -313,22 +390,152 @@ class String : public detail::BytesRefBase<StringObj> {
 };
 
 /*! \brief An immutable, reference-counted byte sequence. Never null; default is empty. */
-class Bytes : public detail::BytesRefBase<BytesObj> {
+class Bytes : public detail::BytesCell<BytesObj, kTVMFFISmallBytes> {
  public:
-  Bytes() : BytesRefBase(std::string_view()) {}
-  Bytes(const char* data, size_t n) : BytesRefBase(std::string_view(data, n)) {}
+  Bytes() : BytesCell(std::string_view()) {}
+  Bytes(const char* data, size_t n) : BytesCell(std::string_view(data, n)) {}
   /*! \brief Copies `bytes` (TVM-FFI's byte-array view). */
-  Bytes(TVMFFIByteArray bytes) : BytesRefBase(std::string_view(bytes.data, bytes.size)) {}
-  Bytes(const char* s) : BytesRefBase(std::string_view(s)) {}
-  Bytes(const std::string& s) : BytesRefBase(std::string_view(s)) {}
-  /*! \brief Takes over `s`'s buffer (no copy); `s` is left empty. */
-  Bytes(std::string&& s) : BytesRefBase(std::move(s)) {}
-  Bytes(std::string_view s) : BytesRefBase(s) {}
-  /*! \brief Wraps an existing bytes object. */
-  explicit Bytes(ObjectPtr<Object> p) : BytesRefBase(std::move(p)) {}
+  Bytes(TVMFFIByteArray bytes) : BytesCell(std::string_view(bytes.data, bytes.size)) {}
+  Bytes(const char* s) : BytesCell(std::string_view(s)) {}
+  Bytes(const std::string& s) : BytesCell(std::string_view(s)) {}
+  /*! \brief Takes over `s`'s buffer (no copy) when it is too long to be held inline. */
+  Bytes(std::string&& s) : BytesCell(std::move(s)) {}
+  Bytes(std::string_view s) : BytesCell(s) {}
+  /*! \brief Wraps an existing bytes object (null: empty). */
+  explicit Bytes(ObjectPtr<Object> p) : BytesCell(std::move(p)) {}
+  /*!
+   * \brief Three-way comparison of two byte ranges: negative, zero or positive as `lhs` sorts
+   * before, equal to or after `rhs` (bytes compared as `char`).
+   */
+  static int memncmp(const char* lhs, const char* rhs, size_t lhs_count, size_t rhs_count) {
+    for (size_t i = 0; i < lhs_count && i < rhs_count; ++i) {
+      if (lhs[i] != rhs[i]) return lhs[i] < rhs[i] ? -1 : 1;
+    }
+    return lhs_count < rhs_count ? -1 : lhs_count > rhs_count ? 1 : 0;
+  }
+  /*! \brief Whether two byte ranges hold the same bytes. */
+  static bool memequal(const void* lhs, const void* rhs, size_t lhs_count, size_t rhs_count) {
+    return lhs_count == rhs_count && (lhs == rhs || std::memcmp(lhs, rhs, lhs_count) == 0);
+  }
   /*! \brief Byte-wise comparison. */
   friend bool operator==(const Bytes& a, const Bytes& b) { return a.view() == b.view(); }
   friend bool operator!=(const Bytes& a, const Bytes& b) { return !(a == b); }
+};
+
+namespace detail {
+template <>
+inline constexpr bool kBytesOptional<String> = true;
+template <>
+inline constexpr bool kBytesOptional<Bytes> = true;
+}  // namespace detail
+
+/*!
+ * \brief An Optional String or Bytes: the value's own 16-byte cell, holding None for nothing,
+ * so it is laid out as an Any (as TVM-FFI's) and reads the same under either header set.
+ * `*opt` and `opt->` reach the held String; moving the value out leaves nothing.
+ */
+template <typename T>
+class Optional<T, std::enable_if_t<detail::kBytesOptional<T>>>
+    : public detail::OptionalComparisons<Optional<T>, T> {
+ public:
+  /*! \brief Nothing. */
+  Optional() noexcept { SetNone(); }
+  Optional(std::nullopt_t) noexcept { SetNone(); }
+  /*! \brief Nothing, from `nullptr`. */
+  template <typename N, typename = std::enable_if_t<std::is_null_pointer_v<N>>>
+  Optional(N) noexcept {
+    SetNone();
+  }
+  /*! \brief A value. */
+  Optional(T value) noexcept : value_(std::move(value)) {}
+  /*! \brief The value of a std::optional, if it has one. */
+  template <typename U, typename = std::enable_if_t<std::is_same_v<U, T>>>
+  Optional(std::optional<U> value) noexcept {
+    if (value.has_value()) {
+      value_ = *std::move(value);
+    } else {
+      SetNone();
+    }
+  }
+  /*! \brief The value of a CastResult, if it has one. */
+  Optional(detail::CastResult<T> value) noexcept {
+    if (value.has_value()) {
+      value_ = *std::move(value);
+    } else {
+      SetNone();
+    }
+  }
+  Optional(const Optional& other) noexcept = default;
+  Optional(Optional&& other) noexcept : value_(std::move(other.value_)) { other.SetNone(); }
+  Optional& operator=(const Optional& other) noexcept = default;
+  Optional& operator=(Optional&& other) noexcept {
+    if (this != &other) {
+      value_ = std::move(other.value_);
+      other.SetNone();
+    }
+    return *this;
+  }
+  /*! \brief Holds `value` instead (also from what converts to `T`: `opt = "text"`). */
+  Optional& operator=(T value) noexcept {
+    value_ = std::move(value);
+    return *this;
+  }
+  /*! \brief Holds nothing. */
+  Optional& operator=(std::nullopt_t) noexcept {
+    reset();
+    return *this;
+  }
+  Optional& operator=(std::nullptr_t) noexcept {
+    reset();
+    return *this;
+  }
+
+  /*! \brief Whether a value is present. */
+  bool has_value() const noexcept { return !value_.IsNone(); }
+  explicit operator bool() const noexcept { return has_value(); }
+  /*! \brief The value; throws RuntimeError ("Bad optional access") when there is none. */
+  const T& value() const& {
+    if (!has_value()) ThrowEmpty();
+    return value_;
+  }
+  /*! \brief The value, moved out; nothing is left. */
+  T value() && {
+    if (!has_value()) ThrowEmpty();
+    T out = std::move(value_);
+    SetNone();
+    return out;
+  }
+  /*! \brief The value, or `fallback` when there is none. */
+  template <typename U = T>
+  T value_or(U&& fallback) const {
+    return has_value() ? value_ : T(std::forward<U>(fallback));
+  }
+  /*! \brief The value (unchecked: "" when there is none). */
+  const T& operator*() const& noexcept { return value_; }
+  T& operator*() & noexcept { return value_; }
+  T operator*() && noexcept { return std::move(*this).value_or(T()); }
+  const T* operator->() const noexcept { return &value_; }
+  T* operator->() noexcept { return &value_; }
+  /*! \brief Drops the value, if any. */
+  void reset() noexcept {
+    value_ = T();
+    SetNone();
+  }
+
+  using detail::OptionalComparisons<Optional, T>::operator==;
+  using detail::OptionalComparisons<Optional, T>::operator!=;
+  /*! \brief Equal when both are empty, or both hold equal values. */
+  bool operator==(const Optional& other) const noexcept {
+    return has_value() == other.has_value() && (!has_value() || value_ == other.value_);
+  }
+  bool operator!=(const Optional& other) const noexcept { return !(*this == other); }
+
+ private:
+  /*! \brief Marks the (empty, inline) value as nothing. */
+  void SetNone() noexcept { value_.cell_.type_index = kTVMFFINone; }
+  [[noreturn]] static void ThrowEmpty() { FFI_THROW(RuntimeError) << "Bad optional access"; }
+
+  T value_;  // a cell of type index kTVMFFINone when empty (then "", holding no object)
 };
 
 namespace detail {
@@ -350,27 +557,29 @@ inline Optional<std::string_view> BytesView(const TVMFFIAny* src, int32_t small,
   return std::nullopt;
 }
 
-/*! \brief Traits shared by String and Bytes. */
-template <typename Ref, int32_t Small, int32_t Object, int32_t Borrowed>
+/*! \brief Traits shared by String and Bytes: the value's cell is what an Any holds. */
+template <typename Ref, int32_t Small, int32_t Large, int32_t Borrowed>
 struct BytesTraits : TypeTraitsBase {
-  static void CopyToAnyView(const Ref& v, TVMFFIAny* out) {
-    out->type_index = Object;
-    out->zero_padding = 0;
-    out->v_obj = ObjectUnsafe::HeaderOf(v);
-  }
+  static void CopyToAnyView(const Ref& v, TVMFFIAny* out) { *out = CellOf(v); }
   static void MoveToAny(Ref v, TVMFFIAny* out) {
-    if (v.size() <= 7) return BytesToAny<typename Ref::ContainerType>(v.view(), Small, out);
-    out->type_index = Object;
-    out->zero_padding = 0;
-    out->v_obj = ObjectUnsafe::MoveToHeader(std::move(v));
+    *out = CellOf(v);
+    new (&CellOf(v)) TVMFFIAny{};  // `v` gave its reference away; its destructor sees None
   }
   static bool CheckAnyStrict(const TVMFFIAny* src) {
-    return src->type_index == Small || src->type_index == Object;
+    return src->type_index == Small || src->type_index == Large;
   }
   static detail::CastResult<Ref> TryCastFromAnyView(const TVMFFIAny* src) {
-    if (src->type_index == Object) return ObjectUnsafe::RefFromBorrowedHeader<Ref>(src->v_obj);
-    if (auto s = BytesView(src, Small, Object, Borrowed)) return Ref(*s);
+    if (src->type_index == Large) {
+      return Ref(ObjectPtr<Object>::Borrow(ObjectUnsafe::FromHeader(src->v_obj)));
+    }
+    if (auto s = BytesView(src, Small, Large, Borrowed)) return Ref(*s);
     return std::nullopt;
+  }
+
+ private:
+  static TVMFFIAny& CellOf(const Ref& v) {
+    using Cell = BytesCell<typename Ref::ContainerType, Small>;
+    return const_cast<Cell&>(static_cast<const Cell&>(v)).cell_;
   }
 };
 }  // namespace detail

@@ -307,16 +307,19 @@ TEST(AnyString, SmallAndLargeString) {
   EXPECT_EQ(a_small.type_index(), kTVMFFISmallStr);
   EXPECT_EQ(a_small.raw()->small_str_len, 7u);
   EXPECT_EQ(std::memcmp(a_small.raw()->v_bytes, "1234567", 7), 0);
-  EXPECT_EQ(small.use_count(), 1u);  // small strings travel by value
+  EXPECT_EQ(HeapObject(small), nullptr);  // small strings are held by value
   EXPECT_EQ(a_large.type_index(), kTVMFFIStr);
-  EXPECT_EQ(large.use_count(), 2u);  // large strings share the object
-  EXPECT_TRUE(a_large.cast<String>().same_as(large));
+  EXPECT_EQ(UseCount(large), 2u);  // large strings share the object
+  EXPECT_TRUE(SameObject(a_large.cast<String>(), large));
   EXPECT_EQ(a_small.cast<String>(), "1234567");
-  // A view of a String always refers to the object, whatever its length.
+  // A view of a String is its cell: inline bytes stay inline, a large one refers to the object.
   AnyView v_small = small;
-  EXPECT_EQ(v_small.type_index(), kTVMFFIStr);
-  EXPECT_EQ(small.use_count(), 1u);
-  EXPECT_TRUE(v_small.cast<String>().same_as(small));
+  EXPECT_EQ(v_small.type_index(), kTVMFFISmallStr);
+  EXPECT_EQ(v_small.cast<String>(), "1234567");
+  AnyView v_large = large;
+  EXPECT_EQ(v_large.type_index(), kTVMFFIStr);
+  EXPECT_EQ(UseCount(large), 2u);
+  EXPECT_TRUE(SameObject(v_large.cast<String>(), large));
   EXPECT_EQ(a_small.GetTypeName(), "str");
   EXPECT_EQ(a_large.GetTypeName(), "str");
 }

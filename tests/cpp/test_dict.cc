@@ -65,12 +65,12 @@ TEST(Dict, SmallGrowthAdoptsTheLargerTable) {
     for (int i = 0; i < 4; ++i) d.Set("k" + std::to_string(i), v);
     EXPECT_TRUE(Impl::IsSmall(Table(d)));
     EXPECT_EQ(Impl::Slots(Table(d)), 4u);
-    EXPECT_EQ(v.use_count(), 5u);
+    EXPECT_EQ(UseCount(v), 5u);
     d.erase("k0");
-    EXPECT_EQ(v.use_count(), 4u);
+    EXPECT_EQ(UseCount(v), 4u);
     EXPECT_EQ(d.at("k3"), v);
   }
-  EXPECT_EQ(v.use_count(), 1u);
+  EXPECT_EQ(UseCount(v), 1u);
 }
 
 TEST(Dict, LookupsErrorsAndConversions) {

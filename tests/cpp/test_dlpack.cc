@@ -458,7 +458,7 @@ TEST(DLPackExport, CApiRefusesNonTensorObjects) {
   EXPECT_EQ(TakeRaised().kind(), "TypeError");
 
   ffi::String s("a string long enough to be an object");
-  EXPECT_NE(TVMFFITensorToDLPack(ffi::detail::ObjectUnsafe::HeaderOf(s), &legacy), 0);
+  EXPECT_NE(TVMFFITensorToDLPack(HeapHeader(s), &legacy), 0);
   EXPECT_EQ(TakeRaised().kind(), "TypeError");
   EXPECT_NE(TVMFFITensorToDLPack(nullptr, &legacy), 0);
   EXPECT_EQ(TakeRaised().kind(), "TypeError");

@@ -143,19 +143,19 @@ TEST(Error, CauseAndExtraContext) {
   TVMFFIByteArray kind{"RuntimeError", 12};
   TVMFFIByteArray msg{"wrapper", 7};
   TVMFFIObjectHandle handle = nullptr;
-  ASSERT_EQ(TVMFFIErrorCreateWithCauseAndExtraContext(
-                &kind, &msg, nullptr, ffi::detail::ObjectUnsafe::HeaderOf(cause),
-                ffi::detail::ObjectUnsafe::HeaderOf(context), &handle),
+  ASSERT_EQ(TVMFFIErrorCreateWithCauseAndExtraContext(&kind, &msg, nullptr,
+                                                      ffi::detail::ObjectUnsafe::HeaderOf(cause),
+                                                      HeapHeader(context), &handle),
             0);
   ffi::Error e(ffi::ObjectPtr<ffi::Object>::Steal(ffi::detail::ObjectUnsafe::FromHeader(handle)));
   EXPECT_EQ(e.backtrace(), "");
   EXPECT_EQ(e.cell()->cause_chain, ffi::detail::ObjectUnsafe::HeaderOf(cause));
-  EXPECT_EQ(e.cell()->extra_context, ffi::detail::ObjectUnsafe::HeaderOf(context));
+  EXPECT_EQ(e.cell()->extra_context, HeapHeader(context));
   EXPECT_EQ(cause.use_count(), 2u);  // the new error holds its cause
-  EXPECT_EQ(context.use_count(), 2u);
+  EXPECT_EQ(UseCount(context), 2u);
   e = ffi::Error("Other", "", "");
   EXPECT_EQ(cause.use_count(), 1u);
-  EXPECT_EQ(context.use_count(), 1u);
+  EXPECT_EQ(UseCount(context), 1u);
 }
 
 TEST(Error, TwoArgumentConstructorHasNoBacktrace) {

@@ -11,7 +11,11 @@
 #include <thread>
 #include <vector>
 
+#include "testing.h"
+
 namespace {
+
+using namespace ffi_testing;
 
 std::string ErrorKindOf(const std::function<void()>& fn, std::string* message = nullptr) {
   try {
@@ -227,28 +231,28 @@ TEST(Function, ArgumentsConvertedBeforeAFailureAreReleased) {
   EXPECT_EQ(ErrorKindOf([&] { f(a, b, "not an int"); }), "TypeError");
   EXPECT_EQ(ErrorKindOf([&] { f(a, 1, b); }), "TypeError");
   EXPECT_EQ(calls, 0);
-  EXPECT_EQ(a.use_count(), 1u);
-  EXPECT_EQ(b.use_count(), 1u);
+  EXPECT_EQ(UseCount(a), 1u);
+  EXPECT_EQ(UseCount(b), 1u);
   f(a, b, 3);
   EXPECT_EQ(calls, 1);
-  EXPECT_EQ(a.use_count(), 1u);
-  EXPECT_EQ(b.use_count(), 1u);
+  EXPECT_EQ(UseCount(a), 1u);
+  EXPECT_EQ(UseCount(b), 1u);
 }
 
 TEST(Function, ConvertedArgumentsAreMovedIntoTheCallable) {
   // The caller's reference plus the argument's own: a copy left behind would make it 3.
   uint64_t seen = 0;
-  auto f = ffi::Function::FromTyped([&seen](ffi::String s) { seen = s.use_count(); });
+  auto f = ffi::Function::FromTyped([&seen](ffi::String s) { seen = UseCount(s); });
   ffi::String s("a string longer than seven bytes");
   f(s);
   EXPECT_EQ(seen, 2u);
-  EXPECT_EQ(s.use_count(), 1u);
+  EXPECT_EQ(UseCount(s), 1u);
   uint64_t seen_opt = 0;
   auto g = ffi::Function::FromTyped(
-      [&seen_opt](ffi::Optional<ffi::String> o) { seen_opt = o.has_value() ? o->use_count() : 0; });
+      [&seen_opt](ffi::Optional<ffi::String> o) { seen_opt = o.has_value() ? UseCount(*o) : 0; });
   g(s);
   EXPECT_EQ(seen_opt, 2u);
-  EXPECT_EQ(s.use_count(), 1u);
+  EXPECT_EQ(UseCount(s), 1u);
 }
 
 TEST(Function, ExceptionsInsideBecomeErrorsForTheCaller) {
@@ -391,7 +395,7 @@ TEST(Function, GlobalRegistrySetGetListRemove) {
 TEST(Function, SetGlobalRejectsNonFunctions) {
   ffi::String s("not a function at all");
   TVMFFIByteArray name{"testing.bad", 11};
-  EXPECT_EQ(TVMFFIFunctionSetGlobal(&name, ffi::detail::ObjectUnsafe::HeaderOf(s), 0), -1);
+  EXPECT_EQ(TVMFFIFunctionSetGlobal(&name, HeapHeader(s), 0), -1);
   TVMFFIObjectHandle err = nullptr;
   TVMFFIErrorMoveFromRaised(&err);
   ASSERT_NE(err, nullptr);

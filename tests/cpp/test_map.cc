@@ -205,8 +205,8 @@ TEST(Map, KeysHashAndCompareByTheConvention) {
   TVMFFIAny heap;
   heap.type_index = kTVMFFIStr;
   heap.zero_padding = 0;
-  String s7("1234567");
-  heap.v_obj = ffi::detail::ObjectUnsafe::HeaderOf(s7);
+  String s7(ffi::ObjectPtr<ffi::Object>(ffi::detail::MakeBytesObj<ffi::StringObj>("1234567", 7)));
+  heap.v_obj = HeapHeader(s7);
   Any inline_s7(String("1234567"));
   ASSERT_EQ(inline_s7.type_index(), kTVMFFISmallStr);
   EXPECT_EQ(ffi::AnyHash()(heap), ffi::AnyHash()(inline_s7));
@@ -329,18 +329,18 @@ TEST(Map, ReferenceCounts) {
   String value("a value long enough to be an object");
   {
     Map<String, String> m{{"k", value}};
-    EXPECT_EQ(value.use_count(), 2u);
+    EXPECT_EQ(UseCount(value), 2u);
     Map<String, String> copy = m;
     copy.Set("j", value);  // copy-on-write: the old table keeps its reference
-    EXPECT_EQ(value.use_count(), 4u);
+    EXPECT_EQ(UseCount(value), 4u);
     copy.erase("k");
-    EXPECT_EQ(value.use_count(), 3u);
+    EXPECT_EQ(UseCount(value), 3u);
     for (int i = 0; i < 20; ++i) copy.Set("n" + std::to_string(i), value);  // grows dense
-    EXPECT_EQ(value.use_count(), 23u);
+    EXPECT_EQ(UseCount(value), 23u);
     copy.clear();
-    EXPECT_EQ(value.use_count(), 2u);
+    EXPECT_EQ(UseCount(value), 2u);
   }
-  EXPECT_EQ(value.use_count(), 1u);
+  EXPECT_EQ(UseCount(value), 1u);
 }
 
 TEST(Map, FromStandardMapsAndMerge) {

@@ -368,7 +368,7 @@ TEST(ObjectType, GetTypeKey) {
   EXPECT_EQ(make_object<LeafObj>()->GetTypeKey(), "test.object.Leaf");
   ObjectPtr<Object> as_base = make_object<LeafObj>();
   EXPECT_EQ(as_base->GetTypeKey(), "test.object.Leaf");
-  EXPECT_EQ(ffi::String("x")->GetTypeKey(), "ffi.String");
+  EXPECT_EQ(HeapObject(ffi::String("long enough for an object"))->GetTypeKey(), "ffi.String");
 }
 
 TEST(ObjectType, IsInstanceFollowsTheHierarchy) {
@@ -402,7 +402,9 @@ TEST(ObjectType, IsInstanceFollowsTheHierarchy) {
   EXPECT_FALSE(unrelated->IsInstance<LeafObj>());
 
   // Built-in kinds: siblings are not instances of each other.
-  ffi::String s("hello world, long enough");
+  ffi::String str("hello world, long enough");
+  const Object* s = HeapObject(str);
+  ASSERT_NE(s, nullptr);
   EXPECT_TRUE(s->IsInstance<ffi::StringObj>());
   EXPECT_FALSE(s->IsInstance<ffi::BytesObj>());
   EXPECT_FALSE(s->IsInstance<ffi::ErrorObj>());

@@ -216,54 +216,54 @@ TEST(Optional, MakesAndDestroysExactlyOneValue) {
 
 TEST(Optional, ReferenceCountsOfObjects) {
   String s(kLong);
-  ASSERT_EQ(s.use_count(), 1u);
+  ASSERT_EQ(UseCount(s), 1u);
   {
     Optional<String> a = s;
-    EXPECT_EQ(s.use_count(), 2u);
+    EXPECT_EQ(UseCount(s), 2u);
     Optional<String> b = a;  // copy: one more reference
-    EXPECT_EQ(s.use_count(), 3u);
+    EXPECT_EQ(UseCount(s), 3u);
     Optional<String> c = std::move(b);  // move: the reference changes hands
-    EXPECT_EQ(s.use_count(), 3u);
+    EXPECT_EQ(UseCount(s), 3u);
     b.reset();
-    EXPECT_EQ(s.use_count(), 3u);
+    EXPECT_EQ(UseCount(s), 3u);
     c.reset();
-    EXPECT_EQ(s.use_count(), 2u);
+    EXPECT_EQ(UseCount(s), 2u);
     c = a;  // copy-assign into an empty Optional
-    EXPECT_EQ(s.use_count(), 3u);
+    EXPECT_EQ(UseCount(s), 3u);
     c = a;  // copy-assign over the same object
-    EXPECT_EQ(s.use_count(), 3u);
+    EXPECT_EQ(UseCount(s), 3u);
     Optional<String>& alias = c;
     c = alias;
-    EXPECT_EQ(s.use_count(), 3u);
+    EXPECT_EQ(UseCount(s), 3u);
     c = std::move(alias);
-    EXPECT_EQ(s.use_count(), 3u);
-    EXPECT_TRUE(c.value().same_as(s));
+    EXPECT_EQ(UseCount(s), 3u);
+    EXPECT_TRUE(SameObject(c.value(), s));
 
     // Assigning over a value releases it.
     String other(kOtherLong);
     Optional<String> d = other;
-    EXPECT_EQ(other.use_count(), 2u);
+    EXPECT_EQ(UseCount(other), 2u);
     d = a;
-    EXPECT_EQ(other.use_count(), 1u);
-    EXPECT_EQ(s.use_count(), 4u);
+    EXPECT_EQ(UseCount(other), 1u);
+    EXPECT_EQ(UseCount(s), 4u);
     d = Optional<String>(other);
-    EXPECT_EQ(other.use_count(), 2u);
-    EXPECT_EQ(s.use_count(), 3u);
+    EXPECT_EQ(UseCount(other), 2u);
+    EXPECT_EQ(UseCount(s), 3u);
     d = std::move(c);
-    EXPECT_EQ(other.use_count(), 1u);
-    EXPECT_EQ(s.use_count(), 3u);
+    EXPECT_EQ(UseCount(other), 1u);
+    EXPECT_EQ(UseCount(s), 3u);
     d = std::nullopt;
-    EXPECT_EQ(s.use_count(), 2u);
+    EXPECT_EQ(UseCount(s), 2u);
 
     // value_or copies; the fallback is dropped when there is a value.
     String fallback(kOtherLong);
-    EXPECT_TRUE(a.value_or(fallback).same_as(s));
-    EXPECT_EQ(s.use_count(), 2u);
-    EXPECT_EQ(fallback.use_count(), 1u);
-    EXPECT_TRUE(Optional<String>().value_or(fallback).same_as(fallback));
-    EXPECT_EQ(fallback.use_count(), 1u);
+    EXPECT_TRUE(SameObject(a.value_or(fallback), s));
+    EXPECT_EQ(UseCount(s), 2u);
+    EXPECT_EQ(UseCount(fallback), 1u);
+    EXPECT_TRUE(SameObject(Optional<String>().value_or(fallback), fallback));
+    EXPECT_EQ(UseCount(fallback), 1u);
   }
-  EXPECT_EQ(s.use_count(), 1u);  // destruction released every reference
+  EXPECT_EQ(UseCount(s), 1u);  // destruction released every reference
 
   Box box(3);
   {
@@ -278,45 +278,78 @@ TEST(Optional, ReferenceCountsOfObjects) {
   EXPECT_EQ(box.use_count(), 1u);
 }
 
-TEST(Optional, NestedOptionalTellsOuterFromInnerEmpty) {
+// A nested Optional is an Any holding the inner value, as TVM-FFI's; an empty inner Optional
+// is nothing, as the same value is after a round trip through an Any.
+static_assert(sizeof(Optional<Optional<int>>) == sizeof(TVMFFIAny));
+static_assert(sizeof(Optional<Optional<int64_t>>) == sizeof(TVMFFIAny));
+static_assert(sizeof(Optional<Optional<String>>) == sizeof(TVMFFIAny));
+static_assert(sizeof(Optional<Optional<Box>>) == sizeof(TVMFFIAny));
+static_assert(sizeof(Optional<Optional<Optional<bool>>>) == sizeof(TVMFFIAny));
+
+TEST(Optional, NestedOptionalIsAnAnyAndAnEmptyInnerIsNothing) {
   Optional<Optional<int64_t>> outer_empty;
   Optional<Optional<int64_t>> inner_empty = Optional<int64_t>();
   Optional<Optional<int64_t>> full = Optional<int64_t>(3);
   EXPECT_FALSE(outer_empty.has_value());
-  ASSERT_TRUE(inner_empty.has_value());
-  EXPECT_FALSE(inner_empty->has_value());
+  EXPECT_FALSE(inner_empty.has_value());
+  EXPECT_FALSE(inner_empty->has_value());  // `*` and `->` give an empty inner Optional
   ASSERT_TRUE(full.has_value());
   ASSERT_TRUE(full->has_value());
   EXPECT_EQ(full.value().value(), 3);
-  // nullopt and nullptr empty the outer Optional.
+  // The bytes are those of an Any holding the value.
+  const auto* raw = reinterpret_cast<const TVMFFIAny*>(&full);
+  EXPECT_EQ(raw->type_index, kTVMFFIInt);
+  EXPECT_EQ(raw->v_int64, 3);
+  EXPECT_EQ(reinterpret_cast<const TVMFFIAny*>(&inner_empty)->type_index, kTVMFFINone);
+  // nullopt and nullptr empty it.
   Optional<Optional<int64_t>> from_nullopt = std::nullopt;
   Optional<Optional<int64_t>> from_nullptr = nullptr;
   EXPECT_FALSE(from_nullopt.has_value());
   EXPECT_FALSE(from_nullptr.has_value());
-  // Copies and moves keep the distinction.
-  Optional<Optional<int64_t>> copy = inner_empty;
-  ASSERT_TRUE(copy.has_value());
-  EXPECT_FALSE(copy->has_value());
+  // Copies, moves and assignments.
+  Optional<Optional<int64_t>> copy = full;
+  EXPECT_EQ(**copy, 3);
   Optional<Optional<int64_t>> moved = std::move(copy);
-  ASSERT_TRUE(moved.has_value());
-  EXPECT_FALSE(moved->has_value());
+  EXPECT_EQ(**moved, 3);
+  EXPECT_FALSE(copy.has_value());  // NOLINT(bugprone-use-after-move): moving leaves nothing
   moved = outer_empty;
   EXPECT_FALSE(moved.has_value());
   moved = full;
   EXPECT_EQ(**moved, 3);
-  // value() throws on either level.
+  moved = Optional<int64_t>();
+  EXPECT_FALSE(moved.has_value());
+  EXPECT_TRUE(full == Optional<Optional<int64_t>>(Optional<int64_t>(3)));
+  EXPECT_TRUE(inner_empty == outer_empty);
+  // value() throws when there is nothing.
   ffi::Error e = CatchError([&] { (void)outer_empty.value(); });
   EXPECT_EQ(e.kind(), "RuntimeError");
-  e = CatchError([&] { (void)inner_empty.value().value(); });
   EXPECT_EQ(e.message(), "Bad optional access");
-  // Through Any: None is the outer nothing, an int the full value, a string no conversion.
+  // Through Any: None is nothing, an int the full value, a string no conversion.
   Optional<Optional<int64_t>> from_none = Any().cast<Optional<Optional<int64_t>>>();
   EXPECT_FALSE(from_none.has_value());
   Optional<Optional<int64_t>> from_int = Any(int64_t{8}).cast<Optional<Optional<int64_t>>>();
   ASSERT_TRUE(from_int.has_value());
-  ASSERT_TRUE(from_int->has_value());
   EXPECT_EQ(**from_int, 8);
   EXPECT_FALSE(Any(String("x")).try_cast<Optional<Optional<int64_t>>>().has_value());
+  Any back = full;
+  EXPECT_EQ(back.cast<int64_t>(), 3);
+}
+
+TEST(Optional, NestedOptionalOfAReferenceCarriesTheObjectsTypeIndex) {
+  Box box(5);
+  Optional<Optional<Box>> nested = Optional<Box>(box);
+  const auto* raw = reinterpret_cast<const TVMFFIAny*>(&nested);
+  EXPECT_EQ(raw->type_index, box->type_index());  // as an Any holding the object
+  EXPECT_EQ(raw->v_obj, ffi::detail::ObjectUnsafe::HeaderOf(box));
+  EXPECT_EQ(box.use_count(), 2u);
+  EXPECT_EQ((*nested)->value, 5);
+  nested = Optional<Box>();
+  EXPECT_FALSE(nested.has_value());
+  EXPECT_EQ(raw->type_index, kTVMFFINone);
+  EXPECT_EQ(box.use_count(), 1u);
+  Optional<Optional<String>> text = Optional<String>(String("a nested string"));
+  EXPECT_EQ(reinterpret_cast<const TVMFFIAny*>(&text)->type_index, kTVMFFIStr);
+  EXPECT_EQ(**text, "a nested string");
 }
 
 TEST(Optional, OfNullptrHoldsNullptrAsAValue) {
@@ -351,17 +384,17 @@ TEST(Optional, FromStdOptional) {
   // An object is copied from an lvalue and moved from an rvalue.
   String s(kLong);
   std::optional<String> std_opt = s;
-  EXPECT_EQ(s.use_count(), 2u);
+  EXPECT_EQ(UseCount(s), 2u);
   {
     Optional<String> copied = std_opt;
-    EXPECT_EQ(s.use_count(), 3u);
+    EXPECT_EQ(UseCount(s), 3u);
     Optional<String> moved = std::move(std_opt);
-    EXPECT_EQ(s.use_count(), 3u);
-    EXPECT_TRUE(moved.value().same_as(s));
-    EXPECT_TRUE(copied.value().same_as(s));
+    EXPECT_EQ(UseCount(s), 3u);
+    EXPECT_TRUE(SameObject(moved.value(), s));
+    EXPECT_TRUE(SameObject(copied.value(), s));
   }
   std_opt.reset();
-  EXPECT_EQ(s.use_count(), 1u);
+  EXPECT_EQ(UseCount(s), 1u);
   Optional<String> no_string = std::optional<String>();
   EXPECT_FALSE(no_string.has_value());
 }
@@ -422,7 +455,9 @@ TEST(Optional, TryCastFromAnyViewReturnsACastResultAndAnyReturnsStdOptional) {
     EXPECT_EQ(box.use_count(), 3u);
   }
   EXPECT_EQ(box.use_count(), 2u);
-  Optional<Optional<int64_t>> none = TypeTraits<Optional<int64_t>>::TryCastFromAnyView(Any().raw());
+  // The cast result tells "converted to an empty Optional<int64_t>" from "did not convert".
+  ffi::detail::CastResult<Optional<int64_t>> none =
+      TypeTraits<Optional<int64_t>>::TryCastFromAnyView(Any().raw());
   ASSERT_TRUE(none.has_value());  // None converts to an empty Optional<int64_t>
   EXPECT_FALSE(none->has_value());
   std::optional<int64_t> through_any = five.try_cast<int64_t>();
@@ -464,8 +499,10 @@ TEST(Optional, AssignsNothingWithoutAmbiguity) {
   Optional<Optional<int64_t>> nested = Optional<int64_t>(3);
   nested = std::nullopt;  // the outer one: an exact match, not Optional<int64_t>(nullopt)
   EXPECT_FALSE(nested.has_value());
-  nested = Optional<int64_t>();  // a value that is itself empty
+  nested = Optional<int64_t>(4);
   EXPECT_TRUE(nested.has_value());
+  nested = Optional<int64_t>();  // a value that is itself empty is nothing, as in an Any
+  EXPECT_FALSE(nested.has_value());
   nested = nullptr;
   EXPECT_FALSE(nested.has_value());
 }

@@ -206,7 +206,8 @@ TEST(Reflection, FieldsAreRecordedWithOffsetsDocsDefaultsAndFlags) {
   EXPECT_EQ(x->size, 8);
   EXPECT_EQ(x->field_static_type_index, kTVMFFIInt);
   EXPECT_EQ(y->field_static_type_index, kTVMFFIFloat);
-  EXPECT_EQ(label->field_static_type_index, kTVMFFIStr);  // one pointer to a String object
+  EXPECT_EQ(label->field_static_type_index, kTVMFFIAny);  // a 16-byte cell, as an Any
+  EXPECT_EQ(label->size, 16);
   EXPECT_EQ(View(x->metadata), R"({"type_schema":"{\"type\":\"int\"}"})");
   EXPECT_EQ(View(y->metadata), R"({"type_schema":"{\"type\":\"float\"}","unit":"m"})");
   EXPECT_EQ(View(label->metadata), R"({"type_schema":"{\"type\":\"ffi.String\"}"})");

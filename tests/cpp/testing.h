@@ -31,6 +31,34 @@ namespace ffi_testing {
 /*! \brief `s` as the ABI's byte array (not owning: `s` must outlive it). */
 inline TVMFFIByteArray Bytes(std::string_view s) { return TVMFFIByteArray{s.data(), s.size()}; }
 
+/*!
+ * \brief The object holding a String's or Bytes' bytes, or null when they are held inline (7 bytes
+ * or fewer): read from the value's TVMFFIAny cell without touching its reference count.
+ */
+template <typename S>
+const ffi::Object* HeapObject(const S& s) {
+  TVMFFIAny cell;
+  ffi::TypeTraits<S>::CopyToAnyView(s, &cell);
+  if (cell.type_index < kTVMFFIStaticObjectBegin) return nullptr;
+  return ffi::detail::ObjectUnsafe::FromHeader(cell.v_obj);
+}
+/*! \brief The ABI header of a String's object (the String must be longer than 7 bytes). */
+template <typename S>
+TVMFFIObject* HeapHeader(const S& s) {
+  return ffi::detail::ObjectUnsafe::Header(HeapObject(s));
+}
+/*! \brief Strong references to a String's object (0 for one held inline). */
+template <typename S>
+uint32_t UseCount(const S& s) {
+  const ffi::Object* obj = HeapObject(s);
+  return obj == nullptr ? 0 : obj->use_count();
+}
+/*! \brief Whether two Strings share one object (never for inline ones). */
+template <typename S>
+bool SameObject(const S& a, const S& b) {
+  return HeapObject(a) != nullptr && HeapObject(a) == HeapObject(b);
+}
+
 /*! \brief float32, one lane. */
 inline constexpr DLDataType kF32{kDLFloat, 32, 1};
 /*! \brief The host CPU, device 0. */

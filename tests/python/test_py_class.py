@@ -396,7 +396,7 @@ def test_deriving_from_a_cxx_type(tmp_path):
         struct BaseObj : ffi::Object {
           int64_t a = 0;
           ffi::Any tag;
-          ffi::String name;             // one pointer, recorded as a String object field
+          ffi::String name;             // 16 bytes, recorded as an Any field
           ffi::ObjectPtr<BaseObj> link;  // one pointer, None when null
           static constexpr bool _type_mutable = true;
           FFI_DECLARE_OBJECT_INFO("pyc.CxxBase", BaseObj, ffi::Object);

@@ -99,7 +99,8 @@ struct TypeSchemaOf {
       return SchemaOfKey("std::string");
     } else if constexpr (std::is_same_v<T, const char*> || std::is_array_v<T>) {
       return SchemaOfKey("const char*");
-    } else if constexpr (std::is_base_of_v<ObjectRef, T>) {
+    } else if constexpr (std::is_base_of_v<ObjectRef, T> || std::is_same_v<T, String> ||
+                         std::is_same_v<T, Bytes>) {
       return SchemaOfKey(T::ContainerType::_type_key);
     } else {
       // Types known only by their TypeTraits (views, user types) are named by them.

@@ -113,9 +113,9 @@ constexpr bool kIsTypedFunction<TypedFunction<S>> = true;
 /*!
  * \brief The type index recorded for a field of type `T`, which hosts read to know how the field
  * is stored (they copy and release objects of types defined in Python that way): the kind for
- * values and for Array, List, Shape, Function, String, Bytes and tensors (stored as DLTensor*),
+ * values and for Array, List, Shape, Function and tensors (stored as DLTensor*),
  * ffi.Object for other references and object pointers, Any (16 bytes) where the value may take
- * several forms (Optional, Variant, Any, AnyString).
+ * several forms (Optional, Variant, Any, String and Bytes, which hold short values inline).
  */
 template <typename T>
 constexpr int32_t FieldStaticTypeIndex() {
@@ -145,10 +145,6 @@ constexpr int32_t FieldStaticTypeIndex() {
     return kTVMFFIDLTensorPtr;
   } else if constexpr (kIsObjectPtr<T>) {
     return kTVMFFIObject;  // one pointer, as a reference
-  } else if constexpr (std::is_same_v<T, String>) {
-    return kTVMFFIStr;  // a pointer to the String object (this String is never stored inline)
-  } else if constexpr (std::is_same_v<T, Bytes>) {
-    return kTVMFFIBytes;
   } else if constexpr (std::is_base_of_v<ObjectRef, T>) {
     return kTVMFFIObject;
   } else {

@@ -1,4 +1,5 @@
-// An object with value-class fields (Optionals of numbers, a Tensor), made by one
+// An object with value-class fields (Optionals of numbers, a Tensor, String and Bytes, an
+// Optional<String>, a nested Optional), made by one
 // copy of this library and read inline, as its own class, by another: the copies are built with
 // our headers and with the reference's (tests/python/test_field_layout.py), so a read across them
 // only works where both header sets lay the fields out alike. LAYOUT_PREFIX names the copy.
@@ -8,6 +9,7 @@
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/object.h>
 #include <tvm/ffi/optional.h>
+#include <tvm/ffi/string.h>
 
 #include <cstdint>
 #include <utility>
@@ -25,13 +27,19 @@ class HolderObj : public ffi::Object {
   ffi::Optional<bool> flag;
   ffi::Optional<float> ratio;
   ffi::Tensor tensor;
+  ffi::String name;
+  ffi::Optional<ffi::String> label;
+  ffi::Bytes blob;
+  ffi::Optional<ffi::Optional<int64_t>> nested;
   int64_t after = 0;
   TVM_FFI_DECLARE_OBJECT_INFO_FINAL(LAYOUT_PREFIX ".Holder", HolderObj, ffi::Object);
 };
 
 ffi::ObjectRef MakeHolder(ffi::Optional<int64_t> count, ffi::Optional<double> scale,
                           ffi::Optional<int> small, ffi::Optional<bool> flag,
-                          ffi::Optional<float> ratio, ffi::Tensor tensor, int64_t after) {
+                          ffi::Optional<float> ratio, ffi::Tensor tensor, ffi::String name,
+                          ffi::Optional<ffi::String> label, ffi::Bytes blob,
+                          ffi::Optional<int64_t> nested, int64_t after) {
   auto obj = ffi::make_object<HolderObj>();
   obj->count = count;
   obj->scale = scale;
@@ -39,6 +47,10 @@ ffi::ObjectRef MakeHolder(ffi::Optional<int64_t> count, ffi::Optional<double> sc
   obj->flag = flag;
   obj->ratio = ratio;
   obj->tensor = std::move(tensor);
+  obj->name = name;
+  obj->label = label;
+  obj->blob = blob;
+  obj->nested = nested;
   obj->after = after;
   return ffi::ObjectRef(std::move(obj));
 }
@@ -49,13 +61,19 @@ ffi::ObjectRef MakeHolder(ffi::Optional<int64_t> count, ffi::Optional<double> sc
  */
 ffi::Array<ffi::Any> ReadHolder(ffi::ObjectRef holder) {
   const auto* h = static_cast<const HolderObj*>(holder.get());
-  ffi::Any count, scale, small, flag, ratio;
+  ffi::Any count, scale, small, flag, ratio, label, nested;
   if (h->count.has_value()) count = h->count.value();
   if (h->scale.has_value()) scale = h->scale.value();
   if (h->small.has_value()) small = h->small.value();
   if (h->flag.has_value()) flag = h->flag.value();
   if (h->ratio.has_value()) ratio = h->ratio.value();
-  return ffi::Array<ffi::Any>{count, scale, small, flag, ratio, h->tensor, h->after};
+  if (h->label.has_value()) label = h->label.value();
+  if (h->nested.has_value()) nested = h->nested.value().value();
+  // Each string is rebuilt from its bytes, so the read goes through this copy's String layout.
+  ffi::String name(std::string(h->name.data(), h->name.size()));
+  ffi::Bytes blob(h->blob.data(), h->blob.size());
+  return ffi::Array<ffi::Any>{count, scale, small, flag,   ratio,   h->tensor,
+                              name,  label, blob,  nested, h->after};
 }
 
 }  // namespace layout
