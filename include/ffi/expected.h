@@ -117,8 +117,23 @@ class Expected {
   Any&& data() && { return std::move(data_); }
 
  private:
-  Any data_;  // A `T`, or an Error.
+  struct NoneTag {};
+  explicit Expected(NoneTag) noexcept {}  // None: only an empty Optional<Expected<T>> holds it
+  Any data_;                              // A `T`, or an Error.
+  friend struct detail::CellOptionalAccess<Expected<T>>;
 };
+
+namespace detail {
+/*! \brief Optional<Expected<T>> is the Expected's Any, None when it holds nothing. */
+template <typename T>
+inline constexpr bool kCellOptional<Expected<T>> = true;
+template <typename T>
+struct CellOptionalAccess<Expected<T>> {
+  static bool IsNone(const Expected<T>& v) noexcept { return v.data_.type_index() == kTVMFFINone; }
+  static void SetNone(Expected<T>& v) noexcept { v.data_ = Any(); }
+  static Expected<T> None() noexcept { return Expected<T>(typename Expected<T>::NoneTag()); }
+};
+}  // namespace detail
 
 /*! \brief Success (None) or an Error. */
 template <>

@@ -57,6 +57,24 @@ class OptionalComparisons {
 };
 }  // namespace detail
 
+namespace detail {
+/*!
+ * \brief The type index of a TVMFFIAny holding a `T` in its 8-byte payload (numbers, DLDevice,
+ * DLDataType, void*), else kTVMFFIAny. Optional<T> of such a `T` is laid out as that Any (type
+ * index first, None when empty, the value 8 bytes in), as the reference's, so it reads the same
+ * from an object compiled with either header set. (Numbers narrower than 8 bytes have their own
+ * Optional below, which stores them widened.)
+ */
+template <typename T>
+inline constexpr int32_t kAnyPayloadIndex = std::is_same_v<T, bool>         ? kTVMFFIBool
+                                            : std::is_floating_point_v<T>   ? kTVMFFIFloat
+                                            : std::is_integral_v<T>         ? kTVMFFIInt
+                                            : std::is_same_v<T, DLDevice>   ? kTVMFFIDevice
+                                            : std::is_same_v<T, DLDataType> ? kTVMFFIDataType
+                                            : std::is_same_v<T, void*>      ? kTVMFFIOpaquePtr
+                                                                            : kTVMFFIAny;
+}  // namespace detail
+
 /*!
  * \brief A `T` or nothing, like std::optional<T>, and convertible through the ABI: nothing is None.
  * value() on an empty Optional throws RuntimeError ("Bad optional access"), as TVM-FFI's does. An
@@ -200,18 +218,13 @@ class Optional : public detail::OptionalComparisons<Optional<T, Tag>, T> {
   }
   [[noreturn]] static void ThrowEmpty() { FFI_THROW(RuntimeError) << "Bad optional access"; }
 
-  /*!
-   * \brief What a TVMFFIAny holding the value would say, so that Optional<int64_t> and
-   * Optional<double> have the reference's layout (an Any: type index first, the value 8 bytes in)
-   * and read the same from an object compiled with either header set. (Narrower numbers have
-   * their own Optional below.)
-   */
-  static constexpr int32_t kTypeIndex = std::is_floating_point_v<T> ? kTVMFFIFloat
-                                        : std::is_integral_v<T>     ? kTVMFFIInt
-                                                                    : kTVMFFIAny;
+  /*! \brief What a TVMFFIAny holding the value would say (see kAnyPayloadIndex). */
+  static constexpr int32_t kTypeIndex = detail::kAnyPayloadIndex<T>;
+  /*! \brief Whether the value sits 8 bytes in, where a TVMFFIAny holds it. */
+  static constexpr bool kAnyPayload = kTypeIndex != kTVMFFIAny;
   int32_t type_index_ = kTVMFFINone;  // kTVMFFINone: empty; else kTypeIndex and value_ is alive
   union {
-    T value_;
+    alignas(kAnyPayload ? 8 : alignof(T)) T value_;
   };
 };
 
@@ -339,11 +352,15 @@ inline constexpr bool kPointerOptional<ObjectPtr<U>> = true;
 template <typename U>
 inline constexpr bool kPointerOptional<Arc<U>> = true;
 /*!
- * \brief Whether `T` is String or Bytes, whose Optional (in string.h) is their own 16-byte cell
- * with None meaning nothing.
+ * \brief Whether `T`'s whole state is one TVMFFIAny (String, Bytes, Variant), so that Optional<T>
+ * is a `T` marked None inside when it holds nothing. Each such class specializes this beside
+ * itself, with a CellOptionalAccess<T> giving `static bool IsNone(const T&)`, `static void
+ * SetNone(T&)` (releasing the value) and `static T None()`.
  */
 template <typename T>
-inline constexpr bool kBytesOptional = false;
+inline constexpr bool kCellOptional = false;
+template <typename T>
+struct CellOptionalAccess;
 
 /*! \brief The object type a pointer-sized Optional<T> points to. */
 template <typename T>
@@ -491,13 +508,111 @@ class Optional<T, std::enable_if_t<detail::kPointerOptional<T>>>
   T data_;
 };
 
+/*!
+ * \brief An Optional String, Bytes or Variant: the value's own 16-byte cell, holding None for
+ * nothing, so it is laid out as an Any (as TVM-FFI's) and reads the same under either header set.
+ * `*opt` and `opt->` reach the held value; moving the value out leaves nothing.
+ */
+template <typename T>
+class Optional<T, std::enable_if_t<detail::kCellOptional<T>>>
+    : public detail::OptionalComparisons<Optional<T>, T> {
+ public:
+  /*! \brief Nothing. */
+  Optional() noexcept : value_(Access::None()) {}
+  Optional(std::nullopt_t) noexcept : value_(Access::None()) {}
+  /*! \brief Nothing, from `nullptr`. */
+  template <typename N, typename = std::enable_if_t<std::is_null_pointer_v<N>>>
+  Optional(N) noexcept : value_(Access::None()) {}
+  /*! \brief A value. */
+  Optional(T value) noexcept : value_(std::move(value)) {}
+  /*! \brief The value of a std::optional, if it has one. */
+  template <typename U, typename = std::enable_if_t<std::is_same_v<U, T>>>
+  Optional(std::optional<U> value) noexcept
+      : value_(value.has_value() ? *std::move(value) : Access::None()) {}
+  /*! \brief The value of a CastResult, if it has one. */
+  Optional(detail::CastResult<T> value) noexcept
+      : value_(value.has_value() ? *std::move(value) : Access::None()) {}
+  Optional(const Optional& other) noexcept = default;
+  Optional(Optional&& other) noexcept : value_(std::move(other.value_)) {
+    Access::SetNone(other.value_);
+  }
+  Optional& operator=(const Optional& other) noexcept = default;
+  Optional& operator=(Optional&& other) noexcept {
+    if (this != &other) {
+      value_ = std::move(other.value_);
+      Access::SetNone(other.value_);
+    }
+    return *this;
+  }
+  /*! \brief Holds `value` instead (also from what converts to `T`: `opt = "text"`). */
+  Optional& operator=(T value) noexcept {
+    value_ = std::move(value);
+    return *this;
+  }
+  /*! \brief Holds nothing. */
+  Optional& operator=(std::nullopt_t) noexcept {
+    reset();
+    return *this;
+  }
+  Optional& operator=(std::nullptr_t) noexcept {
+    reset();
+    return *this;
+  }
+
+  /*! \brief Whether a value is present. */
+  bool has_value() const noexcept { return !Access::IsNone(value_); }
+  explicit operator bool() const noexcept { return has_value(); }
+  /*! \brief The value; throws RuntimeError ("Bad optional access") when there is none. */
+  const T& value() const& {
+    if (!has_value()) ThrowEmpty();
+    return value_;
+  }
+  /*! \brief The value, moved out; nothing is left. */
+  T value() && {
+    if (!has_value()) ThrowEmpty();
+    return std::move(*this).operator*();
+  }
+  /*! \brief The value, or `fallback` when there is none. */
+  template <typename U = T>
+  T value_or(U&& fallback) const {
+    return has_value() ? value_ : T(std::forward<U>(fallback));
+  }
+  /*! \brief The value (unchecked: an empty cell when there is none). */
+  const T& operator*() const& noexcept { return value_; }
+  T& operator*() & noexcept { return value_; }
+  T operator*() && noexcept {
+    T out = std::move(value_);
+    Access::SetNone(value_);
+    return out;
+  }
+  const T* operator->() const noexcept { return &value_; }
+  T* operator->() noexcept { return &value_; }
+  /*! \brief Drops the value, if any. */
+  void reset() noexcept { Access::SetNone(value_); }
+
+  using detail::OptionalComparisons<Optional, T>::operator==;
+  using detail::OptionalComparisons<Optional, T>::operator!=;
+  /*! \brief Equal when both are empty, or both hold equal values. */
+  bool operator==(const Optional& other) const noexcept {
+    return has_value() == other.has_value() && (!has_value() || value_ == other.value_);
+  }
+  bool operator!=(const Optional& other) const noexcept { return !(*this == other); }
+
+ private:
+  using Access = detail::CellOptionalAccess<T>;
+  [[noreturn]] static void ThrowEmpty() { FFI_THROW(RuntimeError) << "Bad optional access"; }
+
+  T value_;  // a cell of type index kTVMFFINone when empty (holding no object)
+};
+
 namespace detail {
 /*!
  * \brief Whether Optional<T> is laid out as a TVMFFIAny whose type index is None exactly when it
- * holds nothing: numbers, String, Bytes, and Optionals nested in those ways.
+ * holds nothing: Any payloads (numbers, DLDevice, ...), String, Bytes, Variant, and Optionals
+ * nested in those ways.
  */
 template <typename T>
-inline constexpr bool kAnyLayoutOptional = std::is_arithmetic_v<T> || kBytesOptional<T>;
+inline constexpr bool kAnyLayoutOptional = kAnyPayloadIndex<T> != kTVMFFIAny || kCellOptional<T>;
 /*! \brief Whether Optional<T> is an Optional of an Optional laid out as an Any (see below). */
 template <typename T>
 inline constexpr bool kNestedOptional = false;

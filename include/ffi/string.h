@@ -86,7 +86,7 @@ struct BytesTraits;
  * so a String is 16 bytes and reads the same in an object compiled with either header set: up to
  * 7 bytes inline (`Small`, a NUL after them), longer ones as a reference to an `Obj` (which may
  * also hold a short value, e.g. one received from elsewhere). kTVMFFINone only marks an empty
- * Optional<String>; it reads as "".
+ * Optional<String> (see BytesCellOptionalAccess); it reads as "".
  */
 template <typename Obj, int32_t Small>
 class BytesCell {
@@ -152,18 +152,14 @@ class BytesCell {
       SetObject(p.release());
     }
   }
-  /*! \brief The empty Optional's state: kTVMFFINone, reading as "". */
-  explicit BytesCell(std::nullopt_t) noexcept { SetSmall(kTVMFFINone); }
-  /*! \brief Whether this is the empty Optional's state. */
-  bool IsNone() const noexcept { return cell_.type_index == kTVMFFINone; }
   /*! \brief Whether the bytes live in an object. */
   bool IsObject() const noexcept { return cell_.type_index >= kTVMFFIStaticObjectBegin; }
 
   TVMFFIAny cell_;  // exactly what an Any holding this value holds
 
  private:
-  template <typename, typename>
-  friend class ::tvm::ffi::Optional;
+  template <typename>
+  friend struct BytesCellOptionalAccess;
   template <typename, int32_t, int32_t, int32_t>
   friend struct BytesTraits;
   const TVMFFIByteArray* Heap() const noexcept { return TVMFFIBytesGetByteArrayPtr(cell_.v_obj); }
@@ -423,120 +419,29 @@ class Bytes : public detail::BytesCell<BytesObj, kTVMFFISmallBytes> {
 };
 
 namespace detail {
-template <>
-inline constexpr bool kBytesOptional<String> = true;
-template <>
-inline constexpr bool kBytesOptional<Bytes> = true;
-}  // namespace detail
-
-/*!
- * \brief An Optional String or Bytes: the value's own 16-byte cell, holding None for nothing,
- * so it is laid out as an Any (as TVM-FFI's) and reads the same under either header set.
- * `*opt` and `opt->` reach the held String; moving the value out leaves nothing.
- */
+/*! \brief How Optional<String> / Optional<Bytes> mark nothing in the cell: kTVMFFINone. */
 template <typename T>
-class Optional<T, std::enable_if_t<detail::kBytesOptional<T>>>
-    : public detail::OptionalComparisons<Optional<T>, T> {
- public:
-  /*! \brief Nothing. */
-  Optional() noexcept { SetNone(); }
-  Optional(std::nullopt_t) noexcept { SetNone(); }
-  /*! \brief Nothing, from `nullptr`. */
-  template <typename N, typename = std::enable_if_t<std::is_null_pointer_v<N>>>
-  Optional(N) noexcept {
-    SetNone();
+struct BytesCellOptionalAccess {
+  static bool IsNone(const T& v) noexcept { return v.cell_.type_index == kTVMFFINone; }
+  static void SetNone(T& v) noexcept {
+    v = T();
+    v.cell_.type_index = kTVMFFINone;
   }
-  /*! \brief A value. */
-  Optional(T value) noexcept : value_(std::move(value)) {}
-  /*! \brief The value of a std::optional, if it has one. */
-  template <typename U, typename = std::enable_if_t<std::is_same_v<U, T>>>
-  Optional(std::optional<U> value) noexcept {
-    if (value.has_value()) {
-      value_ = *std::move(value);
-    } else {
-      SetNone();
-    }
+  static T None() noexcept {
+    T v;
+    v.cell_.type_index = kTVMFFINone;
+    return v;
   }
-  /*! \brief The value of a CastResult, if it has one. */
-  Optional(detail::CastResult<T> value) noexcept {
-    if (value.has_value()) {
-      value_ = *std::move(value);
-    } else {
-      SetNone();
-    }
-  }
-  Optional(const Optional& other) noexcept = default;
-  Optional(Optional&& other) noexcept : value_(std::move(other.value_)) { other.SetNone(); }
-  Optional& operator=(const Optional& other) noexcept = default;
-  Optional& operator=(Optional&& other) noexcept {
-    if (this != &other) {
-      value_ = std::move(other.value_);
-      other.SetNone();
-    }
-    return *this;
-  }
-  /*! \brief Holds `value` instead (also from what converts to `T`: `opt = "text"`). */
-  Optional& operator=(T value) noexcept {
-    value_ = std::move(value);
-    return *this;
-  }
-  /*! \brief Holds nothing. */
-  Optional& operator=(std::nullopt_t) noexcept {
-    reset();
-    return *this;
-  }
-  Optional& operator=(std::nullptr_t) noexcept {
-    reset();
-    return *this;
-  }
-
-  /*! \brief Whether a value is present. */
-  bool has_value() const noexcept { return !value_.IsNone(); }
-  explicit operator bool() const noexcept { return has_value(); }
-  /*! \brief The value; throws RuntimeError ("Bad optional access") when there is none. */
-  const T& value() const& {
-    if (!has_value()) ThrowEmpty();
-    return value_;
-  }
-  /*! \brief The value, moved out; nothing is left. */
-  T value() && {
-    if (!has_value()) ThrowEmpty();
-    T out = std::move(value_);
-    SetNone();
-    return out;
-  }
-  /*! \brief The value, or `fallback` when there is none. */
-  template <typename U = T>
-  T value_or(U&& fallback) const {
-    return has_value() ? value_ : T(std::forward<U>(fallback));
-  }
-  /*! \brief The value (unchecked: "" when there is none). */
-  const T& operator*() const& noexcept { return value_; }
-  T& operator*() & noexcept { return value_; }
-  T operator*() && noexcept { return std::move(*this).value_or(T()); }
-  const T* operator->() const noexcept { return &value_; }
-  T* operator->() noexcept { return &value_; }
-  /*! \brief Drops the value, if any. */
-  void reset() noexcept {
-    value_ = T();
-    SetNone();
-  }
-
-  using detail::OptionalComparisons<Optional, T>::operator==;
-  using detail::OptionalComparisons<Optional, T>::operator!=;
-  /*! \brief Equal when both are empty, or both hold equal values. */
-  bool operator==(const Optional& other) const noexcept {
-    return has_value() == other.has_value() && (!has_value() || value_ == other.value_);
-  }
-  bool operator!=(const Optional& other) const noexcept { return !(*this == other); }
-
- private:
-  /*! \brief Marks the (empty, inline) value as nothing. */
-  void SetNone() noexcept { value_.cell_.type_index = kTVMFFINone; }
-  [[noreturn]] static void ThrowEmpty() { FFI_THROW(RuntimeError) << "Bad optional access"; }
-
-  T value_;  // a cell of type index kTVMFFINone when empty (then "", holding no object)
 };
+template <>
+inline constexpr bool kCellOptional<String> = true;
+template <>
+inline constexpr bool kCellOptional<Bytes> = true;
+template <>
+struct CellOptionalAccess<String> : BytesCellOptionalAccess<String> {};
+template <>
+struct CellOptionalAccess<Bytes> : BytesCellOptionalAccess<Bytes> {};
+}  // namespace detail
 
 namespace detail {
 /*! \brief The bytes of a string-like or bytes-like value, if it is one of `indices`. */

@@ -121,4 +121,23 @@ TEST(Expected, UnsafeMovesTheRawContent) {
             "KeyError");
 }
 
+TEST(Expected, OptionalOfOneIsItsAny) {
+  // As the reference's: the Expected's own Any, None when there is nothing.
+  static_assert(sizeof(ffi::Optional<ffi::Expected<int64_t>>) == sizeof(TVMFFIAny));
+  ffi::Optional<ffi::Expected<int64_t>> none;
+  EXPECT_FALSE(none.has_value());
+  EXPECT_EQ(reinterpret_cast<const TVMFFIAny*>(&none)->type_index, kTVMFFINone);
+  ffi::Optional<ffi::Expected<int64_t>> ok = ffi::Expected<int64_t>(5);
+  ASSERT_TRUE(ok.has_value());
+  EXPECT_EQ(reinterpret_cast<const TVMFFIAny*>(&ok)->type_index, kTVMFFIInt);
+  EXPECT_EQ(ok->value(), 5);
+  ffi::Optional<ffi::Expected<int64_t>> err =
+      ffi::Expected<int64_t>(ffi::Error("KeyError", "gone", ""));
+  ASSERT_TRUE(err.has_value());
+  EXPECT_TRUE(err->is_err());
+  EXPECT_EQ(err->error().message(), "gone");
+  err.reset();
+  EXPECT_FALSE(err.has_value());
+}
+
 }  // namespace

@@ -1,6 +1,7 @@
 // Optional<T> itself (optional.h): its own storage, copies, moves and reference counts, nested
 // optionals, and its conversions through Any. (How an Any holds an Optional: test_any.cc.)
 #include <ffi/container/array.h>
+#include <ffi/container/variant.h>
 #include <ffi/ffi.h>
 #include <gtest/gtest.h>
 
@@ -578,6 +579,75 @@ TEST(Optional, NumbersAreLaidOutAsAnAny) {
   EXPECT_TRUE(ffi::Optional<int>(2) == ffi::Optional<int>(2));
   EXPECT_TRUE(ffi::Optional<int>(2) != ffi::Optional<int>());
   EXPECT_TRUE(ffi::Optional<int>(2) == 2);
+}
+
+TEST(Optional, DevicesDtypesPointersAndStringsAreLaidOutAsAnAny) {
+  static_assert(sizeof(Optional<DLDevice>) == sizeof(TVMFFIAny));
+  static_assert(sizeof(Optional<DLDataType>) == sizeof(TVMFFIAny));
+  static_assert(sizeof(Optional<void*>) == sizeof(TVMFFIAny));
+  static_assert(sizeof(Optional<String>) == sizeof(TVMFFIAny));
+  static_assert(sizeof(Optional<ffi::Bytes>) == sizeof(TVMFFIAny));
+  Optional<DLDevice> device = DLDevice{kDLCUDA, 3};
+  const auto* raw = reinterpret_cast<const TVMFFIAny*>(&device);
+  EXPECT_EQ(raw->type_index, kTVMFFIDevice);
+  EXPECT_EQ(raw->v_device.device_type, kDLCUDA);
+  EXPECT_EQ(raw->v_device.device_id, 3);
+  Optional<DLDataType> dtype = DLDataType{kDLFloat, 16, 1};
+  raw = reinterpret_cast<const TVMFFIAny*>(&dtype);
+  EXPECT_EQ(raw->type_index, kTVMFFIDataType);
+  EXPECT_EQ(raw->v_dtype.bits, 16);
+  int target = 0;
+  Optional<void*> ptr = static_cast<void*>(&target);
+  raw = reinterpret_cast<const TVMFFIAny*>(&ptr);
+  EXPECT_EQ(raw->type_index, kTVMFFIOpaquePtr);
+  EXPECT_EQ(raw->v_ptr, &target);
+  // A String's Optional is its cell: inline bytes or the object, None when empty.
+  Optional<String> text = String("short");
+  raw = reinterpret_cast<const TVMFFIAny*>(&text);
+  EXPECT_EQ(raw->type_index, kTVMFFISmallStr);
+  EXPECT_EQ(raw->small_str_len, 5u);
+  EXPECT_EQ(text->size(), 5u);
+  text = String("a string long enough for an object");
+  EXPECT_EQ(raw->type_index, kTVMFFIStr);
+  EXPECT_EQ(UseCount(*text), 1u);
+  Optional<String> moved = std::move(text);
+  EXPECT_FALSE(text.has_value());  // NOLINT(bugprone-use-after-move): moving leaves nothing
+  EXPECT_EQ(raw->type_index, kTVMFFINone);
+  EXPECT_EQ(UseCount(*moved), 1u);
+  String out = std::move(moved).value();
+  EXPECT_FALSE(moved.has_value());  // NOLINT(bugprone-use-after-move)
+  EXPECT_EQ(UseCount(out), 1u);
+  text.reset();
+  EXPECT_EQ(*text, "");  // an empty one reads as ""
+}
+
+TEST(Optional, OfAVariantIsTheVariantsAny) {
+  using V = ffi::Variant<int64_t, String, Box>;
+  static_assert(sizeof(Optional<V>) == sizeof(TVMFFIAny));
+  Optional<V> none;
+  EXPECT_FALSE(none.has_value());
+  EXPECT_EQ(reinterpret_cast<const TVMFFIAny*>(&none)->type_index, kTVMFFINone);
+  Box box(4);
+  Optional<V> held = V(box);
+  ASSERT_TRUE(held.has_value());
+  const auto* raw = reinterpret_cast<const TVMFFIAny*>(&held);
+  EXPECT_EQ(raw->type_index, box->type_index());
+  EXPECT_EQ(box.use_count(), 2u);
+  EXPECT_EQ(held->get<Box>()->value, 4);
+  held = V(int64_t{9});
+  EXPECT_EQ(box.use_count(), 1u);
+  EXPECT_EQ(raw->type_index, kTVMFFIInt);
+  EXPECT_EQ(held.value().get<int64_t>(), 9);
+  held = std::nullopt;
+  EXPECT_FALSE(held.has_value());
+  EXPECT_EQ(CatchError([&] { (void)held.value(); }).message(), "Bad optional access");
+  // Through Any: None is nothing, a held value comes back.
+  EXPECT_FALSE(Any().cast<Optional<V>>().has_value());
+  Optional<V> text = Any(String("from an any, long")).cast<Optional<V>>();
+  ASSERT_TRUE(text.has_value());
+  EXPECT_EQ(text->get<String>(), "from an any, long");
+  Any back = text;
+  EXPECT_EQ(back.cast<String>(), "from an any, long");
 }
 
 }  // namespace

@@ -92,7 +92,21 @@ class Variant {
   Variant(FromAny, Any data) : data_(std::move(data)) {}
   Any data_;
   friend struct TypeTraits<Variant<V...>>;
+  friend struct detail::CellOptionalAccess<Variant<V...>>;
 };
+
+namespace detail {
+/*! \brief Optional<Variant<V...>> is the Variant's Any, None when it holds nothing. */
+template <typename... V>
+inline constexpr bool kCellOptional<Variant<V...>> = true;
+template <typename... V>
+struct CellOptionalAccess<Variant<V...>> {
+  using T = Variant<V...>;
+  static bool IsNone(const T& v) noexcept { return v.data_.type_index() == kTVMFFINone; }
+  static void SetNone(T& v) noexcept { v.data_ = Any(); }
+  static T None() noexcept { return T(typename T::FromAny(), Any()); }
+};
+}  // namespace detail
 
 /*!
  * \brief Variant<V...>: whatever one of `V...` converts from. A value stored exactly as one of
