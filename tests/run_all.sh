@@ -85,7 +85,7 @@ tests/fuzz/run.sh 20
 section "C++ tests that start threads, with ThreadSanitizer"
 # Only the suites whose tests start threads: the rest has nothing for TSan to see (and no CUDA, so
 # CMake need not look for nvcc). -O1 -g1: optimized enough for TSan's speed, line tables for reports.
-tsan_suites=(test_env test_error test_function test_object)
+tsan_suites=(test_env test_error test_function test_object test_object_release)
 cmake -S . -B build/tsan -G Ninja -DFFI_BUILD_TESTS=ON -DFFI_WERROR=ON -DFFI_CUDA_TESTS=OFF \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1" -DFFI_SANITIZE=thread
 cmake --build build/tsan --target "${tsan_suites[@]}"

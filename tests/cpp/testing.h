@@ -1,6 +1,7 @@
 /*
  * tests/cpp/testing.h - helpers shared by the C++ test suites (tests/cpp/test_*.cc): catching
- * thrown and raised errors, common dtype/device constants, shape comparison and CPU allocators.
+ * thrown and raised errors, an object type (Box), common dtype/device constants, shape comparison
+ * and CPU allocators.
  * Test files include it as "testing.h" and use `using namespace ffi_testing;` in their own
  * anonymous namespace.
  */
@@ -58,6 +59,20 @@ template <typename S>
 bool SameObject(const S& a, const S& b) {
   return HeapObject(a) != nullptr && HeapObject(a) == HeapObject(b);
 }
+
+/*! \brief An object type of the tests' own: one int. Box(7) makes one. */
+class BoxObj : public ffi::Object {
+ public:
+  explicit BoxObj(int v) : value(v) {}
+  int value;
+  FFI_DECLARE_OBJECT_INFO("testing.Box", BoxObj, ffi::Object);
+};
+/*! \brief The reference class of a BoxObj. */
+class Box : public ffi::ObjectRef {
+ public:
+  explicit Box(int v) : ObjectRef(ffi::make_object<BoxObj>(v)) {}
+  FFI_DEFINE_OBJECT_REF_METHODS(Box, ObjectRef, BoxObj);
+};
 
 /*! \brief float32, one lane. */
 inline constexpr DLDataType kF32{kDLFloat, 32, 1};
