@@ -80,6 +80,7 @@ namespace detail {
 /*! \brief The conversions shared by ObjectPtr<T> and Arc<T>; `kNullable`: null is None. */
 template <typename Ptr, typename T, bool kNullable>
 struct ObjectPtrTraitsBase : TypeTraitsBase {
+  static constexpr int32_t field_static_type_index = kTVMFFIObject;  // one owning pointer
   static void CopyToAnyView(const Ptr& v, TVMFFIAny* out) {
     if (v == nullptr) return detail::SetNone(out);
     out->type_index = v->type_index();
@@ -119,15 +120,35 @@ struct ObjectPtrTraitsBase : TypeTraitsBase {
 };
 }  // namespace detail
 
+namespace detail {
+/*!
+ * \brief Whether ObjectPtr<T> / Arc<T> convert: for object classes, not const or volatile ones
+ * (converting back could not give a pointer of that qualification; as TVM-FFI).
+ */
+template <typename T>
+inline constexpr bool kConvertibleObjectPtr =
+    is_object_subclass_v<T> && !std::is_const_v<T> && !std::is_volatile_v<T>;
+}  // namespace detail
+
 /*! \brief ObjectPtr<T>: the object, or None for null (T may be incomplete where
  * is_object_subclass_v<T> is specialized). */
 template <typename T>
-struct TypeTraits<ObjectPtr<T>, std::enable_if_t<is_object_subclass_v<T>>>
+struct TypeTraits<ObjectPtr<T>, std::enable_if_t<detail::kConvertibleObjectPtr<T>>>
     : detail::ObjectPtrTraitsBase<ObjectPtr<T>, T, true> {};
+
+/*! \brief The runtime type index of ObjectPtr<T> / Arc<T>: the registered index of `T`. */
+template <typename T>
+struct TypeToRuntimeTypeIndex<ObjectPtr<T>, std::enable_if_t<detail::kConvertibleObjectPtr<T>>> {
+  static int32_t v() { return T::RuntimeTypeIndex(); }
+};
+template <typename T>
+struct TypeToRuntimeTypeIndex<Arc<T>, std::enable_if_t<detail::kConvertibleObjectPtr<T>>> {
+  static int32_t v() { return T::RuntimeTypeIndex(); }
+};
 
 /*! \brief Arc<T>: the object; None does not convert. */
 template <typename T>
-struct TypeTraits<Arc<T>, std::enable_if_t<is_object_subclass_v<T>>>
+struct TypeTraits<Arc<T>, std::enable_if_t<detail::kConvertibleObjectPtr<T>>>
     : detail::ObjectPtrTraitsBase<Arc<T>, T, false> {};
 
 /*! \brief Pointers to a derived object are pointers to its base (containers of them too). */

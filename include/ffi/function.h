@@ -481,6 +481,7 @@ class TypedFunction<R(Args...)> {
 template <typename R, typename... Args>
 struct TypeTraits<TypedFunction<R(Args...)>> : TypeTraitsBase {
   using Self = TypedFunction<R(Args...)>;
+  static constexpr int32_t field_static_type_index = kTVMFFIFunction;
   static void CopyToAnyView(const Self& v, TVMFFIAny* out) {
     TypeTraits<Function>::CopyToAnyView(v.packed(), out);
   }

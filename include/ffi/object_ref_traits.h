@@ -23,6 +23,9 @@ namespace tvm {
 namespace ffi {
 inline namespace ffi_v1 {
 
+class FunctionObj;  // function.h
+class TensorObj;    // tensor.h
+
 namespace detail {
 /*! \brief The type key of object type `T` with the "ffi." prefix dropped ("Tensor", "my.Box"). */
 template <typename T>
@@ -49,6 +52,11 @@ inline constexpr bool use_default_type_traits_v = true;
 template <typename T>
 struct ObjectRefTypeTraitsBase : TypeTraitsBase {
   using Container = typename T::ContainerType;
+  /*! \brief Function for functions, DLTensorPtr for tensors (as TVM-FFI records), else Object. */
+  static constexpr int32_t field_static_type_index =
+      std::is_same_v<Container, FunctionObj> ? kTVMFFIFunction
+      : std::is_same_v<Container, TensorObj> ? kTVMFFIDLTensorPtr
+                                             : kTVMFFIObject;
   static void CopyToAnyView(const T& v, TVMFFIAny* out) {
     TVMFFIObject* h = detail::ObjectUnsafe::HeaderOf(v);
     if (h == nullptr) return detail::SetNone(out);
@@ -186,6 +194,12 @@ struct TypeTraits<T*, std::enable_if_t<std::is_base_of_v<Object, std::remove_cv_
     return static_cast<T*>(static_cast<Obj*>(detail::ObjectUnsafe::FromHeader(src->v_obj)));
   }
   static constexpr auto TypeStr() { return detail::ObjectTypeName<Obj>(); }
+};
+
+/*! \brief The runtime type index of reference class `T`: its object type's registered index. */
+template <typename T>
+struct TypeToRuntimeTypeIndex<T, std::enable_if_t<std::is_base_of_v<ObjectRef, T>>> {
+  static int32_t v() { return T::ContainerType::RuntimeTypeIndex(); }
 };
 
 }  // namespace ffi_v1

@@ -276,6 +276,7 @@ inline constexpr bool use_default_type_traits_v<Shape> = false;
  */
 template <>
 struct TypeTraits<Shape> : ObjectRefTypeTraitsBase<Shape> {
+  static constexpr int32_t field_static_type_index = kTVMFFIShape;
   static detail::CastResult<Shape> TryCastFromAnyView(const TVMFFIAny* src) {
     if (CheckAnyStrict(src)) return CopyFromAnyViewAfterCheck(src);
     if (src->type_index != kTVMFFIArray && src->type_index != kTVMFFIList) return std::nullopt;

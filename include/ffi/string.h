@@ -137,13 +137,9 @@ class BytesCell {
       SetObject(MakeBytesObj<Obj>(s.data(), s.size()).release());
     }
   }
-  /*! \brief Takes over `s`'s buffer when it is too long to be held inline. */
-  explicit BytesCell(std::string&& s) : BytesCell(std::string_view()) {
-    if (s.size() <= 7) {
-      BytesCell(std::string_view(s)).swap(*this);
-    } else {
-      SetObject(make_object<MovedStdStringObj<Obj>>(std::move(s)).release());
-    }
+  /*! \brief Takes over `s`'s buffer: an object holding the std::string, whatever its length. */
+  explicit BytesCell(std::string&& s) {
+    SetObject(make_object<MovedStdStringObj<Obj>>(std::move(s)).release());
   }
   /*! \brief Holds the object `p` (a null `p` is the empty value). */
   explicit BytesCell(ObjectPtr<Object> p) {
@@ -185,7 +181,7 @@ class String : public detail::BytesCell<StringObj, kTVMFFISmallStr> {
   String(std::nullptr_t) = delete;
   String(const char* s) : BytesCell(std::string_view(s)) {}
   String(const std::string& s) : BytesCell(std::string_view(s)) {}
-  /*! \brief Takes over `s`'s buffer (no copy) when it is too long to be held inline. */
+  /*! \brief Takes over `s`'s buffer (no copy; an object even for a short string, as TVM-FFI). */
   String(std::string&& s) : BytesCell(std::move(s)) {}
   String(std::string_view s) : BytesCell(s) {}
   String(const char* s, size_t n) : BytesCell(std::string_view(s, n)) {}
@@ -307,7 +303,7 @@ class Bytes : public detail::BytesCell<BytesObj, kTVMFFISmallBytes> {
   Bytes(TVMFFIByteArray bytes) : BytesCell(std::string_view(bytes.data, bytes.size)) {}
   Bytes(const char* s) : BytesCell(std::string_view(s)) {}
   Bytes(const std::string& s) : BytesCell(std::string_view(s)) {}
-  /*! \brief Takes over `s`'s buffer (no copy) when it is too long to be held inline. */
+  /*! \brief Takes over `s`'s buffer (no copy; an object even for a short value, as TVM-FFI). */
   Bytes(std::string&& s) : BytesCell(std::move(s)) {}
   Bytes(std::string_view s) : BytesCell(s) {}
   /*! \brief Wraps an existing bytes object (null: empty). */

@@ -446,6 +446,7 @@ template <>
 struct TypeTraits<TensorView> : TypeTraitsBase {
   /*! \brief Not held by an Any: a view does not own what it points to. */
   static constexpr bool storage_enabled = false;
+  static constexpr int32_t field_static_type_index = kTVMFFIDLTensorPtr;
   static void CopyToAnyView(const TensorView& v, TVMFFIAny* out) {
     TypeTraits<DLTensor*>::CopyToAnyView(v.GetDLTensorPtr(), out);
   }

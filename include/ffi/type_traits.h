@@ -32,16 +32,34 @@ namespace detail {
 /*! \brief Traits shared by values stored in the payload with one type index. */
 template <typename T, int32_t Index>
 struct PODTraitsBase : TypeTraitsBase {
+  static constexpr int32_t field_static_type_index = Index;
   static bool CheckAnyStrict(const TVMFFIAny* src) { return src->type_index == Index; }
 };
 }  // namespace detail
 
-/*! \brief Integers (not bool) and enums (by their value): kTVMFFIInt; a bool converts. */
+namespace detail {
+/*! \brief Throws OverflowError for an unsigned value past INT64_MAX (an Any holds an int64). */
+[[noreturn]] inline void ThrowIntTooLarge(uint64_t value) {
+  FFI_THROW(OverflowError) << "Integer value " << value
+                           << " is too large to fit in int64_t. Consider explicitly casting to "
+                              "int64_t first if this is intentional.";
+}
+}  // namespace detail
+
+/*!
+ * \brief Integers (not bool) and enums (by their value): kTVMFFIInt; a bool converts. An unsigned
+ * 64-bit value past INT64_MAX is an OverflowError, as in TVM-FFI (it would come back negative).
+ */
 template <typename T>
 struct TypeTraits<
     T, std::enable_if_t<(std::is_integral_v<T> && !std::is_same_v<T, bool>) || std::is_enum_v<T>>>
     : detail::PODTraitsBase<T, kTVMFFIInt> {
+  /*! \brief Enums keep their own storage (any width): recorded as Any, as not an int64. */
+  static constexpr int32_t field_static_type_index = std::is_enum_v<T> ? kTVMFFIAny : kTVMFFIInt;
   static void CopyToAnyView(const T& v, TVMFFIAny* out) {
+    if constexpr (std::is_unsigned_v<T> && sizeof(T) >= sizeof(int64_t)) {
+      if (v > static_cast<T>(INT64_MAX)) detail::ThrowIntTooLarge(v);
+    }
     out->type_index = kTVMFFIInt;
     out->zero_padding = 0;
     out->v_int64 = static_cast<int64_t>(v);

@@ -40,6 +40,10 @@ template <typename T, typename = void>
 struct TypeTraits {
   /*! \brief False for types with no conversion. */
   static constexpr bool enabled = false;
+  /*! \brief The same, under TVM-FFI's name. */
+  static constexpr bool convert_enabled = false;
+  /*! \brief Nor can an Any hold one. */
+  static constexpr bool storage_enabled = false;
 };
 
 /*!
@@ -54,6 +58,38 @@ struct TypeTraitsBase {
   static constexpr bool convert_enabled = true;
   /*! \brief A value of the type may be held by an Any (false for views such as RValueRef). */
   static constexpr bool storage_enabled = true;
+  /*!
+   * \brief The type index an object field of the type is recorded with (TVMFFIFieldInfo), which
+   * hosts read to know how the field is stored (they copy and release the fields of types defined
+   * in Python that way): the kind for values (Int, Float, Device, ...) and for Array, List, Shape
+   * and Function, DLTensorPtr for tensors, Object for other references and object pointers, and
+   * Any (this default) where the value may take several forms (Optional, Variant, Any, String
+   * and Bytes, which hold short values inline) or the storage is not one of those.
+   */
+  static constexpr int32_t field_static_type_index = kTVMFFIAny;
+};
+
+/*!
+ * \brief The type index an object field of type `T` is recorded with:
+ * `TypeTraits<T>::field_static_type_index`, kTVMFFIAny for a type without conversions.
+ */
+template <typename T, typename = void>
+struct TypeToFieldStaticTypeIndex {
+  static constexpr int32_t value = kTVMFFIAny;
+};
+template <typename T>
+struct TypeToFieldStaticTypeIndex<T, std::enable_if_t<TypeTraits<T>::convert_enabled>> {
+  static constexpr int32_t value = TypeTraits<T>::field_static_type_index;
+};
+
+/*!
+ * \brief The runtime type index of a `T`: `v()` is the registered index of a reference class's
+ * object type (specialized in object_ref_traits.h), the recorded field index (Int, Float, Device,
+ * ...) otherwise.
+ */
+template <typename T, typename = void>
+struct TypeToRuntimeTypeIndex {
+  static int32_t v() { return TypeToFieldStaticTypeIndex<T>::value; }
 };
 
 namespace detail {

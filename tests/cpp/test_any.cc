@@ -152,7 +152,7 @@ TEST(AnyString, SmallAndLargeString) {
 }
 
 TEST(AnyString, Bytes) {
-  ffi::Bytes small(std::string("a\0b", 3));
+  ffi::Bytes small(std::string_view("a\0b", 3));
   ffi::Bytes large(std::string("0123456789\0abc", 14));
   Any a_small = small;
   Any a_large = large;

@@ -56,12 +56,26 @@ TEST(AnyPod, Bool) {
   EXPECT_EQ(v.type_index(), kTVMFFIBool);
 }
 
+TEST(AnyPod, UnsignedPastInt64IsAnOverflowError) {
+  // An Any holds an int64: a larger unsigned value would come back negative, so it is refused.
+  uint64_t too_large = static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) + 1;
+  ffi::Error e = CatchError([&] { Any a = too_large; });
+  EXPECT_EQ(e.kind(), "OverflowError");
+  EXPECT_NE(e.message().find("is too large to fit in int64_t"), std::string::npos);
+  AnyView view;
+  EXPECT_EQ(CatchError([&] { view = std::numeric_limits<uint64_t>::max(); }).kind(),
+            "OverflowError");
+  EXPECT_EQ(view.type_index(), kTVMFFINone);  // left as it was
+  auto echo = ffi::Function::FromTyped([](int64_t x) { return static_cast<uint64_t>(x); });
+  EXPECT_EQ(CatchError([&] { echo(-1); }).kind(), "OverflowError");  // a result too
+}
+
 TEST(AnyPod, IntegerTypes) {
   Any i8 = int8_t{-5};
   Any u8 = uint8_t{250};
   Any i32 = int32_t{-70000};
   Any i64 = int64_t{1} << 40;
-  Any u64 = std::numeric_limits<uint64_t>::max();
+  Any u64 = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
   Any sz = size_t{123};
   for (const Any* a : {&i8, &u8, &i32, &i64, &u64, &sz}) {
     EXPECT_EQ(a->type_index(), kTVMFFIInt);
@@ -71,7 +85,7 @@ TEST(AnyPod, IntegerTypes) {
   EXPECT_EQ(u8.raw()->v_int64, 250);
   EXPECT_EQ(i32.as<int32_t>(), std::optional<int32_t>(-70000));
   EXPECT_EQ(i64.as<int64_t>(), std::optional<int64_t>(int64_t{1} << 40));
-  EXPECT_EQ(u64.cast<uint64_t>(), std::numeric_limits<uint64_t>::max());
+  EXPECT_EQ(u64.cast<uint64_t>(), static_cast<uint64_t>(std::numeric_limits<int64_t>::max()));
   EXPECT_EQ(sz.cast<size_t>(), 123u);
   EXPECT_EQ(i8.cast<int>(), -5);
   // int -> bool converts (non-zero is true); int -> double converts; neither is strict.

@@ -401,6 +401,11 @@ TEST(StringTools, MoveFromStdStringTakesTheBuffer) {
   EXPECT_EQ(s.data(), buffer);  // no copy
   EXPECT_EQ(s.size(), 100u);
   EXPECT_TRUE(source.empty());  // NOLINT(bugprone-use-after-move): moved-from is left empty
+  // Even a short one becomes an object holding the std::string (as TVM-FFI's).
+  String short_moved(std::string("ab"));
+  EXPECT_NE(HeapObject(short_moved), nullptr);
+  EXPECT_EQ(Any(short_moved).type_index(), kTVMFFIStr);
+  EXPECT_EQ(short_moved, "ab");
   Bytes b(std::string("moved bytes, long enough"));
   EXPECT_EQ(b.view(), "moved bytes, long enough");
 }

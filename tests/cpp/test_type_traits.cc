@@ -2,6 +2,7 @@
 // values (ObjectRefWithFallbackTraitsBase), StrictBool, and type_subsumes_v, which decides which
 // containers share their storage without a check (nested containers, Variant, ObjectPtr).
 #include <ffi/container/array.h>
+#include <ffi/container/list.h>
 #include <ffi/container/map.h>
 #include <ffi/container/variant.h>
 #include <ffi/ffi.h>
@@ -125,6 +126,45 @@ TEST(TypeTraits, StorageAndConvertFlags) {
   static_assert(!TypeTraits<ffi::Optional<ffi::TensorView>>::storage_enabled);
   static_assert(ffi::detail::storage_enabled_v<String>);
   static_assert(!ffi::detail::storage_enabled_v<ffi::TensorView>);
+}
+
+TEST(TypeTraits, FieldStaticAndRuntimeTypeIndices) {
+  using ffi::TypeToFieldStaticTypeIndex;
+  using ffi::TypeToRuntimeTypeIndex;
+  // What an object field of each type is recorded with (TVMFFIFieldInfo::field_static_type_index).
+  static_assert(TypeToFieldStaticTypeIndex<int32_t>::value == kTVMFFIInt);
+  static_assert(TypeToFieldStaticTypeIndex<bool>::value == kTVMFFIBool);
+  static_assert(TypeToFieldStaticTypeIndex<float>::value == kTVMFFIFloat);
+  static_assert(TypeToFieldStaticTypeIndex<DLDevice>::value == kTVMFFIDevice);
+  static_assert(TypeToFieldStaticTypeIndex<DLDataType>::value == kTVMFFIDataType);
+  static_assert(TypeToFieldStaticTypeIndex<void*>::value == kTVMFFIOpaquePtr);
+  static_assert(TypeToFieldStaticTypeIndex<Function>::value == kTVMFFIFunction);
+  static_assert(TypeToFieldStaticTypeIndex<Array<int>>::value == kTVMFFIArray);
+  static_assert(TypeToFieldStaticTypeIndex<ffi::List<int>>::value == kTVMFFIList);
+  static_assert(TypeToFieldStaticTypeIndex<ffi::Shape>::value == kTVMFFIShape);
+  static_assert(TypeToFieldStaticTypeIndex<ffi::Tensor>::value == kTVMFFIDLTensorPtr);
+  static_assert(TypeToFieldStaticTypeIndex<Map<String, int>>::value == kTVMFFIObject);
+  static_assert(TypeToFieldStaticTypeIndex<Expr>::value == kTVMFFIObject);
+  static_assert(TypeToFieldStaticTypeIndex<ObjectPtr<ffi::Object>>::value == kTVMFFIObject);
+  // Values that take several forms are stored as (or like) an Any.
+  static_assert(TypeToFieldStaticTypeIndex<String>::value == kTVMFFIAny);
+  static_assert(TypeToFieldStaticTypeIndex<ffi::Optional<int>>::value == kTVMFFIAny);
+  static_assert(TypeToFieldStaticTypeIndex<Variant<int, String>>::value == kTVMFFIAny);
+  static_assert(TypeToFieldStaticTypeIndex<Any>::value == kTVMFFIAny);
+  struct NoTraits {};
+  static_assert(TypeToFieldStaticTypeIndex<NoTraits>::value == kTVMFFIAny);
+  // The runtime index: a reference class's registered object type, else the recorded index.
+  EXPECT_EQ(TypeToRuntimeTypeIndex<Expr>::v(), ExprObj::RuntimeTypeIndex());
+  EXPECT_EQ(TypeToRuntimeTypeIndex<ObjectPtr<ExprObj>>::v(), ExprObj::RuntimeTypeIndex());
+  EXPECT_EQ(TypeToRuntimeTypeIndex<ffi::Arc<ExprObj>>::v(), ExprObj::RuntimeTypeIndex());
+  // Pointers to const or volatile objects do not convert (nor are they stored), as in TVM-FFI.
+  static_assert(!ffi::TypeTraits<ObjectPtr<const ExprObj>>::convert_enabled);
+  static_assert(!ffi::TypeTraits<ObjectPtr<const ExprObj>>::storage_enabled);
+  static_assert(ffi::TypeTraits<ObjectPtr<ExprObj>>::convert_enabled);
+  EXPECT_EQ(TypeToRuntimeTypeIndex<Function>::v(), kTVMFFIFunction);
+  EXPECT_EQ(TypeToRuntimeTypeIndex<Array<int>>::v(), kTVMFFIArray);
+  EXPECT_EQ(TypeToRuntimeTypeIndex<int64_t>::v(), kTVMFFIInt);
+  EXPECT_EQ(TypeToRuntimeTypeIndex<DLDevice>::v(), kTVMFFIDevice);
 }
 
 TEST(TypeSubsumes, Rules) {

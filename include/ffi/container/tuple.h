@@ -136,6 +136,7 @@ inline constexpr bool type_subsumes_v<Tuple<Types...>, Tuple<UTypes...>,
  */
 template <typename... Types>
 struct TypeTraits<Tuple<Types...>> : TypeTraitsBase {
+  static constexpr int32_t field_static_type_index = kTVMFFIObject;  // a reference
   static constexpr size_t kSize = sizeof...(Types);
   static void CopyToAnyView(const Tuple<Types...>& v, TVMFFIAny* out) {
     SetObject(detail::ObjectUnsafe::HeaderOf(v), out);

@@ -96,6 +96,7 @@ class MapIterator {
  */
 template <typename Ref, typename K, typename V, int32_t Primary, int32_t Other>
 struct MapTraitsBase : TypeTraitsBase {
+  static constexpr int32_t field_static_type_index = kTVMFFIObject;  // a reference
   static void CopyToAnyView(const Ref& v, TVMFFIAny* out) {
     TVMFFIObject* h = ObjectUnsafe::HeaderOf(v);
     if (h == nullptr) return SetNone(out);

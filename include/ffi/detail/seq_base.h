@@ -314,6 +314,7 @@ constexpr bool kIsRangeOf<
  */
 template <typename Ref, typename T, int32_t Primary, int32_t Other>
 struct SeqTraits : TypeTraitsBase {
+  static constexpr int32_t field_static_type_index = Primary;
   static void CopyToAnyView(const Ref& v, TVMFFIAny* out) {
     SetObject(ObjectUnsafe::HeaderOf(v), out);
   }

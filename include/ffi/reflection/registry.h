@@ -91,67 +91,6 @@ int ObjectCreator(TVMFFIObjectHandle* result) {
   FFI_SAFE_CALL_END();
 }
 
-template <typename T>
-constexpr bool kIsArray = false;
-template <typename T>
-constexpr bool kIsArray<Array<T>> = true;
-template <typename T>
-constexpr bool kIsList = false;
-template <typename T>
-constexpr bool kIsList<List<T>> = true;
-template <typename T>
-constexpr bool kIsObjectPtr = false;
-template <typename T>
-constexpr bool kIsObjectPtr<ObjectPtr<T>> = true;
-template <typename T>
-constexpr bool kIsObjectPtr<Arc<T>> = true;
-template <typename T>
-constexpr bool kIsTypedFunction = false;
-template <typename S>
-constexpr bool kIsTypedFunction<TypedFunction<S>> = true;
-
-/*!
- * \brief The type index recorded for a field of type `T`, which hosts read to know how the field
- * is stored (they copy and release objects of types defined in Python that way): the kind for
- * values and for Array, List, Shape, Function and tensors (stored as DLTensor*),
- * ffi.Object for other references and object pointers, Any (16 bytes) where the value may take
- * several forms (Optional, Variant, Any, String and Bytes, which hold short values inline).
- */
-template <typename T>
-constexpr int32_t FieldStaticTypeIndex() {
-  if constexpr (std::is_same_v<T, bool>) {
-    return kTVMFFIBool;
-  } else if constexpr (std::is_integral_v<T>) {
-    return kTVMFFIInt;
-  } else if constexpr (std::is_floating_point_v<T>) {
-    return kTVMFFIFloat;
-  } else if constexpr (std::is_same_v<T, void*>) {
-    return kTVMFFIOpaquePtr;
-  } else if constexpr (std::is_same_v<T, std::nullptr_t>) {
-    return kTVMFFINone;
-  } else if constexpr (std::is_same_v<T, DLDevice>) {
-    return kTVMFFIDevice;
-  } else if constexpr (std::is_same_v<T, DLDataType>) {
-    return kTVMFFIDataType;
-  } else if constexpr (std::is_same_v<T, Function> || kIsTypedFunction<T>) {
-    return kTVMFFIFunction;
-  } else if constexpr (kIsArray<T>) {
-    return kTVMFFIArray;
-  } else if constexpr (kIsList<T>) {
-    return kTVMFFIList;
-  } else if constexpr (std::is_same_v<T, Shape>) {
-    return kTVMFFIShape;
-  } else if constexpr (std::is_same_v<T, Tensor> || std::is_same_v<T, TensorView>) {
-    return kTVMFFIDLTensorPtr;
-  } else if constexpr (kIsObjectPtr<T>) {
-    return kTVMFFIObject;  // one pointer, as a reference
-  } else if constexpr (std::is_base_of_v<ObjectRef, T>) {
-    return kTVMFFIObject;
-  } else {
-    return kTVMFFIAny;
-  }
-}
-
 /*!
  * \brief A method pointer as a callable taking the object first: `const Class*` for an Object
  * subclass, the reference itself for an ObjectRef subclass. Other callables pass through.
@@ -484,7 +423,7 @@ class ObjectDef {
     static_assert(std::is_base_of_v<Base, Class>, "the field must be a member of the class");
     int64_t offset = GetFieldByteOffsetToObject<Class, T>(field);
     FieldInfoBuilder info(name, ffi::detail::TypeSchema<T>());
-    info.info.field_static_type_index = detail::FieldStaticTypeIndex<T>();
+    info.info.field_static_type_index = TypeToFieldStaticTypeIndex<T>::value;
     info.info.offset = offset;
     info.info.size = static_cast<int64_t>(sizeof(T));
     info.info.alignment = static_cast<int64_t>(alignof(T));
