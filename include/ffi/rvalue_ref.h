@@ -121,7 +121,7 @@ struct TypeTraits<RValueRef<TObjRef>> : TypeTraitsBase {
     return ConstString("RValueRef<") + TypeTraits<TObjRef>::TypeStr() + ">";
   }
   static std::string TypeSchema() {
-    return R"({"type":"ObjectRValueRef","args":[)" + detail::TypeSchema<TObjRef>() + "]}";
+    return R"({"type":"ObjectRValueRef","args":[)" + detail::TypeSchema<TObjRef>::v() + "]}";
   }
 
  private:

@@ -104,7 +104,7 @@ TEST(RValueRef, TypeStrAndSchema) {
   using Traits = ffi::TypeTraits<RValueRef<Array<int>>>;
   EXPECT_EQ(std::string(Traits::TypeStr().view()), "RValueRef<Array<int>>");
   EXPECT_EQ(Traits::TypeSchema(),
-            R"({"type":"ObjectRValueRef","args":[)" + ffi::detail::TypeSchema<Array<int>>() + "]}");
+            R"({"type":"ObjectRValueRef","args":[)" + ffi::details::TypeSchema<Array<int>>::v() + "]}");
   static_assert(!Traits::storage_enabled);
 }
 

@@ -54,20 +54,25 @@ inline std::string SchemaOfKey(std::string_view key) {
 template <typename T>
 struct TypeSchemaOf;
 
-/*! \brief The type schema of `T` (cv and references ignored). */
+/*!
+ * \brief The type schema of `T` (cv and references ignored): `TypeSchema<T>::v()`, the spelling
+ * traits written for TVM-FFI use (`details::TypeSchema<T>::v()`) to describe their elements.
+ */
 template <typename T>
-std::string TypeSchema() {
-  return TypeSchemaOf<std::remove_cv_t<std::remove_reference_t<T>>>::Get();
-}
+struct TypeSchema {
+  static std::string v() {
+    return TypeSchemaOf<std::remove_cv_t<std::remove_reference_t<T>>>::Get();
+  }
+};
 
 /*! \brief The schema of a function `R(Args...)`: its return type and parameters. */
 template <typename R, typename... Args>
 std::string FunctionTypeSchema() {
   std::string out = "{\"type\":\"ffi.Function\",\"named_args\":{\"return\":[";
-  out += TypeSchema<R>();
+  out += TypeSchema<R>::v();
   out += "],\"params\":[";
   bool first = true;
-  ((out += (first ? "" : ","), first = false, out += TypeSchema<Args>()), ...);
+  ((out += (first ? "" : ","), first = false, out += TypeSchema<Args>::v()), ...);
   out += "]}}";
   return out;
 }
@@ -116,7 +121,7 @@ std::string SchemaWithArgs(std::string_view key) {
   out.append(key);
   out += "\",\"args\":[";
   bool first = true;
-  ((out += (first ? "" : ","), first = false, out += TypeSchema<Args>()), ...);
+  ((out += (first ? "" : ","), first = false, out += TypeSchema<Args>::v()), ...);
   out += "]}";
   return out;
 }

@@ -119,7 +119,7 @@ template <typename... Ts>
 std::string STLTypeSchema(const char* name, const std::string& extra = "") {
   std::string out = std::string("{\"type\":\"") + name + "\",\"args\":[";
   bool first = true;
-  ((out += (first ? "" : ","), first = false, out += TypeSchema<Ts>()), ...);
+  ((out += (first ? "" : ","), first = false, out += TypeSchema<Ts>::v()), ...);
   if (!extra.empty()) out += (first ? "" : ",") + extra;
   return out + "]}";
 }

@@ -422,7 +422,7 @@ class ObjectDef {
   void RegisterField(const char* name, T Base::*field, bool writable, Extra&&... extra) {
     static_assert(std::is_base_of_v<Base, Class>, "the field must be a member of the class");
     int64_t offset = GetFieldByteOffsetToObject<Class, T>(field);
-    FieldInfoBuilder info(name, ffi::detail::TypeSchema<T>());
+    FieldInfoBuilder info(name, ffi::detail::TypeSchema<T>::v());
     info.info.field_static_type_index = TypeToFieldStaticTypeIndex<T>::value;
     info.info.offset = offset;
     info.info.size = static_cast<int64_t>(sizeof(T));
