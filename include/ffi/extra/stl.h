@@ -97,18 +97,17 @@ Optional<StdMap> StdMapFromAny(const TVMFFIAny* src) {
   return StdMap(std::move(out));
 }
 
-/*! \brief Element `I` of `values` converted to `T`, or false when it does not convert. */
+/*! \brief Element `I` of `values` converted into `*out`, or false when it does not convert. */
+template <size_t I, typename Tuple>
+bool TupleElementFromValue(const Array<Any>& values, Tuple* out) {
+  auto item = values[I].template try_cast<std::tuple_element_t<I, Tuple>>();
+  if (item.has_value()) std::get<I>(*out) = *std::move(item);
+  return item.has_value();
+}
+/*! \brief Every element of `values` converted into `*out`, stopping at the first that does not. */
 template <typename Tuple, size_t... I>
 bool TupleFromValues(const Array<Any>& values, Tuple* out, std::index_sequence<I...>) {
-  bool ok = true;
-  (void)((ok = ok &&
-               [&] {
-                 auto item = values[I].template try_cast<std::tuple_element_t<I, Tuple>>();
-                 if (item.has_value()) std::get<I>(*out) = *std::move(item);
-                 return item.has_value();
-               }()),
-         ...);
-  return ok;
+  return (TupleElementFromValue<I>(values, out) && ...);
 }
 
 /*!
