@@ -54,6 +54,11 @@ struct TypeTraits<Expr>
   static Expr ConvertFallbackValue(int64_t v) { return Expr("int", static_cast<double>(v)); }
   static Expr ConvertFallbackValue(double v) { return Expr("float", v); }
   static Expr ConvertFallbackValue(String v) { return Expr(std::string(v), 0); }
+  // Written as for TVM-FFI: the schema names the fallbacks through details::TypeSchema<T>::v().
+  static std::string TypeSchema() {
+    return R"({"type":"test.traits.Expr","args":[)" + details::TypeSchema<int64_t>::v() + "," +
+           details::TypeSchema<Optional<String>>::v() + "]}";
+  }
 };
 }  // namespace ffi
 }  // namespace tvm
@@ -165,6 +170,16 @@ TEST(TypeTraits, FieldStaticAndRuntimeTypeIndices) {
   EXPECT_EQ(TypeToRuntimeTypeIndex<Array<int>>::v(), kTVMFFIArray);
   EXPECT_EQ(TypeToRuntimeTypeIndex<int64_t>::v(), kTVMFFIInt);
   EXPECT_EQ(TypeToRuntimeTypeIndex<DLDevice>::v(), kTVMFFIDevice);
+}
+
+TEST(TypeTraits, SchemaFromTheTraitsComposes) {
+  // A trait's own TypeSchema() is used, alone and inside the schemas of other types.
+  const std::string expr = R"({"type":"test.traits.Expr","args":[{"type":"int"},)"
+                           R"({"type":"Optional","args":[{"type":"ffi.String"}]}]})";
+  EXPECT_EQ(ffi::details::TypeSchema<Expr>::v(), expr);
+  EXPECT_EQ(ffi::details::TypeSchema<const Expr&>::v(), expr);
+  EXPECT_EQ(ffi::details::TypeSchema<Array<Expr>>::v(),
+            R"({"type":"ffi.Array","args":[)" + expr + "]}");
 }
 
 TEST(TypeSubsumes, Rules) {
