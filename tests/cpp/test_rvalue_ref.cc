@@ -103,8 +103,8 @@ TEST(RValueRef, ADroppedRValueRefReleasesItsObject) {
 TEST(RValueRef, TypeStrAndSchema) {
   using Traits = ffi::TypeTraits<RValueRef<Array<int>>>;
   EXPECT_EQ(std::string(Traits::TypeStr().view()), "RValueRef<Array<int>>");
-  EXPECT_EQ(Traits::TypeSchema(),
-            R"({"type":"ObjectRValueRef","args":[)" + ffi::details::TypeSchema<Array<int>>::v() + "]}");
+  EXPECT_EQ(Traits::TypeSchema(), R"({"type":"ObjectRValueRef","args":[)" +
+                                      ffi::details::TypeSchema<Array<int>>::v() + "]}");
   static_assert(!Traits::storage_enabled);
 }
 
