@@ -128,15 +128,7 @@ class BytesCell {
 
  protected:
   /*! \brief A copy of `s`. */
-  explicit BytesCell(std::string_view s) {
-    if (s.size() <= 7) {
-      SetSmall(Small);
-      cell_.small_str_len = static_cast<uint32_t>(s.size());
-      if (!s.empty()) std::memcpy(cell_.v_bytes, s.data(), s.size());
-    } else {
-      SetObject(MakeBytesObj<Obj>(s.data(), s.size()).release());
-    }
-  }
+  explicit BytesCell(std::string_view s) { BytesToAny<Obj>(s, Small, &cell_); }
   /*! \brief Takes over `s`'s buffer: an object holding the std::string, whatever its length. */
   explicit BytesCell(std::string&& s) {
     SetObject(make_object<MovedStdStringObj<Obj>>(std::move(s)).release());
