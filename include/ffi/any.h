@@ -32,6 +32,7 @@ struct TypeTraits<Any> : TypeTraitsBase {
   static bool CheckAnyStrict(const TVMFFIAny*) { return true; }
   static detail::CastResult<Any> TryCastFromAnyView(const TVMFFIAny* src);
   static constexpr auto TypeStr() { return ConstString("Any"); }
+  static std::string TypeSchema() { return detail::SchemaOfKey("Any"); }
 };
 
 /*! \brief AnyView converts from every value (a borrowed view). */
@@ -40,6 +41,7 @@ struct TypeTraits<AnyView> : TypeTraitsBase {
   static bool CheckAnyStrict(const TVMFFIAny*) { return true; }
   static detail::CastResult<AnyView> TryCastFromAnyView(const TVMFFIAny* src);
   static constexpr auto TypeStr() { return ConstString("AnyView"); }
+  static std::string TypeSchema() { return detail::SchemaOfKey("Any"); }
 };
 
 namespace detail {
@@ -69,6 +71,8 @@ class AnyReader {
   bool is_none() const { return raw()->type_index == kTVMFFINone; }
   /*! \brief The name of the value's type, as used in error messages ("int", "Tensor", ...). */
   std::string GetTypeName() const { return TypeIndexToName(raw()->type_index); }
+  /*! \brief The registered type key of the value's type ("int", "ffi.Tensor", ...). */
+  std::string GetTypeKey() const { return TypeIndexToTypeKey(raw()->type_index); }
 
   /*! \brief The value when it is stored exactly as a `T`, else nullopt. */
   template <typename T, std::enable_if_t<!std::is_base_of_v<Object, T>, int> = 0>

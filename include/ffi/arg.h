@@ -99,10 +99,6 @@ template <typename A>
 using ArgDefaultOfT = typename ArgDefaultOf<std::decay_t<A>>::type;
 
 template <typename T>
-constexpr bool kIsOptional = false;
-template <typename T>
-constexpr bool kIsOptional<Optional<T>> = true;
-template <typename T>
 struct StripOptional {
   using type = T;
 };
@@ -124,7 +120,7 @@ constexpr bool DefaultFits() {
   } else if constexpr (std::is_same_v<T, Any> || std::is_same_v<T, AnyView>) {
     return true;
   } else if constexpr (std::is_same_v<D, std::nullptr_t>) {
-    return kIsOptional<P>;
+    return is_optional_type_v<P>;
   } else if constexpr (std::is_same_v<D, bool>) {
     return std::is_same_v<T, bool>;
   } else if constexpr (std::is_same_v<D, int64_t>) {

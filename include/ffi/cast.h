@@ -26,14 +26,14 @@ struct IsStdOptional<std::optional<T>> : std::true_type {};
 
 /*!
  * \brief A `RefType` sharing the object `ptr` points to (a new strong reference). `ObjectType`
- * must be `RefType::ContainerType` or derive from it. A null `ptr` gives a null reference for a
- * nullable `RefType` (and nullopt for `std::optional<RefType>`); for a non-nullable one it is an
- * InternalError.
+ * must be a `RefType` for certain (see object_ref_contains_v). A null `ptr` gives a null reference
+ * for a nullable `RefType` and nothing for an `Optional<Ref>` or `std::optional<Ref>`; for a
+ * non-nullable one it is an InternalError.
  */
 template <typename RefType, typename ObjectType>
 RefType GetRef(const ObjectType* ptr) {
   static_assert(std::is_base_of_v<Object, ObjectType>, "GetRef: ObjectType must be an Object");
-  if constexpr (detail::IsStdOptional<RefType>::value) {
+  if constexpr (detail::IsStdOptional<RefType>::value || is_optional_type_v<RefType>) {
     using Value = typename RefType::value_type;
     if (ptr == nullptr) return std::nullopt;
     return RefType(GetRef<Value>(ptr));

@@ -188,6 +188,10 @@ struct TypeTraits<Expected<T>> : TypeTraitsBase {
   static constexpr auto TypeStr() {
     return ConstString("Expected<") + ValueTraits::TypeStr() + ">";
   }
+  /*! \brief The value's schema, then the error's. */
+  static std::string TypeSchema() {
+    return detail::SchemaWithArgs<T>::Of("Expected", R"({"type":"ffi.Error"})");
+  }
 
  private:
   using ValueTraits = TypeTraits<std::conditional_t<std::is_void_v<T>, std::nullptr_t, T>>;

@@ -472,6 +472,8 @@ class TypedFunction<R(Args...)> {
   /*! \brief Whether the function is null. */
   bool operator==(std::nullptr_t) const { return !packed_.defined(); }
   bool operator!=(std::nullptr_t) const { return packed_.defined(); }
+  /*! \brief The signature's type schema (ffi.Function with its return and parameter types). */
+  static std::string TypeSchema() { return detail::FunctionTypeSchema<R, Args...>(); }
 
  private:
   Function packed_;
@@ -496,6 +498,7 @@ struct TypeTraits<TypedFunction<R(Args...)>> : TypeTraitsBase {
     return std::nullopt;
   }
   static constexpr auto TypeStr() { return TypeTraits<Function>::TypeStr(); }
+  static std::string TypeSchema() { return Self::TypeSchema(); }
 };
 
 #define FFI_STATIC_INIT_BLOCK_IMPL_(Fn)                                    \

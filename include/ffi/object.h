@@ -326,12 +326,14 @@ struct ObjectUnsafe {
   /*! \brief Makes a `RefT` owning `header` (a reference the caller held). */
   template <typename RefT>
   static RefT RefFromOwnedHeader(void* header) {
-    return RefT(ObjectPtr<Object>::Steal(header ? FromHeader(header) : nullptr));
+    return ObjectRefFromObjectPtr<RefT>(
+        ObjectPtr<Object>::Steal(header ? FromHeader(header) : nullptr));
   }
   /*! \brief Makes a `RefT` taking a new reference to `header`. */
   template <typename RefT>
   static RefT RefFromBorrowedHeader(void* header) {
-    return RefT(ObjectPtr<Object>::Borrow(header ? FromHeader(header) : nullptr));
+    return ObjectRefFromObjectPtr<RefT>(
+        ObjectPtr<Object>::Borrow(header ? FromHeader(header) : nullptr));
   }
 
   // The reference's spellings of the same operations, used by code written for it.
@@ -347,10 +349,20 @@ struct ObjectUnsafe {
     return static_cast<int64_t>(reinterpret_cast<uintptr_t>(static_cast<const Object*>(probe)) -
                                 kProbe);
   }
-  /*! \brief A reference of class `T` sharing `ptr`'s object. */
+  /*!
+   * \brief A reference of class `T` owning `ptr`'s object. An ObjectRef class is made null with
+   * its UnsafeInit constructor and then given the object, so a class that declares only that
+   * constructor (as the reference's own hand-written references do) works too.
+   */
   template <typename T>
   static T ObjectRefFromObjectPtr(ObjectPtr<Object> ptr) {
-    return T(std::move(ptr));
+    if constexpr (std::is_base_of_v<ObjectRef, T> && std::is_constructible_v<T, UnsafeInit>) {
+      T ref(UnsafeInit{});
+      static_cast<ObjectRef&>(ref).data_ = std::move(ptr);
+      return ref;
+    } else {
+      return T(std::move(ptr));
+    }
   }
   /*! \brief The object of `ref` as a `T` pointer, sharing it. */
   template <typename T>

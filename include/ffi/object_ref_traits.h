@@ -86,6 +86,8 @@ struct ObjectRefTypeTraitsBase : TypeTraitsBase {
         src->type_index == kTVMFFINone ? nullptr : src->v_obj);
   }
   static constexpr auto TypeStr() { return detail::ObjectTypeName<Container>(); }
+  /*! \brief {"type":"<the object type's key>"}. */
+  static std::string TypeSchema() { return detail::SchemaOfKey(Container::_type_key); }
 };
 
 /*!
@@ -194,6 +196,7 @@ struct TypeTraits<T*, std::enable_if_t<std::is_base_of_v<Object, std::remove_cv_
     return static_cast<T*>(static_cast<Obj*>(detail::ObjectUnsafe::FromHeader(src->v_obj)));
   }
   static constexpr auto TypeStr() { return detail::ObjectTypeName<Obj>(); }
+  static std::string TypeSchema() { return detail::SchemaOfKey(Obj::_type_key); }
 };
 
 /*! \brief The runtime type index of reference class `T`: its object type's registered index. */

@@ -39,6 +39,8 @@ inline constexpr bool kComparable<A, B, std::void_t<EqualityResult<A, B>>> = tru
 template <typename Derived, typename T>
 class OptionalComparisons {
  public:
+  /*! \brief The type of the value an Optional may hold. */
+  using value_type = T;
   bool operator==(std::nullopt_t) const { return !self().has_value(); }
   bool operator!=(std::nullopt_t) const { return self().has_value(); }
   bool operator==(std::nullptr_t) const { return !self().has_value(); }
@@ -230,6 +232,12 @@ class Optional : public detail::OptionalComparisons<Optional<T, Tag>, T> {
     alignas(kAnyPayload ? 8 : alignof(T)) T value_;
   };
 };
+
+/*! \brief Whether `T` is an Optional (TVM-FFI's name). */
+template <typename T>
+inline constexpr bool is_optional_type_v = false;
+template <typename T>
+inline constexpr bool is_optional_type_v<Optional<T>> = true;
 
 namespace detail {
 /*! \brief Selects the general Optional (a value and a flag) for CastResult. */

@@ -381,6 +381,8 @@ struct BytesTraits : TypeTraitsBase {
     if (auto s = BytesView(src, Small, Large, Borrowed)) return Ref(*s);
     return std::nullopt;
   }
+  /*! \brief {"type":"ffi.String"} / {"type":"ffi.Bytes"}. */
+  static std::string TypeSchema() { return SchemaOfKey(Ref::ContainerType::_type_key); }
 
  private:
   static TVMFFIAny& CellOf(const Ref& v) {
@@ -422,6 +424,7 @@ struct TypeTraits<const char*> : TypeTraitsBase {
     detail::BytesToAny<StringObj>(v, kTVMFFISmallStr, out);
   }
   static constexpr auto TypeStr() { return ConstString("str"); }
+  static std::string TypeSchema() { return detail::SchemaOfKey("const char*"); }
 };
 /*!
  * \brief TVMFFIByteArray*: viewed as a borrowed kTVMFFIByteArrayPtr (the bytes must outlive the
@@ -448,6 +451,7 @@ struct TypeTraits<TVMFFIByteArray*> : TypeTraitsBase {
     return static_cast<TVMFFIByteArray*>(src->v_ptr);
   }
   static constexpr auto TypeStr() { return ConstString("TVMFFIByteArray*"); }
+  static std::string TypeSchema() { return detail::SchemaOfKey("TVMFFIByteArray*"); }
 };
 /*! \brief String literals and char arrays behave as const char*. */
 template <size_t N>
@@ -497,6 +501,7 @@ struct TypeTraits<std::string> : TypeTraitsBase {
     return std::nullopt;
   }
   static constexpr auto TypeStr() { return ConstString("str"); }
+  static std::string TypeSchema() { return detail::SchemaOfKey("std::string"); }
 };
 
 }  // namespace ffi_v1

@@ -458,6 +458,7 @@ struct TypeTraits<TensorView> : TypeTraitsBase {
     return std::nullopt;
   }
   static constexpr auto TypeStr() { return ConstString("Tensor"); }
+  static std::string TypeSchema() { return detail::SchemaOfKey("Tensor"); }
 };
 
 }  // namespace ffi_v1

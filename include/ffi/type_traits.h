@@ -34,6 +34,8 @@ template <typename T, int32_t Index>
 struct PODTraitsBase : TypeTraitsBase {
   static constexpr int32_t field_static_type_index = Index;
   static bool CheckAnyStrict(const TVMFFIAny* src) { return src->type_index == Index; }
+  /*! \brief A value's schema is its TypeStr: {"type":"int"}, {"type":"Device"}, ... */
+  static std::string TypeSchema() { return SchemaOfKey(TypeTraits<T>::TypeStr().view()); }
 };
 }  // namespace detail
 
@@ -282,6 +284,7 @@ struct TypeTraits<Optional<T>> : TypeTraitsBase {
   static std::string GetMismatchTypeInfo(const TVMFFIAny* src) {
     return detail::MismatchTypeInfo<T>(src);
   }
+  static std::string TypeSchema() { return detail::SchemaWithArgs<T>::Of("Optional"); }
   static constexpr auto TypeStr() {
     return ConstString("Optional<") + TypeTraits<T>::TypeStr() + ">";
   }

@@ -17,6 +17,10 @@
  *                                         conversions, or nothing
  *   TypeStr()                             the name used in error messages and signatures, a
  *                                         constexpr ConstString (const_string.h)
+ *   TypeSchema()                          the JSON type schema recorded in function and field
+ *                                         metadata, e.g. {"type":"ffi.Array","args":[...]};
+ *                                         every built-in trait has one (detail/type_schema.h
+ *                                         falls back on TypeStr for a trait without)
  */
 #ifndef FFI_TYPE_TRAITS_BASE_H_
 #define FFI_TYPE_TRAITS_BASE_H_
@@ -91,6 +95,28 @@ template <typename T, typename = void>
 struct TypeToRuntimeTypeIndex {
   static int32_t v() { return TypeToFieldStaticTypeIndex<T>::value; }
 };
+
+namespace detail {
+/*! \brief {"type":"<key>"}: the type schema of a type named by one key. */
+inline std::string SchemaOfKey(std::string_view key) {
+  std::string out = "{\"type\":\"";
+  out.append(key);
+  out += "\"}";
+  return out;
+}
+/*!
+ * \brief The type schema of `T` (cv and references ignored): `TypeSchema<T>::v()`. Defined in
+ * detail/type_schema.h, which every header whose traits describe element types includes.
+ */
+template <typename T>
+struct TypeSchema;
+/*!
+ * \brief `SchemaWithArgs<Args...>::Of(key, extra)` is {"type":"<key>","args":[<schema of each
+ * Args>, <extra>]}: how generic types name their elements (defined in detail/type_schema.h).
+ */
+template <typename... Args>
+struct SchemaWithArgs;
+}  // namespace detail
 
 namespace detail {
 /*!
@@ -169,6 +195,17 @@ inline std::string TypeIndexToName(int32_t index) {
   return std::string(name);
 }
 }  // namespace detail
+
+/*!
+ * \brief The registered type key of a type index: "int", "ffi.SmallStr", "ffi.Tensor", ...; the
+ * name TypeIndexToName gives for an index the runtime does not know.
+ */
+inline std::string TypeIndexToTypeKey(int32_t index) {
+  if (const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(index)) {
+    return std::string(detail::ByteView(info->type_key));
+  }
+  return detail::TypeIndexToName(index);
+}
 
 class Any;
 

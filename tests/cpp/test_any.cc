@@ -149,6 +149,14 @@ TEST(AnyString, SmallAndLargeString) {
   EXPECT_TRUE(SameObject(v_large.cast<String>(), large));
   EXPECT_EQ(a_small.GetTypeName(), "str");
   EXPECT_EQ(a_large.GetTypeName(), "str");
+  // The registered type keys tell the two storages apart, as TVM-FFI's GetTypeKey does.
+  EXPECT_EQ(a_small.GetTypeKey(), "ffi.SmallStr");
+  EXPECT_EQ(a_large.GetTypeKey(), "ffi.String");
+  EXPECT_EQ(v_large.GetTypeKey(), "ffi.String");
+  EXPECT_EQ(AnyView(int64_t{1}).GetTypeKey(), "int");
+  EXPECT_EQ(Any().GetTypeKey(), "None");
+  EXPECT_EQ(ffi::TypeIndexToTypeKey(kTVMFFITensor), "ffi.Tensor");
+  EXPECT_EQ(ffi::TypeIndexToTypeKey(100000), "<type index 100000>");
 }
 
 TEST(AnyString, Bytes) {

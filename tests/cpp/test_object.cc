@@ -2,6 +2,7 @@
 // concurrency, and user-defined types in the runtime's type registry. Releasing deep structures:
 // test_object_release.cc; the registry's C functions: test_type_registry.cc.
 #include <ffi/container/array.h>
+#include <ffi/container/variant.h>
 #include <ffi/ffi.h>
 #include <gtest/gtest.h>
 
@@ -57,6 +58,30 @@ class CountedRef : public ObjectRef {
  public:
   FFI_DEFINE_OBJECT_REF_METHODS(CountedRef, ObjectRef, CountedObj);
 };
+
+/*!
+ * \brief A reference written by hand as TVM-FFI code writes one: only the UnsafeInit constructor,
+ * and a container type that does not describe what it holds (a Derived or an Unrelated object).
+ */
+class DerivedOrUnrelatedRef : public ObjectRef {
+ public:
+  DerivedOrUnrelatedRef() = default;
+  explicit DerivedOrUnrelatedRef(ffi::UnsafeInit tag) : ObjectRef(tag) {}
+  static constexpr bool _type_container_is_exact = false;
+  using ContainerType = Object;
+};
+}  // namespace
+
+// The library proves which objects its reference holds, so that GetRef may make one unchecked.
+namespace tvm {
+namespace ffi {
+template <typename ObjectType>
+inline constexpr bool object_ref_contains_v<DerivedOrUnrelatedRef, ObjectType> =
+    std::is_base_of_v<DerivedObj, ObjectType> || std::is_base_of_v<UnrelatedObj, ObjectType>;
+}  // namespace ffi
+}  // namespace tvm
+
+namespace {
 
 class ThrowingObj : public Object {
  public:
@@ -445,6 +470,25 @@ TEST_F(ObjectTest, GetRefAndGetObjectPtrShareTheObject) {
   EXPECT_FALSE(ffi::GetRef<CountedRef>(static_cast<const CountedObj*>(nullptr)).defined());
   EXPECT_FALSE(ffi::GetRef<std::optional<CountedRef>>(static_cast<const CountedObj*>(nullptr)));
   EXPECT_TRUE(ffi::GetRef<std::optional<CountedRef>>(raw)->same_as(ref));
+  EXPECT_FALSE(ffi::GetRef<ffi::Optional<CountedRef>>(static_cast<const CountedObj*>(nullptr)));
+  EXPECT_TRUE(ffi::GetRef<ffi::Optional<CountedRef>>(raw).value().same_as(ref));
+}
+
+TEST_F(ObjectTest, GetRefBuildsReferencesThatOnlyHaveTheUnsafeInitConstructor) {
+  static_assert(!ffi::object_ref_contains_v<DerivedOrUnrelatedRef, CountedObj>);
+  static_assert(ffi::object_ref_contains_v<DerivedOrUnrelatedRef, LeafObj>);
+  static_assert(!ffi::Array<CountedRef>::_type_container_is_exact);
+  static_assert(!ffi::Variant<CountedRef, int>::_type_container_is_exact);
+  CountedRef derived(make_object<DerivedObj>(2));
+  DerivedOrUnrelatedRef a =
+      ffi::GetRef<DerivedOrUnrelatedRef>(static_cast<const DerivedObj*>(derived.get()));
+  EXPECT_TRUE(a.same_as(derived));
+  EXPECT_EQ(derived.use_count(), 2u);
+  ObjectPtr<UnrelatedObj> unrelated = make_object<UnrelatedObj>();
+  DerivedOrUnrelatedRef b = ffi::GetRef<DerivedOrUnrelatedRef>(unrelated.get());
+  EXPECT_EQ(b.get(), unrelated.get());
+  EXPECT_FALSE(
+      ffi::GetRef<DerivedOrUnrelatedRef>(static_cast<const UnrelatedObj*>(nullptr)).defined());
 }
 
 TEST_F(ObjectTest, ObjectRefAsAReferenceClassChecksTheObject) {

@@ -4,6 +4,7 @@
 #include <ffi/container/array.h>
 #include <ffi/container/list.h>
 #include <ffi/container/map.h>
+#include <ffi/container/tuple.h>
 #include <ffi/container/variant.h>
 #include <ffi/ffi.h>
 #include <gtest/gtest.h>
@@ -180,6 +181,38 @@ TEST(TypeTraits, SchemaFromTheTraitsComposes) {
   EXPECT_EQ(ffi::details::TypeSchema<const Expr&>::v(), expr);
   EXPECT_EQ(ffi::details::TypeSchema<Array<Expr>>::v(),
             R"({"type":"ffi.Array","args":[)" + expr + "]}");
+}
+
+TEST(TypeTraits, EveryBuiltInTraitNamesItsSchema) {
+  // TypeTraits<T>::TypeSchema() exists for the built-in types, as TVM-FFI's traits have it, and
+  // agrees with details::TypeSchema<T>::v().
+  using ffi::TypeTraits;
+  EXPECT_EQ(TypeTraits<int32_t>::TypeSchema(), R"({"type":"int"})");
+  EXPECT_EQ(TypeTraits<double>::TypeSchema(), R"({"type":"float"})");
+  EXPECT_EQ(TypeTraits<bool>::TypeSchema(), R"({"type":"bool"})");
+  EXPECT_EQ(TypeTraits<DLDevice>::TypeSchema(), R"({"type":"Device"})");
+  EXPECT_EQ(TypeTraits<std::nullptr_t>::TypeSchema(), R"({"type":"None"})");
+  EXPECT_EQ(TypeTraits<ffi::AnyView>::TypeSchema(), R"({"type":"Any"})");
+  EXPECT_EQ(TypeTraits<String>::TypeSchema(), R"({"type":"ffi.String"})");
+  EXPECT_EQ(TypeTraits<std::string>::TypeSchema(), R"({"type":"std::string"})");
+  EXPECT_EQ(TypeTraits<ffi::Tensor>::TypeSchema(), R"({"type":"ffi.Tensor"})");
+  EXPECT_EQ(TypeTraits<Expr>::TypeSchema(), ffi::details::TypeSchema<Expr>::v());
+  EXPECT_EQ((TypeTraits<Map<String, Array<int>>>::TypeSchema()),
+            R"({"type":"ffi.Map","args":[{"type":"ffi.String"},)"
+            R"({"type":"ffi.Array","args":[{"type":"int"}]}]})");
+  EXPECT_EQ(TypeTraits<ffi::List<ffi::Optional<double>>>::TypeSchema(),
+            R"({"type":"ffi.List","args":[{"type":"Optional","args":[{"type":"float"}]}]})");
+  EXPECT_EQ((TypeTraits<ffi::Tuple<int, Variant<bool, String>>>::TypeSchema()),
+            R"({"type":"Tuple","args":[{"type":"int"},)"
+            R"({"type":"Variant","args":[{"type":"bool"},{"type":"ffi.String"}]}]})");
+  EXPECT_EQ(TypeTraits<ffi::Expected<void>>::TypeSchema(),
+            R"({"type":"Expected","args":[{"type":"None"},{"type":"ffi.Error"}]})");
+  EXPECT_EQ(TypeTraits<ffi::TypedFunction<int(String)>>::TypeSchema(),
+            R"({"type":"ffi.Function","named_args":{"return":[{"type":"int"}],)"
+            R"("params":[{"type":"ffi.String"}]}})");
+  // A (nullable) ObjectPtr is an Optional of its object type, as TVM-FFI names it.
+  EXPECT_EQ(TypeTraits<ObjectPtr<BaseObj>>::TypeSchema(),
+            R"({"type":"Optional","args":[{"type":"test.traits.Base"}]})");
 }
 
 TEST(TypeSubsumes, Rules) {

@@ -170,6 +170,7 @@ struct TypeTraits<Tuple<Types...>> : TypeTraitsBase {
   static constexpr auto TypeStr() {
     return ConstString("Tuple<") + detail::JoinTypeStrs<Types...>() + ">";
   }
+  static std::string TypeSchema() { return detail::SchemaWithArgs<Types...>::Of("Tuple"); }
 
  private:
   static void SetObject(TVMFFIObject* obj, TVMFFIAny* out) {

@@ -30,6 +30,8 @@ inline namespace ffi_v1 {
 template <typename... V>
 class Variant {
  public:
+  /*! \brief False: which objects a Variant may hold depends on `V...`, not on one object type. */
+  static constexpr bool _type_container_is_exact = false;
   /*! \brief Whether a `T` can be held as one of the types (a subclass reference counts). */
   template <typename T>
   static constexpr bool variant_contains_v = (type_subsumes_v<V, T> || ...);
@@ -71,13 +73,7 @@ class Variant {
     return std::move(data_).template cast<T>();
   }
   /*! \brief The type key of the held value ("int", "ffi.Tensor", ...). */
-  std::string GetTypeKey() const {
-    int32_t index = data_.type_index();
-    if (const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(index)) {
-      return std::string(detail::ByteView(info->type_key));
-    }
-    return data_.GetTypeName();
-  }
+  std::string GetTypeKey() const { return data_.GetTypeKey(); }
   /*! \brief Whether both hold the same value: the same object, or the same bits. */
   bool same_as(const Variant& other) const {
     return std::memcmp(data_.raw(), other.data_.raw(), sizeof(TVMFFIAny)) == 0;
@@ -131,6 +127,7 @@ struct TypeTraits<Variant<V...>> : TypeTraitsBase {
   static constexpr auto TypeStr() {
     return ConstString("Variant<") + detail::JoinTypeStrs<V...>() + ">";
   }
+  static std::string TypeSchema() { return detail::SchemaWithArgs<V...>::Of("Variant"); }
 
  private:
   template <typename T>

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "map_base.h"
+#include "type_schema.h"
 
 namespace tvm {
 namespace ffi {
@@ -97,6 +98,10 @@ class MapIterator {
 template <typename Ref, typename K, typename V, int32_t Primary, int32_t Other>
 struct MapTraitsBase : TypeTraitsBase {
   static constexpr int32_t field_static_type_index = kTVMFFIObject;  // a reference
+  /*! \brief {"type":"ffi.Map","args":[<K's schema>,<V's schema>]} (ffi.Dict for a Dict). */
+  static std::string TypeSchema() {
+    return SchemaWithArgs<K, V>::Of(Ref::ContainerType::_type_key);
+  }
   static void CopyToAnyView(const Ref& v, TVMFFIAny* out) {
     TVMFFIObject* h = ObjectUnsafe::HeaderOf(v);
     if (h == nullptr) return SetNone(out);

@@ -21,6 +21,7 @@
 #include "../any.h"
 #include "../error.h"
 #include "../object.h"
+#include "type_schema.h"
 
 namespace tvm {
 namespace ffi {
@@ -363,6 +364,8 @@ struct SeqTraits : TypeTraitsBase {
     return ConstString<sizeof(Ref::kSeqName) - 1>(Ref::kSeqName) + "<" + TypeTraits<T>::TypeStr() +
            ">";
   }
+  /*! \brief {"type":"ffi.Array","args":[<T's schema>]} (ffi.List for a List). */
+  static std::string TypeSchema() { return SchemaWithArgs<T>::Of(Ref::ContainerType::_type_key); }
 
  private:
   /*! \brief Stores `obj` (None for the null reference a moved-from Ref may hold). */

@@ -110,18 +110,6 @@ bool TupleFromValues(const Array<Any>& values, Tuple* out, std::index_sequence<I
   return (TupleElementFromValue<I>(values, out) && ...);
 }
 
-/*!
- * \brief `{"type":"<name>","args":[...]}`: the type schema of a standard-library type, in
- * TVM-FFI's vocabulary, with `extra` (already JSON) after the element types.
- */
-template <typename... Ts>
-std::string STLTypeSchema(const char* name, const std::string& extra = "") {
-  std::string out = std::string("{\"type\":\"") + name + "\",\"args\":[";
-  bool first = true;
-  ((out += (first ? "" : ","), first = false, out += TypeSchema<Ts>::v()), ...);
-  if (!extra.empty()) out += (first ? "" : ",") + extra;
-  return out + "]}";
-}
 }  // namespace detail
 
 /*! \brief std::vector<T>: an Array (from an Array or a List whose values convert to T). */
@@ -146,7 +134,7 @@ struct TypeTraits<std::vector<T, Alloc>> : detail::STLTraitsBase {
   static constexpr auto TypeStr() {
     return ConstString("std::vector<") + TypeTraits<T>::TypeStr() + ">";
   }
-  static std::string TypeSchema() { return detail::STLTypeSchema<T>("std::vector"); }
+  static std::string TypeSchema() { return detail::SchemaWithArgs<T>::Of("std::vector"); }
 };
 
 /*! \brief std::array<T, N>: an Array of exactly N values. */
@@ -172,7 +160,7 @@ struct TypeTraits<std::array<T, N>> : detail::STLTraitsBase {
            detail::DecimalString<N>() + ">";
   }
   static std::string TypeSchema() {
-    return detail::STLTypeSchema<T>("std::array", std::to_string(N));
+    return detail::SchemaWithArgs<T>::Of("std::array", std::to_string(N));
   }
 };
 
@@ -198,7 +186,7 @@ struct TypeTraits<std::tuple<Ts...>> : detail::STLTraitsBase {
   static constexpr auto TypeStr() {
     return ConstString("std::tuple<") + detail::JoinTypeStrs<Ts...>() + ">";
   }
-  static std::string TypeSchema() { return detail::STLTypeSchema<Ts...>("std::tuple"); }
+  static std::string TypeSchema() { return detail::SchemaWithArgs<Ts...>::Of("std::tuple"); }
 };
 
 /*! \brief std::map<K, V>: a Map (from a Map or Dict whose keys and values convert). */
@@ -214,7 +202,7 @@ struct TypeTraits<std::map<K, V, Compare, Alloc>> : detail::STLTraitsBase {
   static constexpr auto TypeStr() {
     return ConstString("std::map<") + detail::JoinTypeStrs<K, V>() + ">";
   }
-  static std::string TypeSchema() { return detail::STLTypeSchema<K, V>("std::map"); }
+  static std::string TypeSchema() { return detail::SchemaWithArgs<K, V>::Of("std::map"); }
 };
 
 /*! \brief std::unordered_map<K, V>: a Map (from a Map or Dict whose keys and values convert). */
@@ -230,7 +218,7 @@ struct TypeTraits<std::unordered_map<K, V, Hash, Eq, Alloc>> : detail::STLTraits
   static constexpr auto TypeStr() {
     return ConstString("std::unordered_map<") + detail::JoinTypeStrs<K, V>() + ">";
   }
-  static std::string TypeSchema() { return detail::STLTypeSchema<K, V>("std::unordered_map"); }
+  static std::string TypeSchema() { return detail::SchemaWithArgs<K, V>::Of("std::unordered_map"); }
 };
 
 /*! \brief std::optional<T>: None for nullopt, else the value as T travels. */
@@ -251,7 +239,7 @@ struct TypeTraits<std::optional<T>> : detail::STLTraitsBase {
   static constexpr auto TypeStr() {
     return ConstString("std::optional<") + TypeTraits<T>::TypeStr() + ">";
   }
-  static std::string TypeSchema() { return detail::STLTypeSchema<T>("std::optional"); }
+  static std::string TypeSchema() { return detail::SchemaWithArgs<T>::Of("std::optional"); }
 };
 
 /*!
@@ -273,7 +261,7 @@ struct TypeTraits<std::variant<Ts...>> : detail::STLTraitsBase {
   static constexpr auto TypeStr() {
     return ConstString("std::variant<") + detail::JoinTypeStrs<Ts...>() + ">";
   }
-  static std::string TypeSchema() { return detail::STLTypeSchema<Ts...>("std::variant"); }
+  static std::string TypeSchema() { return detail::SchemaWithArgs<Ts...>::Of("std::variant"); }
 
  private:
   template <typename T>

@@ -141,6 +141,7 @@ struct TypeTraits<WalkResult> : TypeTraitsBase {
     return WalkResult(static_cast<int32_t>(src->v_int64));
   }
   static constexpr auto TypeStr() { return ConstString("WalkResult"); }
+  static std::string TypeSchema() { return detail::SchemaOfKey("WalkResult"); }
 };
 
 class StructuralVisitorObj;
