@@ -22,6 +22,21 @@
 
 #include "object.h"
 
+#if defined(__GLIBCXX__)
+#include <cxxabi.h>
+/*!
+ * \brief A thread ended by pthread_exit or cancellation unwinds with abi::__forced_unwind (as
+ * CPython ends daemon threads that touch the interpreter during its shutdown): that is not an
+ * error to store, and swallowing it is fatal, so it is rethrown before `catch (...)`.
+ */
+#define FFI_DETAIL_LET_FORCED_UNWIND_PASS \
+  catch (abi::__forced_unwind&) {         \
+    throw;                                \
+  }
+#else
+#define FFI_DETAIL_LET_FORCED_UNWIND_PASS
+#endif
+
 namespace tvm {
 namespace ffi {
 inline namespace ffi_v1 {
@@ -478,6 +493,7 @@ FFI_DEFINE_CHECK_OP_(GE, >=)
 #define FFI_SAFE_CALL_END()                                                 \
   return 0;                                                                 \
   }                                                                         \
+  FFI_DETAIL_LET_FORCED_UNWIND_PASS                                         \
   catch (...) {                                                             \
     return ::ffi::detail::SetRaisedFromException(std::current_exception()); \
   }

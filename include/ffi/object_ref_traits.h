@@ -170,7 +170,8 @@ T ObjectRef::as_or_throw() const {
 
 /*!
  * \brief Pointers to objects (`const MyObj*`, as reflected methods take `self`): a view of the
- * object, which the caller keeps alive; storing one in an Any takes a reference. Null is None.
+ * object, which the caller keeps alive; storing one in an Any takes a reference. A null pointer is
+ * stored as None, but None never converts back (TypeError), as in TVM-FFI.
  */
 template <typename T>
 struct TypeTraits<T*, std::enable_if_t<std::is_base_of_v<Object, std::remove_cv_t<T>>>>
@@ -190,8 +191,9 @@ struct TypeTraits<T*, std::enable_if_t<std::is_base_of_v<Object, std::remove_cv_
     return src->type_index >= kTVMFFIStaticObjectBegin &&
            detail::ObjectUnsafe::FromHeader(src->v_obj)->template IsInstance<Obj>();
   }
+  /*! \brief Never null: None does not convert (a function taking `const MyObj*` dereferences it).
+   */
   static detail::CastResult<T*> TryCastFromAnyView(const TVMFFIAny* src) {
-    if (src->type_index == kTVMFFINone) return static_cast<T*>(nullptr);
     if (!CheckAnyStrict(src)) return std::nullopt;
     return static_cast<T*>(static_cast<Obj*>(detail::ObjectUnsafe::FromHeader(src->v_obj)));
   }

@@ -474,6 +474,20 @@ TEST_F(ObjectTest, GetRefAndGetObjectPtrShareTheObject) {
   EXPECT_TRUE(ffi::GetRef<ffi::Optional<CountedRef>>(raw).value().same_as(ref));
 }
 
+TEST_F(ObjectTest, ObjectPointersViewObjectsButNeverNone) {
+  CountedRef ref(make_object<DerivedObj>(4));
+  ffi::Any held = ref;
+  EXPECT_EQ(held.cast<const CountedObj*>(), ref.get());
+  EXPECT_EQ(held.as<const DerivedObj*>().value(), ref.get());
+  // A null pointer is stored as None, but None is no object to view: a function taking a
+  // `const CountedObj*` would dereference it.
+  ffi::Any none = static_cast<const CountedObj*>(nullptr);
+  EXPECT_TRUE(none.is_none());
+  EXPECT_FALSE(none.try_cast<const CountedObj*>().has_value());
+  EXPECT_THROW(none.cast<const CountedObj*>(), ffi::Error);
+  EXPECT_FALSE(ffi::Any(ObjectRef(make_object<UnrelatedObj>())).as<const CountedObj*>());
+}
+
 TEST_F(ObjectTest, GetRefBuildsReferencesThatOnlyHaveTheUnsafeInitConstructor) {
   static_assert(!ffi::object_ref_contains_v<DerivedOrUnrelatedRef, CountedObj>);
   static_assert(ffi::object_ref_contains_v<DerivedOrUnrelatedRef, LeafObj>);

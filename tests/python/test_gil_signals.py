@@ -151,3 +151,25 @@ def test_exit_with_a_python_error_left_in_a_thread_slot(reliability_path, tmp_pa
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "done"
     assert "Fatal" not in proc.stderr and "Segmentation" not in proc.stderr
+
+
+def test_exit_while_daemon_threads_are_in_callbacks(kernels_path):
+    # At exit CPython ends a daemon thread that retakes the GIL with pthread_exit, which unwinds
+    # through the kernel's exported function and the callback's: the unwind must pass (it used to
+    # be caught as an error and crash the exit). Several runs: the timing varies.
+    code = f"""
+        import threading, time
+        import ffi
+        mod = ffi.load_module({kernels_path!r})
+        def worker():
+            while True:
+                mod.call_with(lambda x: time.sleep(0.001) or x, 1)
+        for _ in range(4):
+            threading.Thread(target=worker, daemon=True).start()
+        time.sleep(0.2)
+        print("exiting")
+        """
+    for _ in range(3):
+        proc = run_python(code)
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout.strip() == "exiting"

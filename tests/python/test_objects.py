@@ -111,6 +111,12 @@ def test_field_descriptor_refuses_other_objects(Point, objmod):
         Point.x.__get__(bag)
     with pytest.raises(TypeError):
         Point.norm2(bag)  # the method checks its object
+    # None is no object: a method's `self` (a `const PointObj*` in C++) or a function taking one
+    # refuses it instead of dereferencing a null pointer.
+    with pytest.raises(TypeError, match="Expected `objtest.Point` but got `None`"):
+        Point.norm2(None)
+    with pytest.raises(TypeError, match="but got `None`"):
+        fn("objtest.point_x")(None)
 
 
 def test_descriptors_on_bad_targets_raise(Point):
