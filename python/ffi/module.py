@@ -12,6 +12,30 @@ from . import _core
 from ._core import Function
 
 
+class _ShadowedByExports:
+    """A read-only member of :class:`Module` that the reference's Module does not have (``path``,
+    ``type_key``, ``type_index``): an exported function of the same name takes its place, so
+    ``mod.path(...)`` calls the library's ``path`` there as in the reference. A non-data
+    descriptor, so that the function cached in the module's ``__dict__`` wins."""
+
+    def __init__(self, getter: Any) -> None:
+        self._getter = getter
+        self.__doc__ = getter.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._name = name
+
+    def __get__(self, mod: Module | None, owner: type | None = None) -> Any:
+        if mod is None:
+            return self
+        # Without a runtime that lists a module's functions (_populate), look the name up first.
+        func = Module.get_function(mod, self._name, allow_missing=True)
+        if func is not None:
+            mod.__dict__[self._name] = func
+            return func
+        return self._getter(mod)
+
+
 class Module(_core._ModuleBase):
     """A loaded library. Its functions are attributes: ``mod.add_one(x, y)``.
 
@@ -31,9 +55,10 @@ class Module(_core._ModuleBase):
             return
         cls = type(self)
         for name in lister(self).split():
-            # A function named like a member of Module (`get_function`, `path`, ...) does not
+            # A function named like a member of Module (`get_function`, `kind`, ...) does not
             # replace it, as in the reference: `mod[name]` and `get_function(name)` reach it.
-            if hasattr(cls, name):
+            # Members the reference's Module lacks (`path`, ...) give way to the function.
+            if hasattr(cls, name) and not isinstance(getattr(cls, name), _ShadowedByExports):
                 continue
             # Interned, as attribute names in code are: lookups then compare pointers only.
             self.__dict__[sys.intern(name)] = Module.get_function(self, name)
@@ -76,7 +101,7 @@ class Module(_core._ModuleBase):
         if func is None:
             if allow_missing:
                 return None
-            raise AttributeError(f"Module {self.path!r} has no function `{name}`")
+            raise AttributeError(f"Module {_file_path(self)!r} has no function `{name}`")
         # Typed exports carry their signature as `__tvm_ffi__metadata_<name>`.
         meta = _core.module_get_function(self, "_metadata_" + name)
         if meta is not None:
@@ -84,18 +109,29 @@ class Module(_core._ModuleBase):
             _set_params_from_metadata(func, func._ffi_metadata)
         return func
 
-    @property
-    def path(self) -> str:
-        """The file the module was loaded from ("" where the runtime cannot say)."""
-        get_path = _core.get_global_func("ffi.ModuleGetPath", True)
-        return get_path(self) if get_path is not None else self.__dict__.get("_path", "")
+    #: The name of the function calling the module runs (the reference's attribute).
+    entry_name = "main"
 
     def __repr__(self) -> str:
-        return f"<ffi.Module {self.path!r}>"
+        return f"<ffi.Module {_file_path(self)!r}>"
 
     def __call__(self, *args: Any) -> Any:
         """Call the module's ``main`` function."""
-        return self["main"](*args)
+        return self[self.entry_name](*args)
+
+    if TYPE_CHECKING:
+        path: str
+        type_key: str
+        type_index: int
+    else:
+
+        @_ShadowedByExports
+        def path(self) -> str:
+            """The file the module was loaded from ("" where the runtime cannot say)."""
+            return _file_path(self)
+
+        type_key = _ShadowedByExports(_core.Object.type_key.__get__)
+        type_index = _ShadowedByExports(_core.Object.type_index.__get__)
 
     @property
     def kind(self) -> str:
@@ -159,6 +195,11 @@ class Module(_core._ModuleBase):
     def write_to_file(self, file_name: str, fmt: str = "") -> None:
         """Write the module to `file_name` in format `fmt` (see :meth:`get_write_formats`)."""
         _module_global("ffi.ModuleWriteToFile")(self, file_name, fmt)
+
+
+def _file_path(mod: Module) -> str:
+    get_path = _core.get_global_func("ffi.ModuleGetPath", True)
+    return get_path(mod) if get_path is not None else mod.__dict__.get("_path", "")
 
 
 class ModulePropertyMask(enum.IntEnum):

@@ -186,11 +186,22 @@ def test_interpreter_exit_with_a_python_exception_kept_by_a_library(build):
 
 def test_exports_named_like_module_members(tmp_path):
     """Module members win over exports of the same name, as in the reference; the exports stay
-    reachable by item and get_function (a library exporting `get_function` failed to load)."""
+    reachable by item and get_function (a library exporting `get_function` failed to load).
+    Members the reference's Module lacks (`path`, `type_key`, `type_index`) give way to the
+    export, so that `mod.path(...)` calls the library's function as there."""
     path = build_kernel(os.path.join(HERE, "kernels", "member_names_kernels.cc"), str(tmp_path))
     mod = ffi.load_module(path, keep_module_alive=False)
     assert mod.twice(21) == 42
-    assert mod.path == path and mod.same_as(mod) and not mod.same_as(ffi.system_lib())
+    assert mod.same_as(mod) and not mod.same_as(ffi.system_lib())
+    assert mod.path(1) == 2 and mod.type_key(1) == 2 and mod.type_index(1) == 3
+    assert repr(mod) == f"<ffi.Module {path!r}>" and mod.entry_name == "main"
+    plain = ffi.load_module(
+        build_kernel(os.path.join(HERE, "kernels", "py_kernels.cc"), str(tmp_path))
+    )
+    assert plain.path.endswith("py_kernels.so") and plain.type_key == "ffi.Module"
+    assert plain.type_index >= 64  # an object type's index
+    with pytest.raises(AttributeError, match="has no function `nothing`"):
+        mod.nothing
     assert mod.implements_function("twice") and not mod.implements_function("nothing")
     assert mod.get_function("get_function")(1) == 5
     assert mod["get_function"](1) == 5 and mod["path"](1) == 2 and mod["same_as"](1) == 4

@@ -17,3 +17,6 @@ FFI_DLL_EXPORT_TYPED_FUNC(path, PlusOne);
 FFI_DLL_EXPORT_TYPED_FUNC(same_as, PlusThree);
 FFI_DLL_EXPORT_TYPED_FUNC(implements_function, PlusTwo);
 FFI_DLL_EXPORT_TYPED_FUNC(twice, Twice);
+// Named like members our Module has and the reference's lacks: there these are the functions.
+FFI_DLL_EXPORT_TYPED_FUNC(type_key, PlusOne);
+FFI_DLL_EXPORT_TYPED_FUNC(type_index, PlusTwo);
