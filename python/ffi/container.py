@@ -44,9 +44,16 @@ _DICT = _core.type_key_to_index("ffi.Dict")
 
 _list_fns: dict[str, Function] = {}
 
+# Objects that compare by identity inside containers: nothing but their identity is comparable
+# (the reference's recursive equality takes any two functions, modules or Python objects as equal).
+_IDENTITY_KINDS = frozenset(
+    _core.type_key_to_index(key)
+    for key in ("ffi.Function", "ffi.Module", "ffi.OpaquePyObject", "ffi.Error")
+)
+
 
 def _list_fn(name: str) -> Function:
-    # Mutations go through the runtime's own global functions, looked up once.
+    # Mutations and element comparisons go through the runtime's global functions, looked up once.
     fn = _list_fns.get(name)
     if fn is None:
         fn = _list_fns[name] = _core.get_global_func(name)
@@ -104,7 +111,9 @@ def _same_container(a: object, b: object) -> bool:
 def _elem_eq(a: object, b: object) -> bool:
     # Elements are read raw (tensors as ffi.Tensor); the other side may hold framework tensors.
     # Tensors are equal when they view the same memory the same way (two imports of one PyTorch
-    # tensor are two FFI objects), other FFI objects when they are the same object.
+    # tensor are two FFI objects); other FFI objects are equal when they are the same object or,
+    # as in the reference, when their reflected fields are equal (the runtime's ffi.RecursiveEq);
+    # functions, modules, errors and Python objects only when they are the same object.
     if isinstance(a, Tensor) or isinstance(b, Tensor):
         ta, tb = _as_tensor(a), _as_tensor(b)
         return (
@@ -113,7 +122,16 @@ def _elem_eq(a: object, b: object) -> bool:
             and (ta.same_as(tb) or _tensor_key(ta) == _tensor_key(tb))
         )
     if _is_plain_object(a) or _is_plain_object(b):
-        return isinstance(a, Object) and isinstance(b, Object) and a.same_as(b)
+        if not (isinstance(a, Object) and isinstance(b, Object)):
+            return False
+        if a.same_as(b):
+            return True
+        kind = a.type_index
+        return (
+            kind == b.type_index
+            and kind not in _IDENTITY_KINDS
+            and bool(_list_fn("ffi.RecursiveEq")(a, b))
+        )
     return _same_container(a, b) or bool(a == b)
 
 
@@ -121,7 +139,9 @@ def _elem_hash(x: object) -> int:
     if isinstance(x, Tensor):
         return hash(_tensor_key(x))
     if _is_plain_object(x):
-        return hash(x._handle)  # type: ignore[attr-defined]
+        if x.type_index in _IDENTITY_KINDS:  # type: ignore[attr-defined]
+            return hash(x._handle)  # type: ignore[attr-defined]
+        return hash(_list_fn("ffi.RecursiveHash")(x))
     return hash(x)
 
 

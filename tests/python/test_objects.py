@@ -119,6 +119,23 @@ def test_field_descriptor_refuses_other_objects(Point, objmod):
         fn("objtest.point_x")(None)
 
 
+def test_objects_inside_containers_compare_by_their_fields(Point):
+    # As in the reference: containers compare (and hash) the objects they hold field by field;
+    # the objects themselves compare by identity.
+    p, q, r = Point(1, 2.0), Point(1, 2.0), Point(1, 3.0)
+    assert p != q and ffi.Array([p]) == ffi.Array([q]) and ffi.Array([p]) != ffi.Array([r])
+    assert hash(ffi.Array([p])) == hash(ffi.Array([q]))
+    assert ffi.List([p]) == [q] and q in ffi.Array([p]) and r not in ffi.Array([p])
+    assert ffi.Map({"k": p}) == ffi.Map({"k": q}) and ffi.Dict({"k": p}) != ffi.Dict({"k": r})
+    assert hash(ffi.Map({"k": p})) == hash(ffi.Dict({"k": q}))
+    # Functions, modules and Python objects only equal themselves (the reference's recursive
+    # equality takes any two of them as equal).
+    f, g = ffi.convert(lambda: 1), ffi.convert(lambda: 1)
+    assert ffi.Array([f]) == ffi.Array([f]) and ffi.Array([f]) != ffi.Array([g])
+    box = object()
+    assert ffi.Array([box]) == ffi.Array([box]) and ffi.Array([box]) != ffi.Array([object()])
+
+
 def test_descriptors_on_bad_targets_raise(Point):
     assert Point.__dict__["x"].__get__(None, Point) is Point.x
     with pytest.raises(TypeError):
