@@ -25,9 +25,9 @@ class Shape(tuple):
 
     __slots__ = ()
 
-    def __new__(cls, extents: Iterable[SupportsIndex] = ()) -> Shape:
+    def __new__(cls, content: Iterable[SupportsIndex] = ()) -> Shape:
         dims = []
-        for d in extents:
+        for d in content:
             try:
                 value = operator.index(d)
             except TypeError:
@@ -164,12 +164,12 @@ class DLDeviceType(enum.IntEnum):
     kDLTrn = 18
 
 
-def device(type: str | int | Any, index: int | None = None) -> Device:
+def device(device_type: str | int | Any, index: int | None = None) -> Device:
     """Make a Device: ``device("cuda:1")``, ``device("cuda", 1)``, ``device(torch.device(...))``.
 
     Of the class devices arrive as: ``ffi.Device`` unless ``ffi.core._set_class_device`` chose a
     subclass."""
-    return _core._value_class(Device)(type, index)
+    return _core._value_class(Device)(device_type, index)
 
 
 def _from_extern_c(c_symbol: int, *, keep_alive_object: object = None) -> Function:

@@ -332,8 +332,8 @@ class Array(_SeqReads[T], Object, Sequence[T]):
 
     __slots__ = ()
 
-    def __new__(cls, values: Iterable[T] = ()) -> Array[T]:
-        return _core._new_container(_ARRAY, values)  # type: ignore[no-any-return]
+    def __new__(cls, input_list: Iterable[T] = ()) -> Array[T]:
+        return _core._new_container(_ARRAY, input_list)  # type: ignore[no-any-return]
 
     def __add__(self, other: Iterable[T]) -> Array[T]:
         return Array([*self, *other])
@@ -359,8 +359,8 @@ class List(_SeqReads[T], Object, MutableSequence[T]):
 
     __slots__ = ()
 
-    def __new__(cls, values: Iterable[T] = ()) -> List[T]:
-        return _core._new_container(_LIST, values)  # type: ignore[no-any-return]
+    def __new__(cls, input_list: Iterable[T] = ()) -> List[T]:
+        return _core._new_container(_LIST, input_list)  # type: ignore[no-any-return]
 
     @overload
     def __setitem__(self, i: int, value: T) -> None: ...
@@ -436,8 +436,8 @@ class Map(_MapReads[K, V], Object, Mapping[K, V]):
 
     __slots__ = ()
 
-    def __new__(cls, values: Mapping[K, V] | None = None) -> Map[K, V]:
-        return _core._new_container(_MAP, {} if values is None else values)  # type: ignore[no-any-return]
+    def __new__(cls, input_dict: Mapping[K, V] | None = None) -> Map[K, V]:
+        return _core._new_container(_MAP, {} if input_dict is None else input_dict)  # type: ignore[no-any-return]
 
 
 class Dict(_MapReads[K, V], Object, MutableMapping[K, V]):
@@ -450,8 +450,8 @@ class Dict(_MapReads[K, V], Object, MutableMapping[K, V]):
 
     __slots__ = ()
 
-    def __new__(cls, values: Mapping[K, V] | None = None) -> Dict[K, V]:
-        return _core._new_container(_DICT, {} if values is None else values)  # type: ignore[no-any-return]
+    def __new__(cls, input_dict: Mapping[K, V] | None = None) -> Dict[K, V]:
+        return _core._new_container(_DICT, {} if input_dict is None else input_dict)  # type: ignore[no-any-return]
 
     def __setitem__(self, key: K, value: V) -> None:
         _list_fn("ffi.DictSetItem")(self, key, value)

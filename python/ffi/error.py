@@ -59,20 +59,21 @@ _E = TypeVar("_E", bound=type[BaseException])
 
 
 @overload
-def register_error(kind: _E, cls: None = None) -> _E: ...
+def register_error(name_or_cls: _E, cls: None = None) -> _E: ...
 @overload
-def register_error(kind: str, cls: _E) -> _E: ...
+def register_error(name_or_cls: str, cls: _E) -> _E: ...
 @overload
-def register_error(kind: str | None = None, cls: None = None) -> Callable[[_E], _E]: ...
+def register_error(name_or_cls: str | None = None, cls: None = None) -> Callable[[_E], _E]: ...
 
 
-def register_error(kind: str | type | None = None, cls: type | None = None) -> Any:
-    """Map an FFI error kind to a Python exception class.
+def register_error(name_or_cls: str | type | None = None, cls: type | None = None) -> Any:
+    """Map an FFI error kind (`name_or_cls`, or the class's name) to a Python exception class.
 
     ``register_error("MyError", MyError)``, or as a decorator: ``@register_error("MyError")`` or
     ``@register_error`` (the kind is the class name). Errors of that kind raised in C++
     (``FFI_THROW(MyError)``) then arrive as ``MyError``.
     """
+    kind = name_or_cls
     if isinstance(kind, type):
         _core.register_error(kind.__name__, kind)
         return kind

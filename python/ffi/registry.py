@@ -253,18 +253,19 @@ def get_registered_type_keys() -> Sequence[str]:
 
 
 def init_ffi_api(
-    namespace: str, target: str | types.ModuleType | MutableMapping[str, Any] | None = None
+    namespace: str,
+    target_module_name: str | types.ModuleType | MutableMapping[str, Any] | None = None,
 ) -> None:
     """Expose the global functions ``<namespace>.<name>`` as attributes ``<name>``.
 
-    `target` is a module name (the reference's form; default: `namespace` itself), a module, or a
-    namespace dict such as ``globals()``. Names with a further dot after the prefix are skipped;
-    a leading ``tvm.`` of `namespace` is dropped from the prefix, as the reference does::
+    `target_module_name` is a module name (the reference's form; default: `namespace` itself), a
+    module, or a namespace dict such as ``globals()``. Names with a further dot after the prefix
+    are skipped; a leading ``tvm.`` of `namespace` is dropped from the prefix, as the reference
+    does::
 
         ffi.init_ffi_api("my", globals())   # my.add -> add
     """
-    if target is None:
-        target = namespace
+    target = namespace if target_module_name is None else target_module_name
     if isinstance(target, str):
         target = sys.modules[target]
     setter: Callable[[str, Any], None]
@@ -290,21 +291,23 @@ def init_ffi_api(
 
 @overload
 def register_global_func(
-    name: str, func: None = None, override: bool = False
+    func_name: str, f: None = None, override: bool = False
 ) -> Callable[[Callable[..., Any]], Function]: ...
 @overload
 def register_global_func(
-    name: str, func: Callable[..., Any], override: bool = False
+    func_name: str, f: Callable[..., Any], override: bool = False
 ) -> Function: ...
 @overload
-def register_global_func(name: Callable[..., Any]) -> Function: ...
+def register_global_func(func_name: Callable[..., Any]) -> Function: ...
 
 
 def register_global_func(
-    name: str | Callable[..., Any], func: Callable[..., Any] | None = None, override: bool = False
+    func_name: str | Callable[..., Any],
+    f: Callable[..., Any] | None = None,
+    override: bool = False,
 ) -> Any:
-    """Register a Python callable (or an ffi.Function) as the global FFI function `name`, visible
-    to C++; returns the registered ffi.Function, as the reference does.
+    """Register a Python callable `f` (or an ffi.Function) as the global FFI function
+    `func_name`, visible to C++; returns the registered ffi.Function, as the reference does.
 
     Use directly, ``add = register_global_func("my.add", add)``, or as a decorator,
     ``@register_global_func("my.add")`` (or bare ``@register_global_func``: the function's
@@ -312,6 +315,7 @@ def register_global_func(
     through the FFI (a list argument arrives as an ffi.Array). An existing name is a ValueError
     unless `override`.
     """
+    name, func = func_name, f
     if callable(name) and func is None:
         func, name = name, getattr(name, "__name__", None)
     if not isinstance(name, str):
@@ -320,8 +324,8 @@ def register_global_func(
         return _core.register_global_func(name, func, override)
     key = name
 
-    def decorate(f: Callable[..., Any]) -> Function:
-        return _core.register_global_func(key, f, override)
+    def decorate(g: Callable[..., Any]) -> Function:
+        return _core.register_global_func(key, g, override)
 
     return decorate
 

@@ -16,9 +16,9 @@ def _as_device(dev: Any) -> Device:
     return dev if isinstance(dev, Device) else Device(dev)
 
 
-def get_raw_stream(dev: Any) -> int:
-    """This thread's current stream handle for a device (0: the default stream)."""
-    d = _as_device(dev)
+def get_raw_stream(device: Any) -> int:
+    """This thread's current stream handle for `device` (0: the default stream)."""
+    d = _as_device(device)
     return _core.env_get_stream(d.dlpack_device_type(), d.index)
 
 
@@ -63,21 +63,25 @@ def _stream_handle(stream: Any) -> int:
         ) from None
 
 
-def use_raw_stream(dev: Any, stream: Any) -> StreamContext:
+def use_raw_stream(device: Any, stream: Any) -> StreamContext:
     """Within the block, FFI calls on this thread see `stream` (an int or ``ctypes.c_void_p``
-    handle) for `dev`: ``with ffi.use_raw_stream("cuda:0", handle): ...``."""
-    return StreamContext(dev, stream)
+    handle) for `device`: ``with ffi.use_raw_stream("cuda:0", handle): ...``."""
+    return StreamContext(device, stream)
 
 
 @contextlib.contextmanager
-def use_torch_stream(stream: Any = None) -> Iterator[None]:
-    """Within the block, FFI calls see PyTorch's stream: `stream` (a ``torch.cuda.Stream``, made
-    current for PyTorch too) or PyTorch's current stream of the current CUDA device."""
+def use_torch_stream(context: Any = None) -> Iterator[None]:
+    """Within the block, FFI calls see PyTorch's current stream of the current CUDA device, after
+    entering `context`: PyTorch's own stream or graph context (``torch.cuda.stream(s)``,
+    ``torch.cuda.graph(g)``, as the reference takes) or a ``torch.cuda.Stream`` (made current for
+    PyTorch too)."""
     import torch
 
     with contextlib.ExitStack() as stack:
-        if stream is not None:
-            stack.enter_context(torch.cuda.stream(stream))
+        if isinstance(context, torch.cuda.Stream):
+            stack.enter_context(torch.cuda.stream(context))
+        elif context is not None:
+            stack.enter_context(context)
         current = torch.cuda.current_stream()
         dev = Device("cuda", current.device.index)
         stack.enter_context(use_raw_stream(dev, current.cuda_stream))

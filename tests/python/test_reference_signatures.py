@@ -1,0 +1,78 @@
+"""Code written for the reference's package passes arguments by the reference's parameter names:
+every public function both packages have takes the same names (checked against the installed
+reference), and calls made with those keywords work."""
+
+import inspect
+import json
+import subprocess
+import sys
+import types
+
+import pytest
+
+import ffi
+
+# Public functions and classes whose parameters code calls by keyword.
+NAMES = [
+    "Array",
+    "Dict",
+    "List",
+    "Map",
+    "Shape",
+    "device",
+    "get_raw_stream",
+    "init_ffi_api",
+    "load_module",
+    "register_error",
+    "register_global_func",
+    "register_object",
+    "use_raw_stream",
+    "use_torch_stream",
+]
+
+
+def _parameter_names(obj):
+    return [p.name for p in inspect.signature(obj).parameters.values()]
+
+
+def test_parameter_names_are_the_references():
+    # The reference is read in its own process: this one's runtime is ours.
+    code = (
+        "import inspect, json, tvm_ffi\n"
+        f"names = {NAMES!r}\n"
+        "print(json.dumps({n: [p.name for p in inspect.signature(getattr(tvm_ffi, n))"
+        ".parameters.values()] for n in names}))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    if proc.returncode != 0 and "No module named 'tvm_ffi'" in proc.stderr:
+        pytest.skip("the reference package is not installed")
+    assert proc.returncode == 0, proc.stderr
+    reference = json.loads(proc.stdout)
+    ours = {name: _parameter_names(getattr(ffi, name)) for name in NAMES}
+    assert ours == reference
+
+
+def test_calls_by_the_references_keywords():
+    assert ffi.Array(input_list=[1, 2]) == [1, 2] and ffi.List(input_list=[3]) == [3]
+    assert dict(ffi.Map(input_dict={"a": 1})) == {"a": 1}
+    assert dict(ffi.Dict(input_dict={"a": 1})) == {"a": 1}
+    assert ffi.Shape(content=(2, 3)) == (2, 3)
+    assert ffi.device(device_type="cuda", index=1) == ffi.device("cuda:1")
+    f = ffi.register_global_func(func_name="testing.sig.inc", f=lambda x: x + 1, override=True)
+    assert f(1) == 2
+    target = types.ModuleType("testing_sig_target")
+    sys.modules[target.__name__] = target
+    try:
+        ffi.init_ffi_api("testing.sig", target_module_name=target.__name__)
+    finally:
+        del sys.modules[target.__name__]
+    assert target.inc(2) == 3
+
+    class SigError(Exception):
+        pass
+
+    assert ffi.register_error(name_or_cls="SigError", cls=SigError) is SigError
+    cuda = ffi.device("cuda", 0)
+    with ffi.use_raw_stream(device=cuda, stream=7):
+        assert ffi.get_raw_stream(device=cuda) == 7
+    assert ffi.get_raw_stream(device=cuda) == 0
