@@ -232,6 +232,14 @@ class _SeqReads(Generic[T]):
     def __contains__(self, value: object) -> bool:
         return any(_elem_eq(x, value) for x in _core._seq_items(self, True))
 
+    def index(self, value: Any, start: int = 0, stop: int | None = None) -> int:
+        """The first position of `value` in ``self[start:stop]``; ValueError when it is absent."""
+        items = _core._seq_items(self, True)
+        for i in range(*slice(start, stop).indices(len(items))):
+            if _elem_eq(items[i], value):
+                return i
+        raise ValueError(f"{value!r} is not in the {type(self).__name__}")
+
     def __eq__(self, other: object) -> bool:
         if _same_container(self, other):
             return True
@@ -392,6 +400,7 @@ class List(_SeqReads[T], Object, MutableSequence[T]):
 
     def insert(self, index: int, value: T) -> None:
         """Inserts `value` before `index` (clamped to the list, as Python's list does)."""
+        index = operator.index(index)
         size = len(self)
         index = max(0, index + size) if index < 0 else min(index, size)
         _list_fn("ffi.ListInsert")(self, index, value)

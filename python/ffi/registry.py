@@ -195,10 +195,35 @@ def _set_method_metadata(cls: type) -> None:
                 attr._ffi_metadata = _parse_metadata(json.dumps(method.metadata))
 
 
+# Types whose values the extension hands out as its own classes (functions, tensors, containers,
+# strings, ...): a class bound to one of them would stand for values it cannot represent.
+_BUILTIN_VALUE_KEYS = frozenset(
+    (
+        "ffi.Object",
+        "ffi.String",
+        "ffi.Bytes",
+        "ffi.Function",
+        "ffi.Shape",
+        "ffi.Tensor",
+        "ffi.Array",
+        "ffi.List",
+        "ffi.Map",
+        "ffi.Dict",
+        "ffi.Module",
+        "ffi.OpaquePyObject",
+    )
+)
+
+
 def _bind_class(cls: type, key: str) -> Function | None:
     """Binds `cls` to the type `key` (fields, methods); returns its constructor or None."""
     if not (isinstance(cls, type) and issubclass(cls, Object)):
         raise TypeError(f"register_object needs a subclass of ffi.Object, not {cls!r}")
+    if key in _BUILTIN_VALUE_KEYS:
+        raise ValueError(
+            f"register_object: `{key}` is a built-in type whose values arrive as ffi's own class; "
+            "a class can be bound to an object type a library registers"
+        )
     return _core._register_object(_type_index(key), cls)
 
 

@@ -43,6 +43,8 @@ class StreamContext:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
+        if not self._previous:
+            raise RuntimeError("StreamContext.__exit__ without a matching __enter__")
         d = self.device
         _core.env_set_stream(d.dlpack_device_type(), d.index, self._previous.pop())
 

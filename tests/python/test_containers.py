@@ -239,6 +239,21 @@ def test_array_equality_and_hash():
     assert ffi.Array([t]) != [ffi.from_dlpack(np.zeros(2, dtype=np.float32))]
 
 
+def test_sequence_index_remove_and_insert_refuse_clearly():
+    lst = ffi.List([1, "x", 1])
+    assert lst.index(1) == 0 and lst.index(1, 1) == 2 and ffi.Array([1, 2]).index(2) == 1
+    with pytest.raises(ValueError, match="5 is not in the List"):
+        lst.index(5)
+    with pytest.raises(ValueError, match="'y' is not in the List"):
+        lst.remove("y")
+    with pytest.raises(ValueError, match="is not in the Array"):
+        ffi.Array([1]).index(1, 1)
+    with pytest.raises(TypeError, match="cannot be interpreted as an integer"):
+        lst.insert("a", 1)
+    lst.remove("x")
+    assert lst == [1, 1]
+
+
 def test_list_mutable_sequence_protocol():
     lst = ffi.List([1, 2])
     lst.append(3)

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import types
 
+import numpy as np
 import pytest
 from conftest import build_kernel
 from test_reflection_interop import build, reference_include_dir
@@ -160,6 +161,23 @@ def test_registering_again_replaces_the_class(objmod):
     assert type(fn("objtest.make_noinit")()) is Second
     with pytest.raises(TypeError, match="cannot be constructed directly"):
         First()  # still bound (the type has no constructor): refused, not crashed
+
+
+@pytest.mark.parametrize(
+    "key", ["ffi.Function", "ffi.Shape", "ffi.Tensor", "ffi.Array", "ffi.Object"]
+)
+def test_built_in_value_types_cannot_be_bound(key):
+    # Their values arrive as ffi's own classes (a class bound to ffi.Function or ffi.Shape used to
+    # crash the next call that returned one).
+    with pytest.raises(ValueError, match="built-in type"):
+
+        @ffi.register_object(key)
+        class Impostor(ffi.Object):
+            pass
+
+    f = ffi.convert(lambda: 1)
+    assert type(f) is ffi.Function and f() == 1
+    assert type(ffi.from_dlpack(np.zeros((2, 3))).shape) is ffi.Shape
 
 
 # ---- derived, unregistered and plain types ---------------------------------------------------

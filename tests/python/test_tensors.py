@@ -200,6 +200,9 @@ def test_stream_contexts_nest_and_take_void_pointers(mod):
     assert ffi.get_raw_stream("cuda:1") == 0
     with pytest.raises(TypeError, match="stream handle"):
         ffi.StreamContext("cuda:0", "fast")
+    with pytest.raises(RuntimeError, match="without a matching __enter__"):
+        ctx.__exit__(None, None, None)
+    assert ffi.get_raw_stream("cuda:1") == 0
 
 
 def test_cpu_tensor_calls_leave_streams_alone(mod):
