@@ -201,7 +201,7 @@ def test_exports_named_like_module_members(tmp_path):
     assert plain.path.endswith("py_kernels.so") and plain.type_key == "ffi.Module"
     assert plain.type_index >= 64  # an object type's index
     with pytest.raises(AttributeError, match="has no function `nothing`"):
-        getattr(mod, "nothing")
+        _ = mod.nothing
     assert mod.implements_function("twice") and not mod.implements_function("nothing")
     assert mod.get_function("get_function")(1) == 5
     assert mod["get_function"](1) == 5 and mod["path"](1) == 2 and mod["same_as"](1) == 4
