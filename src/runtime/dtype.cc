@@ -176,7 +176,18 @@ class DTypeParser {
   size_t pos_ = 0;
 };
 
-/*! \brief The name of a code's family; bits are appended to it when `with_bits`. */
+/*!
+ * \brief The name of a code's family; bits are appended to it when `with_bits`.
+ *
+ * A code that names no dtype throws ValueError, worded as the reference's: 18..128 (codes DLPack
+ * has not assigned, or a producer's own) "DLDataType contains unknown type_code=N", and a custom
+ * code (129..255) with no dtype.get_custom_type_name registered "Function
+ * dtype.get_custom_type_name not found"; the registered function's own error passes through. This
+ * is reached only through TVMFFIDataTypeToString, whose FFI_SAFE_CALL turns any of them into an
+ * error return: callers get -1 and the error raised, never an exception through the C ABI. Code
+ * that prints a dtype it did not check must handle that return (the header's DLDataTypeToString
+ * rethrows it; TextFormatter<DLDataType> writes the fields instead).
+ */
 std::string FamilyName(DLDataType t, bool* with_bits) {
   *with_bits = true;
   switch (t.code) {

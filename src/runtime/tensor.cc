@@ -84,6 +84,9 @@ void CheckImported(const DLTensor& t, int32_t require_alignment, bool require_co
                                   << bad_dim;
   }
   if (numel == -2) FFI_REFUSE_IMPORT(OverflowError) << "the element count overflows 64 bits";
+  // The type code is not checked, as the reference does not: a code that names no dtype (18..128,
+  // or a custom code with no registered name) imports. Nothing here needs its name, only bits and
+  // lanes; printing it later is a ValueError returned by TVMFFIDataTypeToString, not a crash.
   bool is_void = t.dtype.code == kDLOpaqueHandle && t.dtype.bits == 0 && t.dtype.lanes == 0;
   if (t.dtype.lanes == 0 && !is_void) FFI_REFUSE_IMPORT(ValueError) << "dtype has zero lanes";
   uint64_t bits_per_element = static_cast<uint64_t>(t.dtype.bits) * t.dtype.lanes;

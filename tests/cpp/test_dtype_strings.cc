@@ -1,6 +1,7 @@
 // dtype strings as the reference spells them: short names, defaults, scalable vectors, custom
 // types and the exact errors for malformed strings (the runtime's parser, reached through the
 // header functions, the C entry points and Any conversion).
+#include <ffi/container/array.h>
 #include <ffi/ffi.h>
 #include <ffi/tvm_compat.h>
 #include <gtest/gtest.h>
@@ -169,6 +170,124 @@ TEST(DTypeStrings, CustomTypesUseTheRegisteredNameFunctions) {
   EXPECT_EQ(ffi::DLDataTypeToString(DLDataType{200, 8, 1}), "custom[other]");
   EXPECT_TRUE(ffi::Function::RemoveGlobal("dtype.get_custom_type_code"));
   EXPECT_TRUE(ffi::Function::RemoveGlobal("dtype.get_custom_type_name"));
+}
+
+/*!
+ * \brief TVMFFIDataTypeToString on `t`: the text, or "<Kind: message>" of the error it returned
+ * (its return value must be exactly 0 or -1, and nothing may stay raised after a success).
+ */
+std::string CPrint(DLDataType t) {
+  TVMFFIAny out{};
+  out.type_index = kTVMFFINone;
+  int rc = TVMFFIDataTypeToString(&t, &out);
+  if (rc != 0) {
+    EXPECT_EQ(rc, -1);
+    EXPECT_EQ(out.type_index, kTVMFFINone);  // nothing written on failure
+    ffi::Error e = TakeRaised();
+    return "<" + std::string(e.kind()) + ": " + std::string(e.message()) + ">";
+  }
+  ffi::Any text = ffi::detail::AnyUnsafe::MoveTVMFFIAnyToAny(&out);
+  EXPECT_EQ(TakeRaised().kind(), "");
+  return std::string(text.cast<ffi::String>().view());
+}
+
+TEST(DTypeStrings, EveryTypeCodePrintsOrReturnsAValueError) {
+  // All 256 codes, with assorted bits and lanes: the C entry point returns the text or -1 with a
+  // ValueError, never throws through the C ABI or terminates. Codes 0..17 are DLPack's own.
+  for (int code = 0; code < 256; ++code) {
+    for (DLDataType t : {DLDataType{static_cast<uint8_t>(code), 8, 1},
+                         DLDataType{static_cast<uint8_t>(code), 0, 0},
+                         DLDataType{static_cast<uint8_t>(code), 255, 0xFFFF}}) {
+      std::string text = CPrint(t);
+      if (code <= kDLFloat4_e2m1fn) {
+        EXPECT_NE(text.rfind("<", 0), 0u) << code << ": " << text;
+      } else if (code < ffi::kDLExtCustomBegin) {
+        EXPECT_EQ(text, "<ValueError: DLDataType contains unknown type_code=" +
+                            std::to_string(code) + ">");
+      } else {
+        EXPECT_EQ(text, "<ValueError: Function dtype.get_custom_type_name not found>");
+      }
+    }
+  }
+}
+
+TEST(DTypeStrings, UnknownCodesThroughTheHeaderAndTvmSpelling) {
+  // The header function rethrows the returned error as an ordinary, catchable ffi::Error.
+  for (uint8_t code : {uint8_t{18}, uint8_t{100}, uint8_t{128}, uint8_t{129}, uint8_t{255}}) {
+    DLDataType t{code, 8, 1};
+    ffi::Error e = CatchError([&] { ffi::DLDataTypeToString(t); });
+    EXPECT_EQ(e.kind(), "ValueError") << int{code};
+    e = CatchError([&] { ffi::DTypeAbbrev(t); });
+    EXPECT_EQ(e.kind(), "ValueError") << int{code};
+  }
+  EXPECT_EQ(TakeRaised().kind(), "");
+}
+
+TEST(DTypeStrings, CustomNameFunctionErrorsAreReturned) {
+  // A registered dtype.get_custom_type_name that throws, or gives no string: its error is what
+  // TVMFFIDataTypeToString returns; an error message naming the dtype writes its fields instead.
+  ffi::Function::SetGlobal("dtype.get_custom_type_name",
+                           ffi::Function::FromTyped([](int64_t code) -> ffi::Any {
+                             if (code == 130) FFI_THROW(KeyError) << "no custom type " << code;
+                             if (code == 131) return int64_t{7};
+                             return ffi::String("posit");
+                           }));
+  EXPECT_EQ(CPrint(DLDataType{132, 16, 2}), "custom[posit]x2");
+  EXPECT_EQ(CPrint(DLDataType{130, 16, 1}), "<KeyError: no custom type 130>");
+  EXPECT_EQ(CPrint(DLDataType{131, 16, 1}).rfind("<TypeError: ", 0), 0u);
+  ffi::Error e = CatchError([] { FFI_THROW(RuntimeError) << "bad " << DLDataType{130, 16, 1}; });
+  EXPECT_EQ(e.kind(), "RuntimeError");
+  EXPECT_EQ(e.message(), "bad DataType(code=130, bits=16, lanes=1)");
+  EXPECT_EQ(TakeRaised().kind(), "");
+  EXPECT_TRUE(ffi::Function::RemoveGlobal("dtype.get_custom_type_name"));
+}
+
+TEST(DTypeStrings, RuntimeFunctionsPrintingUnknownCodesReturnValueErrors) {
+  // The runtime's own callers of the printer (repr, JSON graph) give the error back as any
+  // function's error, as the reference's do; the process goes on.
+  DLDataType bad{18, 8, 1};
+  for (const char* name : {"ffi.ReprPrint", "ffi.ToJSONGraph", "ffi.ToJSONGraphString"}) {
+    ffi::Function f = ffi::Function::GetGlobalRequired(name);
+    ffi::Error e = CatchError([&] {
+      if (std::string_view(name) == "ffi.ReprPrint") {
+        f(bad);
+      } else {
+        f(bad, nullptr);
+      }
+    });
+    EXPECT_EQ(e.kind(), "ValueError") << name;
+    EXPECT_EQ(e.message(), "DLDataType contains unknown type_code=18") << name;
+  }
+  ffi::Error e = CatchError([&] {
+    ffi::Function::GetGlobalRequired("ffi.ReprPrint")(ffi::Array<ffi::Any>{1, bad});
+  });
+  EXPECT_EQ(e.kind(), "ValueError");
+}
+
+TEST(DTypeStrings, TensorsWithUnknownCodesImportAndFailOnlyWhenPrinted) {
+  // As the reference: importing does not check the code (sizes need only bits and lanes).
+  struct Holder {
+    alignas(64) uint8_t data[64] = {};
+    int64_t shape[1] = {4};
+    int deleted = 0;
+    DLManagedTensorVersioned managed{};
+  } h;
+  h.managed.version = {DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION};
+  h.managed.manager_ctx = &h;
+  h.managed.deleter = [](DLManagedTensorVersioned* self) {
+    ++static_cast<Holder*>(self->manager_ctx)->deleted;
+  };
+  h.managed.dl_tensor = DLTensor{h.data, kCPU, 1, DLDataType{18, 8, 1}, h.shape, nullptr, 0};
+  {
+    ffi::Tensor t = ffi::Tensor::FromDLPackVersioned(&h.managed);
+    EXPECT_EQ(t.dtype().code, 18);
+    EXPECT_EQ(t.shape()[0], 4);
+    EXPECT_EQ(ffi::GetDataSize(t.numel(), t.dtype()), 4u);
+    ffi::Error e = CatchError([&] { ffi::Function::GetGlobalRequired("ffi.ReprPrint")(t); });
+    EXPECT_EQ(e.kind(), "ValueError");
+    EXPECT_EQ(e.message(), "DLDataType contains unknown type_code=18");
+  }
+  EXPECT_EQ(h.deleted, 1);
 }
 
 TEST(DTypeStrings, CFunctionReadsOnlyTheGivenBytes) {
