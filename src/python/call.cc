@@ -2,6 +2,7 @@
 // converts the result.
 #include <exception>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -150,8 +151,7 @@ class CallArgs {
     for (int i = 0; i < num_borrowed_; ++i) {
       ReleaseBorrowedTensor(&pools_->tensors, borrowed_[i].tensor, borrowed_[i].owner);
     }
-    for (int i = 0; i < num_arrays_; ++i) ReleasePooledArray(&pools_->arrays, arrays_[i]);
-    for (int i = 0; i < num_owned_; ++i) TVMFFIObjectDecRef(owned(i));
+    if (num_arrays_ != 0 || num_owned_ != 0) ReleaseMade();
     if (allocator_set_) TVMFFIEnvSetDLPackManagedTensorAllocator(saved_allocator_, 0, nullptr);
     for (int i = 0; i < num_streams_; ++i) {
       const DLDevice& d = i < kInline ? inline_streams_[i] : more_streams_[i - kInline];
@@ -253,8 +253,10 @@ class CallArgs {
           return SetPooledArray(i, arg, c, func_name);
         }
         return SetOwned(i, arg, c, func_name);
-      case PyKind::kUnsupported:
-        return Fail(i, arg, func_name, nullptr);
+      case PyKind::kUnsupported: {  // an ffi.Object holding no FFI object
+        static const std::string why = std::string("it holds no FFI object: ") + kNoObjectReason;
+        return Fail(i, arg, func_name, why.c_str());
+      }
       default:
         return SetOwned(i, arg, c, func_name);
     }
@@ -262,6 +264,18 @@ class CallArgs {
 
  private:
   static constexpr Py_ssize_t kInline = 8;
+
+  /*!
+   * \brief Releases the arrays and objects made for the call. Their deleters may run Python code
+   * (a producer's DLPack deleter through ctypes, a Python object an element held), so they run
+   * with the exception the call failed with, if any, set aside: it reaches the caller intact.
+   */
+  void ReleaseMade() {
+    ReleaseKeepingError([this] {
+      for (int i = 0; i < num_arrays_; ++i) ReleasePooledArray(&pools_->arrays, arrays_[i]);
+      for (int i = 0; i < num_owned_; ++i) TVMFFIObjectDecRef(owned(i));
+    });
+  }
 
   /*! \brief Passes a pooled tensor object describing `view` (metadata copied) of `owner`. */
   bool Borrow(TVMFFIAny* out, PyObject* owner, const DLTensor& view) {

@@ -24,14 +24,16 @@ bool RaiseCpp(const std::exception& e) {
 
 /*!
  * \brief Prefixes the pending TypeError with where in a container the value failed, so that a
- * nested failure reads "list element [2]: dict value for key 'a': cannot convert ...".
+ * nested failure reads "list element [2]: dict value for key 'a': cannot convert ...". `where` is
+ * shown by its str, or by its repr with `use_repr` (computed with no exception pending).
  */
-void PrefixTypeError(const char* what, PyObject* where) {
+void PrefixTypeError(const char* what, PyObject* where, bool use_repr = false) {
   if (!PyErr_ExceptionMatches(PyExc_TypeError)) return;
   PyObject *type, *value, *tb;
   PyErr_Fetch(&type, &value, &tb);
   PyErr_NormalizeException(&type, &value, &tb);
-  PyErr_Format(PyExc_TypeError, "%s %S: %S", what, where, value ? value : Py_None);
+  PyErr_Format(PyExc_TypeError, use_repr ? "%s %R: %S" : "%s %S: %S", what, where,
+               value ? value : Py_None);
   Py_XDECREF(type);
   Py_XDECREF(value);
   Py_XDECREF(tb);
@@ -127,7 +129,10 @@ bool FillArrayCells(PyObject* fast, const char* what, ArrayObj* array) {
 
 bool FillArray(PyObject* fast, const char* what, TVMFFIAny* out) {
   ObjectPtr<ArrayObj> array = ArrayObj::Empty(PySequence_Fast_GET_SIZE(fast));
-  if (!FillArrayCells(fast, what, array.get())) return false;  // releases what was converted
+  if (!FillArrayCells(fast, what, array.get())) {
+    DropKeepingError(&array);  // with what was converted
+    return false;
+  }
   *out = Any(Array<Any>(std::move(array))).release();
   return true;
 }
@@ -141,11 +146,8 @@ bool CollectEntries(PyObject* value, std::vector<std::pair<Any, Any>>* entries) 
       return false;
     }
     if (!ItemToAny(v, &val)) {
-      PyObject* r = PyObject_Repr(k);
-      if (r != nullptr) {
-        PrefixTypeError("dict value for key", r);
-        Py_DECREF(r);
-      }
+      DropKeepingError(&key);
+      PrefixTypeError("dict value for key", k, /*use_repr=*/true);
       return false;
     }
     entries->emplace_back(std::move(key), std::move(val));
@@ -181,10 +183,14 @@ bool CollectEntries(PyObject* value, std::vector<std::pair<Any, Any>>* entries) 
   return ok;
 }
 
-/*! \brief The sequence object behind an Array or List handle, or NULL with a TypeError. */
+/*!
+ * \brief The sequence object behind an Array or List handle, or NULL with a TypeError (a
+ * RuntimeError for one that holds no FFI object, see HandleOf).
+ */
 const SeqBaseObj* SeqOf(PyObject* obj) {
   if (PyObject_TypeCheck(obj, ObjectType)) {
-    TVMFFIObject* h = reinterpret_cast<PyObj*>(obj)->handle;
+    TVMFFIObject* h = HandleOf(obj);
+    if (h == nullptr) return nullptr;
     if (h->type_index == kTVMFFIArray || h->type_index == kTVMFFIList) {
       return static_cast<const SeqBaseObj*>(detail::ObjectUnsafe::FromHeader(h));
     }
@@ -194,10 +200,14 @@ const SeqBaseObj* SeqOf(PyObject* obj) {
   return nullptr;
 }
 
-/*! \brief The map object behind a Map or Dict handle, or NULL with a TypeError. */
+/*!
+ * \brief The map object behind a Map or Dict handle, or NULL with a TypeError (a RuntimeError
+ * for one that holds no FFI object, see HandleOf).
+ */
 const MapBaseObj* MapOf(PyObject* obj) {
   if (PyObject_TypeCheck(obj, ObjectType)) {
-    TVMFFIObject* h = reinterpret_cast<PyObj*>(obj)->handle;
+    TVMFFIObject* h = HandleOf(obj);
+    if (h == nullptr) return nullptr;
     if (h->type_index == kTVMFFIMap || h->type_index == kTVMFFIDict) {
       return static_cast<const MapBaseObj*>(detail::ObjectUnsafe::FromHeader(h));
     }
@@ -307,7 +317,7 @@ PyObject* SeqItems(PyObject*, PyObject* const* args, Py_ssize_t n) {
     if (v == nullptr) Py_CLEAR(out);
     if (out != nullptr) PyList_SET_ITEM(out, i, v);
   }
-  detail::ObjectUnsafe::DecRef(detail::ObjectUnsafe::Header(keep));
+  ReleaseObject(detail::ObjectUnsafe::Header(keep));  // maybe the last reference
   return out;
 }
 
@@ -364,7 +374,7 @@ PyObject* MapItems(PyObject*, PyObject* const* args, Py_ssize_t n) {
     if (kv == nullptr || PyList_Append(out, kv) != 0) Py_CLEAR(out);
     Py_XDECREF(kv);
   }
-  detail::ObjectUnsafe::DecRef(detail::ObjectUnsafe::Header(keep));
+  ReleaseObject(detail::ObjectUnsafe::Header(keep));  // maybe the last reference
   return out;
 }
 
@@ -415,7 +425,11 @@ bool SequenceToAny(PyObject* value, int32_t type_index, TVMFFIAny* out) {
       List<Any> list;
       list.reserve(PySequence_Fast_GET_SIZE(fast));
       ok = FillSequence(fast, what, &list);
-      if (ok) *out = Any(std::move(list)).release();
+      if (ok) {
+        *out = Any(std::move(list)).release();
+      } else {
+        DropKeepingError(&list);
+      }
     } else {
       ok = FillArray(fast, what, out);
     }
@@ -432,7 +446,10 @@ bool MappingToAny(PyObject* value, int32_t type_index, TVMFFIAny* out) {
   try {
     // Built from all entries at once: the table is sized once instead of growing per entry.
     std::vector<std::pair<Any, Any>> entries;
-    if (!CollectEntries(value, &entries)) return false;
+    if (!CollectEntries(value, &entries)) {
+      DropKeepingError(&entries);
+      return false;
+    }
     if (type_index == kTVMFFIDict) {
       *out = Any(Dict<Any, Any>(entries.begin(), entries.end())).release();
     } else {

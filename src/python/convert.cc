@@ -13,13 +13,21 @@ bool ToOwnedAny(PyObject* value, TVMFFIAny* out) { return ToOwnedAny(value, Clas
 
 namespace {
 /*!
- * \brief Item `i` of the tuple a protocol method returned, as an int64; false with a TypeError
- * naming the method when the result is not a tuple of ints that long.
+ * \brief The items of the tuple a protocol method returned, as int64s into `out`; false with a
+ * TypeError naming the method when the result is not a tuple of exactly `n` ints.
  */
 bool ProtocolInts(PyObject* made, Protocol protocol, Py_ssize_t n, long long* out) {
-  if (!PyTuple_Check(made) || PyTuple_GET_SIZE(made) < n) {
+  if (!PyTuple_Check(made)) {
     PyErr_Format(PyExc_TypeError, "%U() must return a tuple of %zd items, not `%s`",
                  ProtocolMethod(protocol), n, Py_TYPE(made)->tp_name);
+    return false;
+  }
+  if (PyTuple_GET_SIZE(made) != n) {
+    const char* items = protocol == Protocol::kDevice     ? "a (device_type, device_id) pair"
+                        : protocol == Protocol::kDataType ? "a (type_code, bits, lanes) triple"
+                                                          : "a (version, handle) pair";
+    PyErr_Format(PyExc_TypeError, "%U() must return a tuple of %zd items, %s, not %zd items",
+                 ProtocolMethod(protocol), n, items, PyTuple_GET_SIZE(made));
     return false;
   }
   // __cuda_stream__'s first item is a version (or a name): only its handle, the last, is read.
@@ -295,8 +303,12 @@ bool ToOwnedAny(PyObject* value, Classified c, TVMFFIAny* out) {
       out->v_obj = o;
       return true;
     }
-    case PyKind::kUnsupported:
-      break;
+    case PyKind::kUnsupported:  // an ffi.Object holding no FFI object
+      PyErr_Format(PyExc_TypeError,
+                   "cannot convert a value of type `%s` to an FFI value: it holds no FFI object: "
+                   "%s",
+                   Py_TYPE(value)->tp_name, kNoObjectReason);
+      return false;
   }
   PyErr_Format(PyExc_TypeError, "cannot convert a value of type `%s` to an FFI value",
                Py_TYPE(value)->tp_name);

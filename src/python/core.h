@@ -27,6 +27,7 @@
 #include <ffi/ffi.h>
 
 #include <string>
+#include <utility>
 
 namespace tvm {
 namespace ffi {
@@ -109,11 +110,74 @@ inline bool PythonAlive() {
 #endif
 }
 
-/*! \brief Drops a reference from any thread (taking the GIL), or leaks it once Python is gone. */
+/*!
+ * \brief Sets the pending Python exception (if any) aside for its lifetime, and puts it back at
+ * the end. Around code that must neither see nor clear the caller's exception: DLPack deleters,
+ * and the release of objects whose deleters may run Python code (a producer's deleter through
+ * ctypes, a Python object an FFI object held). Python code run with an exception set may clear
+ * it, leaving the caller to fail with "SystemError: ... returned NULL without setting an
+ * exception". An exception that code raises itself has no caller to go to: it is reported as
+ * unraisable. Needs the GIL.
+ */
+class PendingErrorGuard {
+ public:
+  PendingErrorGuard() {
+    if (PyErr_Occurred() != nullptr) PyErr_Fetch(&type_, &value_, &traceback_);
+  }
+  ~PendingErrorGuard() {
+    // No object named: what ran may have been freeing the object at hand.
+    if (PyErr_Occurred() != nullptr) PyErr_WriteUnraisable(nullptr);
+    if (type_ != nullptr) PyErr_Restore(type_, value_, traceback_);
+  }
+  PendingErrorGuard(const PendingErrorGuard&) = delete;
+  PendingErrorGuard& operator=(const PendingErrorGuard&) = delete;
+
+ private:
+  PyObject* type_ = nullptr;
+  PyObject* value_ = nullptr;
+  PyObject* traceback_ = nullptr;
+};
+
+/*!
+ * \brief Runs `release` (code dropping references, whose deleters may run Python code) with the
+ * pending Python exception set aside (see PendingErrorGuard). With none pending, the usual case on
+ * hot paths (a call's temporaries, a result's wrapper), it costs one check. Needs the GIL.
+ */
+template <typename F>
+inline void ReleaseKeepingError(F&& release) {
+  if (FFI_LIKELY(PyErr_Occurred() == nullptr)) return release();
+  PendingErrorGuard guard;
+  release();
+}
+
+/*!
+ * \brief Drops a reference to an FFI object, with any pending Python exception kept intact while
+ * deleters run (see ReleaseKeepingError). Needs the GIL.
+ */
+inline void ReleaseObject(TVMFFIObject* obj) {
+  ReleaseKeepingError([obj] { TVMFFIObjectDecRef(obj); });
+}
+
+/*!
+ * \brief Releases what `*values` holds (an ObjectRef, Any, ObjectPtr or a container of them,
+ * left empty), with any pending Python exception kept intact while deleters run (see
+ * PendingErrorGuard): for values a failed conversion made, dropped with its exception pending.
+ */
+template <typename T>
+void DropKeepingError(T* values) {
+  PendingErrorGuard guard;
+  T dropped(std::move(*values));  // released here, inside the guard
+}
+
+/*!
+ * \brief Drops a reference from any thread (taking the GIL), or leaks it once Python is gone. A
+ * pending exception of the thread is kept intact (see ReleaseKeepingError): deleters that drop a
+ * Python object run from the release of an FFI object, whenever that happens.
+ */
 inline void DecRefFromAnyThread(PyObject* obj) {
   if (obj == nullptr || !PythonAlive()) return;
   PyGILState_STATE gil = PyGILState_Ensure();
-  Py_DECREF(obj);
+  ReleaseKeepingError([obj] { Py_DECREF(obj); });
   PyGILState_Release(gil);
 }
 
@@ -335,7 +399,10 @@ extern thread_local NestedFrameworkTensor nested_framework_tensor;
  */
 TVMFFIObject* TensorFromDLPackProducer(PyObject* obj, Classified c, int32_t require_alignment,
                                        bool require_contiguous, bool* read_only);
-/*! \brief from_dlpack(obj, require_alignment=0, require_contiguous=False) (METH_FASTCALL). */
+/*!
+ * \brief from_dlpack(ext_tensor, require_alignment=0, require_contiguous=False), each also by
+ * keyword (METH_FASTCALL | METH_KEYWORDS).
+ */
 PyObject* FromDLPack(PyObject*, PyObject* const* args, Py_ssize_t nargsf, PyObject* kwnames);
 
 // ---- objects.cc ------------------------------------------------------------------------------
@@ -346,6 +413,26 @@ bool InitObjectTypes(PyObject* module);
 bool AddType(PyObject* module, const char* name, PyTypeObject* type);
 /*! \brief A new Python object of `type` owning `handle` (steals the reference, also on failure). */
 PyObject* WrapObject(PyTypeObject* type, TVMFFIObject* handle);
+/*!
+ * \brief Why an ffi.Object holds no FFI object: completes "this `X` holds no FFI object" and the
+ * messages of conversions that refuse such an object.
+ */
+inline constexpr const char* kNoObjectReason =
+    "it was handed over to a call with _move() (using it afterwards is an error), or its "
+    "__init__ did not make one";
+/*! \brief Raises the RuntimeError of an ffi.Object `self` that holds no FFI object; NULL. */
+[[gnu::cold]] PyObject* RaiseNoObject(PyObject* self);
+/*!
+ * \brief The FFI object the ffi.Object `self` holds (borrowed), or NULL with a RuntimeError when
+ * it holds none: after its `_move()` was consumed by a call, or when a registered class's
+ * __init__ made none. Every use of an object's FFI object fetches it here (or checks as Classify
+ * does), so that such an object fails cleanly wherever it is used.
+ */
+inline TVMFFIObject* HandleOf(PyObject* self) {
+  TVMFFIObject* h = reinterpret_cast<PyObj*>(self)->handle;
+  if (FFI_UNLIKELY(h == nullptr)) RaiseNoObject(self);
+  return h;
+}
 
 // ---- function.cc -----------------------------------------------------------------------------
 

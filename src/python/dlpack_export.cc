@@ -16,11 +16,15 @@ namespace {
 
 // ---- the exchange API of ffi.Tensor ---------------------------------------------------------
 
-/*! \brief `py_object` as an ffi.Tensor, or NULL with a TypeError. */
+/*!
+ * \brief `py_object` as an ffi.Tensor that holds a tensor, or NULL with a TypeError (RuntimeError
+ * for one that holds none, see HandleOf).
+ */
 PyTensor* AsTensor(void* py_object, const char* what) {
   auto* obj = static_cast<PyObject*>(py_object);
-  if (obj != nullptr && PyObject_TypeCheck(obj, TensorType))
-    return reinterpret_cast<PyTensor*>(obj);
+  if (obj != nullptr && PyObject_TypeCheck(obj, TensorType)) {
+    return HandleOf(obj) != nullptr ? reinterpret_cast<PyTensor*>(obj) : nullptr;
+  }
   PyErr_Format(PyExc_TypeError, "%s expects an ffi.Tensor, not `%s`", what,
                obj ? Py_TYPE(obj)->tp_name : "NULL");
   return nullptr;

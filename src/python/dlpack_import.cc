@@ -235,29 +235,48 @@ TVMFFIObject* TensorFromDLPackProducer(PyObject* obj, Classified c, int32_t requ
   PyObject* cap = CallDLPack(obj);
   if (cap == nullptr) return nullptr;
   TVMFFIObject* t = ImportCapsule(obj, cap, require_alignment, require_contiguous, read_only);
-  Py_DECREF(cap);
+  if (t != nullptr) {
+    Py_DECREF(cap);
+  } else {
+    // An unconsumed capsule's destructor runs the producer's deleter, which may run Python code:
+    // the import's exception is set aside meanwhile.
+    PendingErrorGuard guard;
+    Py_DECREF(cap);
+  }
   return t;
 }
 
 PyObject* FromDLPack(PyObject*, PyObject* const* args, Py_ssize_t nargsf, PyObject* kwnames) {
   static const char* kUsage =
-      "from_dlpack(obj, require_alignment=0, require_contiguous=False) takes one object and two "
-      "optional settings";
+      "from_dlpack(ext_tensor, require_alignment=0, require_contiguous=False) takes one object "
+      "and two optional settings";
+  // The parameters, by position and by keyword (ext_tensor is the reference's name).
+  static const char* const kNames[3] = {"ext_tensor", "require_alignment", "require_contiguous"};
   Py_ssize_t n = PyVectorcall_NARGS(nargsf);
   PyObject* values[3] = {nullptr, nullptr, nullptr};
-  if (n < 1 || n > 3) return PyErr_SetString(PyExc_TypeError, kUsage), nullptr;
+  if (n > 3) return PyErr_SetString(PyExc_TypeError, kUsage), nullptr;
   for (Py_ssize_t i = 0; i < n; ++i) values[i] = args[i];
   Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
   for (Py_ssize_t i = 0; i < nkw; ++i) {
     PyObject* key = PyTuple_GET_ITEM(kwnames, i);
-    int slot = PyUnicode_CompareWithASCIIString(key, "require_alignment") == 0    ? 1
-               : PyUnicode_CompareWithASCIIString(key, "require_contiguous") == 0 ? 2
-                                                                                  : -1;
-    if (slot < 0 || values[slot] != nullptr) {
-      return PyErr_Format(PyExc_TypeError, "from_dlpack() got an unexpected keyword `%S`", key),
+    int slot = 0;
+    while (slot < 3 && PyUnicode_CompareWithASCIIString(key, kNames[slot]) != 0) ++slot;
+    if (slot == 3) {
+      return PyErr_Format(PyExc_TypeError, "from_dlpack() got an unexpected keyword argument '%S'",
+                          key),
+             nullptr;
+    }
+    if (values[slot] != nullptr) {
+      return PyErr_Format(PyExc_TypeError, "from_dlpack() got multiple values for argument '%s'",
+                          kNames[slot]),
              nullptr;
     }
     values[slot] = args[n + i];
+  }
+  if (values[0] == nullptr) {
+    return PyErr_SetString(PyExc_TypeError,
+                           "from_dlpack() missing required argument 'ext_tensor' (pos 1)"),
+           nullptr;
   }
   long long alignment = 0;
   if (values[1] != nullptr &&
@@ -283,6 +302,7 @@ PyObject* FromDLPack(PyObject*, PyObject* const* args, Py_ssize_t nargsf, PyObje
     return t ? WrapTensor(t, read_only) : nullptr;
   }
   Classified c = Classify(obj);
+  if (c.kind == PyKind::kUnsupported) return RaiseNoObject(obj);  // an ffi.Object holding none
   if (Py_TYPE(obj) == TensorType && alignment == 0 && !contiguous) {
     Py_INCREF(obj);
     return obj;

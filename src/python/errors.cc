@@ -160,18 +160,21 @@ PyObject* RaiseFromFFI(int rc) {
     return nullptr;
   }
   ffi::Error error(ffi::ObjectPtr<ffi::Object>::Steal(ffi::detail::ObjectUnsafe::FromHeader(err)));
-  // The reference's way of saying -2: the host's own error (a KeyboardInterrupt a signal check
-  // raised, say) is pending and is what the caller gets.
-  if (error.kind() == "EnvErrorAlreadySet") {
+  PyObject* exc = nullptr;
+  // The reference's way of saying -2 is the kind EnvErrorAlreadySet: the host's own error (a
+  // KeyboardInterrupt a signal check raised, say) is pending and is what the caller gets.
+  if (error.kind() != "EnvErrorAlreadySet") {
+    if (PyErr_Occurred()) PyErr_Clear();  // a stale error must not ride along with this one
+    exc = ExceptionFromError(error);
+  }
+  DropKeepingError(&error);  // its deleters may run Python code
+  if (exc == nullptr) {
     if (!PyErr_Occurred()) {
       PyErr_SetString(PyExc_RuntimeError,
                       "an FFI call failed with a pending host error, but none is set");
     }
     return nullptr;
   }
-  if (PyErr_Occurred()) PyErr_Clear();  // a stale error must not ride along with this one
-  PyObject* exc = ExceptionFromError(error);
-  if (exc == nullptr) return nullptr;
   PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(exc)), exc);
   Py_DECREF(exc);
   return nullptr;
@@ -190,6 +193,18 @@ PyObject* ExceptionFromError(const ffi::Error& error) {
       PyUnicode_DecodeUTF8(message.data(), static_cast<Py_ssize_t>(message.size()), "replace");
   if (msg == nullptr) return nullptr;
   PyObject* exc = PyObject_CallOneArg(cls, msg);
+  if (exc != nullptr && !PyExceptionInstance_Check(exc)) {
+    // A registered class whose __new__ made something else: a TypeError saying so, carrying the
+    // error's kind and message (and below, its C++ frames and the error itself).
+    std::string kind = error.kind();
+    PyObject* why = PyUnicode_FromFormat(
+        "the exception class `%s` registered for error kind `%s` did not produce an exception "
+        "(calling it returned `%s`); the error was %s: %U",
+        reinterpret_cast<PyTypeObject*>(cls)->tp_name, kind.c_str(), Py_TYPE(exc)->tp_name,
+        kind.c_str(), msg);
+    Py_SETREF(exc, why != nullptr ? PyObject_CallOneArg(PyExc_TypeError, why) : nullptr);
+    Py_XDECREF(why);
+  }
   Py_DECREF(msg);
   if (exc == nullptr) return nullptr;
   if (!frames.empty()) AddNote(exc, "C++ traceback (most recent call last):\n" + frames);

@@ -65,7 +65,9 @@ PyObject* ObjectToReference(PyObject* self, PyObject*) {
     Py_DECREF(mod);
     if (take == nullptr) return nullptr;
   }
-  pending_export = reinterpret_cast<PyObj*>(self)->handle;
+  TVMFFIObject* handle = HandleOf(self);  // read after the lookup, which may run Python code
+  if (handle == nullptr) return nullptr;
+  pending_export = handle;
   PyObject* out = PyObject_CallNoArgs(take);
   pending_export = nullptr;
   return out;

@@ -108,6 +108,7 @@ PyObject* JoinMissing(PyObject* const* names, Py_ssize_t n) {
 PyObject* FunctionVectorcall(PyObject* self, PyObject* const* args, size_t nargsf,
                              PyObject* kwnames) {
   auto* f = reinterpret_cast<PyFunc*>(self);
+  if (FFI_UNLIKELY(f->base.handle == nullptr)) return RaiseNoObject(self);  // moved out
   if (FFI_UNLIKELY(kwnames != nullptr)) {
     return CallBound(f, args, PyVectorcall_NARGS(nargsf), kwnames);  // refuses keywords
   }
@@ -123,6 +124,7 @@ namespace {
 PyObject* NamedFunctionVectorcall(PyObject* self, PyObject* const* args, size_t nargsf,
                                   PyObject* kwnames) {
   auto* f = reinterpret_cast<PyFunc*>(self);
+  if (FFI_UNLIKELY(f->base.handle == nullptr)) return RaiseNoObject(self);  // moved out
   Py_ssize_t n = PyVectorcall_NARGS(nargsf);
   if (FFI_LIKELY(kwnames == nullptr) && n == PyTuple_GET_SIZE(f->arg_names)) {
     return CallFunction(f->base.handle, f->name, args, n, f->keep_gil);
@@ -143,6 +145,11 @@ PyObject* SignatureText(PyFunc* f) {
 
 PyObject* FunctionRepr(PyObject* self) {
   auto* f = reinterpret_cast<PyFunc*>(self);
+  if (f->base.handle == nullptr) {  // moved out (or a subclass's instance not yet given one)
+    if (f->name != nullptr)
+      return PyUnicode_FromFormat("<ffi.Function %S (no FFI object)>", f->name);
+    return PyUnicode_FromString("<ffi.Function (no FFI object)>");
+  }
   if (PyObject* sig = SignatureText(f)) return PyUnicode_FromFormat("<ffi.Function %S>", sig);
   if (f->name != nullptr) return PyUnicode_FromFormat("<ffi.Function %S>", f->name);
   return PyUnicode_FromFormat("<ffi.Function at %p>", f->base.handle);

@@ -32,6 +32,30 @@ ffi::Error ErrorOf(nb::handle obj) {
   return std::move(value).cast<ffi::Error>();
 }
 
+/*!
+ * \brief A stream handle given as an int (or anything with __index__) in [0, 2**64): TypeError or
+ * ValueError naming the argument otherwise (nanobind's own refusal would list the overloads).
+ */
+uintptr_t StreamHandle(nb::handle stream) {
+  if (!PyIndex_Check(stream.ptr())) {
+    PyErr_Format(PyExc_TypeError, "stream must be an int handle, not `%s`",
+                 Py_TYPE(stream.ptr())->tp_name);
+    throw nb::python_error();
+  }
+  nb::object index = Check(PyNumber_Index(stream.ptr()));
+  unsigned long long value = PyLong_AsUnsignedLongLong(index.ptr());
+  if ((value == static_cast<unsigned long long>(-1) && PyErr_Occurred()) || value > UINTPTR_MAX) {
+    if (PyErr_Occurred() && !PyErr_ExceptionMatches(PyExc_OverflowError)) throw nb::python_error();
+    PyErr_Clear();
+    PyErr_Format(PyExc_ValueError,
+                 "stream must be a handle in [0, 2**%d) (an address, 0 for the default stream), "
+                 "not %R",
+                 static_cast<int>(8 * sizeof(uintptr_t)), index.ptr());
+    throw nb::python_error();
+  }
+  return static_cast<uintptr_t>(value);
+}
+
 /*! \brief The UTF-8 text of a Python str; raises (UnicodeEncodeError) when it has none. */
 std::string_view Text(nb::handle s) {
   Py_ssize_t n = 0;
@@ -118,9 +142,9 @@ PyMethodDef fast_functions[] = {
      "safe-call function (or an MLIR packed-interface one) at `address`, keeping `keep_alive`."},
     {"from_dlpack", reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(FromDLPack)),
      METH_FASTCALL | METH_KEYWORDS,
-     "from_dlpack(obj, require_alignment=0, require_contiguous=False)\n\nAn ffi.Tensor sharing "
-     "the memory of any DLPack producer (PyTorch, NumPy, JAX, ...). require_alignment (bytes) and "
-     "require_contiguous refuse tensors that do not meet them with a ValueError."},
+     "from_dlpack(ext_tensor, require_alignment=0, require_contiguous=False)\n\nAn ffi.Tensor "
+     "sharing the memory of any DLPack producer (PyTorch, NumPy, JAX, ...). require_alignment "
+     "(bytes) and require_contiguous refuse tensors that do not meet them with a ValueError."},
     {nullptr, nullptr, 0, nullptr}};
 
 }  // namespace
@@ -391,10 +415,10 @@ NB_MODULE(_core, m) {
 
   m.def(
       "env_set_stream",
-      [](int32_t device_type, int32_t device_id, uintptr_t stream) {
+      [](int32_t device_type, int32_t device_id, nb::handle stream) {
         TVMFFIStreamHandle previous = nullptr;
-        if (TVMFFIEnvSetStream(device_type, device_id, reinterpret_cast<void*>(stream),
-                               &previous) != 0) {
+        void* handle = reinterpret_cast<void*>(StreamHandle(stream));
+        if (TVMFFIEnvSetStream(device_type, device_id, handle, &previous) != 0) {
           Check(RaiseFromFFI(-1));
         }
         return reinterpret_cast<uintptr_t>(previous);

@@ -29,7 +29,10 @@ void ObjectDealloc(PyObject* self) {
   }
   TVMFFIObject* h = o->handle;
   o->handle = nullptr;
-  TVMFFIObjectDecRef(h);
+  // Deallocation may come with an exception pending (the interpreter drops the arguments of a
+  // call that failed with it set): the object's deleters, which may run Python code, leave it
+  // intact.
+  if (h != nullptr) ReleaseObject(h);
   type->tp_free(self);
   if (type->tp_flags & Py_TPFLAGS_HEAPTYPE) Py_DECREF(type);
 }
@@ -57,19 +60,8 @@ PyObject* ObjectNew(PyTypeObject* type, PyObject*, PyObject*) {
   return nullptr;
 }
 
-/*! \brief The object's handle, or NULL with a RuntimeError when it has none yet. */
-TVMFFIObject* Handle(PyObject* self) {
-  TVMFFIObject* h = reinterpret_cast<PyObj*>(self)->handle;
-  if (h == nullptr) {
-    PyErr_Format(PyExc_RuntimeError,
-                 "this %s holds no FFI object: its __init__ did not call __ffi_init__",
-                 Py_TYPE(self)->tp_name);
-  }
-  return h;
-}
-
 PyObject* ObjectTypeKey(PyObject* self, void*) {
-  TVMFFIObject* h = Handle(self);
+  TVMFFIObject* h = HandleOf(self);
   if (h == nullptr) return nullptr;
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(h->type_index);
   if (info == nullptr) Py_RETURN_NONE;
@@ -78,7 +70,7 @@ PyObject* ObjectTypeKey(PyObject* self, void*) {
 }
 
 PyObject* ObjectTypeIndex(PyObject* self, void*) {
-  TVMFFIObject* h = Handle(self);
+  TVMFFIObject* h = HandleOf(self);
   return h != nullptr ? PyLong_FromLong(h->type_index) : nullptr;
 }
 
@@ -89,7 +81,7 @@ PyObject* ObjectHandle(PyObject* self, void*) {
 PyObject* ObjectHandleMethod(PyObject* self, PyObject*) { return ObjectHandle(self, nullptr); }
 
 PyObject* ObjectMove(PyObject* self, PyObject*) {
-  if (Handle(self) == nullptr) return nullptr;
+  if (HandleOf(self) == nullptr) return nullptr;
   auto* ref = PyObject_New(PyRValueRef, RValueRefType);
   if (ref == nullptr) return nullptr;
   Py_INCREF(self);
@@ -105,8 +97,12 @@ void RValueRefDealloc(PyObject* self) {
 }
 
 PyObject* RValueRefRepr(PyObject* self) {
-  return PyUnicode_FromFormat("<ffi.ObjectRValueRef of %R>",
-                              reinterpret_cast<PyRValueRef*>(self)->target);
+  PyObject* target = reinterpret_cast<PyRValueRef*>(self)->target;
+  if (reinterpret_cast<PyObj*>(target)->handle == nullptr) {  // consumed by a call
+    return PyUnicode_FromFormat("<ffi.ObjectRValueRef of <%s (no FFI object)>>",
+                                Py_TYPE(target)->tp_name);
+  }
+  return PyUnicode_FromFormat("<ffi.ObjectRValueRef of %R>", target);
 }
 
 /*! \brief The runtime's ffi.ReprPrint (looked up once; NULL when the runtime has none). */
@@ -150,6 +146,7 @@ PyObject* ObjectRepr(PyObject* self) {
 
 PyObject* ObjectSameAs(PyObject* self, PyObject* other) {
   TVMFFIObject* mine = reinterpret_cast<PyObj*>(self)->handle;
+  if (mine == nullptr) return PyBool_FromLong(self == other);  // holds nothing: only itself
   if (PyObject_TypeCheck(other, ObjectType)) {
     return PyBool_FromLong(reinterpret_cast<PyObj*>(other)->handle == mine);
   }
@@ -188,7 +185,7 @@ Py_hash_t ObjectHash(PyObject* self) {
 }
 
 PyObject* ObjectUseCount(PyObject* self, PyObject*) {
-  TVMFFIObject* h = Handle(self);
+  TVMFFIObject* h = HandleOf(self);
   if (h == nullptr) return nullptr;
   return PyLong_FromUnsignedLong(static_cast<unsigned long>(
       __atomic_load_n(&h->combined_ref_count, __ATOMIC_RELAXED) & 0xffffffffu));
@@ -204,8 +201,9 @@ PyObject* ObjectInitHandle(PyObject* self, PyObject* const* args, Py_ssize_t n) 
                     "__init_handle_by_constructor__ needs an ffi.Function constructor first");
     return nullptr;
   }
-  auto* ctor = reinterpret_cast<PyFunc*>(args[0]);
-  PyObject* made = CallFunction(ctor->base.handle, ctor->name, args + 1, n - 1);
+  TVMFFIObject* ctor = HandleOf(args[0]);
+  if (ctor == nullptr) return nullptr;
+  PyObject* made = CallFunction(ctor, reinterpret_cast<PyFunc*>(args[0])->name, args + 1, n - 1);
   if (made == nullptr) return nullptr;
   TVMFFIObject* h =
       PyObject_TypeCheck(made, ObjectType) ? reinterpret_cast<PyObj*>(made)->handle : nullptr;
@@ -288,6 +286,12 @@ PyMemberDef object_members[] = {
 
 }  // namespace
 
+PyObject* RaiseNoObject(PyObject* self) {
+  PyErr_Format(PyExc_RuntimeError, "this %s holds no FFI object: %s", Py_TYPE(self)->tp_name,
+               kNoObjectReason);
+  return nullptr;
+}
+
 bool AddType(PyObject* module, const char* name, PyTypeObject* type) {
   Py_INCREF(type);
   if (PyModule_AddObject(module, name, reinterpret_cast<PyObject*>(type)) < 0) {
@@ -300,7 +304,7 @@ bool AddType(PyObject* module, const char* name, PyTypeObject* type) {
 PyObject* WrapObject(PyTypeObject* type, TVMFFIObject* handle) {
   PyObject* self = type->tp_alloc(type, 0);
   if (self == nullptr) {
-    TVMFFIObjectDecRef(handle);
+    ReleaseObject(handle);  // with the MemoryError kept
     return nullptr;
   }
   reinterpret_cast<PyObj*>(self)->handle = handle;

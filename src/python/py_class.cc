@@ -116,6 +116,8 @@ PyObject* AddField(PyObject*, PyObject* const* args, Py_ssize_t n) {
     PyErr_SetString(PyExc_TypeError, "the setter must be an ffi.Function");
     return nullptr;
   }
+  TVMFFIObject* setter = HandleOf(args[10]);
+  if (setter == nullptr) return nullptr;
   TVMFFIFieldInfo info{};
   Py_ssize_t name_size = 0;
   const char* name = PyUnicode_Check(args[1]) ? Utf8(args[1], &name_size) : nullptr;
@@ -130,7 +132,7 @@ PyObject* AddField(PyObject*, PyObject* const* args, Py_ssize_t n) {
   info.alignment = alignment;
   info.offset = offset;
   info.getter = reinterpret_cast<TVMFFIFieldGetter>(static_cast<intptr_t>(getter));
-  info.setter = reinterpret_cast<PyObj*>(args[10])->handle;
+  info.setter = setter;
   info.field_static_type_index = static_cast<int32_t>(static_index);
   info.default_value_or_factory.type_index = kTVMFFINone;
   TVMFFIAny fallback{};

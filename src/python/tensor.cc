@@ -17,8 +17,13 @@ namespace {
 
 // ---- Tensor ----------------------------------------------------------------------------------
 
+/*!
+ * \brief The tensor's DLTensor, or NULL with a RuntimeError when the ffi.Tensor holds no tensor
+ * (see HandleOf): every accessor reads the tensor through here.
+ */
 DLTensor* DL(PyObject* self) {
-  return TVMFFITensorGetDLTensorPtr(reinterpret_cast<PyObj*>(self)->handle);
+  TVMFFIObject* h = HandleOf(self);
+  return h != nullptr ? TVMFFITensorGetDLTensorPtr(h) : nullptr;
 }
 
 PyObject* IntTuple(const int64_t* v, int32_t n) {
@@ -47,35 +52,54 @@ namespace {
 
 PyObject* TensorShape(PyObject* self, void*) {
   DLTensor* t = DL(self);
+  if (t == nullptr) return nullptr;
   return NewShape(t->shape, static_cast<size_t>(t->ndim));
 }
 
 PyObject* TensorStrides(PyObject* self, void*) {
   DLTensor* t = DL(self);
+  if (t == nullptr) return nullptr;
   if (t->strides != nullptr) return IntTuple(t->strides, t->ndim);
   std::vector<int64_t> s(static_cast<size_t>(t->ndim));
   detail::FillCompactStrides(t->shape, t->ndim, s.data());
   return IntTuple(s.data(), t->ndim);
 }
 
-PyObject* TensorDType(PyObject* self, void*) { return NewDType(DL(self)->dtype); }
-PyObject* TensorDevice(PyObject* self, void*) { return NewDevice(DL(self)->device); }
-PyObject* TensorNDim(PyObject* self, void*) { return PyLong_FromLong(DL(self)->ndim); }
+PyObject* TensorDType(PyObject* self, void*) {
+  DLTensor* t = DL(self);
+  return t != nullptr ? NewDType(t->dtype) : nullptr;
+}
+PyObject* TensorDevice(PyObject* self, void*) {
+  DLTensor* t = DL(self);
+  return t != nullptr ? NewDevice(t->device) : nullptr;
+}
+PyObject* TensorNDim(PyObject* self, void*) {
+  DLTensor* t = DL(self);
+  return t != nullptr ? PyLong_FromLong(t->ndim) : nullptr;
+}
 PyObject* TensorByteOffset(PyObject* self, void*) {
-  return PyLong_FromUnsignedLongLong(DL(self)->byte_offset);
+  DLTensor* t = DL(self);
+  return t != nullptr ? PyLong_FromUnsignedLongLong(t->byte_offset) : nullptr;
 }
 
-PyObject* TensorDataPtr(PyObject* self, PyObject*) { return PyLong_FromVoidPtr(DL(self)->data); }
+PyObject* TensorDataPtr(PyObject* self, PyObject*) {
+  DLTensor* t = DL(self);
+  return t != nullptr ? PyLong_FromVoidPtr(t->data) : nullptr;
+}
 PyObject* TensorIsContiguous(PyObject* self, PyObject*) {
-  return PyBool_FromLong(detail::IsContiguous(*DL(self)));
+  DLTensor* t = DL(self);
+  return t != nullptr ? PyBool_FromLong(detail::IsContiguous(*t)) : nullptr;
 }
 PyObject* TensorNumel(PyObject* self, PyObject*) {
   DLTensor* t = DL(self);
+  if (t == nullptr) return nullptr;
   return PyLong_FromLongLong(ShapeView(t->shape, static_cast<size_t>(t->ndim)).Product());
 }
 
 PyObject* TensorDLPackDevice(PyObject* self, PyObject*) {
-  DLDevice d = DL(self)->device;
+  DLTensor* t = DL(self);
+  if (t == nullptr) return nullptr;
+  DLDevice d = t->device;
   PyObject* type = PyLong_FromLong(static_cast<long>(d.device_type));
   PyObject* id = type ? PyLong_FromLong(d.device_id) : nullptr;
   PyObject* out = id ? PyTuple_Pack(2, type, id) : nullptr;
@@ -84,21 +108,21 @@ PyObject* TensorDLPackDevice(PyObject* self, PyObject*) {
   return out;
 }
 
+// The capsule destructors run when the capsule goes, often while the consumer that refused it
+// has its exception pending: the deleter runs with that exception set aside (PendingErrorGuard),
+// which leaves the consumer's error intact. A consumed capsule (renamed) has nothing to delete.
 void VersionedCapsuleDestructor(PyObject* cap) {
-  if (PyCapsule_IsValid(cap, "dltensor_versioned")) {
-    auto* m =
-        static_cast<DLManagedTensorVersioned*>(PyCapsule_GetPointer(cap, "dltensor_versioned"));
-    if (m != nullptr && m->deleter != nullptr) m->deleter(m);
-  }
-  PyErr_Clear();
+  if (!PyCapsule_IsValid(cap, "dltensor_versioned")) return;
+  PendingErrorGuard guard;
+  auto* m = static_cast<DLManagedTensorVersioned*>(PyCapsule_GetPointer(cap, "dltensor_versioned"));
+  if (m != nullptr && m->deleter != nullptr) m->deleter(m);
 }
 
 void LegacyCapsuleDestructor(PyObject* cap) {
-  if (PyCapsule_IsValid(cap, "dltensor")) {
-    auto* m = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(cap, "dltensor"));
-    if (m != nullptr && m->deleter != nullptr) m->deleter(m);
-  }
-  PyErr_Clear();
+  if (!PyCapsule_IsValid(cap, "dltensor")) return;
+  PendingErrorGuard guard;
+  auto* m = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(cap, "dltensor"));
+  if (m != nullptr && m->deleter != nullptr) m->deleter(m);
 }
 
 /*!
@@ -252,6 +276,7 @@ PyObject* TensorDLPack(PyObject* self, PyObject* const* args, Py_ssize_t nargsf,
   DLPackArgs a;
   if (!a.Parse(args, nargsf, kwnames)) return nullptr;
   DLTensor* t = DL(self);
+  if (t == nullptr) return nullptr;
   int copy = a.copy == Py_None ? -1 : PyObject_IsTrue(a.copy);
   if (a.copy != Py_None && copy < 0) return nullptr;
   if (a.dl_device != Py_None) {
@@ -290,6 +315,7 @@ PyObject* TensorDLPack(PyObject* self, PyObject* const* args, Py_ssize_t nargsf,
 
 PyObject* TensorSize(PyObject* self, PyObject* dim) {
   DLTensor* t = DL(self);
+  if (t == nullptr) return nullptr;
   long long i = PyLong_AsLongLong(dim);
   if (i == -1 && PyErr_Occurred()) return nullptr;
   if (i < 0) i += t->ndim;
@@ -302,6 +328,10 @@ PyObject* TensorSize(PyObject* self, PyObject* dim) {
 }
 
 PyObject* TensorRepr(PyObject* self) {
+  // As ffi.Object's repr: one that holds no tensor says so rather than failing.
+  if (reinterpret_cast<PyObj*>(self)->handle == nullptr) {
+    return PyUnicode_FromFormat("<%s (no FFI object)>", Py_TYPE(self)->tp_name);
+  }
   DLTensor* t = DL(self);
   std::ostringstream os;
   os << "ffi.Tensor(shape=" << ShapeView(t->shape, static_cast<size_t>(t->ndim))
