@@ -54,9 +54,13 @@ _IDENTITY_KINDS = frozenset(
 
 def _list_fn(name: str) -> Function:
     # Mutations and element comparisons go through the runtime's global functions, looked up once.
+    # They keep the GIL: short calls, and the GIL is what serializes Python threads changing one
+    # List or Dict (eight threads appending at once corrupted the heap when each released it).
     fn = _list_fns.get(name)
     if fn is None:
-        fn = _list_fns[name] = _core.get_global_func(name)
+        fn = _core.get_global_func(name)
+        fn.keep_gil = True
+        _list_fns[name] = fn
     return fn
 
 

@@ -27,7 +27,12 @@ constexpr size_t kMaxSharedDTypes = 256;
 PyObject* MakeDType(PyTypeObject* cls, DLDataType dtype, PyObject* text) {
   PyObject* owned = nullptr;
   if (text == nullptr) {
-    text = owned = PyUnicode_FromString(DLDataTypeToString(dtype).c_str());
+    try {
+      text = owned = PyUnicode_FromString(DLDataTypeToString(dtype).c_str());
+    } catch (const Error& e) {
+      PyErr_SetString(PyExc_ValueError, e.message().c_str());
+      return nullptr;
+    }
     if (text == nullptr) return nullptr;
   }
   PyObject* args = PyTuple_Pack(1, text);
@@ -53,9 +58,17 @@ PyObject* DTypeNew(PyTypeObject* cls, PyObject* args, PyObject* kwargs) {
   if (!DTypeFromPython(spec, &dtype)) return nullptr;
   // Text keeps the spelling it was given ("i8" stays "i8"); the canonical spelling, or anything
   // but a str, gets the shared dtype of that name.
-  if (PyUnicode_Check(spec) &&
-      PyUnicode_CompareWithASCIIString(spec, DLDataTypeToString(dtype).c_str()) != 0) {
-    return MakeDType(cls, dtype, spec);
+  if (PyUnicode_Check(spec)) {
+    std::string canonical;
+    bool named = true;
+    try {
+      canonical = DLDataTypeToString(dtype);
+    } catch (const Error&) {
+      named = false;
+    }
+    if (!named || PyUnicode_CompareWithASCIIString(spec, canonical.c_str()) != 0) {
+      return MakeDType(cls, dtype, spec);
+    }
   }
   return cls == DTypeClass ? NewDType(dtype) : MakeDType(cls, dtype, nullptr);
 }

@@ -334,9 +334,10 @@ PyObject* TensorRepr(PyObject* self) {
   }
   DLTensor* t = DL(self);
   std::ostringstream os;
-  os << "ffi.Tensor(shape=" << ShapeView(t->shape, static_cast<size_t>(t->ndim))
-     << ", dtype=" << DLDataTypeToString(t->dtype) << ", device=" << DLDeviceToString(t->device)
-     << ")";
+  std::string dt;
+  detail::TextFormatter<DLDataType>::Append(&dt, t->dtype);
+  os << "ffi.Tensor(shape=" << ShapeView(t->shape, static_cast<size_t>(t->ndim)) << ", dtype=" << dt
+     << ", device=" << DLDeviceToString(t->device) << ")";
   std::string s = os.str();
   return PyUnicode_FromStringAndSize(s.data(), static_cast<Py_ssize_t>(s.size()));
 }

@@ -122,3 +122,50 @@ def test_results_released_when_conversion_fails(mod):
     for _ in range(100):
         mod.echo(t)
     assert t._use_count() == uses
+
+
+def test_threads_changing_one_list_and_dict():
+    # Python threads changing one List / Dict (directly and as a py_class field) are serialized by
+    # the GIL: the mutations keep it (eight threads appending at once used to corrupt the heap).
+    # Run in a child: a regression is an abort.
+    import subprocess
+    import textwrap
+
+    code = textwrap.dedent(
+        """
+        import threading
+        from typing import Any
+        import ffi
+        from ffi import dataclasses as dc
+
+        @dc.py_class("testing.threads.Holder")
+        class Holder(ffi.Object):
+            a: Any = None
+            items: list[int] = dc.field(default_factory=list)
+
+        holder, shared, table = Holder(), ffi.List([]), ffi.Dict({})
+
+        def work(i):
+            for j in range(2000):
+                holder.a = [j, str(j)] if j % 2 else ffi.List([j])
+                holder.items.append(j)
+                shared.append(j)
+                table[j % 64] = i
+                if j % 100 == 0:
+                    holder.items = []
+                    del shared[: len(shared) // 2]
+
+        threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        print(len(table))
+        """
+    )
+    for _ in range(3):
+        proc = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=300
+        )
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        assert proc.stdout.strip() == "64"
