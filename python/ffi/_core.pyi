@@ -323,7 +323,7 @@ class Device:
         """Hash of (device type, ordinal)."""
 
 def from_dlpack(
-    obj: _SupportsDLPack, /, require_alignment: int = 0, require_contiguous: bool = False
+    ext_tensor: _SupportsDLPack, *, require_alignment: int = 0, require_contiguous: bool = False
 ) -> Tensor:
     """An ffi.Tensor sharing the memory of any DLPack producer (PyTorch, NumPy, JAX, ...).
 
