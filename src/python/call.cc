@@ -1,6 +1,5 @@
 // Python -> C++ calls: packs arguments without copies, releases the GIL around the call, and
 // converts the result.
-#include <exception>
 #include <memory>
 #include <string>
 #include <utility>
@@ -418,10 +417,8 @@ class CallArgs {
     } else {
       try {
         array = detail::ObjectUnsafe::Header(ArrayObj::Empty(ArrayPool::kCapacity).release());
-      } catch (const std::exception& e) {
-        PyErr_SetString(PyExc_MemoryError, e.what());
-        return false;
       }
+      FFI_PY_CATCH(return false)
     }
     arrays_[num_arrays_++] = array;  // released (or pooled again) with the call's temporaries
     NestedFrameworkTensor& nested = nested_framework_tensor;
@@ -527,11 +524,13 @@ class CallArgs {
   const DLPackExchangeAPI* framework_api_ = nullptr;
 };
 
-}  // namespace
-
-PyObject* CallFunction(TVMFFIObject* func, PyObject* name, PyObject* const* args, Py_ssize_t n,
-                       bool keep_gil) {
-  if (n > INT32_MAX) return PyErr_SetString(PyExc_OverflowError, "too many arguments"), nullptr;
+/*!
+ * \brief CallFunction, throwing what packing and converting may throw (std::bad_alloc, ...);
+ * inlined there, so that the call path pays no extra call for the guard.
+ */
+[[gnu::always_inline]] inline PyObject* CallFunctionImpl(TVMFFIObject* func, PyObject* name,
+                                                         PyObject* const* args, Py_ssize_t n,
+                                                         bool keep_gil) {
   CallArgs packed(n);
   for (Py_ssize_t i = 0; i < n; ++i) {
     if (!packed.Set(i, args[i], name)) return nullptr;
@@ -556,6 +555,19 @@ PyObject* CallFunction(TVMFFIObject* func, PyObject* name, PyObject* const* args
   }
   // Tensors in the result go to the caller's framework (see set_tensor_results).
   return ToPython(&result, framework_tensor_results ? packed.framework_api() : nullptr);
+}
+
+}  // namespace
+
+PyObject* CallFunction(TVMFFIObject* func, PyObject* name, PyObject* const* args, Py_ssize_t n,
+                       bool keep_gil) {
+  if (n > INT32_MAX) return PyErr_SetString(PyExc_OverflowError, "too many arguments"), nullptr;
+  // A C++ exception (a text argument too large to copy, say) is the caller's Python exception;
+  // the call's temporaries are released on the way out (CallArgs' destructor).
+  try {
+    return CallFunctionImpl(func, name, args, n, keep_gil);
+  }
+  FFI_PY_CATCH(return nullptr)
 }
 
 }  // namespace python

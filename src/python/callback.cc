@@ -2,6 +2,7 @@
 // thread (a kernel's worker, say): it takes the GIL itself, and refuses cleanly once Python is
 // finalizing.
 #include <memory>
+#include <new>
 
 #include "core.h"
 
@@ -34,7 +35,11 @@ struct CallbackTensorView {
     InitObjectHeader(&v->header, kTVMFFITensor, Deleter);
     v->dl = *src;
     size_t n = static_cast<size_t>(src->ndim);
-    v->dims.reset(new int64_t[2 * n + 2]);  // room for Detach's 1-d shape and stride
+    v->dims.reset(new (std::nothrow) int64_t[2 * n + 2]);  // room for Detach's 1-d shape and stride
+    if (v->dims == nullptr) {
+      delete v;
+      throw std::bad_alloc();
+    }
     for (size_t i = 0; i < n; ++i) v->dims[i] = src->shape[i];
     v->dl.shape = v->dims.get();
     if (src->strides != nullptr) {
@@ -59,11 +64,18 @@ struct CallbackTensorView {
 };
 static_assert(offsetof(CallbackTensorView, dl) == sizeof(TVMFFIObject));
 
-/*! \brief Converts callback argument `view` to Python; `*detach` receives a tensor view. */
+/*!
+ * \brief Converts callback argument `view` to Python; `*detach` receives a tensor view. NULL with
+ * a Python error (never a C++ exception).
+ */
 PyObject* ArgToPython(const TVMFFIAny* view, CallbackTensorView** detach) {
   TVMFFIAny owned;
   if (view->type_index == kTVMFFIDLTensorPtr) {
-    CallbackTensorView* t = CallbackTensorView::Make(static_cast<const DLTensor*>(view->v_ptr));
+    CallbackTensorView* t = nullptr;
+    try {
+      t = CallbackTensorView::Make(static_cast<const DLTensor*>(view->v_ptr));
+    }
+    FFI_PY_CATCH(return nullptr)
     if (t == nullptr) {
       PyErr_SetString(PyExc_ValueError, "a callback received a malformed DLTensor*");
       return nullptr;
@@ -76,14 +88,12 @@ PyObject* ArgToPython(const TVMFFIAny* view, CallbackTensorView** detach) {
   return ToPython(&owned);
 }
 
-/*! \brief The safe call of a Function made from a Python callable (`self` is the callable). */
-int PythonCallback(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
-  if (!PythonAlive()) {
-    TVMFFIErrorSetRaisedFromCStr("RuntimeError",
-                                 "a Python callback was called while Python is shutting down");
-    return -1;
-  }
-  PyGILState_STATE gil = PyGILState_Ensure();
+/*!
+ * \brief Calls the Python callable `self` with the converted arguments and converts its result
+ * (with the GIL). Its conversions report failures as Python errors, which become the FFI error;
+ * only the allocation of room for many arguments may throw, before anything is held.
+ */
+int CallPython(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
   int rc = 0;
   PyObject* stack[8];
   CallbackTensorView* views_stack[8] = {};
@@ -118,6 +128,28 @@ int PythonCallback(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAn
       if (refs != (detail::kStrongOne | detail::kWeakOne)) v->Detach();  // someone kept it
       TVMFFIObjectDecRef(&v->header);
     }
+  }
+  return rc;
+}
+
+/*!
+ * \brief The safe call of a Function made from a Python callable (`self` is the callable). The
+ * runtime calls it as a C function: a C++ exception becomes the raised FFI error.
+ */
+int PythonCallback(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
+  if (!PythonAlive()) {
+    TVMFFIErrorSetRaisedFromCStr("RuntimeError",
+                                 "a Python callback was called while Python is shutting down");
+    return -1;
+  }
+  PyGILState_STATE gil = PyGILState_Ensure();
+  int rc;
+  try {
+    rc = CallPython(self, args, num_args, result);
+  }
+  FFI_DETAIL_LET_FORCED_UNWIND_PASS
+  catch (...) {
+    rc = SetFFIErrorFromCppException();
   }
   PyGILState_Release(gil);
   return rc;
@@ -161,9 +193,14 @@ template <typename Create>
 TVMFFIObject* MakeHolding(PyObject* held, Create create) {
   TVMFFIObjectHandle out = nullptr;
   Py_XINCREF(held);
-  if (create(&out) != 0) {
+  int rc = -1;
+  try {
+    rc = create(&out);
+    if (rc != 0) RaiseFromFFI(rc);
+  }
+  FFI_PY_CATCH()
+  if (rc != 0) {
     Py_XDECREF(held);
-    RaiseFromFFI(-1);
     return nullptr;
   }
   return static_cast<TVMFFIObject*>(out);

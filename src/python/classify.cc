@@ -1,5 +1,6 @@
 // What a Python value is: one classification, by real type, for every conversion path.
 #include <cstring>
+#include <new>
 #include <unordered_map>
 
 #include "core.h"
@@ -113,8 +114,12 @@ const DLPackExchangeAPI* ExchangeAPIOf(PyTypeObject* type) {
   } else {
     api = APIFromCapsule(TypeAttribute(type, "__dlpack_c_exchange_api__"));
     if (api == nullptr) return nullptr;
+    try {
+      c.by_type.emplace(type, api);
+    } catch (const std::bad_alloc&) {
+      return nullptr;  // not remembered, so not used: the tensor goes through __dlpack__
+    }
     Py_INCREF(type);  // a framework's tensor type: its address must stay this type's
-    c.by_type.emplace(type, api);
   }
   c.last_type = type;
   c.last_api = api;

@@ -5,7 +5,6 @@
 #include <ffi/container/list.h>
 #include <ffi/container/map.h>
 
-#include <exception>
 #include <utility>
 #include <vector>
 
@@ -15,12 +14,6 @@ namespace tvm {
 namespace ffi {
 namespace python {
 namespace {
-
-/*! \brief Raises the Python form of a C++ exception thrown by a container operation. */
-bool RaiseCpp(const std::exception& e) {
-  PyErr_SetString(PyExc_RuntimeError, e.what());
-  return false;
-}
 
 /*!
  * \brief Prefixes the pending TypeError with where in a container the value failed, so that a
@@ -378,19 +371,21 @@ PyObject* MapItems(PyObject*, PyObject* const* args, Py_ssize_t n) {
   return out;
 }
 
-#define FFI_FASTCALL(fn) reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(fn))
+#define FFI_FASTCALL(fn) FFI_PY_METHOD(fn)
 PyMethodDef container_functions[] = {
     {"_new_container", FFI_FASTCALL(NewContainer), METH_FASTCALL,
      "_new_container($module, type_index, values, /)\n--\n\nA new Array or List (from an "
      "iterable) or Map or Dict (from a mapping) of the FFI type `type_index`."},
-    {"_seq_len", SeqLen, METH_O, "_seq_len($module, seq, /)\n--\n\nSize of an Array or List."},
+    {"_seq_len", FFI_PY_ENTRY(SeqLen), METH_O,
+     "_seq_len($module, seq, /)\n--\n\nSize of an Array or List."},
     {"_seq_getitem", FFI_FASTCALL(SeqGetItem), METH_FASTCALL,
      "_seq_getitem($module, seq, index, /)\n--\n\nElement `index` (negative counts from the "
      "end) of an Array or List; IndexError when out of range."},
     {"_seq_items", FFI_FASTCALL(SeqItems), METH_FASTCALL,
      "_seq_items($module, seq, raw=False, /)\n--\n\nThe elements of an Array or List as a Python "
      "list; with `raw`, tensors as ffi.Tensor whatever framework the container hands out."},
-    {"_map_len", MapLen, METH_O, "_map_len($module, map, /)\n--\n\nSize of a Map or Dict."},
+    {"_map_len", FFI_PY_ENTRY(MapLen), METH_O,
+     "_map_len($module, map, /)\n--\n\nSize of a Map or Dict."},
     {"_map_get", FFI_FASTCALL(MapGet), METH_FASTCALL,
      "_map_get($module, map, key, default=..., /)\n--\n\nThe value of `key` in a Map or Dict; "
      "`default` when absent and given, else KeyError."},
@@ -408,9 +403,8 @@ bool ListIntoArray(PyObject* value, ArrayObj* array) {
   const char* what = PyTuple_Check(value) ? "tuple element" : "list element";
   try {
     return FillArrayCells(value, what, array);  // a list or tuple is its own "fast" sequence
-  } catch (const std::exception& e) {
-    return RaiseCpp(e);
   }
+  FFI_PY_CATCH(return false)
 }
 
 bool SequenceToAny(PyObject* value, int32_t type_index, TVMFFIAny* out) {
@@ -433,9 +427,8 @@ bool SequenceToAny(PyObject* value, int32_t type_index, TVMFFIAny* out) {
     } else {
       ok = FillArray(fast, what, out);
     }
-  } catch (const std::exception& e) {
-    ok = RaiseCpp(e);
   }
+  FFI_PY_CATCH(ok = false)
   Py_DECREF(fast);
   return ok;
 }
@@ -456,9 +449,8 @@ bool MappingToAny(PyObject* value, int32_t type_index, TVMFFIAny* out) {
       *out = Any(Map<Any, Any>(entries.begin(), entries.end())).release();
     }
     return true;
-  } catch (const std::exception& e) {
-    return RaiseCpp(e);
   }
+  FFI_PY_CATCH(return false)
 }
 
 bool InitContainerFunctions(PyObject* module) {

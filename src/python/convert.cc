@@ -9,6 +9,10 @@ namespace tvm {
 namespace ffi {
 namespace python {
 
+// ToOwnedAny and ToPython convert the C++ exceptions of what they build (a String too large to
+// copy, ...) into the Python error they report: their callers (calls, containers, callbacks the
+// runtime makes) release what they hold on a false or NULL return, and never see an exception.
+
 bool ToOwnedAny(PyObject* value, TVMFFIAny* out) { return ToOwnedAny(value, Classify(value), out); }
 
 namespace {
@@ -149,10 +153,9 @@ bool IntToAnySlow(PyObject* value, TVMFFIAny* out) {
   return true;
 }
 
-bool ToOwnedAny(PyObject* value, Classified c, TVMFFIAny* out) {
-  out->type_index = kTVMFFINone;
-  out->zero_padding = 0;
-  out->v_int64 = 0;
+namespace {
+
+[[gnu::always_inline]] inline bool ToOwnedAnyImpl(PyObject* value, Classified c, TVMFFIAny* out) {
   switch (c.kind) {
     case PyKind::kNone:
       return true;
@@ -315,6 +318,18 @@ bool ToOwnedAny(PyObject* value, Classified c, TVMFFIAny* out) {
   return false;
 }
 
+}  // namespace
+
+bool ToOwnedAny(PyObject* value, Classified c, TVMFFIAny* out) {
+  out->type_index = kTVMFFINone;
+  out->zero_padding = 0;
+  out->v_int64 = 0;
+  try {
+    return ToOwnedAnyImpl(value, c, out);
+  }
+  FFI_PY_CATCH(return false)
+}
+
 namespace {
 
 /*! \brief A ctypes.c_void_p holding `p`. */
@@ -395,7 +410,10 @@ PyObject* ObjectToPython(int32_t type_index, TVMFFIObject* obj,
 
 PyObject* ToPython(TVMFFIAny* v) { return ToPython(v, nullptr); }
 
-PyObject* ToPython(TVMFFIAny* v, const DLPackExchangeAPI* tensor_api) {
+namespace {
+
+[[gnu::always_inline]] inline PyObject* ToPythonImpl(TVMFFIAny* v,
+                                                     const DLPackExchangeAPI* tensor_api) {
   switch (v->type_index) {
     case kTVMFFINone:
       Py_RETURN_NONE;
@@ -430,6 +448,15 @@ PyObject* ToPython(TVMFFIAny* v, const DLPackExchangeAPI* tensor_api) {
     return nullptr;
   }
   return ObjectToPython(v->type_index, v->v_obj, tensor_api);
+}
+
+}  // namespace
+
+PyObject* ToPython(TVMFFIAny* v, const DLPackExchangeAPI* tensor_api) {
+  try {
+    return ToPythonImpl(v, tensor_api);
+  }
+  FFI_PY_CATCH(return nullptr)
 }
 
 }  // namespace python

@@ -27,6 +27,7 @@
 #include <ffi/ffi.h>
 
 #include <string>
+#include <type_traits>
 #include <utility>
 
 namespace tvm {
@@ -193,6 +194,82 @@ inline void InitObjectHeader(TVMFFIObject* header, int32_t type_index,
   header->__padding = 0;
   header->deleter = deleter;
 }
+
+// ---- C++ exceptions at the boundary to CPython (errors.cc) --------------------------------------
+
+/*!
+ * \brief Sets the Python exception standing for the C++ exception being handled. Call it only
+ * from a `catch` block, with the GIL. An ffi::Error becomes the exception class registered for its
+ * kind, as RaiseFromFFI raises errors (the same translation); std::bad_alloc a MemoryError; a
+ * nanobind python_error is restored, a nanobind builtin exception is its Python class; anything
+ * else as the runtime maps a C++ exception to an error kind (detail::SetRaisedFromException:
+ * std::out_of_range IndexError, std::invalid_argument ValueError, others RuntimeError).
+ */
+[[gnu::cold]] void SetPythonErrorFromCppException() noexcept;
+/*!
+ * \brief For an entry point that cannot fail (tp_dealloc, a capsule destructor): the exception
+ * being handled goes to sys.unraisablehook, and an exception the caller had pending stays intact.
+ * Call it only from a `catch` block, with the GIL.
+ */
+[[gnu::cold]] void WriteUnraisableCppException() noexcept;
+/*!
+ * \brief For a C callback of the runtime (a safe call, a field converter): stores the exception
+ * being handled as the thread's raised FFI error (as FFI_SAFE_CALL_END does; a nanobind
+ * python_error goes through SetFFIErrorFromPython); returns -1. Call it only from a `catch` block,
+ * with the GIL.
+ */
+[[gnu::cold]] int SetFFIErrorFromCppException() noexcept;
+
+/*!
+ * \brief Closes a `try` block around code that may throw C++ exceptions (the headers throw
+ * ffi::Error and std::bad_alloc) inside a function CPython or a C caller calls, where none may
+ * escape: `try { ... } FFI_PY_CATCH(return nullptr)` runs the statements given with the Python
+ * exception set (SetPythonErrorFromCppException). Free when nothing throws (zero-cost exception
+ * handling). A thread's forced unwind (pthread_exit) passes through.
+ */
+#define FFI_PY_CATCH(...)                                 \
+  FFI_DETAIL_LET_FORCED_UNWIND_PASS                       \
+  catch (...) {                                           \
+    ::tvm::ffi::python::SetPythonErrorFromCppException(); \
+    __VA_ARGS__;                                          \
+  }
+
+/*!
+ * \brief The entry point CPython calls for `Fn`: Fn itself, with any C++ exception it throws turned
+ * into the Python exception (SetPythonErrorFromCppException) and the error result of the slot's
+ * protocol (NULL for an object, -1 for an int or a hash); a void function (tp_dealloc, a capsule
+ * destructor) reports it as unraisable. Every function the extension hands to CPython goes through
+ * it (FFI_PY_ENTRY and its casts below), except the few that say why they need not.
+ */
+template <auto Fn>
+struct PyEntry;
+template <typename R, typename... Args, R (*Fn)(Args...)>
+struct PyEntry<Fn> {
+  static R Call(Args... args) {
+    try {
+      return Fn(args...);
+    }
+    FFI_DETAIL_LET_FORCED_UNWIND_PASS
+    catch (...) {
+      if constexpr (std::is_void_v<R>) {
+        WriteUnraisableCppException();
+      } else {
+        SetPythonErrorFromCppException();
+        if constexpr (std::is_pointer_v<R>) {
+          return nullptr;
+        } else {
+          return static_cast<R>(-1);
+        }
+      }
+    }
+  }
+};
+/*! \brief `Fn` as CPython calls it (see PyEntry), with Fn's own type. */
+#define FFI_PY_ENTRY(fn) (&::tvm::ffi::python::PyEntry<fn>::Call)
+/*! \brief FFI_PY_ENTRY for a PyType_Slot. */
+#define FFI_PY_SLOT(fn) reinterpret_cast<void*>(FFI_PY_ENTRY(fn))
+/*! \brief FFI_PY_ENTRY for a PyMethodDef (METH_FASTCALL and METH_KEYWORDS signatures too). */
+#define FFI_PY_METHOD(fn) reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(FFI_PY_ENTRY(fn)))
 
 // ---- classify.cc -----------------------------------------------------------------------------
 
@@ -614,6 +691,16 @@ struct Hooks {
 /*! \brief The registered hooks. */
 Hooks& GetHooks();
 
+/*!
+ * \brief Binds the arguments of a METH_FASTCALL | METH_KEYWORDS function `name` to its `nparams`
+ * parameters `names`: the first `npositional` may come by position, every one by keyword, and the
+ * first `nrequired` must come. `out[i]` is the argument of parameter i (borrowed), or NULL when
+ * omitted. False with the TypeError Python gives for such a call (module.cc).
+ */
+bool BindArguments(const char* name, PyObject* const* args, Py_ssize_t nargsf, PyObject* kwnames,
+                   const char* const* names, int nparams, int npositional, int nrequired,
+                   PyObject** out);
+
 // ---- small helpers -----------------------------------------------------------------------------
 
 /*! \brief Borrowed Python string as UTF-8 (cached by Python) or NULL with an error. */
@@ -627,9 +714,15 @@ inline bool TakeText(PyObject* text, std::string* out) {
   if (text == nullptr) return false;
   Py_ssize_t n = 0;
   const char* s = Utf8(text, &n);
-  if (s != nullptr) out->assign(s, static_cast<size_t>(n));
+  bool ok = s != nullptr;
+  if (ok) {
+    try {
+      out->assign(s, static_cast<size_t>(n));
+    }
+    FFI_PY_CATCH(ok = false)  // MemoryError: a text too large to copy
+  }
   Py_DECREF(text);
-  return s != nullptr;
+  return ok;
 }
 
 /*!

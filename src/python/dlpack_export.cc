@@ -67,7 +67,7 @@ int ViewFromPy(void* py_object, DLTensor* out) {
   return 0;
 }
 
-int CurrentStream(DLDeviceType device_type, int32_t device_id, void** out) {
+int CurrentStream(DLDeviceType device_type, int32_t device_id, void** out) noexcept {
   *out = TVMFFIEnvGetStream(device_type, device_id);
   return 0;
 }
@@ -131,12 +131,15 @@ int AllocateCPU(DLTensor* prototype, DLManagedTensorVersioned** out, void* error
   return 0;
 }
 
+// Consumers call these as C functions. The three taking Python objects run with the GIL and
+// report failures as Python errors, so a C++ exception becomes one (FFI_PY_ENTRY); the allocator
+// and the stream query may run without the GIL and throw nothing.
 const DLPackExchangeAPI kTensorExchangeAPI = {
     {{DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION}, nullptr},
     AllocateCPU,
-    ManagedFromPy,
-    ManagedToPy,
-    ViewFromPy,
+    FFI_PY_ENTRY(ManagedFromPy),
+    FFI_PY_ENTRY(ManagedToPy),
+    FFI_PY_ENTRY(ViewFromPy),
     CurrentStream,
 };
 
@@ -185,7 +188,7 @@ PyObject* SetTensorResults(PyObject*, PyObject* mode) {
 }
 
 PyMethodDef export_functions[] = {
-    {"set_tensor_results", SetTensorResults, METH_O,
+    {"set_tensor_results", FFI_PY_ENTRY(SetTensorResults), METH_O,
      "set_tensor_results($module, mode, /)\n--\n\nChooses what tensors returned by calls that "
      "received framework tensors (torch.Tensor, ...) arrive as: \"framework\" (the default: that "
      "framework's tensor type, zero-copy) or \"ffi\" (ffi.Tensor). Process-wide; returns the "

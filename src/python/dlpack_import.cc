@@ -247,36 +247,11 @@ TVMFFIObject* TensorFromDLPackProducer(PyObject* obj, Classified c, int32_t requ
 }
 
 PyObject* FromDLPack(PyObject*, PyObject* const* args, Py_ssize_t nargsf, PyObject* kwnames) {
-  static const char* kUsage =
-      "from_dlpack(ext_tensor, require_alignment=0, require_contiguous=False) takes one object "
-      "and two optional settings";
-  // The parameters, by position and by keyword (ext_tensor is the reference's name).
+  // The reference's parameters, ext_tensor also by keyword; the settings also by position.
   static const char* const kNames[3] = {"ext_tensor", "require_alignment", "require_contiguous"};
-  Py_ssize_t n = PyVectorcall_NARGS(nargsf);
-  PyObject* values[3] = {nullptr, nullptr, nullptr};
-  if (n > 3) return PyErr_SetString(PyExc_TypeError, kUsage), nullptr;
-  for (Py_ssize_t i = 0; i < n; ++i) values[i] = args[i];
-  Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-  for (Py_ssize_t i = 0; i < nkw; ++i) {
-    PyObject* key = PyTuple_GET_ITEM(kwnames, i);
-    int slot = 0;
-    while (slot < 3 && PyUnicode_CompareWithASCIIString(key, kNames[slot]) != 0) ++slot;
-    if (slot == 3) {
-      return PyErr_Format(PyExc_TypeError, "from_dlpack() got an unexpected keyword argument '%S'",
-                          key),
-             nullptr;
-    }
-    if (values[slot] != nullptr) {
-      return PyErr_Format(PyExc_TypeError, "from_dlpack() got multiple values for argument '%s'",
-                          kNames[slot]),
-             nullptr;
-    }
-    values[slot] = args[n + i];
-  }
-  if (values[0] == nullptr) {
-    return PyErr_SetString(PyExc_TypeError,
-                           "from_dlpack() missing required argument 'ext_tensor' (pos 1)"),
-           nullptr;
+  PyObject* values[3];
+  if (!BindArguments("from_dlpack", args, nargsf, kwnames, kNames, 3, 3, 1, values)) {
+    return nullptr;
   }
   long long alignment = 0;
   if (values[1] != nullptr &&

@@ -1,4 +1,5 @@
 // ffi.dtype and ffi.Device: DLDataType and DLDevice as small immutable Python values.
+#include <new>
 #include <string>
 #include <unordered_map>
 
@@ -27,12 +28,11 @@ constexpr size_t kMaxSharedDTypes = 256;
 PyObject* MakeDType(PyTypeObject* cls, DLDataType dtype, PyObject* text) {
   PyObject* owned = nullptr;
   if (text == nullptr) {
+    // An unknown type code is the runtime's ValueError (as the class registered for its kind).
     try {
       text = owned = PyUnicode_FromString(DLDataTypeToString(dtype).c_str());
-    } catch (const Error& e) {
-      PyErr_SetString(PyExc_ValueError, e.message().c_str());
-      return nullptr;
     }
+    FFI_PY_CATCH(return nullptr)
     if (text == nullptr) return nullptr;
   }
   PyObject* args = PyTuple_Pack(1, text);
@@ -45,9 +45,14 @@ PyObject* MakeDType(PyTypeObject* cls, DLDataType dtype, PyObject* text) {
 }
 
 PyObject* DTypeNew(PyTypeObject* cls, PyObject* args, PyObject* kwargs) {
+  // dtype(content): the reference's parameter name; `dtype=`, this package's earlier name, too.
   PyObject* spec = nullptr;
-  static const char* kwlist[] = {"dtype", nullptr};
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O", const_cast<char**>(kwlist), &spec)) {
+  static const char* kwlist[] = {"content", nullptr};
+  static const char* legacy_kwlist[] = {"dtype", nullptr};
+  bool legacy = kwargs != nullptr && PyDict_GET_SIZE(kwargs) == 1 &&
+                PyDict_GetItemString(kwargs, "dtype") != nullptr;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O:dtype",
+                                   const_cast<char**>(legacy ? legacy_kwlist : kwlist), &spec)) {
     return nullptr;
   }
   if (Py_TYPE(spec) == cls) {
@@ -105,17 +110,19 @@ PyObject* DTypeIsHandle(PyObject* self, void*) {
 }
 
 PyGetSetDef dtype_getset[] = {
-    {"type_code", DTypeCode, nullptr, "The DLDataTypeCode.", nullptr},
-    {"bits", DTypeBits, nullptr, "Bits per lane.", nullptr},
-    {"lanes", DTypeLanes, nullptr,
+    {"type_code", FFI_PY_ENTRY(DTypeCode), nullptr, "The DLDataTypeCode.", nullptr},
+    {"bits", FFI_PY_ENTRY(DTypeBits), nullptr, "Bits per lane.", nullptr},
+    {"lanes", FFI_PY_ENTRY(DTypeLanes), nullptr,
      "Vector lanes (negative for a scalable vector: -4 is \"x vscale x 4\").", nullptr},
-    {"itemsize", DTypeItemsize, nullptr,
+    {"itemsize", FFI_PY_ENTRY(DTypeItemsize), nullptr,
      "Bytes per element (rounded up); ValueError for a scalable vector.", nullptr},
-    {"is_bool", DTypeIsBool, nullptr, "Whether this is bool.", nullptr},
-    {"is_integer", DTypeIsInteger, nullptr, "Whether this is a signed or unsigned int.", nullptr},
-    {"is_float", DTypeIsFloat, nullptr, "Whether this is a float (bfloat16, fp8/6/4 included).",
+    {"is_bool", FFI_PY_ENTRY(DTypeIsBool), nullptr, "Whether this is bool.", nullptr},
+    {"is_integer", FFI_PY_ENTRY(DTypeIsInteger), nullptr,
+     "Whether this is a signed or unsigned int.", nullptr},
+    {"is_float", FFI_PY_ENTRY(DTypeIsFloat), nullptr,
+     "Whether this is a float (bfloat16, fp8/6/4 included).", nullptr},
+    {"is_handle", FFI_PY_ENTRY(DTypeIsHandle), nullptr, "Whether this is an opaque handle.",
      nullptr},
-    {"is_handle", DTypeIsHandle, nullptr, "Whether this is an opaque handle.", nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
 // Reads a Python int into [lo, hi]; TypeError for a non-int, ValueError outside the range.
@@ -176,11 +183,13 @@ PyObject* DTypeReduce(PyObject* self, PyObject*) {
 }
 
 PyMethodDef dtype_methods[] = {
-    {"with_lanes", DTypeWithLanes, METH_O, "The same element type with `lanes` lanes."},
-    {"__reduce__", DTypeReduce, METH_NOARGS, "Pickling support."},
-    {"from_dlpack_data_type", DTypeFromDLPackDataType, METH_O | METH_STATIC,
+    {"with_lanes", FFI_PY_ENTRY(DTypeWithLanes), METH_O,
+     "The same element type with `lanes` lanes."},
+    {"__reduce__", FFI_PY_ENTRY(DTypeReduce), METH_NOARGS, "Pickling support."},
+    {"from_dlpack_data_type", FFI_PY_ENTRY(DTypeFromDLPackDataType), METH_O | METH_STATIC,
      "The dtype of a DLPack (type_code, bits, lanes) tuple."},
-    {"is_dtype", DTypeIsDType, METH_O | METH_STATIC, "Whether ffi.dtype() accepts the argument."},
+    {"is_dtype", FFI_PY_ENTRY(DTypeIsDType), METH_O | METH_STATIC,
+     "Whether ffi.dtype() accepts the argument."},
     {nullptr, nullptr, 0, nullptr}};
 
 // ---- Device ------------------------------------------------------------------------------------
@@ -264,8 +273,8 @@ PyObject* DeviceDLPackType(PyObject* self, PyObject*) {
 }
 
 PyGetSetDef device_getset[] = {
-    {"type", DeviceType_, nullptr, "Device type name, e.g. \"cuda\".", nullptr},
-    {"index", DeviceIndex, nullptr, "Device ordinal.", nullptr},
+    {"type", FFI_PY_ENTRY(DeviceType_), nullptr, "Device type name, e.g. \"cuda\".", nullptr},
+    {"index", FFI_PY_ENTRY(DeviceIndex), nullptr, "Device ordinal.", nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr}};
 /*! \brief Pickling: Device(device_type, index). */
 PyObject* DeviceReduce(PyObject* self, PyObject*) {
@@ -274,8 +283,8 @@ PyObject* DeviceReduce(PyObject* self, PyObject*) {
 }
 
 PyMethodDef device_methods[] = {
-    {"dlpack_device_type", DeviceDLPackType, METH_NOARGS, "The DLDeviceType number."},
-    {"__reduce__", DeviceReduce, METH_NOARGS, "Pickling support."},
+    {"dlpack_device_type", FFI_PY_ENTRY(DeviceDLPackType), METH_NOARGS, "The DLDeviceType number."},
+    {"__reduce__", FFI_PY_ENTRY(DeviceReduce), METH_NOARGS, "Pickling support."},
     {nullptr, nullptr, 0, nullptr}};
 
 }  // namespace
@@ -291,7 +300,14 @@ PyObject* NewDType(DLDataType dtype) {
   auto it = made->find(key);
   if (it != made->end()) return NewRef(it->second);
   PyObject* o = MakeDType(DTypeType, dtype, nullptr);
-  if (o != nullptr && made->size() < kMaxSharedDTypes) made->emplace(key, NewRef(o));
+  if (o != nullptr && made->size() < kMaxSharedDTypes) {
+    try {
+      made->emplace(key, o);
+      Py_INCREF(o);  // the table's reference
+    } catch (const std::bad_alloc&) {
+      // Not shared: the next one is made anew.
+    }
+  }
   return o;
 }
 
@@ -320,13 +336,15 @@ PyObject* NewDevice(DLDevice device) { return MakeDevice(DeviceClass, device); }
 
 bool InitDTypeDeviceTypes(PyObject* module) {
   PyType_Slot dtype_slots[] = {
-      {Py_tp_new, reinterpret_cast<void*>(DTypeNew)},
-      {Py_tp_repr, reinterpret_cast<void*>(DTypeRepr)},
+      {Py_tp_new, FFI_PY_SLOT(DTypeNew)},
+      {Py_tp_repr, FFI_PY_SLOT(DTypeRepr)},
       {Py_tp_getset, dtype_getset},
       {Py_tp_methods, dtype_methods},
-      {Py_tp_doc, const_cast<char*>("An element type: ffi.dtype(\"float32\"), also from NumPy "
-                                    "and PyTorch dtypes. A str: the text it was made from "
-                                    "(compared and hashed as that text).")},
+      // "dtype(content)\n--\n\n": the signature inspect.signature(ffi.dtype) reads.
+      {Py_tp_doc, const_cast<char*>("dtype(content)\n--\n\nAn element type: "
+                                    "ffi.dtype(\"float32\"), also from NumPy and PyTorch dtypes. "
+                                    "A str: the text it was made from (compared and hashed as "
+                                    "that text).")},
       {0, nullptr}};
   PyType_Spec dtype_spec = {"ffi.dtype", sizeof(PyDType), 0,
                             Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, dtype_slots};
@@ -337,11 +355,11 @@ bool InitDTypeDeviceTypes(PyObject* module) {
   if (DTypeType == nullptr) return false;
 
   PyType_Slot device_slots[] = {
-      {Py_tp_new, reinterpret_cast<void*>(DeviceNew)},
-      {Py_tp_str, reinterpret_cast<void*>(DeviceStr)},
-      {Py_tp_repr, reinterpret_cast<void*>(DeviceRepr)},
-      {Py_tp_hash, reinterpret_cast<void*>(DeviceHash)},
-      {Py_tp_richcompare, reinterpret_cast<void*>(DeviceRichCompare)},
+      {Py_tp_new, FFI_PY_SLOT(DeviceNew)},
+      {Py_tp_str, FFI_PY_SLOT(DeviceStr)},
+      {Py_tp_repr, FFI_PY_SLOT(DeviceRepr)},
+      {Py_tp_hash, FFI_PY_SLOT(DeviceHash)},
+      {Py_tp_richcompare, FFI_PY_SLOT(DeviceRichCompare)},
       {Py_tp_getset, device_getset},
       {Py_tp_methods, device_methods},
       {Py_tp_doc, const_cast<char*>("A device: ffi.Device(\"cuda:1\"), ffi.Device(\"cuda\", 1), "

@@ -2,7 +2,10 @@
 // registered for its kind (or the builtin of that name) with the C++ frames as a note; a Python
 // exception that crossed C++ (carried in the error's extra context) arrives as the same object.
 #include <ffi/extra/visit_error_context.h>
+#include <nanobind/nanobind.h>
 
+#include <exception>
+#include <new>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -145,7 +148,9 @@ void RegisterErrorClass(const std::string& kind, PyObject* cls) {
   Py_XSETREF(slot, cls);
 }
 
-PyObject* RaiseFromFFI(int rc) {
+namespace {
+
+PyObject* RaiseFromFFIImpl(int rc) {
   if (rc == -2) {
     if (!PyErr_Occurred()) {
       PyErr_SetString(PyExc_RuntimeError,
@@ -180,7 +185,22 @@ PyObject* RaiseFromFFI(int rc) {
   return nullptr;
 }
 
-PyObject* ExceptionFromError(const ffi::Error& error) {
+/*!
+ * \brief What the translation of an error sets when it cannot be done itself (out of memory
+ * copying its texts, say): MemoryError, or a RuntimeError. Never throws (no shared translator:
+ * that translates through RaiseFromFFI).
+ */
+void SetTranslationFailure() noexcept {
+  try {
+    throw;
+  } catch (const std::bad_alloc&) {
+    PyErr_NoMemory();
+  } catch (...) {
+    PyErr_SetString(PyExc_RuntimeError, "an FFI error could not be turned into a Python exception");
+  }
+}
+
+PyObject* ExceptionFromErrorImpl(const ffi::Error& error) {
   if (PyObject* exc = CarriedPythonException(error.cell())) {
     // A Python exception that crossed C++: the very same object.
     Py_INCREF(exc);
@@ -219,7 +239,7 @@ PyObject* ExceptionFromError(const ffi::Error& error) {
   return exc;
 }
 
-TVMFFIObject* ErrorFromException(PyObject* value) {
+TVMFFIObject* ErrorFromExceptionImpl(PyObject* value) {
   // The kind, as the reference chooses it: the kind of the FFI error the exception was made from
   // (a C++ -> Python -> C++ round trip keeps it), else the kind its class is registered under,
   // else the class's name.
@@ -250,20 +270,114 @@ TVMFFIObject* ErrorFromException(PyObject* value) {
   return static_cast<TVMFFIObject*>(err);
 }
 
+}  // namespace
+
+PyObject* RaiseFromFFI(int rc) {
+  try {
+    return RaiseFromFFIImpl(rc);
+  }
+  FFI_DETAIL_LET_FORCED_UNWIND_PASS
+  catch (...) {
+    SetTranslationFailure();
+    return nullptr;
+  }
+}
+
+PyObject* ExceptionFromError(const ffi::Error& error) {
+  try {
+    return ExceptionFromErrorImpl(error);
+  }
+  FFI_DETAIL_LET_FORCED_UNWIND_PASS
+  catch (...) {
+    SetTranslationFailure();
+    return nullptr;
+  }
+}
+
+TVMFFIObject* ErrorFromException(PyObject* value) {
+  try {
+    return ErrorFromExceptionImpl(value);
+  }
+  FFI_PY_CATCH(return nullptr)
+}
+
 int SetFFIErrorFromPython() {
   PyObject *type, *value, *tb;
   PyErr_Fetch(&type, &value, &tb);
   PyErr_NormalizeException(&type, &value, &tb);
   if (tb != nullptr) PyException_SetTraceback(value, tb);
-  if (TVMFFIObject* err = ErrorFromException(value)) {
+  if (TVMFFIObject* err = value != nullptr ? ErrorFromException(value) : nullptr) {
     TVMFFIErrorSetRaised(err);
     TVMFFIObjectDecRef(err);
+  } else {
+    // No Error object for the exception (out of memory copying its text, say): the caller still
+    // gets an error, of the kind of what went wrong making one.
+    const char* kind = PyErr_ExceptionMatches(PyExc_MemoryError) ? "MemoryError" : "RuntimeError";
+    TVMFFIErrorSetRaisedFromCStr(kind, "a Python exception could not be turned into an FFI error");
   }
   PyErr_Clear();
   Py_XDECREF(type);
   Py_XDECREF(value);
   Py_XDECREF(tb);
   return -1;
+}
+
+namespace {
+/*! \brief The Python class of a nanobind builtin exception (nb::type_error, ...). */
+PyObject* BuiltinExceptionClass(nanobind::exception_type type) {
+  switch (type) {
+    case nanobind::exception_type::stop_iteration:
+      return PyExc_StopIteration;
+    case nanobind::exception_type::index_error:
+      return PyExc_IndexError;
+    case nanobind::exception_type::key_error:
+      return PyExc_KeyError;
+    case nanobind::exception_type::value_error:
+      return PyExc_ValueError;
+    case nanobind::exception_type::type_error:
+      return PyExc_TypeError;
+    case nanobind::exception_type::buffer_error:
+      return PyExc_BufferError;
+    case nanobind::exception_type::import_error:
+      return PyExc_ImportError;
+    case nanobind::exception_type::attribute_error:
+      return PyExc_AttributeError;
+    default:
+      return PyExc_RuntimeError;
+  }
+}
+}  // namespace
+
+void SetPythonErrorFromCppException() noexcept {
+  try {
+    throw;
+  } catch (nanobind::python_error& e) {
+    e.restore();
+  } catch (const nanobind::builtin_exception& e) {
+    PyErr_SetString(BuiltinExceptionClass(e.type()), e.what());
+  } catch (const std::bad_alloc&) {
+    PyErr_NoMemory();  // allocates nothing
+  } catch (...) {
+    // ffi::Error and the rest, as a kernel's exception reaches Python: the runtime's mapping to an
+    // error kind (FFI_SAFE_CALL_END's), then RaiseFromFFI's translation of the error.
+    RaiseFromFFI(detail::SetRaisedFromException(std::current_exception()));
+  }
+}
+
+void WriteUnraisableCppException() noexcept {
+  PendingErrorGuard guard;  // reports what is raised here, then puts the caller's error back
+  SetPythonErrorFromCppException();
+}
+
+int SetFFIErrorFromCppException() noexcept {
+  try {
+    throw;
+  } catch (nanobind::python_error& e) {
+    e.restore();
+    return SetFFIErrorFromPython();
+  } catch (...) {
+    return detail::SetRaisedFromException(std::current_exception());
+  }
 }
 
 }  // namespace python

@@ -200,16 +200,16 @@ PyMemberDef field_members[] = {
     {nullptr, 0, 0, 0, nullptr}};
 
 PyMethodDef field_methods[] = {
-    {"set", reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(FieldForceSet)), METH_FASTCALL,
+    {"set", FFI_PY_METHOD(FieldForceSet), METH_FASTCALL,
      "set(obj, value)\n\nWrites the field of obj even when it is read-only or frozen."},
-    {"_frozen", FieldFrozen, METH_NOARGS, "The same field, refusing assignment."},
-    {"_converting", FieldConverting, METH_O,
+    {"_frozen", FFI_PY_ENTRY(FieldFrozen), METH_NOARGS, "The same field, refusing assignment."},
+    {"_converting", FFI_PY_ENTRY(FieldConverting), METH_O,
      "_converting(fn)\n\nThe same field, passing each written value through fn first."},
     {nullptr, nullptr, 0, nullptr}};
 
-PyGetSetDef field_getset[] = {
-    {"writable", FieldWritable, nullptr, "Whether the field may be assigned.", nullptr},
-    {nullptr, nullptr, nullptr, nullptr, nullptr}};
+PyGetSetDef field_getset[] = {{"writable", FFI_PY_ENTRY(FieldWritable), nullptr,
+                               "Whether the field may be assigned.", nullptr},
+                              {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
 }  // namespace
 
@@ -256,10 +256,10 @@ PyObject* NewFieldCopy(PyField* from, int64_t flags, PyObject* convert) {
 }  // namespace
 
 bool InitFieldType(PyObject* module) {
-  PyType_Slot field_slots[] = {{Py_tp_dealloc, reinterpret_cast<void*>(FieldDealloc)},
-                               {Py_tp_repr, reinterpret_cast<void*>(FieldRepr)},
-                               {Py_tp_descr_get, reinterpret_cast<void*>(FieldGet)},
-                               {Py_tp_descr_set, reinterpret_cast<void*>(FieldSet)},
+  PyType_Slot field_slots[] = {{Py_tp_dealloc, FFI_PY_SLOT(FieldDealloc)},
+                               {Py_tp_repr, FFI_PY_SLOT(FieldRepr)},
+                               {Py_tp_descr_get, FFI_PY_SLOT(FieldGet)},
+                               {Py_tp_descr_set, FFI_PY_SLOT(FieldSet)},
                                {Py_tp_members, field_members},
                                {Py_tp_getset, field_getset},
                                {Py_tp_methods, field_methods},

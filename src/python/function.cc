@@ -29,9 +29,7 @@ PyObject* JoinMissing(PyObject* const* names, Py_ssize_t n) {
  * function with parameter names: binds the arguments as Python binds them to a function
  * `name(p0, p1=d1, ...)` (with Python's TypeErrors), then calls with every argument positional.
  */
-// Out of line: inlined, its vectors would cost every plain call a larger frame.
-[[gnu::noinline, gnu::cold]] PyObject* CallBound(PyFunc* f, PyObject* const* args, Py_ssize_t n,
-                                                 PyObject* kwnames) {
+PyObject* CallBoundImpl(PyFunc* f, PyObject* const* args, Py_ssize_t n, PyObject* kwnames) {
   Py_ssize_t nkw = kwnames != nullptr ? PyTuple_GET_SIZE(kwnames) : 0;
   PyObject* fname = f->name != nullptr ? f->name : Py_None;
   if (f->arg_names == nullptr) {
@@ -103,8 +101,21 @@ PyObject* JoinMissing(PyObject* const* names, Py_ssize_t n) {
   return CallFunction(f->base.handle, f->name, bound, total, f->keep_gil);
 }
 
+/*! \brief CallBoundImpl, with its C++ exceptions (std::bad_alloc binding) as Python's. */
+// Out of line: inlined, its vectors would cost every plain call a larger frame.
+[[gnu::noinline, gnu::cold]] PyObject* CallBound(PyFunc* f, PyObject* const* args, Py_ssize_t n,
+                                                 PyObject* kwnames) {
+  try {
+    return CallBoundImpl(f, args, n, kwnames);
+  }
+  FFI_PY_CATCH(return nullptr)
+}
+
 }  // namespace
 
+// The two vectorcalls are the call path, and throw nothing themselves: CallFunction and CallBound
+// turn C++ exceptions into Python's. Not wrapped in FFI_PY_ENTRY, which would keep them from
+// tail-calling CallFunction.
 PyObject* FunctionVectorcall(PyObject* self, PyObject* const* args, size_t nargsf,
                              PyObject* kwnames) {
   auto* f = reinterpret_cast<PyFunc*>(self);
@@ -243,16 +254,17 @@ int FunctionClear(PyObject* self) {
 }
 
 PyGetSetDef function_getset[] = {
-    {"__name__", FunctionGetName, nullptr, "The name the function was looked up by.", nullptr},
-    {"__signature__", FunctionGetSignature, nullptr, "inspect.Signature from the metadata.",
+    {"__name__", FFI_PY_ENTRY(FunctionGetName), nullptr, "The name the function was looked up by.",
      nullptr},
-    {"__doc__", FunctionGetDoc, nullptr, "The signature text when known.", nullptr},
-    {"keep_gil", FunctionGetKeepGil, FunctionSetKeepGil,
+    {"__signature__", FFI_PY_ENTRY(FunctionGetSignature), nullptr,
+     "inspect.Signature from the metadata.", nullptr},
+    {"__doc__", FFI_PY_ENTRY(FunctionGetDoc), nullptr, "The signature text when known.", nullptr},
+    {"keep_gil", FFI_PY_ENTRY(FunctionGetKeepGil), FFI_PY_ENTRY(FunctionSetKeepGil),
      "Opt-in fast path: when True, calls keep holding the GIL (no other Python thread runs "
      "during the call, and a kernel whose worker threads call back into Python deadlocks). "
      "Default False: the GIL is released around every call.",
      nullptr},
-    {"release_gil", FunctionGetReleaseGil, FunctionSetReleaseGil,
+    {"release_gil", FFI_PY_ENTRY(FunctionGetReleaseGil), FFI_PY_ENTRY(FunctionSetReleaseGil),
      "The reference's name for `not keep_gil`: whether calls release the GIL (default True).",
      nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr}};
@@ -304,9 +316,10 @@ bool SetFunctionParams(PyObject* func, PyObject* names, PyObject* defaults) {
 bool InitFunctionType(PyObject* module) {
   PyType_Slot function_slots[] = {
       {Py_tp_call, reinterpret_cast<void*>(PyVectorcall_Call)},
-      {Py_tp_repr, reinterpret_cast<void*>(FunctionRepr)},
+      {Py_tp_repr, FFI_PY_SLOT(FunctionRepr)},
       {Py_tp_getset, function_getset},
       {Py_tp_members, function_members},
+      // Traverse and clear only visit and drop references: nothing to throw.
       {Py_tp_traverse, reinterpret_cast<void*>(FunctionTraverse)},
       {Py_tp_clear, reinterpret_cast<void*>(FunctionClear)},
       {Py_tp_free, reinterpret_cast<void*>(PyObject_GC_Del)},

@@ -64,21 +64,31 @@ std::string_view Text(nb::handle s) {
   return std::string_view(p, static_cast<size_t>(n));
 }
 
-/*! \brief The global function `name` (a new reference), or NULL when none is registered. */
-TVMFFIObject* LookupGlobal(std::string_view name) {
+/*!
+ * \brief Looks the global function `name` up: true with `*out` a new reference, or NULL when none
+ * is registered; false with a Python error when the lookup failed.
+ */
+bool LookupGlobal(std::string_view name, TVMFFIObject** out) {
   TVMFFIByteArray key{name.data(), name.size()};
   TVMFFIObjectHandle f = nullptr;
-  if (TVMFFIFunctionGetGlobal(&key, &f) != 0) Check(RaiseFromFFI(-1));
-  return static_cast<TVMFFIObject*>(f);
+  if (TVMFFIFunctionGetGlobal(&key, &f) != 0) return RaiseFromFFI(-1), false;
+  *out = static_cast<TVMFFIObject*>(f);
+  return true;
 }
 
-/*! \brief Calls the global function `name` with Python arguments. */
-nb::object CallGlobal(const char* name, std::initializer_list<PyObject*> args) {
-  TVMFFIObject* f = LookupGlobal(name);
-  if (f == nullptr) throw nb::value_error((std::string("missing global function ") + name).c_str());
-  PyObject* r = CallFunction(f, nullptr, args.begin(), static_cast<Py_ssize_t>(args.size()));
+/*! \brief Calls the global function `name` with Python arguments; NULL with a Python error. */
+PyObject* CallGlobalRaw(const char* name, PyObject* const* args, Py_ssize_t n) {
+  TVMFFIObject* f = nullptr;
+  if (!LookupGlobal(name, &f)) return nullptr;
+  if (f == nullptr) return PyErr_Format(PyExc_ValueError, "missing global function %s", name);
+  PyObject* r = CallFunction(f, nullptr, args, n);
   TVMFFIObjectDecRef(f);
-  return Check(r);
+  return r;
+}
+
+/*! \brief CallGlobalRaw for nanobind-bound functions (raising nb::python_error). */
+nb::object CallGlobal(const char* name, std::initializer_list<PyObject*> args) {
+  return Check(CallGlobalRaw(name, args.begin(), static_cast<Py_ssize_t>(args.size())));
 }
 
 }  // namespace
@@ -88,31 +98,128 @@ Hooks& GetHooks() {
   return hooks;
 }
 
-namespace {
-
-nb::object WrapFunction(TVMFFIObject* f, nb::handle name) {
-  nb::object fn = Check(WrapObject(FunctionType, f));
-  SetFunctionName(fn.ptr(), name.ptr());
-  return fn;
+bool BindArguments(const char* name, PyObject* const* args, Py_ssize_t nargsf, PyObject* kwnames,
+                   const char* const* names, int nparams, int npositional, int nrequired,
+                   PyObject** out) {
+  Py_ssize_t n = PyVectorcall_NARGS(nargsf);
+  for (int i = 0; i < nparams; ++i) out[i] = nullptr;
+  if (n > npositional) {
+    PyErr_Format(PyExc_TypeError, "%s() takes at most %d positional argument%s (%zd given)", name,
+                 npositional, npositional == 1 ? "" : "s", n);
+    return false;
+  }
+  for (Py_ssize_t i = 0; i < n; ++i) out[i] = args[i];
+  Py_ssize_t nkw = kwnames != nullptr ? PyTuple_GET_SIZE(kwnames) : 0;
+  for (Py_ssize_t i = 0; i < nkw; ++i) {
+    PyObject* key = PyTuple_GET_ITEM(kwnames, i);
+    int slot = 0;
+    while (slot < nparams && PyUnicode_CompareWithASCIIString(key, names[slot]) != 0) ++slot;
+    if (slot == nparams) {
+      PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%S'", name, key);
+      return false;
+    }
+    if (out[slot] != nullptr) {
+      PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%s'", name,
+                   names[slot]);
+      return false;
+    }
+    out[slot] = args[n + i];
+  }
+  for (int i = 0; i < nrequired; ++i) {
+    if (out[i] == nullptr) {
+      PyErr_Format(PyExc_TypeError, "%s() missing required argument '%s' (pos %d)", name, names[i],
+                   i + 1);
+      return false;
+    }
+  }
+  return true;
 }
+
+namespace {
 
 /*!
  * \brief Hands a global function's metadata to the package when it names the parameters
  * (GlobalDef with ffi::arg annotations), so that the function takes keywords; the text is only
- * scanned here, and parsed only for such functions.
+ * scanned here, and parsed only for such functions. False with a Python error.
  */
-void NameGlobalParams(nb::handle fn, nb::handle name) {
+bool NameGlobalParams(PyObject* fn, PyObject* name) {
   PyObject* hook = GetHooks().global_metadata;
-  if (hook == nullptr) return;
-  nb::object text = CallGlobal("ffi.GetGlobalFuncMetadata", {name.ptr()});
-  if (!PyUnicode_Check(text.ptr())) return;
-  Py_ssize_t n = 0;
-  const char* s = Utf8(text.ptr(), &n);
-  if (s == nullptr) throw nb::python_error();
-  if (std::string_view(s, static_cast<size_t>(n)).find("\"arg_names\"") == std::string_view::npos) {
-    return;
+  if (hook == nullptr) return true;
+  PyObject* text = CallGlobalRaw("ffi.GetGlobalFuncMetadata", &name, 1);
+  if (text == nullptr) return false;
+  bool ok = true;
+  if (PyUnicode_Check(text)) {
+    Py_ssize_t n = 0;
+    const char* s = Utf8(text, &n);
+    if (s == nullptr) {
+      ok = false;
+    } else if (std::string_view(s, static_cast<size_t>(n)).find("\"arg_names\"") !=
+               std::string_view::npos) {
+      PyObject* r = PyObject_CallFunctionObjArgs(hook, fn, text, nullptr);
+      ok = r != nullptr;
+      Py_XDECREF(r);
+    }
   }
-  Check(PyObject_CallFunctionObjArgs(hook, fn.ptr(), text.ptr(), nullptr));
+  Py_DECREF(text);
+  return ok;
+}
+
+/*! \brief The str argument `what` of `func`, or NULL with a TypeError. */
+const char* StrArgument(const char* func, const char* what, PyObject* arg, Py_ssize_t* size) {
+  if (!PyUnicode_Check(arg)) {
+    PyErr_Format(PyExc_TypeError, "%s() argument '%s' must be str, not %s", func, what,
+                 Py_TYPE(arg)->tp_name);
+    return nullptr;
+  }
+  return Utf8(arg, size);
+}
+
+/*! \brief get_global_func(name, allow_missing=False) (METH_FASTCALL | METH_KEYWORDS). */
+PyObject* GetGlobalFunc(PyObject*, PyObject* const* args, Py_ssize_t nargsf, PyObject* kwnames) {
+  static const char* const kNames[] = {"name", "allow_missing"};
+  PyObject* a[2];
+  if (!BindArguments("get_global_func", args, nargsf, kwnames, kNames, 2, 2, 1, a)) return nullptr;
+  Py_ssize_t size = 0;
+  const char* text = StrArgument("get_global_func", "name", a[0], &size);
+  if (text == nullptr) return nullptr;
+  int allow_missing = a[1] != nullptr ? PyObject_IsTrue(a[1]) : 0;
+  if (allow_missing < 0) return nullptr;
+  TVMFFIObject* f = nullptr;
+  if (!LookupGlobal(std::string_view(text, static_cast<size_t>(size)), &f)) return nullptr;
+  if (f == nullptr) {
+    if (allow_missing) Py_RETURN_NONE;
+    return PyErr_Format(PyExc_ValueError, "Global function `%U` is not registered", a[0]);
+  }
+  PyObject* fn = WrapObject(FunctionType, f);
+  if (fn == nullptr) return nullptr;
+  SetFunctionName(fn, a[0]);
+  if (!NameGlobalParams(fn, a[0])) Py_CLEAR(fn);
+  return fn;
+}
+
+/*! \brief remove_global_func(name) (METH_FASTCALL | METH_KEYWORDS). */
+PyObject* RemoveGlobalFunc(PyObject*, PyObject* const* args, Py_ssize_t nargsf, PyObject* kwnames) {
+  static const char* const kNames[] = {"name"};
+  PyObject* name = nullptr;
+  if (!BindArguments("remove_global_func", args, nargsf, kwnames, kNames, 1, 1, 1, &name)) {
+    return nullptr;
+  }
+  Py_ssize_t size = 0;
+  if (StrArgument("remove_global_func", "name", name, &size) == nullptr) return nullptr;
+  return CallGlobalRaw("ffi.FunctionRemoveGlobal", &name, 1);
+}
+
+/*! \brief convert(value) (METH_FASTCALL | METH_KEYWORDS). */
+PyObject* Convert(PyObject*, PyObject* const* args, Py_ssize_t nargsf, PyObject* kwnames) {
+  static const char* const kNames[] = {"value"};
+  PyObject* value = nullptr;
+  if (!BindArguments("convert", args, nargsf, kwnames, kNames, 1, 1, 1, &value)) return nullptr;
+  TVMFFIAny owned;
+  if (!ToOwnedAny(value, &owned)) return nullptr;
+  if (owned.type_index == kTVMFFIOpaquePyObject) {  // shown as the FFI object it became
+    return WrapObject(ClassForTypeIndex(kTVMFFIOpaquePyObject), owned.v_obj);
+  }
+  return ToPython(&owned);
 }
 
 /*! \brief _function_from_c_symbol(address, keep_alive, mlir_packed) -> ffi.Function. */
@@ -136,15 +243,27 @@ PyObject* FunctionFromCSymbolPy(PyObject*, PyObject* args) {
   return f != nullptr ? WrapObject(FunctionType, f) : nullptr;
 }
 
+// Text signatures ("name($module, ...)\n--\n\n"), so that inspect.signature reads them, with the
+// reference's parameter names.
 PyMethodDef fast_functions[] = {
-    {"_function_from_c_symbol", FunctionFromCSymbolPy, METH_VARARGS,
+    {"_function_from_c_symbol", FFI_PY_METHOD(FunctionFromCSymbolPy), METH_VARARGS,
      "_function_from_c_symbol(address, keep_alive, mlir_packed)\n\nAn ffi.Function calling a C "
      "safe-call function (or an MLIR packed-interface one) at `address`, keeping `keep_alive`."},
-    {"from_dlpack", reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(FromDLPack)),
-     METH_FASTCALL | METH_KEYWORDS,
-     "from_dlpack(ext_tensor, require_alignment=0, require_contiguous=False)\n\nAn ffi.Tensor "
-     "sharing the memory of any DLPack producer (PyTorch, NumPy, JAX, ...). require_alignment "
-     "(bytes) and require_contiguous refuse tensors that do not meet them with a ValueError."},
+    {"from_dlpack", FFI_PY_METHOD(FromDLPack), METH_FASTCALL | METH_KEYWORDS,
+     "from_dlpack($module, ext_tensor, *, require_alignment=0, require_contiguous=False)\n--\n\n"
+     "An ffi.Tensor sharing the memory of any DLPack producer (PyTorch, NumPy, JAX, ...). "
+     "require_alignment (bytes) and require_contiguous refuse tensors that do not meet them with "
+     "a ValueError (they are also taken by position)."},
+    {"get_global_func", FFI_PY_METHOD(GetGlobalFunc), METH_FASTCALL | METH_KEYWORDS,
+     "get_global_func($module, name, allow_missing=False)\n--\n\nThe global function `name`; "
+     "None when missing and allow_missing, else ValueError."},
+    {"remove_global_func", FFI_PY_METHOD(RemoveGlobalFunc), METH_FASTCALL | METH_KEYWORDS,
+     "remove_global_func($module, name)\n--\n\nRemoves the global function `name`; returns "
+     "whether it existed."},
+    {"convert", FFI_PY_METHOD(Convert), METH_FASTCALL | METH_KEYWORDS,
+     "convert($module, value)\n--\n\nConverts a Python value to its FFI form: callables become "
+     "ffi.Function, DLPack producers ffi.Tensor, lists and tuples ffi.Array, dicts ffi.Map, other "
+     "objects ffi.core.OpaquePyObject; plain values round-trip."},
     {nullptr, nullptr, 0, nullptr}};
 
 }  // namespace
@@ -167,7 +286,7 @@ bool OnMainThread() {
  * Python handles signals on the main thread only, so other threads return at once, without
  * taking the GIL (a caller may hold it while it waits for them).
  */
-int CheckPythonSignals() {
+int CheckPythonSignals() noexcept {
   if (!OnMainThread() || !PythonAlive()) return 0;
   PyGILState_STATE gil = PyGILState_Ensure();
   int rc = PyErr_CheckSignals();
@@ -185,6 +304,15 @@ NB_MODULE(_core, m) {
     throw nb::python_error();
   }
   TVMFFIEnvRegisterCAPI("TVMFFIPyErrCheckSignals", reinterpret_cast<void*>(CheckPythonSignals));
+  // nanobind-bound functions raise an ffi::Error thrown inside them as raw entry points do: the
+  // exception class registered for its kind (nanobind alone would make it a RuntimeError).
+  nb::register_exception_translator([](const std::exception_ptr& p, void*) {
+    try {
+      std::rethrow_exception(p);
+    } catch (const ffi::Error&) {
+      SetPythonErrorFromCppException();
+    }
+  });
 
   m.def(
       "load_module",
@@ -216,23 +344,6 @@ NB_MODULE(_core, m) {
       "calls take keywords (the package calls it from export metadata).");
 
   m.def(
-      "get_global_func",
-      [](nb::str name, bool allow_missing) -> nb::object {
-        std::string_view text = Text(name);
-        TVMFFIObject* f = LookupGlobal(text);
-        if (f == nullptr) {
-          if (allow_missing) return nb::none();
-          throw nb::value_error(
-              ("Global function `" + std::string(text) + "` is not registered").c_str());
-        }
-        nb::object fn = WrapFunction(f, name);
-        NameGlobalParams(fn, name);
-        return fn;
-      },
-      nb::arg("name"), nb::arg("allow_missing") = false,
-      "The global function `name`; None when missing and allow_missing, else ValueError.");
-
-  m.def(
       "register_global_func",
       [](nb::str name, nb::handle func, bool override) {
         std::string_view text = Text(name);
@@ -255,11 +366,6 @@ NB_MODULE(_core, m) {
       "registered ffi.Function.");
 
   m.def(
-      "remove_global_func",
-      [](nb::str name) { return CallGlobal("ffi.FunctionRemoveGlobal", {name.ptr()}); },
-      nb::arg("name"), "Removes the global function `name`; returns whether it existed.");
-
-  m.def(
       "list_global_func_names",
       []() {
         nb::object functor = CallGlobal("ffi.FunctionListGlobalNamesFunctor", {});
@@ -272,21 +378,6 @@ NB_MODULE(_core, m) {
         return names;
       },
       "Names of all global functions.");
-
-  m.def(
-      "convert",
-      [](nb::handle value) {
-        TVMFFIAny owned;
-        if (!ToOwnedAny(value.ptr(), &owned)) throw nb::python_error();
-        if (owned.type_index == kTVMFFIOpaquePyObject) {  // shown as the FFI object it became
-          return Check(WrapObject(ClassForTypeIndex(kTVMFFIOpaquePyObject), owned.v_obj));
-        }
-        return Check(ToPython(&owned));
-      },
-      nb::arg("value").none(),
-      "Converts a Python value to its FFI form: callables become ffi.Function, DLPack producers "
-      "ffi.Tensor, lists and tuples ffi.Array, dicts ffi.Map, other objects "
-      "ffi.core.OpaquePyObject; plain values round-trip.");
 
   m.def(
       "_convert_to_opaque_object",

@@ -225,10 +225,12 @@ PyObject* ObjectInitHandle(PyObject* self, PyObject* const* args, Py_ssize_t n) 
 }
 
 PyGetSetDef object_getset[] = {
-    {"type_key", ObjectTypeKey, nullptr, "The registered type key, e.g. \"ffi.Tensor\".", nullptr},
-    {"type_index", ObjectTypeIndex, nullptr, "The runtime type index.", nullptr},
-    {"_handle", ObjectHandle, nullptr, "Address of the underlying TVMFFIObject.", nullptr},
-    {"id_", ObjectHandle, nullptr,
+    {"type_key", FFI_PY_ENTRY(ObjectTypeKey), nullptr,
+     "The registered type key, e.g. \"ffi.Tensor\".", nullptr},
+    {"type_index", FFI_PY_ENTRY(ObjectTypeIndex), nullptr, "The runtime type index.", nullptr},
+    {"_handle", FFI_PY_ENTRY(ObjectHandle), nullptr, "Address of the underlying TVMFFIObject.",
+     nullptr},
+    {"id_", FFI_PY_ENTRY(ObjectHandle), nullptr,
      "The address of the underlying FFI object as an int (0 when there is none), as the "
      "reference names it.",
      nullptr},
@@ -260,22 +262,22 @@ PyObject* ObjectMoveHandleFrom(PyObject* self, PyObject* other) {
 }
 
 PyMethodDef object_methods[] = {
-    {"__move_handle_from__", ObjectMoveHandleFrom, METH_O,
+    {"__move_handle_from__", FFI_PY_ENTRY(ObjectMoveHandleFrom), METH_O,
      "Takes over the function another ffi.Function holds, leaving that one empty (for instances "
      "of Function subclasses, which start empty)."},
-    {"same_as", ObjectSameAs, METH_O, "Whether both refer to the same FFI object."},
-    {"is_", ObjectSameAs, METH_O, "Same as same_as (the reference's name)."},
-    {"__chandle__", ObjectHandleMethod, METH_NOARGS,
+    {"same_as", FFI_PY_ENTRY(ObjectSameAs), METH_O, "Whether both refer to the same FFI object."},
+    {"is_", FFI_PY_ENTRY(ObjectSameAs), METH_O, "Same as same_as (the reference's name)."},
+    {"__chandle__", FFI_PY_ENTRY(ObjectHandleMethod), METH_NOARGS,
      "The address of the underlying FFI object as an int, as id_ (the reference's name)."},
-    {"_move", ObjectMove, METH_NOARGS,
+    {"_move", FFI_PY_ENTRY(ObjectMove), METH_NOARGS,
      "Hands the object over to the call it is passed to: the callee may take this Python object's "
      "reference (leaving it without an object), so that it owns the object alone and may change "
      "it in place."},
-    {"_use_count", ObjectUseCount, METH_NOARGS, "The object's strong reference count."},
-    {"__tvm_ffi_object__", ObjectToReference, METH_NOARGS,
+    {"_use_count", FFI_PY_ENTRY(ObjectUseCount), METH_NOARGS,
+     "The object's strong reference count."},
+    {"__tvm_ffi_object__", FFI_PY_ENTRY(ObjectToReference), METH_NOARGS,
      "This object as a tvm_ffi object: the same FFI object, for the reference package's calls."},
-    {"__init_handle_by_constructor__",
-     reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(ObjectInitHandle)), METH_FASTCALL,
+    {"__init_handle_by_constructor__", FFI_PY_METHOD(ObjectInitHandle), METH_FASTCALL,
      "__init_handle_by_constructor__(constructor, *args)\n\nCalls the constructor and holds the "
      "object it makes (for custom __init__ methods)."},
     {nullptr, nullptr, 0, nullptr}};
@@ -374,7 +376,7 @@ PyObject* SetObjectMetaclass(PyObject*, PyObject* meta) {
 }
 
 PyMethodDef object_functions[] = {
-    {"_set_object_metaclass", SetObjectMetaclass, METH_O,
+    {"_set_object_metaclass", FFI_PY_ENTRY(SetObjectMetaclass), METH_O,
      "_set_object_metaclass($module, meta, /)\n--\n\nMakes `meta` the metaclass of ffi.Object "
      "and of the extension's classes derived from it (once, at import)."},
     {nullptr, nullptr, 0, nullptr}};
@@ -383,11 +385,11 @@ PyMethodDef object_functions[] = {
 
 bool InitObjectTypes(PyObject* module) {
   PyType_Slot object_slots[] = {
-      {Py_tp_dealloc, reinterpret_cast<void*>(ObjectDealloc)},
-      {Py_tp_new, reinterpret_cast<void*>(ObjectNew)},
-      {Py_tp_repr, reinterpret_cast<void*>(ObjectRepr)},
-      {Py_tp_richcompare, reinterpret_cast<void*>(ObjectRichCompare)},
-      {Py_tp_hash, reinterpret_cast<void*>(ObjectHash)},
+      {Py_tp_dealloc, FFI_PY_SLOT(ObjectDealloc)},
+      {Py_tp_new, FFI_PY_SLOT(ObjectNew)},
+      {Py_tp_repr, FFI_PY_SLOT(ObjectRepr)},
+      {Py_tp_richcompare, FFI_PY_SLOT(ObjectRichCompare)},
+      {Py_tp_hash, FFI_PY_SLOT(ObjectHash)},
       {Py_tp_getset, object_getset},
       {Py_tp_methods, object_methods},
       {Py_tp_members, object_members},
@@ -399,8 +401,8 @@ bool InitObjectTypes(PyObject* module) {
   if (ObjectType == nullptr) return false;
 
   PyType_Slot rvalue_slots[] = {
-      {Py_tp_dealloc, reinterpret_cast<void*>(RValueRefDealloc)},
-      {Py_tp_repr, reinterpret_cast<void*>(RValueRefRepr)},
+      {Py_tp_dealloc, FFI_PY_SLOT(RValueRefDealloc)},
+      {Py_tp_repr, FFI_PY_SLOT(RValueRefRepr)},
       {Py_tp_doc, const_cast<char*>("An object handed over to a call (Object._move()).")},
       {0, nullptr}};
   PyType_Spec rvalue_spec = {"ffi.ObjectRValueRef", sizeof(PyRValueRef), 0, Py_TPFLAGS_DEFAULT,
@@ -408,7 +410,7 @@ bool InitObjectTypes(PyObject* module) {
   RValueRefType = reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&rvalue_spec));
   if (RValueRefType == nullptr) return false;
   PyType_Slot module_slots[] = {
-      {Py_tp_getattro, reinterpret_cast<void*>(ModuleGetAttr)},
+      {Py_tp_getattro, FFI_PY_SLOT(ModuleGetAttr)},
       {Py_tp_doc, const_cast<char*>("Base of ffi.Module: fast lookup of exported functions.")},
       {0, nullptr}};
   PyType_Spec module_spec = {"ffi._ModuleBase", 0, 0, Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,

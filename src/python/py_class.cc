@@ -32,13 +32,21 @@ int ConvertThroughPython(void* converter, const TVMFFIAny* value, TVMFFIAny* res
   }
   PyGILState_STATE gil = PyGILState_Ensure();
   int rc = 0;
-  TVMFFIAny owned;
-  PyObject* arg = TVMFFIAnyViewToOwnedAny(value, &owned) == 0 ? ToPython(&owned) : nullptr;
-  PyObject* out = arg ? PyObject_CallOneArg(static_cast<PyObject*>(converter), arg) : nullptr;
-  if (arg == nullptr && !PyErr_Occurred()) RaiseFromFFI(-1);
-  if (out == nullptr || !ToOwnedAny(out, result)) rc = SetFFIErrorFromPython();
-  Py_XDECREF(out);
-  Py_XDECREF(arg);
+  // The runtime calls this as a C function: the conversions report failures as Python errors
+  // (never C++ exceptions), which become the raised FFI error; the try is a backstop.
+  try {
+    TVMFFIAny owned;
+    PyObject* arg = TVMFFIAnyViewToOwnedAny(value, &owned) == 0 ? ToPython(&owned) : nullptr;
+    PyObject* out = arg ? PyObject_CallOneArg(static_cast<PyObject*>(converter), arg) : nullptr;
+    if (arg == nullptr && !PyErr_Occurred()) RaiseFromFFI(-1);
+    if (out == nullptr || !ToOwnedAny(out, result)) rc = SetFFIErrorFromPython();
+    Py_XDECREF(out);
+    Py_XDECREF(arg);
+  }
+  FFI_DETAIL_LET_FORCED_UNWIND_PASS
+  catch (...) {
+    rc = SetFFIErrorFromCppException();
+  }
   PyGILState_Release(gil);
   return rc;
 }
@@ -257,29 +265,25 @@ PyObject* ConverterAddress(PyObject*, PyObject*) {
 }
 
 PyMethodDef py_class_functions[] = {
-    {"_py_class_new_type", reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(NewType)),
-     METH_FASTCALL,
+    {"_py_class_new_type", FFI_PY_METHOD(NewType), METH_FASTCALL,
      "_py_class_new_type(type_key, parent_index)\n\nAllocates a type index for a class defined in "
      "Python; a registered key is a ValueError."},
-    {"_py_class_add_field", reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(AddField)),
-     METH_FASTCALL,
+    {"_py_class_add_field", FFI_PY_METHOD(AddField), METH_FASTCALL,
      "_py_class_add_field(type_index, name, doc, metadata, flags, size, alignment, offset, "
      "static_type_index, getter_address, setter, default)\n\nRegisters a field of a type defined "
      "in Python."},
-    {"_py_class_set_metadata", reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(SetMetadata)),
-     METH_FASTCALL,
+    {"_py_class_set_metadata", FFI_PY_METHOD(SetMetadata), METH_FASTCALL,
      "_py_class_set_metadata(type_index, total_size, structural_kind, doc)\n\nRegisters the "
      "type's metadata."},
-    {"_py_class_add_method", reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(AddMethod)),
-     METH_FASTCALL,
+    {"_py_class_add_method", FFI_PY_METHOD(AddMethod), METH_FASTCALL,
      "_py_class_add_method(type_index, name, func, is_static, doc)\n\nPublishes a method of a "
      "type defined in Python."},
-    {"_py_class_set_type_attr", reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(SetTypeAttr)),
-     METH_FASTCALL, "_py_class_set_type_attr(type_index, name, value)\n\nSets a type attribute."},
-    {"_py_class_parent_size", ParentSize, METH_O,
+    {"_py_class_set_type_attr", FFI_PY_METHOD(SetTypeAttr), METH_FASTCALL,
+     "_py_class_set_type_attr(type_index, name, value)\n\nSets a type attribute."},
+    {"_py_class_parent_size", FFI_PY_ENTRY(ParentSize), METH_O,
      "_py_class_parent_size(type_index)\n\nThe size of a type a Python class may extend (its "
      "state is all plain reflected fields), else -1."},
-    {"_py_class_converter_address", ConverterAddress, METH_NOARGS,
+    {"_py_class_converter_address", FFI_PY_ENTRY(ConverterAddress), METH_NOARGS,
      "The C conversion callback ffi.MakeFieldSetter calls with a field's Python converter."},
     {nullptr, nullptr, 0, nullptr}};
 

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
 #include <unordered_map>
 #include <vector>
 
@@ -87,7 +88,12 @@ PyTypeObject* Resolve(int32_t type_index) {
     PyErr_Clear();  // the object still arrives, as its base class
     return base;
   }
-  Generated()[type_index] = made;
+  try {
+    Generated()[type_index] = made;
+  } catch (const std::bad_alloc&) {
+    Py_DECREF(made);  // not kept: the object arrives as its base class, as above
+    return base;
+  }
   return made;
 }
 
@@ -112,7 +118,7 @@ PyObject* MethodDoc(PyObject* self, void*) {
 }
 
 PyGetSetDef method_getset[] = {
-    {"__doc__", MethodDoc, nullptr, "The method's documentation.", nullptr},
+    {"__doc__", FFI_PY_ENTRY(MethodDoc), nullptr, "The method's documentation.", nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
 PyMemberDef method_members[] = {
@@ -389,25 +395,22 @@ PyObject* TypeKey(PyObject*, PyObject* arg) {
 
 /*! \brief _registered_type_keys(): every type key, through ffi.GetRegisteredTypeKeys. */
 PyObject* RegisteredTypeKeys(PyObject*, PyObject*) {
-  try {
-    Array<String> keys =
-        Function::GetGlobalRequired("ffi.GetRegisteredTypeKeys")().cast<Array<String>>();
-    PyObject* list = PyList_New(static_cast<Py_ssize_t>(keys.size()));
-    if (list == nullptr) return nullptr;
-    for (size_t i = 0; i < keys.size(); ++i) {
-      PyObject* s = PyUnicode_DecodeUTF8(keys[i].data(), static_cast<Py_ssize_t>(keys[i].size()),
-                                         "surrogateescape");
-      if (s == nullptr) {
-        Py_DECREF(list);
-        return nullptr;
-      }
-      PyList_SET_ITEM(list, static_cast<Py_ssize_t>(i), s);
+  // Throws the runtime's error when the global is missing or returns something else (raised as
+  // the class registered for its kind, FFI_PY_ENTRY).
+  Array<String> keys =
+      Function::GetGlobalRequired("ffi.GetRegisteredTypeKeys")().cast<Array<String>>();
+  PyObject* list = PyList_New(static_cast<Py_ssize_t>(keys.size()));
+  if (list == nullptr) return nullptr;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    PyObject* s = PyUnicode_DecodeUTF8(keys[i].data(), static_cast<Py_ssize_t>(keys[i].size()),
+                                       "surrogateescape");
+    if (s == nullptr) {
+      Py_DECREF(list);
+      return nullptr;
     }
-    return list;
-  } catch (const Error& e) {
-    PyErr_SetString(PyExc_RuntimeError, e.what());
-    return nullptr;
+    PyList_SET_ITEM(list, static_cast<Py_ssize_t>(i), s);
   }
+  return list;
 }
 
 /*! \brief _class_for_type_index(type_index): the class objects of the type arrive as (the one
@@ -470,31 +473,29 @@ PyObject* GetValueClass(PyObject*, PyObject* base) {
 }
 
 PyMethodDef reflection_functions[] = {
-    {"_set_value_class", reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(SetValueClass)),
-     METH_FASTCALL,
+    {"_set_value_class", FFI_PY_METHOD(SetValueClass), METH_FASTCALL,
      "_set_value_class(base, cls)\n\nMakes tensors (base ffi.Tensor), dtypes (ffi.dtype) or "
      "devices (ffi.Device) arrive as `cls`, a subclass of `base`."},
-    {"_value_class", GetValueClass, METH_O,
+    {"_value_class", FFI_PY_ENTRY(GetValueClass), METH_O,
      "_value_class(base)\n\nThe class values of `base` (ffi.Tensor, ffi.dtype, ffi.Device) "
      "arrive as."},
-    {"_register_object", reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(RegisterObject)),
-     METH_FASTCALL,
+    {"_register_object", FFI_PY_METHOD(RegisterObject), METH_FASTCALL,
      "_register_object(type_index, cls)\n\nBinds cls to the type, sets its reflected fields and "
      "methods, returns the type's constructor (or None)."},
-    {"_type_attr", reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(GetTypeAttr)),
-     METH_FASTCALL, "_type_attr(type_index, name)\n\nA type attribute's value, or None."},
-    {"_class_for_type_index", ClassForIndex, METH_O,
+    {"_type_attr", FFI_PY_METHOD(GetTypeAttr), METH_FASTCALL,
+     "_type_attr(type_index, name)\n\nA type attribute's value, or None."},
+    {"_class_for_type_index", FFI_PY_ENTRY(ClassForIndex), METH_O,
      "_class_for_type_index(type_index)\n\nThe class objects of the type arrive as."},
-    {"_class_type_index", ClassTypeIndex, METH_O,
+    {"_class_type_index", FFI_PY_ENTRY(ClassTypeIndex), METH_O,
      "_class_type_index(cls)\n\nThe type index cls (or its nearest registered base) stands for, "
      "or -1."},
-    {"_type_key", TypeKey, METH_O, "_type_key(type_index)\n\nThe type's key."},
-    {"_type_info", TypeInfoRecords, METH_O,
+    {"_type_key", FFI_PY_ENTRY(TypeKey), METH_O, "_type_key(type_index)\n\nThe type's key."},
+    {"_type_info", FFI_PY_ENTRY(TypeInfoRecords), METH_O,
      "_type_info(type_index)\n\nThe type's own reflection records: (type_key, ancestors, doc, "
      "fields, methods)."},
-    {"_type_fields", TypeFields, METH_O,
+    {"_type_fields", FFI_PY_ENTRY(TypeFields), METH_O,
      "_type_fields(type_index)\n\nField descriptors of the type and its ancestors, root first."},
-    {"_registered_type_keys", RegisteredTypeKeys, METH_NOARGS,
+    {"_registered_type_keys", FFI_PY_ENTRY(RegisteredTypeKeys), METH_NOARGS,
      "Every registered type key, as ffi.GetRegisteredTypeKeys returns them."},
     {nullptr, nullptr, 0, nullptr}};
 
@@ -527,8 +528,12 @@ PyTypeObject* ClassForTypeIndex(int32_t type_index) {
   }
   PyTypeObject* cls = Resolve(type_index);
   if (type_index >= 0) {
-    if (static_cast<size_t>(type_index) >= resolved.size()) resolved.resize(type_index + 1);
-    resolved[type_index] = cls;
+    try {
+      if (static_cast<size_t>(type_index) >= resolved.size()) resolved.resize(type_index + 1);
+      resolved[type_index] = cls;
+    } catch (const std::bad_alloc&) {
+      // Not cached: resolved again next time. Every conversion asks here, and gets an answer.
+    }
   }
   return cls;
 }
@@ -547,7 +552,7 @@ bool InitReflection(PyObject* module) {
   if (!InitFieldType(module)) return false;
 
   // A GC type made from a spec must name its traverse and clear: Function's.
-  PyType_Slot method_slots[] = {{Py_tp_descr_get, reinterpret_cast<void*>(MethodGet)},
+  PyType_Slot method_slots[] = {{Py_tp_descr_get, FFI_PY_SLOT(MethodGet)},
                                 {Py_tp_getset, method_getset},
                                 {Py_tp_members, method_members},
                                 {Py_tp_traverse, PyType_GetSlot(FunctionType, Py_tp_traverse)},

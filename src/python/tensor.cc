@@ -211,16 +211,23 @@ TVMFFIObject* CopyCPU(const DLTensor& src) {
     return nullptr;
   }
   std::string why;
-  auto set_error = [](void* ctx, const char* kind, const char* msg) {
-    *static_cast<std::string*>(ctx) = std::string(kind) + ": " + msg;
+  // Called as a C callback: nothing may escape it (the text is kept when it fits).
+  auto set_error = [](void* ctx, const char* kind, const char* msg) noexcept {
+    try {
+      *static_cast<std::string*>(ctx) = std::string(kind) + ": " + msg;
+    } catch (...) {
+    }
   };
+  // What may throw (the element count overflowing, room for the multi-index of a strided copy)
+  // comes before the copy is allocated: nothing throws while it is held.
+  int64_t numel = ShapeView(src.shape, static_cast<size_t>(src.ndim)).Product();
+  std::vector<int64_t> index(compact ? 0 : static_cast<size_t>(src.ndim), 0);
   DLManagedTensorVersioned* m = nullptr;
   DLTensor prototype = src;
   if (TensorExchangeAPI()->managed_tensor_allocator(&prototype, &m, &why, set_error) != 0) {
     PyErr_Format(PyExc_BufferError, "__dlpack__(copy=True): %s", why.c_str());
     return nullptr;
   }
-  int64_t numel = ShapeView(src.shape, static_cast<size_t>(src.ndim)).Product();
   const char* from = static_cast<const char*>(src.data) + src.byte_offset;
   char* to = static_cast<char*>(m->dl_tensor.data);
   if (compact) {
@@ -228,7 +235,6 @@ TVMFFIObject* CopyCPU(const DLTensor& src) {
   } else {
     // Walk the elements in row-major order, carrying a multi-index.
     size_t item = bits / 8;
-    std::vector<int64_t> index(static_cast<size_t>(src.ndim), 0);
     for (int64_t k = 0; k < numel; ++k) {
       int64_t offset = 0;
       for (int32_t d = 0; d < src.ndim; ++d) offset += index[d] * src.strides[d];
@@ -254,7 +260,8 @@ PyObject* ExportCapsule(PyObject* self, TVMFFIObject* h, long major, bool copied
     } else if (reinterpret_cast<PyTensor*>(self)->read_only) {
       m->flags |= DLPACK_FLAG_BITMASK_READ_ONLY;
     }
-    PyObject* cap = PyCapsule_New(m, "dltensor_versioned", VersionedCapsuleDestructor);
+    PyObject* cap =
+        PyCapsule_New(m, "dltensor_versioned", FFI_PY_ENTRY(VersionedCapsuleDestructor));
     if (cap == nullptr) m->deleter(m);
     return cap;
   }
@@ -266,7 +273,7 @@ PyObject* ExportCapsule(PyObject* self, TVMFFIObject* h, long major, bool copied
   }
   DLManagedTensor* m = nullptr;
   if (TVMFFITensorToDLPack(h, &m) != 0) return RaiseFromFFI(-1);
-  PyObject* cap = PyCapsule_New(m, "dltensor", LegacyCapsuleDestructor);
+  PyObject* cap = PyCapsule_New(m, "dltensor", FFI_PY_ENTRY(LegacyCapsuleDestructor));
   if (cap == nullptr) m->deleter(m);
   return cap;
 }
@@ -343,23 +350,26 @@ PyObject* TensorRepr(PyObject* self) {
 }
 
 PyGetSetDef tensor_getset[] = {
-    {"shape", TensorShape, nullptr, "Extents (an ffi.Shape).", nullptr},
-    {"strides", TensorStrides, nullptr, "Strides in elements.", nullptr},
-    {"dtype", TensorDType, nullptr, "Element type (an ffi.dtype).", nullptr},
-    {"device", TensorDevice, nullptr, "Where the data lives (an ffi.Device).", nullptr},
-    {"ndim", TensorNDim, nullptr, "Number of dimensions.", nullptr},
-    {"byte_offset", TensorByteOffset, nullptr, "Offset in bytes of the first element.", nullptr},
+    {"shape", FFI_PY_ENTRY(TensorShape), nullptr, "Extents (an ffi.Shape).", nullptr},
+    {"strides", FFI_PY_ENTRY(TensorStrides), nullptr, "Strides in elements.", nullptr},
+    {"dtype", FFI_PY_ENTRY(TensorDType), nullptr, "Element type (an ffi.dtype).", nullptr},
+    {"device", FFI_PY_ENTRY(TensorDevice), nullptr, "Where the data lives (an ffi.Device).",
+     nullptr},
+    {"ndim", FFI_PY_ENTRY(TensorNDim), nullptr, "Number of dimensions.", nullptr},
+    {"byte_offset", FFI_PY_ENTRY(TensorByteOffset), nullptr,
+     "Offset in bytes of the first element.", nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
 PyMethodDef tensor_methods[] = {
-    {"data_ptr", TensorDataPtr, METH_NOARGS, "The data pointer as an int."},
-    {"is_contiguous", TensorIsContiguous, METH_NOARGS, "Whether the layout is compact row-major."},
-    {"numel", TensorNumel, METH_NOARGS, "Number of elements."},
-    {"size", TensorSize, METH_O,
+    {"data_ptr", FFI_PY_ENTRY(TensorDataPtr), METH_NOARGS, "The data pointer as an int."},
+    {"is_contiguous", FFI_PY_ENTRY(TensorIsContiguous), METH_NOARGS,
+     "Whether the layout is compact row-major."},
+    {"numel", FFI_PY_ENTRY(TensorNumel), METH_NOARGS, "Number of elements."},
+    {"size", FFI_PY_ENTRY(TensorSize), METH_O,
      "size(dim): the extent of dimension `dim` (negative from the end)."},
-    {"__dlpack_device__", TensorDLPackDevice, METH_NOARGS, "(device_type, device_id)."},
-    {"__dlpack__", reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(TensorDLPack)),
-     METH_FASTCALL | METH_KEYWORDS,
+    {"__dlpack_device__", FFI_PY_ENTRY(TensorDLPackDevice), METH_NOARGS,
+     "(device_type, device_id)."},
+    {"__dlpack__", FFI_PY_METHOD(TensorDLPack), METH_FASTCALL | METH_KEYWORDS,
      "__dlpack__(*, stream=None, max_version=None, dl_device=None, copy=None): a DLPack capsule "
      "sharing this tensor's memory (versioned when max_version >= (1, 0)). The consumer's "
      "`stream` is ordered after this thread's FFI stream for the tensor's device (-1: no "
@@ -378,7 +388,7 @@ bool InitTensorType(PyObject* module) {
   PyType_Slot tensor_slots[] = {
       {Py_tp_getset, tensor_getset},
       {Py_tp_methods, tensor_methods},
-      {Py_tp_repr, reinterpret_cast<void*>(TensorRepr)},
+      {Py_tp_repr, FFI_PY_SLOT(TensorRepr)},
       {Py_tp_doc, const_cast<char*>("An n-dimensional array shared through DLPack (zero-copy).")},
       {0, nullptr}};
   PyType_Spec tensor_spec = {"ffi.Tensor", sizeof(PyTensor), 0,
