@@ -137,10 +137,12 @@ class AnyView : public detail::AnyReader<AnyView> {
   AnyView(const T& v) {
     TypeTraits<detail::TraitsType<T>>::CopyToAnyView(v, &data_);
   }
-  /*! \brief A view of an owned value. */
+  /*!
+   * \brief A view of an owned value; valid while that value lives. A temporary Any is accepted,
+   * as TVM-FFI accepts it (`AnyView v = array[i];`): the view stays valid while whoever else holds
+   * the value (the Array) does, and dangles if the temporary held the only reference.
+   */
   AnyView(const Any& v);
-  /*! \brief A view of a temporary would dangle. */
-  AnyView(Any&& v) = delete;
   /*! \brief Wraps an ABI value without taking a reference. */
   static AnyView FromRaw(const TVMFFIAny& v) {
     AnyView out;

@@ -306,7 +306,7 @@ void CallTypedWithDefaults(const F& f, const char* name, const std::tuple<A...>&
   }
   if (FFI_UNLIKELY(num_args < kRequired || num_args > Info::kNumArgs)) {
     FFI_THROW(TypeError) << "Mismatched number of arguments when calling: `" << name
-                         << kSignature<Info>.view() << "`. Expected " << kRequired << " to "
+                         << SignatureText<Info>() << "`. Expected " << kRequired << " to "
                          << Info::kNumArgs << " but got " << num_args << " arguments";
   }
   TVMFFIAny full[sizeof...(A) + 1];
@@ -363,10 +363,10 @@ std::string ArgsExportMetadata(std::string_view base, const std::tuple<A...>& sp
   extern "C" TVM_FFI_DLL_EXPORT int __tvm_ffi__metadata_##ExportName(void*, const TVMFFIAny*,      \
                                                                      int32_t, TVMFFIAny* result) { \
     FFI_SAFE_CALL_BEGIN();                                                                         \
-    static constexpr auto kMetadata =                                                              \
+    static const auto kMetadata =                                                                  \
         _ffi_export_info_##ExportName::Metadata(::ffi::ConstString(#ExportName));                  \
     std::string text = ::ffi::detail::ArgsExportMetadata<_ffi_export_info_##ExportName>(           \
-        kMetadata.view(), _ffi_export_args_##ExportName);                                          \
+        std::string_view(kMetadata), _ffi_export_args_##ExportName);                               \
     return ::ffi::detail::ReturnRuntimeString(text, result);                                       \
     FFI_SAFE_CALL_END();                                                                           \
   }

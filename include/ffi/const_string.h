@@ -1,12 +1,15 @@
 /*
  * ffi/const_string.h - ConstString<N>: text made at compile time. Type names (TypeStr) are
  * ConstStrings, so that the signature text of a typed function, built from them with `+`, is
- * constant data rather than code run (and compiled) in every kernel.
+ * constant data rather than code run (and compiled) in every kernel. A TypeStr written for
+ * TVM-FFI returns a std::string instead; `+` with one gives a std::string, so signatures that
+ * name such a type are made at run time (once) and everything else stays constant.
  */
 #ifndef FFI_CONST_STRING_H_
 #define FFI_CONST_STRING_H_
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace tvm {
@@ -53,6 +56,13 @@ struct ConstString {
   template <size_t M>
   constexpr ConstString<N + M - 1> operator+(const char (&literal)[M]) const {
     return *this + ConstString<M - 1>(literal);
+  }
+  /*! \brief Concatenation with run-time text (a TypeStr written for TVM-FFI). */
+  friend std::string operator+(const ConstString& a, const std::string& b) {
+    return std::string(a.view()) + b;
+  }
+  friend std::string operator+(const std::string& a, const ConstString& b) {
+    return a + std::string(b.view());
   }
   friend constexpr bool operator==(const ConstString& a, std::string_view b) {
     return a.view() == b;

@@ -163,9 +163,21 @@ struct FunctionInfo<R (C::*)(Args...) const> : FunctionInfo<R(Args...)> {};
 template <typename C, typename R, typename... Args>
 struct FunctionInfo<R (C::*)(Args...)> : FunctionInfo<R(Args...)> {};
 
-/*! \brief Info::Signature() as one constant per function type, which error messages refer to. */
+/*!
+ * \brief Info::Signature(), made once per function type, which error messages refer to: constant
+ * data when every type name is a ConstString (no code runs), else made on first use.
+ */
 template <typename Info>
-inline constexpr auto kSignature = Info::Signature();
+std::string_view SignatureText() {
+  static const auto text = Info::Signature();
+  return std::string_view(text);
+}
+/*! \brief TypeTraits<T>::TypeStr(), made once per type (see SignatureText). */
+template <typename T>
+std::string_view TypeStrText() {
+  static const auto text = TypeTraits<T>::TypeStr();
+  return std::string_view(text);
+}
 
 /*!
  * \brief Throws the TypeError for argument `i` of a typed call. One function for every argument
@@ -188,8 +200,8 @@ inline constexpr auto kSignature = Info::Signature();
 template <typename Info, typename T>
 FFI_INLINE void CheckConverted(bool converted, const TVMFFIAny* args, int32_t i, const char* name) {
   if (FFI_UNLIKELY(!converted)) {
-    static constexpr auto kExpected = TypeTraits<T>::TypeStr();
-    ThrowArgumentTypeError(name, kSignature<Info>, i, kExpected, MismatchTypeInfo<T>(&args[i]));
+    ThrowArgumentTypeError(name, SignatureText<Info>(), i, TypeStrText<T>(),
+                           MismatchTypeInfo<T>(&args[i]));
   }
 }
 
@@ -241,7 +253,7 @@ void CallTyped(const F& f, const char* name, const TVMFFIAny* args, int32_t num_
                TVMFFIAny* result) {
   using Info = FunctionInfo<std::decay_t<F>>;
   if (FFI_UNLIKELY(num_args != Info::kNumArgs)) {
-    ThrowArgumentCountError(name, kSignature<Info>, Info::kNumArgs, num_args);
+    ThrowArgumentCountError(name, SignatureText<Info>(), Info::kNumArgs, num_args);
   }
   CallTypedImpl<Info>(f, name, args, result, std::make_index_sequence<Info::kNumArgs>{});
 }
@@ -361,9 +373,10 @@ class Function : public ObjectRef {
                      static_cast<int32_t>(sizeof...(Args)), const_cast<TVMFFIAny*>(result.raw()));
     if (rc != 0) return detail::MoveFromSafeCallRaised();
     if (auto v = result.try_cast<Expected<T>>()) return *std::move(v);
-    return Error("TypeError", "CallExpected: result type mismatch, expected " +
-                                  std::string(TypeTraits<Expected<T>>::TypeStr().view()) +
-                                  ", but got " + result.GetTypeName());
+    return Error("TypeError",
+                 "CallExpected: result type mismatch, expected " +
+                     std::string(std::string_view(TypeTraits<Expected<T>>::TypeStr())) +
+                     ", but got " + result.GetTypeName());
   }
 
   /*!
@@ -530,9 +543,9 @@ struct TypeTraits<TypedFunction<R(Args...)>> : TypeTraitsBase {
                                                                      int32_t, TVMFFIAny* result) { \
     FFI_SAFE_CALL_BEGIN();                                                                         \
     using Info = ::ffi::detail::FunctionInfo<std::decay_t<decltype(_ffi_export_##ExportName)>>;    \
-    static constexpr auto kMetadata = Info::Metadata(::ffi::ConstString(#ExportName));             \
+    static const auto kMetadata = Info::Metadata(::ffi::ConstString(#ExportName));                 \
     return ::ffi::detail::ReturnRuntimeString(                                                     \
-        ::ffi::detail::ExportMetadata<Info>(kMetadata.view()), result);                            \
+        ::ffi::detail::ExportMetadata<Info>(std::string_view(kMetadata)), result);                 \
     FFI_SAFE_CALL_END();                                                                           \
   }
 

@@ -56,6 +56,14 @@ class OptionalComparisons {
   bool operator!=(const U& other) const {
     return !(*this == other);
   }
+  /*!
+   * \brief The value, copied into a std::optional: code written for TVM-FFI, whose
+   * TypeTraits<T>::TryCastFromAnyView returns one, keeps the result of ours in one.
+   */
+  operator std::optional<T>() const {
+    if (!self().has_value()) return std::nullopt;
+    return std::optional<T>(*self());
+  }
 
  private:
   const Derived& self() const { return static_cast<const Derived&>(*this); }

@@ -177,6 +177,35 @@ inline ObjectPtr<ShapeObj> MakeShapeObj(ShapeView dims) {
   if (!dims.empty()) std::memcpy(data, dims.data(), dims.size() * sizeof(int64_t));
   return obj;
 }
+/*! \brief AllocShapeObj under TVM-FFI's name; `mutable_data` may be null. */
+inline ObjectPtr<ShapeObj> MakeEmptyShape(size_t length, int64_t** mutable_data) {
+  int64_t* data = nullptr;
+  ObjectPtr<ShapeObj> obj = AllocShapeObj(length, &data);
+  if (mutable_data != nullptr) *mutable_data = data;
+  return obj;
+}
+/*!
+ * \brief The compact row-major strides of `shape`, written to `out` (extents below 1 count as 1).
+ * Throws OverflowError when a stride does not fit in int64_t, which only a tensor with a zero
+ * extent can reach (otherwise its element count would overflow first).
+ */
+inline void FillStridesFromShape(ShapeView shape, int64_t* out) {
+  int64_t stride = 1;
+  for (size_t i = shape.size(); i-- > 0;) {
+    out[i] = stride;
+    int64_t extent = shape[i] > 0 ? shape[i] : 1;
+    if (FFI_UNLIKELY(__builtin_mul_overflow(stride, extent, &stride)) && i > 0) {
+      ThrowSizeOverflow("compact strides");
+    }
+  }
+}
+/*! \brief Those strides as a Shape object. */
+inline ObjectPtr<ShapeObj> MakeStridesFromShape(ShapeView shape) {
+  int64_t* data = nullptr;
+  ObjectPtr<ShapeObj> obj = AllocShapeObj(shape.size(), &data);
+  FillStridesFromShape(shape, data);
+  return obj;
+}
 }  // namespace detail
 
 namespace detail {
@@ -221,9 +250,19 @@ class Shape : public ObjectRef {
   /*! \brief A view of the extents, valid while this Shape lives. */
   ShapeView view() const { return ShapeView(get()->data, get()->size); }
   operator ShapeView() const { return view(); }
+  /*! \brief The compact row-major strides of a tensor of extents `shape`. */
+  static Shape StridesFromShape(ShapeView shape) {
+    return Shape(ObjectPtr<Object>(detail::MakeStridesFromShape(shape)));
+  }
+
+  const int64_t* data() const { return get()->data; }
   size_t size() const { return get()->size; }
+  bool empty() const { return size() == 0; }
   int64_t operator[](size_t i) const { return get()->data[i]; }
   int64_t at(int64_t i) const { return view().at(i); }
+  /*! \brief The first and last extents; IndexError when the shape is empty. */
+  int64_t front() const { return at(0); }
+  int64_t back() const { return at(-1); }
   const int64_t* begin() const { return get()->data; }
   const int64_t* end() const { return get()->data + get()->size; }
   int64_t Product() const { return view().Product(); }

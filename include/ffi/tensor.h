@@ -49,20 +49,9 @@ inline size_t GetDataSize(const DLTensor& t) {
 }
 
 namespace detail {
-/*!
- * \brief Compact row-major strides of `shape`, written to `out` (extents below 1 count as 1).
- * Throws OverflowError when a stride does not fit in int64_t, which only a tensor with a zero
- * extent can reach (otherwise its element count would overflow first).
- */
+/*! \brief FillStridesFromShape (shape.h) for `ndim` extents at `shape`. */
 inline void FillCompactStrides(const int64_t* shape, int32_t ndim, int64_t* out) {
-  int64_t stride = 1;
-  for (int32_t i = ndim - 1; i >= 0; --i) {
-    out[i] = stride;
-    if (FFI_UNLIKELY(__builtin_mul_overflow(stride, shape[i] > 0 ? shape[i] : 1, &stride)) &&
-        i > 0) {
-      ThrowSizeOverflow("compact strides");
-    }
-  }
+  FillStridesFromShape(ShapeView(shape, static_cast<size_t>(ndim)), out);
 }
 /*!
  * \brief Copies `nd` extents and strides (compact ones when `strides` is null) into `storage`, 2 *

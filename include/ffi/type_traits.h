@@ -35,7 +35,9 @@ struct PODTraitsBase : TypeTraitsBase {
   static constexpr int32_t field_static_type_index = Index;
   static bool CheckAnyStrict(const TVMFFIAny* src) { return src->type_index == Index; }
   /*! \brief A value's schema is its TypeStr: {"type":"int"}, {"type":"Device"}, ... */
-  static std::string TypeSchema() { return SchemaOfKey(TypeTraits<T>::TypeStr().view()); }
+  static std::string TypeSchema() {
+    return SchemaOfKey(std::string_view(TypeTraits<T>::TypeStr()));
+  }
 };
 }  // namespace detail
 
@@ -287,6 +289,41 @@ struct TypeTraits<Optional<T>> : TypeTraitsBase {
   static std::string TypeSchema() { return detail::SchemaWithArgs<T>::Of("Optional"); }
   static constexpr auto TypeStr() {
     return ConstString("Optional<") + TypeTraits<T>::TypeStr() + ">";
+  }
+};
+
+/*!
+ * \brief The base of traits for a type `T` made only from other values (TVM-FFI's name): a
+ * value converts when it converts to one of `FallbackTypes`, tried in order, and the trait's
+ * `static T ConvertFallbackValue(Fallback)` makes the `T`. An Any never holds a `T` itself:
+ *
+ *     template <> struct TypeTraits<half*> : FallbackOnlyTraitsBase<half*, DLTensor*, int64_t> {
+ *       static half* ConvertFallbackValue(DLTensor* t) { return static_cast<half*>(t->data); }
+ *       static half* ConvertFallbackValue(int64_t address) { ... }
+ *       static constexpr auto TypeStr() { return ConstString("half*"); }
+ *     };
+ */
+template <typename T, typename... FallbackTypes>
+struct FallbackOnlyTraitsBase : TypeTraitsBase {
+  /*! \brief Nothing stores a `T`. */
+  static constexpr bool storage_enabled = false;
+  static bool CheckAnyStrict(const TVMFFIAny*) { return false; }
+  static detail::CastResult<T> TryCastFromAnyView(const TVMFFIAny* src) {
+    return TryFallbackTypes<FallbackTypes...>(src);
+  }
+  /*! \brief The first of `First, Rest...` that `src` converts to, made into a `T`. */
+  template <typename First, typename... Rest>
+  static detail::CastResult<T> TryFallbackTypes(const TVMFFIAny* src) {
+    static_assert(!std::is_same_v<First, bool>,
+                  "bool as a fallback type takes every int; use StrictBool");
+    if (auto value = TypeTraits<First>::TryCastFromAnyView(src)) {
+      return TypeTraits<T>::ConvertFallbackValue(First(*std::move(value)));
+    }
+    if constexpr (sizeof...(Rest) > 0) {
+      return TryFallbackTypes<Rest...>(src);
+    } else {
+      return std::nullopt;
+    }
   }
 };
 

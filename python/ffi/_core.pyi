@@ -239,7 +239,7 @@ class dtype(str):
     ``"i8"``), compared and hashed as that text, so NumPy and ``dict`` keys take it as is.
     """
 
-    def __new__(cls, dtype: str | Any) -> dtype:
+    def __new__(cls, content: str | Any) -> dtype:
         """Parse a dtype: an ffi.dtype, a string like ``"float32"``, a NumPy or PyTorch dtype."""
 
     @property

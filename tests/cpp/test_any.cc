@@ -2,6 +2,7 @@
 // and the ownership rules (reference counts, views versus owned values). Plain values (None, bool,
 // numbers, pointers, devices, dtypes, DLTensor*): test_any_pod.cc; Optional<T> itself:
 // test_optional.cc.
+#include <ffi/container/array.h>
 #include <ffi/ffi.h>
 #include <gtest/gtest.h>
 
@@ -11,6 +12,7 @@
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "testing.h"
 
@@ -465,6 +467,18 @@ TEST(AnyUnsafe, MovesAndUncheckedCastsAsTVMFFI) {
   AnyView view = moved;
   EXPECT_EQ(view.CopyToTVMFFIAny().v_obj,
             ffi::details::AnyUnsafe::TVMFFIAnyPtrFromAny(Any(view))->v_obj);
+}
+
+TEST(AnyView, OfATemporaryAnyHeldElsewhere) {
+  // As TVM-FFI allows: a view of the Any an Array returns for an element stays valid while the
+  // Array holds the element.
+  ffi::Array<Any> arr({String("a longer string than seven bytes"), 2});
+  AnyView first = arr[0];
+  EXPECT_EQ(first.cast<String>(), "a longer string than seven bytes");
+  std::vector<AnyView> views;
+  Any kept = arr[1];
+  views.emplace_back(std::move(kept));  // binds to the Any, which still holds the value
+  EXPECT_EQ(views[0].cast<int>(), 2);
 }
 
 TEST(Any, AsOrThrowIsStrict) {

@@ -38,6 +38,34 @@ TEST(ShapeProduct, OrdinaryEmptyAndEdge) {
   EXPECT_EQ(ffi::Shape({k2To32, k2To32 / 2 - 1}).Product(), k2To32 * (k2To32 / 2 - 1));
 }
 
+TEST(ShapeStrides, CompactStridesUnderEveryName) {
+  // Shape's members and strides helpers under TVM-FFI's names (data() lets c10::IntArrayRef and
+  // other containers' constructors take a Shape).
+  ffi::Shape shape({2, 3, 4});
+  EXPECT_EQ(shape.data()[1], 3);
+  EXPECT_FALSE(shape.empty());
+  EXPECT_TRUE(ffi::Shape().empty());
+  EXPECT_EQ(shape.front(), 2);
+  EXPECT_EQ(shape.back(), 4);
+  EXPECT_EQ(ExpectError([] { (void)ffi::Shape().back(); }).kind(), "IndexError");
+  EXPECT_EQ(ffi::Shape::StridesFromShape(shape), ffi::Shape({12, 4, 1}));
+  int64_t out[3] = {};
+  ffi::details::FillStridesFromShape(shape, out);
+  EXPECT_EQ(ffi::ShapeView(out, 3), ffi::ShapeView({12, 4, 1}));
+  ffi::ObjectPtr<ffi::ShapeObj> strides = ffi::details::MakeStridesFromShape({5, 0, 2});
+  EXPECT_EQ(ffi::ShapeView(strides->data, strides->size), ffi::ShapeView({2, 2, 1}));
+  int64_t* data = nullptr;
+  ffi::ObjectPtr<ffi::ShapeObj> empty = ffi::details::MakeEmptyShape(2, &data);
+  data[0] = 7;
+  EXPECT_EQ(empty->data[0], 7);
+  EXPECT_EQ(ffi::details::MakeEmptyShape(0, nullptr)->size, 0u);
+  // Strides that do not fit in 64 bits (reachable only past a zero extent) are refused.
+  EXPECT_EQ(ExpectError([] {
+              (void)ffi::Shape::StridesFromShape({0, k2To32, k2To32});
+            }).kind(),
+            "OverflowError");
+}
+
 TEST(ShapeProduct, ZeroExtentWinsOverOverflow) {
   // The extents before the zero overflow on their own; the product is still 0.
   EXPECT_EQ(ffi::ShapeView({k2To32, k2To32, 0}).Product(), 0);

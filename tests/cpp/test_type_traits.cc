@@ -9,6 +9,8 @@
 #include <ffi/ffi.h>
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -64,7 +66,81 @@ struct TypeTraits<Expr>
 }  // namespace ffi
 }  // namespace tvm
 
+// Traits written for TVM-FFI's headers, as real libraries write them: TypeStr returning a
+// std::string, TryCastFromAnyView returning a std::optional, a type made only from fallbacks.
 namespace {
+struct Celsius {
+  double degrees;
+};
+struct Half {
+  uint16_t bits;
+};
+}  // namespace
+
+namespace tvm {
+namespace ffi {
+template <>
+struct TypeTraits<Celsius> : TypeTraits<double> {
+  static void CopyToAnyView(const Celsius& c, TVMFFIAny* out) {
+    TypeTraits<double>::CopyToAnyView(c.degrees, out);
+  }
+  static void MoveToAny(Celsius c, TVMFFIAny* out) {
+    TypeTraits<double>::MoveToAny(c.degrees, out);
+  }
+  static std::optional<Celsius> TryCastFromAnyView(const TVMFFIAny* src) {
+    std::optional<double> d = TypeTraits<double>::TryCastFromAnyView(src);
+    if (d.has_value()) return Celsius{*d};
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return "Celsius"; }
+};
+template <>
+struct TypeTraits<Half*> : FallbackOnlyTraitsBase<Half*, DLTensor*, int64_t> {
+  static Half* ConvertFallbackValue(DLTensor* t) { return static_cast<Half*>(t->data); }
+  static Half* ConvertFallbackValue(int64_t address) {
+    return reinterpret_cast<Half*>(static_cast<uintptr_t>(address));
+  }
+  static std::string TypeStr() { return "Half*"; }
+};
+}  // namespace ffi
+}  // namespace tvm
+
+namespace {
+
+TEST(ReferenceStyleTraits, RunTimeTypeNamesAndStdOptionalResults) {
+  Function warm = Function::FromTyped([](Celsius c) { return c.degrees > 20; }, "warm");
+  EXPECT_TRUE(warm(25.0).cast<bool>());
+  // The signature names the type by its run-time TypeStr, in errors and in containers' names.
+  ffi::Error e = ExpectError([&] { warm("hot"); });
+  EXPECT_NE(e.message().find("`warm(0: Celsius) -> bool`"), std::string::npos) << e.message();
+  EXPECT_NE(e.message().find("Expected `Celsius` but got `str`"), std::string::npos) << e.message();
+  EXPECT_EQ(ffi::TypeTraits<Array<Celsius>>::TypeStr(), "Array<Celsius>");
+  Function mean = Function::FromTyped([](Array<Celsius> cs) {
+    double sum = 0;
+    for (Celsius c : cs) sum += c.degrees;
+    return sum / static_cast<double>(cs.size());
+  });
+  EXPECT_EQ(mean(Array<double>({10, 20})).cast<double>(), 15.0);
+  // Our traits' TryCastFromAnyView result is kept in a std::optional, as TVM-FFI's returns one.
+  Any four = int64_t{4};
+  std::optional<int64_t> as_int = ffi::TypeTraits<int64_t>::TryCastFromAnyView(four.raw());
+  EXPECT_EQ(as_int, 4);
+  std::optional<String> as_str = ffi::TypeTraits<String>::TryCastFromAnyView(four.raw());
+  EXPECT_FALSE(as_str.has_value());
+}
+
+TEST(ReferenceStyleTraits, FallbackOnlyTypes) {
+  Half storage[2] = {{1}, {2}};
+  int64_t shape = 2;
+  DLTensor t{storage, {kDLCPU, 0}, 1, {kDLFloat, 16, 1}, &shape, nullptr, 0};
+  EXPECT_EQ(ffi::AnyView(&t).cast<Half*>(), storage);
+  EXPECT_EQ(Any(reinterpret_cast<int64_t>(storage + 1)).cast<Half*>()->bits, 2);
+  Function second = Function::FromTyped([](Half* h) { return static_cast<int64_t>(h[1].bits); });
+  EXPECT_EQ(second(&t).cast<int64_t>(), 2);
+  ffi::Error e = ExpectError([&] { second("x"); });
+  EXPECT_NE(e.message().find("Expected `Half*` but got `str`"), std::string::npos) << e.message();
+  static_assert(!ffi::TypeTraits<Half*>::storage_enabled);
+}
 
 TEST(FallbackTraits, EachFallbackTypeInOrder) {
   Function kind =

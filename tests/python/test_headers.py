@@ -242,6 +242,23 @@ FORWARDING = sorted(
 )
 
 
+@pytest.mark.parametrize(
+    "header,use",
+    [
+        ("tvm/ffi/reflection/registry.h", "tvm::ffi::Map<tvm::ffi::String, tvm::ffi::Any> m;"),
+        ("tvm/ffi/reflection/access_path.h", "tvm::ffi::Variant<int, tvm::ffi::String> v = 1;"),
+        ("tvm/ffi/extra/structural_equal.h", "tvm::ffi::Map<int, int> m;"),
+        ("tvm/ffi/container/shape.h", "tvm::ffi::Array<int64_t> a;"),
+        ("tvm/ffi/extra/stl.h", "tvm::ffi::List<int64_t> l;"),
+    ],
+)
+def test_forwarding_headers_bring_what_the_references_bring(tmp_path, header, use):
+    """Code written for the reference uses what its headers include on the way (omniback uses Map
+    after including only reflection/registry.h)."""
+    out = _syntax_check(tmp_path, f"#include <{header}>\n{use}\n")
+    assert out.returncode == 0, out.stderr
+
+
 def test_forwarding_headers_exist():
     assert {
         "tvm/ffi/function.h",

@@ -63,7 +63,7 @@ def tensors(path: str | os.PathLike[str], x: Producer) -> None:
 
     t = ffi.from_dlpack(x)
     t = ffi.from_dlpack(t, require_alignment=64, require_contiguous=True)
-    t = ffi.from_dlpack(x, 16, False)
+    t = ffi.from_dlpack(x, require_alignment=16, require_contiguous=False)
     assert_type(t, ffi.Tensor)
     assert_type(t.shape, ffi.Shape)
     assert_type(t.strides, "tuple[int, ...]")

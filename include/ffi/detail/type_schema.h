@@ -43,7 +43,7 @@ struct TypeSchemaOf {
     } else if constexpr (std::is_base_of_v<ObjectRef, T>) {
       return SchemaOfKey(T::ContainerType::_type_key);
     } else {
-      return SchemaOfKey(TypeTraits<T>::TypeStr().view());
+      return SchemaOfKey(std::string_view(TypeTraits<T>::TypeStr()));
     }
   }
 };

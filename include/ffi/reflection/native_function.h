@@ -59,7 +59,8 @@ Expected<R> ExpectedFromRaw(TVMFFIAny raw) noexcept {
     return *std::move(v);
   }
   return Error("TypeError", "a hook returned `" + data.GetTypeName() + "`, not `" +
-                                std::string(TypeTraits<Expected<R>>::TypeStr().view()) + "`");
+                                std::string(std::string_view(TypeTraits<Expected<R>>::TypeStr())) +
+                                "`");
 }
 }  // namespace detail
 

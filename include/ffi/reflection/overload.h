@@ -97,8 +97,8 @@ class TypedOverload final : public OverloadCandidate {
     // The messages a typed Function's call gives, from the same functions (none calls `f_`).
     try {
       if (num_args != Info::kNumArgs) {
-        ffi::detail::ThrowArgumentCountError(name, ffi::detail::kSignature<Info>, Info::kNumArgs,
-                                             num_args);
+        ffi::detail::ThrowArgumentCountError(name, ffi::detail::SignatureText<Info>(),
+                                             Info::kNumArgs, num_args);
       }
       CheckEach(name, args, kIndices);
     } catch (const Error& err) {

@@ -4,6 +4,7 @@
 #ifndef FFI_FORWARD_TVM_FFI_CONTAINER_SHAPE_H_
 #define FFI_FORWARD_TVM_FFI_CONTAINER_SHAPE_H_
 
+#include <ffi/container/array.h>  // the reference's header brings it
 #include <ffi/shape.h>
 #include <ffi/tvm_compat.h>
 

@@ -4,6 +4,7 @@
 #ifndef FFI_FORWARD_TVM_FFI_EXTRA_STL_H_
 #define FFI_FORWARD_TVM_FFI_EXTRA_STL_H_
 
+#include <ffi/container/list.h>  // the reference's header brings it
 #include <ffi/extra/stl.h>
 #include <ffi/tvm_compat.h>
 

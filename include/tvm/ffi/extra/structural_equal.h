@@ -4,6 +4,8 @@
 #ifndef FFI_FORWARD_TVM_FFI_EXTRA_STRUCTURAL_EQUAL_H_
 #define FFI_FORWARD_TVM_FFI_EXTRA_STRUCTURAL_EQUAL_H_
 
+#include <ffi/container/map.h>      // the reference's header brings it
+#include <ffi/container/variant.h>  // the reference's header brings it
 #include <ffi/extra/structural_equal.h>
 #include <ffi/tvm_compat.h>
 

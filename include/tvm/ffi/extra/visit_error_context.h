@@ -5,6 +5,8 @@
 #ifndef FFI_FORWARD_TVM_FFI_EXTRA_VISIT_ERROR_CONTEXT_H_
 #define FFI_FORWARD_TVM_FFI_EXTRA_VISIT_ERROR_CONTEXT_H_
 
+#include <ffi/container/map.h>      // the reference's header brings it
+#include <ffi/container/variant.h>  // the reference's header brings it
 #include <ffi/extra/visit_error_context.h>
 #include <ffi/tvm_compat.h>
 

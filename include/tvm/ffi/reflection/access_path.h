@@ -4,6 +4,8 @@
 #ifndef FFI_FORWARD_TVM_FFI_REFLECTION_ACCESS_PATH_H_
 #define FFI_FORWARD_TVM_FFI_REFLECTION_ACCESS_PATH_H_
 
+#include <ffi/container/map.h>      // the reference's header brings it
+#include <ffi/container/variant.h>  // the reference's header brings it
 #include <ffi/reflection/access_path.h>
 #include <ffi/tvm_compat.h>
 

@@ -5,6 +5,8 @@
 #ifndef FFI_FORWARD_TVM_FFI_REFLECTION_OVERLOAD_H_
 #define FFI_FORWARD_TVM_FFI_REFLECTION_OVERLOAD_H_
 
+#include <ffi/container/map.h>      // the reference's header brings it
+#include <ffi/container/variant.h>  // the reference's header brings it
 #include <ffi/reflection/overload.h>
 #include <ffi/tvm_compat.h>
 

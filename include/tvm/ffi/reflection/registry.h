@@ -4,6 +4,8 @@
 #ifndef FFI_FORWARD_TVM_FFI_REFLECTION_REGISTRY_H_
 #define FFI_FORWARD_TVM_FFI_REFLECTION_REGISTRY_H_
 
+#include <ffi/container/map.h>      // the reference's header brings it
+#include <ffi/container/variant.h>  // the reference's header brings it
 #include <ffi/reflection/registry.h>
 #include <ffi/tvm_compat.h>
 
