@@ -48,6 +48,25 @@ inline size_t GetDataSize(const DLTensor& t) {
                      t.dtype);
 }
 
+/*!
+ * \brief Whether a device's data pointers are addresses (CPU, CUDA, ROCm and their host and
+ * managed memory), so that an offset may be added to them; elsewhere (OpenCL, Vulkan, ...) a data
+ * pointer is a handle and the offset stays in byte_offset.
+ */
+inline bool IsDirectAddressDevice(const DLDevice& device) {
+  switch (device.device_type) {
+    case kDLCPU:
+    case kDLCUDA:
+    case kDLCUDAHost:
+    case kDLCUDAManaged:
+    case kDLROCM:
+    case kDLROCMHost:
+      return true;
+    default:
+      return false;
+  }
+}
+
 namespace detail {
 /*! \brief FillStridesFromShape (shape.h) for `ndim` extents at `shape`. */
 inline void FillCompactStrides(const int64_t* shape, int32_t ndim, int64_t* out) {
@@ -117,18 +136,21 @@ inline DLTensor StridedPrototype(const DLTensor& base, ShapeView shape, ShapeVie
   out.shape = const_cast<int64_t*>(shape.data());
   out.strides = const_cast<int64_t*>(strides.data());
   out.byte_offset += GetDataSize(element_offset, base.dtype);
-  DLDeviceType type = base.device.device_type;
-  if (out.byte_offset != 0 && (type == kDLCPU || type == kDLCUDA || type == kDLCUDAHost ||
-                               type == kDLCUDAManaged || type == kDLROCM)) {
+  if (out.byte_offset != 0 && IsDirectAddressDevice(base.device)) {
     out.data = static_cast<char*>(out.data) + out.byte_offset;
     out.byte_offset = 0;
   }
   return out;
 }
-/*! \brief Whether the first element's address is a multiple of `alignment` bytes (0: any). */
+/*!
+ * \brief Whether the first element's address is a multiple of `alignment` bytes (0: any). On a
+ * device whose data pointer is a handle rather than an address (OpenCL, Vulkan, ...), only the
+ * byte offset counts.
+ */
 inline bool IsAligned(const DLTensor& t, size_t alignment) {
-  auto addr = reinterpret_cast<uintptr_t>(t.data) + t.byte_offset;
-  return alignment == 0 || addr % alignment == 0;
+  if (alignment == 0) return true;
+  if (!IsDirectAddressDevice(t.device)) return t.byte_offset % alignment == 0;
+  return (reinterpret_cast<uintptr_t>(t.data) + t.byte_offset) % alignment == 0;
 }
 
 /*! \brief The accessors Tensor and TensorView share; `Derived` provides dl() and strides(). */
@@ -172,6 +194,10 @@ class TensorMethods {
   const DLTensor* dl() const { return static_cast<const Derived*>(this)->dl_tensor(); }
 };
 }  // namespace detail
+
+// The checks on a raw DLTensor, under TVM-FFI's public names.
+using detail::IsAligned;
+using detail::IsContiguous;
 
 /*! \brief The object behind Tensor: the header followed by the DLTensor. */
 class TensorObj : public Object, public DLTensor {

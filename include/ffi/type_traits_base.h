@@ -74,6 +74,47 @@ struct TypeTraitsBase {
 };
 
 /*!
+ * \brief The registered type keys of the built-in types, by the name of their type index (TVM-FFI's
+ * table): `StaticTypeKey::kTVMFFITensor` is "ffi.Tensor".
+ */
+struct StaticTypeKey {
+  static constexpr const char* kTVMFFIAny = "Any";
+  static constexpr const char* kTVMFFINone = "None";
+  static constexpr const char* kTVMFFIBool = "bool";
+  static constexpr const char* kTVMFFIInt = "int";
+  static constexpr const char* kTVMFFIFloat = "float";
+  static constexpr const char* kTVMFFIOpaquePtr = "void*";
+  static constexpr const char* kTVMFFIDataType = "DataType";
+  static constexpr const char* kTVMFFIDevice = "Device";
+  static constexpr const char* kTVMFFIDLTensorPtr = "DLTensor*";
+  static constexpr const char* kTVMFFIRawStr = "const char*";
+  static constexpr const char* kTVMFFIByteArrayPtr = "TVMFFIByteArray*";
+  static constexpr const char* kTVMFFIObjectRValueRef = "ObjectRValueRef";
+  static constexpr const char* kTVMFFISmallStr = "ffi.SmallStr";
+  static constexpr const char* kTVMFFISmallBytes = "ffi.SmallBytes";
+  static constexpr const char* kTVMFFIUnchanged = "ffi.Unchanged";
+  static constexpr const char* kTVMFFIError = "ffi.Error";
+  static constexpr const char* kTVMFFIBytes = "ffi.Bytes";
+  static constexpr const char* kTVMFFIStr = "ffi.String";
+  static constexpr const char* kTVMFFIBigInt = "ffi.BigInt";
+  static constexpr const char* kTVMFFIShape = "ffi.Shape";
+  static constexpr const char* kTVMFFITensor = "ffi.Tensor";
+  static constexpr const char* kTVMFFIObject = "ffi.Object";
+  static constexpr const char* kTVMFFIFunction = "ffi.Function";
+  static constexpr const char* kTVMFFIArray = "ffi.Array";
+  static constexpr const char* kTVMFFIList = "ffi.List";
+  static constexpr const char* kTVMFFIMap = "ffi.Map";
+  static constexpr const char* kTVMFFIModule = "ffi.Module";
+  static constexpr const char* kTVMFFIDict = "ffi.Dict";
+  static constexpr const char* kTVMFFIVisitInterrupt = "ffi.VisitInterrupt";
+  static constexpr const char* kTVMFFIOpaquePyObject = "ffi.OpaquePyObject";
+};
+
+/*! \brief TypeTraits of `T` with const and references removed (TVM-FFI's name). */
+template <typename T>
+using TypeTraitsNoCR = TypeTraits<std::remove_const_t<std::remove_reference_t<T>>>;
+
+/*!
  * \brief The type index an object field of type `T` is recorded with:
  * `TypeTraits<T>::field_static_type_index`, kTVMFFIAny for a type without conversions.
  */

@@ -249,6 +249,22 @@ TEST(TensorAccessors, IsAligned) {
 // TensorView of DLTensors: strides filled in, storage owned by the view
 // ---------------------------------------------------------------------------------------------
 
+TEST(TensorView, RawTensorChecksUnderTheReferencesNames) {
+  int64_t shape[2] = {2, 3};
+  int64_t transposed[2] = {1, 2};
+  alignas(64) float data[8];
+  DLTensor t{data, kCPU, 2, kF32, shape, nullptr, 4};
+  EXPECT_TRUE(ffi::IsContiguous(t));
+  EXPECT_TRUE(ffi::IsAligned(t, 4) && !ffi::IsAligned(t, 8));
+  t.strides = transposed;
+  EXPECT_FALSE(ffi::IsContiguous(t));
+  // On a device whose data pointer is a handle (OpenCL), only the byte offset counts.
+  DLTensor handle{reinterpret_cast<void*>(3), {kDLOpenCL, 0}, 2, kF32, shape, nullptr, 64};
+  EXPECT_TRUE(ffi::IsAligned(handle, 64));
+  EXPECT_TRUE(ffi::IsDirectAddressDevice({kDLCUDAManaged, 0}));
+  EXPECT_FALSE(ffi::IsDirectAddressDevice({kDLOpenCL, 0}));
+}
+
 TEST(TensorView, NullStridesGetCompactStridesWithoutTouchingProducer) {
   float buf[6] = {};
   int64_t shape[] = {2, 3};

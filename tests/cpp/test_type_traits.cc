@@ -142,6 +142,13 @@ TEST(ReferenceStyleTraits, FallbackOnlyTypes) {
   static_assert(!ffi::TypeTraits<Half*>::storage_enabled);
 }
 
+TEST(ReferenceStyleTraits, StaticTypeKeysAndTraitsWithoutConstOrReference) {
+  EXPECT_STREQ(ffi::StaticTypeKey::kTVMFFITensor, "ffi.Tensor");
+  EXPECT_EQ(ffi::TypeIndexToTypeKey(kTVMFFIArray), ffi::StaticTypeKey::kTVMFFIArray);
+  EXPECT_EQ(ffi::TypeIndexToTypeKey(kTVMFFISmallStr), ffi::StaticTypeKey::kTVMFFISmallStr);
+  static_assert(std::is_same_v<ffi::TypeTraitsNoCR<const String&>, ffi::TypeTraits<String>>);
+}
+
 TEST(FallbackTraits, EachFallbackTypeInOrder) {
   Function kind =
       Function::FromTyped([](Expr e) { return e->kind + ":" + std::to_string(e->value); });
