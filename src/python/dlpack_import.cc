@@ -249,8 +249,10 @@ TVMFFIObject* TensorFromDLPackProducer(PyObject* obj, Classified c, int32_t requ
 PyObject* FromDLPack(PyObject*, PyObject* const* args, Py_ssize_t nargsf, PyObject* kwnames) {
   // The reference's parameters, ext_tensor also by keyword; the settings also by position.
   static const char* const kNames[3] = {"ext_tensor", "require_alignment", "require_contiguous"};
-  PyObject* values[3];
-  if (!BindArguments("from_dlpack", args, nargsf, kwnames, kNames, 3, 3, 1, values)) {
+  PyObject* values[3] = {nullptr, nullptr, nullptr};
+  if (kwnames == nullptr && PyVectorcall_NARGS(nargsf) == 1) {
+    values[0] = args[0];  // the usual call, bound without the general binder
+  } else if (!BindArguments("from_dlpack", args, nargsf, kwnames, kNames, 3, 3, 1, values)) {
     return nullptr;
   }
   long long alignment = 0;
