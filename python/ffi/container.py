@@ -42,7 +42,7 @@ _LIST = _core.type_key_to_index("ffi.List")
 _MAP = _core.type_key_to_index("ffi.Map")
 _DICT = _core.type_key_to_index("ffi.Dict")
 
-_list_fns: dict[str, Function] = {}
+_runtime_fns: dict[str, Function] = {}
 
 # Objects that compare by identity inside containers: nothing but their identity is comparable
 # (the reference's recursive equality takes any two functions, modules or Python objects as equal).
@@ -52,15 +52,15 @@ _IDENTITY_KINDS = frozenset(
 )
 
 
-def _list_fn(name: str) -> Function:
+def _runtime_fn(name: str) -> Function:
     # Mutations and element comparisons go through the runtime's global functions, looked up once.
     # They keep the GIL: short calls, and the GIL is what serializes Python threads changing one
     # List or Dict (eight threads appending at once corrupted the heap when each released it).
-    fn = _list_fns.get(name)
+    fn = _runtime_fns.get(name)
     if fn is None:
         fn = _core.get_global_func(name)
         fn.keep_gil = True
-        _list_fns[name] = fn
+        _runtime_fns[name] = fn
     return fn
 
 
@@ -134,7 +134,7 @@ def _elem_eq(a: object, b: object) -> bool:
         return (
             kind == b.type_index
             and kind not in _IDENTITY_KINDS
-            and bool(_list_fn("ffi.RecursiveEq")(a, b))
+            and bool(_runtime_fn("ffi.RecursiveEq")(a, b))
         )
     return _same_container(a, b) or bool(a == b)
 
@@ -145,7 +145,7 @@ def _elem_hash(x: object) -> int:
     if _is_plain_object(x):
         if x.type_index in _IDENTITY_KINDS:  # type: ignore[attr-defined]
             return hash(x._handle)  # type: ignore[attr-defined]
-        return hash(_list_fn("ffi.RecursiveHash")(x))
+        return hash(_runtime_fn("ffi.RecursiveHash")(x))
     return hash(x)
 
 
@@ -382,9 +382,9 @@ class List(_SeqReads[T], Object, MutableSequence[T]):
         if isinstance(i, slice):
             new = _core._seq_items(self)
             new[i] = list(value)  # list semantics, errors included, before anything changes
-            _list_fn("ffi.ListReplaceSlice")(self, 0, len(self), List(new))
+            _runtime_fn("ffi.ListReplaceSlice")(self, 0, len(self), List(new))
             return
-        _list_fn("ffi.ListSetItem")(self, _index(len(self), i), value)
+        _runtime_fn("ffi.ListSetItem")(self, _index(len(self), i), value)
 
     @overload
     def __delitem__(self, i: int) -> None: ...
@@ -395,37 +395,37 @@ class List(_SeqReads[T], Object, MutableSequence[T]):
             start, stop, step = i.indices(len(self))
             if step == 1:
                 if stop > start:
-                    _list_fn("ffi.ListEraseRange")(self, start, stop)
+                    _runtime_fn("ffi.ListEraseRange")(self, start, stop)
                 return
             for k in sorted(range(start, stop, step), reverse=True):
-                _list_fn("ffi.ListErase")(self, k)
+                _runtime_fn("ffi.ListErase")(self, k)
             return
-        _list_fn("ffi.ListErase")(self, _index(len(self), i))
+        _runtime_fn("ffi.ListErase")(self, _index(len(self), i))
 
     def insert(self, index: int, value: T) -> None:
         """Inserts `value` before `index` (clamped to the list, as Python's list does)."""
         index = operator.index(index)
         size = len(self)
         index = max(0, index + size) if index < 0 else min(index, size)
-        _list_fn("ffi.ListInsert")(self, index, value)
+        _runtime_fn("ffi.ListInsert")(self, index, value)
 
     def append(self, value: T) -> None:
         """Appends `value`."""
-        _list_fn("ffi.ListAppend")(self, value)
+        _runtime_fn("ffi.ListAppend")(self, value)
 
     def pop(self, index: int = -1) -> T:
         """Removes and returns element `index` (the last by default); IndexError when empty."""
         if len(self) == 0:
             raise IndexError("pop from an empty List")
-        return _list_fn("ffi.ListPop")(self, _index(len(self), index))  # type: ignore[no-any-return]
+        return _runtime_fn("ffi.ListPop")(self, _index(len(self), index))  # type: ignore[no-any-return]
 
     def clear(self) -> None:
         """Removes every element."""
-        _list_fn("ffi.ListClear")(self)
+        _runtime_fn("ffi.ListClear")(self)
 
     def reverse(self) -> None:
         """Reverses the list in place."""
-        _list_fn("ffi.ListReverse")(self)
+        _runtime_fn("ffi.ListReverse")(self)
 
     def __add__(self, other: Iterable[T]) -> List[T]:
         return List([*self, *other])
@@ -467,16 +467,16 @@ class Dict(_MapReads[K, V], Object, MutableMapping[K, V]):
         return _core._new_container(_DICT, {} if input_dict is None else input_dict)  # type: ignore[no-any-return]
 
     def __setitem__(self, key: K, value: V) -> None:
-        _list_fn("ffi.DictSetItem")(self, key, value)
+        _runtime_fn("ffi.DictSetItem")(self, key, value)
 
     def __delitem__(self, key: K) -> None:
         if key not in self:
             raise KeyError(key)
-        _list_fn("ffi.DictErase")(self, key)
+        _runtime_fn("ffi.DictErase")(self, key)
 
     def clear(self) -> None:
         """Removes every entry."""
-        _list_fn("ffi.DictClear")(self)
+        _runtime_fn("ffi.DictClear")(self)
 
 
 class _ItemsView(ItemsView[Any, Any]):
