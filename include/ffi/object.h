@@ -433,6 +433,9 @@ void ObjectDeleter(void* self, int flags) {
 }
 }  // namespace detail
 
+/*! \brief An object's deleter (TVMFFIObject::deleter), under TVM-FFI's name. */
+using FObjectDeleter = void (*)(void* self, int flags);
+
 /*! \brief The spelling of `detail` some code written for the reference uses. */
 namespace details = detail;
 
@@ -473,6 +476,20 @@ ObjectPtr<T> make_object_with_extra(size_t extra_bytes, Args&&... args) {
   h->type_index = T::RuntimeTypeIndex();
   h->deleter = detail::ObjectDeleter<T>;
   return ObjectPtr<T>::Steal(obj);
+}
+
+/*!
+ * \brief Allocates an `ArrayType` followed by room for `num_elems` values of `ElemType` (not
+ * constructed: the object's constructor and destructor manage them), reached with
+ * detail::ExtraStorage(obj). TVM-FFI's spelling of make_object_with_extra.
+ */
+template <typename ArrayType, typename ElemType, typename... Args>
+ObjectPtr<ArrayType> make_inplace_array_object(size_t num_elems, Args&&... args) {
+  static_assert(alignof(ElemType) <= 8 && detail::kObjectBytes<ArrayType> % alignof(ElemType) == 0,
+                "the elements must fit the 8-byte alignment after the object");
+  if (FFI_UNLIKELY(num_elems > SIZE_MAX / sizeof(ElemType))) throw std::bad_alloc();
+  return make_object_with_extra<ArrayType>(num_elems * sizeof(ElemType),
+                                           std::forward<Args>(args)...);
 }
 
 /*! \brief Allocates a `T` with one strong reference, its type index and a deleter. */

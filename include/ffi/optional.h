@@ -261,15 +261,30 @@ using CastResult = Optional<T, CastResultTag>;
 
 template <typename T>
 class Arc;
-namespace detail {
-/*! \brief Whether Optional<T> is one pointer: for reference classes, ObjectPtr and Arc. */
-template <typename T>
-inline constexpr bool kPointerOptional = std::is_base_of_v<ObjectRef, T>;
-template <typename U>
-inline constexpr bool kPointerOptional<ObjectPtr<U>> = true;
-template <typename U>
-inline constexpr bool kPointerOptional<Arc<U>> = true;
 
+/*! \brief Whether `T` is a reference class (an Optional of one is not), TVM-FFI's name. */
+template <typename T>
+inline constexpr bool use_object_ref_optional_v =
+    std::is_base_of_v<ObjectRef, T> && !is_optional_type_v<T>;
+/*! \brief Whether `T` is an ObjectPtr. */
+template <typename T>
+inline constexpr bool is_object_ptr_type_v = false;
+template <typename U>
+inline constexpr bool is_object_ptr_type_v<ObjectPtr<U>> = true;
+/*! \brief Whether `T` is an Arc. */
+template <typename T>
+inline constexpr bool is_arc_type_v = false;
+template <typename U>
+inline constexpr bool is_arc_type_v<Arc<U>> = true;
+/*!
+ * \brief Whether Optional<T> is one pointer, null meaning nothing: for reference classes, ObjectPtr
+ * and Arc (TVM-FFI's name).
+ */
+template <typename T>
+inline constexpr bool use_object_ptr_optional_v =
+    use_object_ref_optional_v<T> || is_object_ptr_type_v<T> || is_arc_type_v<T>;
+
+namespace detail {
 /*! \brief The object type a pointer-sized Optional<T> points to. */
 template <typename T>
 struct PointerOptionalTarget {
@@ -292,7 +307,7 @@ struct PointerOptionalTarget<Arc<U>> {
  * identity, and `==` compares values where the class defines `==`, else identity.
  */
 template <typename T>
-class Optional<T, std::enable_if_t<detail::kPointerOptional<T>>>
+class Optional<T, std::enable_if_t<use_object_ptr_optional_v<T>>>
     : public detail::OptionalComparisons<Optional<T>, T> {
  public:
   /*! \brief The object type `T` points to. */

@@ -461,6 +461,11 @@ struct TypeTraits<char[N]> : TypeTraits<const char*> {
   }
 };
 
+/*! \brief The bytes a TVMFFIByteArray points to, as a std::string_view (TVM-FFI's name). */
+inline std::string_view ToStringView(TVMFFIByteArray bytes) {
+  return std::string_view(bytes.data, bytes.size);
+}
+
 /*! \brief `value` as a JSON string literal (quoted and escaped). */
 inline String EscapeStringJSON(const String& value) {
   return String(detail::JSONString(value.view()));

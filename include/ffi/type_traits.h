@@ -51,31 +51,48 @@ namespace detail {
 }  // namespace detail
 
 /*!
+ * \brief What the traits of every integer-like type share (TVM-FFI's name, so that a user's own
+ * integer type can derive its traits from it): stored as kTVMFFIInt, read from an int or a bool.
+ */
+template <typename Int>
+struct TypeTraitsIntBase : detail::PODTraitsBase<Int, kTVMFFIInt> {
+  /*! \brief Stores `v` as an int. */
+  static void CopyInt64ToAnyView(int64_t v, TVMFFIAny* out) {
+    out->type_index = kTVMFFIInt;
+    out->zero_padding = 0;
+    out->v_int64 = v;
+  }
+  static detail::CastResult<Int> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (src->type_index == kTVMFFIInt || src->type_index == kTVMFFIBool) {
+      return static_cast<Int>(src->v_int64);
+    }
+    return std::nullopt;
+  }
+  /*! \brief The value of an Any that CheckAnyStrict accepted. */
+  static Int CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
+    return static_cast<Int>(src->v_int64);
+  }
+  static Int MoveFromAnyAfterCheck(TVMFFIAny* src) { return CopyFromAnyViewAfterCheck(src); }
+  static constexpr auto TypeStr() { return ConstString("int"); }
+};
+
+/*!
  * \brief Integers (not bool) and enums (by their value): kTVMFFIInt; a bool converts. An unsigned
  * 64-bit value past INT64_MAX is an OverflowError, as in TVM-FFI (it would come back negative).
  */
 template <typename T>
 struct TypeTraits<
     T, std::enable_if_t<(std::is_integral_v<T> && !std::is_same_v<T, bool>) || std::is_enum_v<T>>>
-    : detail::PODTraitsBase<T, kTVMFFIInt> {
+    : TypeTraitsIntBase<T> {
   /*! \brief Enums keep their own storage (any width): recorded as Any, as not an int64. */
   static constexpr int32_t field_static_type_index = std::is_enum_v<T> ? kTVMFFIAny : kTVMFFIInt;
   static void CopyToAnyView(const T& v, TVMFFIAny* out) {
     if constexpr (std::is_unsigned_v<T> && sizeof(T) >= sizeof(int64_t)) {
       if (v > static_cast<T>(INT64_MAX)) detail::ThrowIntTooLarge(v);
     }
-    out->type_index = kTVMFFIInt;
-    out->zero_padding = 0;
-    out->v_int64 = static_cast<int64_t>(v);
+    TypeTraitsIntBase<T>::CopyInt64ToAnyView(static_cast<int64_t>(v), out);
   }
   static void MoveToAny(T v, TVMFFIAny* out) { CopyToAnyView(v, out); }
-  static detail::CastResult<T> TryCastFromAnyView(const TVMFFIAny* src) {
-    if (src->type_index == kTVMFFIInt || src->type_index == kTVMFFIBool) {
-      return static_cast<T>(src->v_int64);
-    }
-    return std::nullopt;
-  }
-  static constexpr auto TypeStr() { return ConstString("int"); }
 };
 
 /*! \brief Floating point: kTVMFFIFloat; ints and bools convert. */

@@ -281,4 +281,13 @@ TEST(Array, AnyElementsAreReadInPlace) {
   EXPECT_EQ(sum, 3);
 }
 
+TEST(Array, IsValidIteratorTellsWhichValuesFillAnArrayAsTheyAre) {
+  static_assert(ffi::is_valid_iterator_v<ffi::String, std::vector<ffi::String>::iterator>);
+  static_assert(ffi::is_valid_iterator_v<ffi::ObjectRef, std::vector<ffi::Array<int>>::iterator>);
+  static_assert(!ffi::is_valid_iterator_v<ffi::Array<int>, std::vector<ffi::ObjectRef>::iterator>);
+  static_assert(ffi::is_valid_iterator_v<ffi::Optional<ffi::String>, const ffi::String*>);
+  static_assert(ffi::is_valid_iterator_v<Any, std::vector<int>::iterator>);
+  static_assert(!ffi::is_valid_iterator<int64_t, std::vector<std::string>::iterator>::value);
+}
+
 }  // namespace

@@ -1,15 +1,12 @@
-// Object, ObjectPtr, WeakObjectPtr and ObjectRef: reference counts, weak references, counts under
-// concurrency, and user-defined types in the runtime's type registry. Releasing deep structures:
-// test_object_release.cc; the registry's C functions: test_type_registry.cc.
-#include <ffi/container/array.h>
-#include <ffi/container/variant.h>
+// Object, ObjectPtr, WeakObjectPtr and ObjectRef: reference counts, weak references and counts
+// under concurrency. Type indices, IsInstance and checked conversions: test_object_cast.cc;
+// releasing deep structures: test_object_release.cc; the registry's C functions:
+// test_type_registry.cc.
 #include <ffi/ffi.h>
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <cstring>
 #include <stdexcept>
-#include <string>
 #include <thread>
 #include <vector>
 
@@ -37,51 +34,12 @@ class CountedObj : public Object {
   FFI_DECLARE_OBJECT_INFO("test.object.Counted", CountedObj, Object);
 };
 
-class DerivedObj : public CountedObj {
+/*! \brief A subclass, destroyed through a pointer to its base. */
+class CountedSubObj final : public CountedObj {
  public:
-  explicit DerivedObj(int v = 0) : CountedObj(v) {}
-  FFI_DECLARE_OBJECT_INFO("test.object.Derived", DerivedObj, CountedObj);
+  explicit CountedSubObj(int v) : CountedObj(v) {}
+  FFI_DECLARE_OBJECT_INFO_FINAL("test.object.CountedSub", CountedSubObj, CountedObj);
 };
-
-class LeafObj final : public DerivedObj {
- public:
-  explicit LeafObj(int v = 0) : DerivedObj(v) {}
-  FFI_DECLARE_OBJECT_INFO_FINAL("test.object.Leaf", LeafObj, DerivedObj);
-};
-
-class UnrelatedObj : public Object {
- public:
-  FFI_DECLARE_OBJECT_INFO("test.object.Unrelated", UnrelatedObj, Object);
-};
-
-class CountedRef : public ObjectRef {
- public:
-  FFI_DEFINE_OBJECT_REF_METHODS(CountedRef, ObjectRef, CountedObj);
-};
-
-/*!
- * \brief A reference written by hand as TVM-FFI code writes one: only the UnsafeInit constructor,
- * and a container type that does not describe what it holds (a Derived or an Unrelated object).
- */
-class DerivedOrUnrelatedRef : public ObjectRef {
- public:
-  DerivedOrUnrelatedRef() = default;
-  explicit DerivedOrUnrelatedRef(ffi::UnsafeInit tag) : ObjectRef(tag) {}
-  static constexpr bool _type_container_is_exact = false;
-  using ContainerType = Object;
-};
-}  // namespace
-
-// The library proves which objects its reference holds, so that GetRef may make one unchecked.
-namespace tvm {
-namespace ffi {
-template <typename ObjectType>
-inline constexpr bool object_ref_contains_v<DerivedOrUnrelatedRef, ObjectType> =
-    std::is_base_of_v<DerivedObj, ObjectType> || std::is_base_of_v<UnrelatedObj, ObjectType>;
-}  // namespace ffi
-}  // namespace tvm
-
-namespace {
 
 class ThrowingObj : public Object {
  public:
@@ -194,8 +152,8 @@ TEST_F(ObjectTest, ReleaseStealAndBorrow) {
 
 TEST_F(ObjectTest, DestroyingSubclassThroughBasePointerRunsItsDestructor) {
   {
-    ObjectPtr<Object> base = make_object<LeafObj>(5);
-    EXPECT_EQ(base->type_index(), LeafObj::RuntimeTypeIndex());
+    ObjectPtr<Object> base = make_object<CountedSubObj>(5);
+    EXPECT_EQ(base->type_index(), CountedSubObj::RuntimeTypeIndex());
   }
   EXPECT_EQ(g_destroyed.load(), 1);
 }
@@ -342,194 +300,6 @@ TEST_F(ObjectTest, WeakPointerAssignmentAndDefault) {
   EXPECT_EQ(CombinedCount(b.get()), ffi::detail::kStrongOne | ffi::detail::kWeakOne);
 }
 
-// ---------------------------------------------------------------------------------------------
-// User-defined types
-// ---------------------------------------------------------------------------------------------
-
-TEST(ObjectType, UserTypesGetStableDynamicIndices) {
-  int32_t counted = CountedObj::RuntimeTypeIndex();
-  int32_t derived = DerivedObj::RuntimeTypeIndex();
-  int32_t leaf = LeafObj::RuntimeTypeIndex();
-  EXPECT_GE(counted, kTVMFFIDynObjectBegin);
-  EXPECT_GE(derived, kTVMFFIDynObjectBegin);
-  EXPECT_GE(leaf, kTVMFFIDynObjectBegin);
-  EXPECT_NE(counted, derived);
-  EXPECT_NE(derived, leaf);
-  EXPECT_NE(counted, leaf);
-  EXPECT_EQ(CountedObj::RuntimeTypeIndex(), counted);
-  EXPECT_EQ(DerivedObj::RuntimeTypeIndex(), derived);
-  EXPECT_EQ(LeafObj::RuntimeTypeIndex(), leaf);
-  EXPECT_EQ(Object::RuntimeTypeIndex(), kTVMFFIObject);
-  // The registry agrees, and re-registering the same key hands back the same index.
-  int32_t looked_up = -1;
-  TVMFFIByteArray key = Bytes("test.object.Derived");
-  ASSERT_EQ(TVMFFITypeKeyToIndex(&key, &looked_up), 0);
-  EXPECT_EQ(looked_up, derived);
-  EXPECT_EQ(TVMFFITypeGetOrAllocIndex(&key, -1, 2, 0, 1, counted), derived);
-  EXPECT_EQ(TVMFFITypeGetOrAllocIndex(&key, -1, 2, 0, 1, -2), derived);
-}
-
-TEST(ObjectType, GetTypeKey) {
-  EXPECT_EQ(make_object<CountedObj>()->GetTypeKey(), "test.object.Counted");
-  EXPECT_EQ(make_object<DerivedObj>()->GetTypeKey(), "test.object.Derived");
-  EXPECT_EQ(make_object<LeafObj>()->GetTypeKey(), "test.object.Leaf");
-  ObjectPtr<Object> as_base = make_object<LeafObj>();
-  EXPECT_EQ(as_base->GetTypeKey(), "test.object.Leaf");
-  EXPECT_EQ(HeapObject(ffi::String("long enough for an object"))->GetTypeKey(), "ffi.String");
-}
-
-TEST(ObjectType, IsInstanceFollowsTheHierarchy) {
-  ObjectPtr<CountedObj> counted = make_object<CountedObj>();
-  ObjectPtr<DerivedObj> derived = make_object<DerivedObj>();
-  ObjectPtr<LeafObj> leaf = make_object<LeafObj>();
-  ObjectPtr<UnrelatedObj> unrelated = make_object<UnrelatedObj>();
-
-  EXPECT_TRUE(counted->IsInstance<Object>());
-  EXPECT_TRUE(counted->IsInstance<CountedObj>());
-  EXPECT_FALSE(counted->IsInstance<DerivedObj>());
-  EXPECT_FALSE(counted->IsInstance<LeafObj>());
-  EXPECT_FALSE(counted->IsInstance<UnrelatedObj>());
-
-  EXPECT_TRUE(derived->IsInstance<Object>());
-  EXPECT_TRUE(derived->IsInstance<CountedObj>());
-  EXPECT_TRUE(derived->IsInstance<DerivedObj>());
-  EXPECT_FALSE(derived->IsInstance<LeafObj>());
-  EXPECT_FALSE(derived->IsInstance<UnrelatedObj>());
-
-  EXPECT_TRUE(leaf->IsInstance<Object>());
-  EXPECT_TRUE(leaf->IsInstance<CountedObj>());
-  EXPECT_TRUE(leaf->IsInstance<DerivedObj>());
-  EXPECT_TRUE(leaf->IsInstance<LeafObj>());
-  EXPECT_FALSE(leaf->IsInstance<UnrelatedObj>());
-  EXPECT_FALSE(leaf->IsInstance<ffi::StringObj>());
-
-  EXPECT_TRUE(unrelated->IsInstance<Object>());
-  EXPECT_TRUE(unrelated->IsInstance<UnrelatedObj>());
-  EXPECT_FALSE(unrelated->IsInstance<CountedObj>());
-  EXPECT_FALSE(unrelated->IsInstance<LeafObj>());
-
-  // Built-in kinds: siblings are not instances of each other.
-  ffi::String str("hello world, long enough");
-  const Object* s = HeapObject(str);
-  ASSERT_NE(s, nullptr);
-  EXPECT_TRUE(s->IsInstance<ffi::StringObj>());
-  EXPECT_FALSE(s->IsInstance<ffi::BytesObj>());
-  EXPECT_FALSE(s->IsInstance<ffi::ErrorObj>());
-  EXPECT_FALSE(s->IsInstance<CountedObj>());
-}
-
-TEST(ObjectType, ObjectRefAs) {
-  CountedRef ref(make_object<DerivedObj>(3));
-  ASSERT_NE(ref.as<CountedObj>(), nullptr);
-  EXPECT_EQ(ref.as<CountedObj>()->value, 3);
-  EXPECT_EQ(ref->value, 3);
-  EXPECT_EQ(static_cast<const Object*>(ref.as<DerivedObj>()), ref.get());
-  EXPECT_NE(ref.as<Object>(), nullptr);
-  EXPECT_EQ(ref.as<LeafObj>(), nullptr);
-  EXPECT_EQ(ref.as<UnrelatedObj>(), nullptr);
-  EXPECT_EQ(ref.as<ffi::StringObj>(), nullptr);
-  EXPECT_EQ(ref.type_index(), DerivedObj::RuntimeTypeIndex());
-
-  CountedRef null_ref;
-  EXPECT_FALSE(null_ref.defined());
-  EXPECT_EQ(null_ref.as<Object>(), nullptr);
-  EXPECT_EQ(null_ref.as<CountedObj>(), nullptr);
-  EXPECT_EQ(null_ref.type_index(), kTVMFFINone);
-  EXPECT_EQ(null_ref.use_count(), 0u);
-}
-
-TEST(ObjectType, ObjectRefThroughAnyChecksTheType) {
-  CountedRef ref(make_object<LeafObj>(8));
-  ffi::Any any = ref;
-  EXPECT_EQ(any.type_index(), LeafObj::RuntimeTypeIndex());
-  EXPECT_EQ(ref.use_count(), 2u);
-  std::optional<CountedRef> back = any.as<CountedRef>();
-  ASSERT_TRUE(back.has_value());
-  EXPECT_TRUE(back->same_as(ref));
-  EXPECT_EQ(ref.use_count(), 3u);
-  ffi::Any unrelated = ObjectRef(make_object<UnrelatedObj>());
-  EXPECT_FALSE(unrelated.as<CountedRef>().has_value());
-  EXPECT_TRUE(unrelated.as<ObjectRef>().has_value());
-}
-
-// ---------------------------------------------------------------------------------------------
-// From pointers back to references, and checked downcasts
-// ---------------------------------------------------------------------------------------------
-
-TEST_F(ObjectTest, GetRefAndGetObjectPtrShareTheObject) {
-  CountedRef ref(make_object<LeafObj>(5));
-  const CountedObj* raw = ref.get();
-  CountedRef back = ffi::GetRef<CountedRef>(raw);
-  EXPECT_TRUE(back.same_as(ref));
-  EXPECT_EQ(ref.use_count(), 2u);
-  ObjectRef base = ffi::GetRef<ObjectRef>(static_cast<const LeafObj*>(raw));
-  EXPECT_EQ(ref.use_count(), 3u);
-  ObjectPtr<CountedObj> ptr = ffi::GetObjectPtr<CountedObj>(const_cast<CountedObj*>(raw));
-  EXPECT_EQ(ptr.get(), raw);
-  EXPECT_EQ(ref.use_count(), 4u);
-  EXPECT_FALSE(ffi::GetRef<CountedRef>(static_cast<const CountedObj*>(nullptr)).defined());
-  EXPECT_FALSE(ffi::GetRef<std::optional<CountedRef>>(static_cast<const CountedObj*>(nullptr)));
-  EXPECT_TRUE(ffi::GetRef<std::optional<CountedRef>>(raw)->same_as(ref));
-  EXPECT_FALSE(ffi::GetRef<ffi::Optional<CountedRef>>(static_cast<const CountedObj*>(nullptr)));
-  EXPECT_TRUE(ffi::GetRef<ffi::Optional<CountedRef>>(raw).value().same_as(ref));
-}
-
-TEST_F(ObjectTest, ObjectPointersViewObjectsButNeverNone) {
-  CountedRef ref(make_object<DerivedObj>(4));
-  ffi::Any held = ref;
-  EXPECT_EQ(held.cast<const CountedObj*>(), ref.get());
-  EXPECT_EQ(held.as<const DerivedObj*>().value(), ref.get());
-  // A null pointer is stored as None, but None is no object to view: a function taking a
-  // `const CountedObj*` would dereference it.
-  ffi::Any none = static_cast<const CountedObj*>(nullptr);
-  EXPECT_TRUE(none.is_none());
-  EXPECT_FALSE(none.try_cast<const CountedObj*>().has_value());
-  EXPECT_THROW(none.cast<const CountedObj*>(), ffi::Error);
-  EXPECT_FALSE(ffi::Any(ObjectRef(make_object<UnrelatedObj>())).as<const CountedObj*>());
-}
-
-TEST_F(ObjectTest, GetRefBuildsReferencesThatOnlyHaveTheUnsafeInitConstructor) {
-  static_assert(!ffi::object_ref_contains_v<DerivedOrUnrelatedRef, CountedObj>);
-  static_assert(ffi::object_ref_contains_v<DerivedOrUnrelatedRef, LeafObj>);
-  static_assert(!ffi::Array<CountedRef>::_type_container_is_exact);
-  static_assert(!ffi::Variant<CountedRef, int>::_type_container_is_exact);
-  CountedRef derived(make_object<DerivedObj>(2));
-  DerivedOrUnrelatedRef a =
-      ffi::GetRef<DerivedOrUnrelatedRef>(static_cast<const DerivedObj*>(derived.get()));
-  EXPECT_TRUE(a.same_as(derived));
-  EXPECT_EQ(derived.use_count(), 2u);
-  ObjectPtr<UnrelatedObj> unrelated = make_object<UnrelatedObj>();
-  DerivedOrUnrelatedRef b = ffi::GetRef<DerivedOrUnrelatedRef>(unrelated.get());
-  EXPECT_EQ(b.get(), unrelated.get());
-  EXPECT_FALSE(
-      ffi::GetRef<DerivedOrUnrelatedRef>(static_cast<const UnrelatedObj*>(nullptr)).defined());
-}
-
-TEST_F(ObjectTest, ObjectRefAsAReferenceClassChecksTheObject) {
-  ObjectRef any_ref = CountedRef(make_object<DerivedObj>(3));
-  std::optional<CountedRef> counted = any_ref.as<CountedRef>();
-  ASSERT_TRUE(counted.has_value());
-  EXPECT_EQ((*counted)->value, 3);
-  EXPECT_TRUE(counted->same_as(any_ref));
-  EXPECT_EQ(any_ref.as_or_throw<CountedRef>()->value, 3);
-  ObjectRef unrelated(make_object<UnrelatedObj>());
-  EXPECT_FALSE(unrelated.as<CountedRef>().has_value());
-  ffi::Error e = CatchError([&] { unrelated.as_or_throw<CountedRef>(); });
-  EXPECT_EQ(e.kind(), "TypeError");
-  EXPECT_NE(e.message().find("test.object.Unrelated"), std::string::npos) << e.message();
-  // A null reference is a null reference of a nullable class.
-  std::optional<CountedRef> null_ref = ObjectRef().as<CountedRef>();
-  ASSERT_TRUE(null_ref.has_value());
-  EXPECT_FALSE(null_ref->defined());
-  // Containers check their elements, as a typed read of an Any does.
-  ObjectRef ints = ffi::Array<ffi::Any>{1, 2};
-  EXPECT_TRUE(ints.as<ffi::Array<int>>().has_value());
-  EXPECT_FALSE(ints.as<ffi::Array<ffi::String>>().has_value());
-  // Object types still give a pointer.
-  EXPECT_EQ(any_ref.as<DerivedObj>()->value, 3);
-  EXPECT_EQ(any_ref.as<LeafObj>(), nullptr);
-}
-
 TEST_F(ObjectTest, WeakPointerUseCountResetAndSwap) {
   ObjectPtr<CountedObj> a = make_object<CountedObj>(1);
   ObjectPtr<CountedObj> b = make_object<CountedObj>(2);
@@ -606,6 +376,31 @@ TEST_F(ObjectTest, ConcurrentLockRacingTheLastRelease) {
     EXPECT_FALSE(weak.lock());
     ASSERT_EQ(g_destroyed.load(), round + 1) << "round " << round;
   }
+}
+
+/*! \brief An object with `n` int64 values after it, as TVM-FFI's BigInt and strings are made. */
+class InlineValuesObj : public Object {
+ public:
+  explicit InlineValuesObj(int64_t n) : size(n) {
+    for (int64_t i = 0; i < n; ++i) values()[i] = i * i;
+  }
+  int64_t* values() { return static_cast<int64_t*>(ffi::detail::ExtraStorage(this)); }
+  int64_t size;
+  FFI_DECLARE_OBJECT_INFO("test.object.InlineValues", InlineValuesObj, Object);
+};
+
+TEST_F(ObjectTest, MakeInplaceArrayObjectReservesTheElementsAfterTheObject) {
+  ObjectPtr<InlineValuesObj> p = ffi::make_inplace_array_object<InlineValuesObj, int64_t>(5, 5);
+  EXPECT_EQ(p->size, 5);
+  EXPECT_EQ(p->values()[4], 16);
+  // Right after the object, where code written for TVM-FFI looks for them.
+  EXPECT_EQ(static_cast<void*>(p->values()), static_cast<void*>(p.get() + 1));
+  EXPECT_EQ(p->type_index(), InlineValuesObj::RuntimeTypeIndex());
+  EXPECT_EQ(CombinedCount(p.get()), ffi::detail::kStrongOne | ffi::detail::kWeakOne);
+  ffi::FObjectDeleter deleter = ObjectUnsafe::Header(p.get())->deleter;
+  EXPECT_NE(deleter, nullptr);
+  EXPECT_THROW((ffi::make_inplace_array_object<InlineValuesObj, int64_t>(SIZE_MAX / 4, 0)),
+               std::bad_alloc);
 }
 
 }  // namespace

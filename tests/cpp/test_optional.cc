@@ -429,4 +429,21 @@ TEST(Optional, NoneConvertsToANullReferenceNotToAFailure) {
   EXPECT_FALSE(back->defined());
 }
 
+TEST(Optional, TheTraitsThatChooseThePointerLayout) {
+  static_assert(ffi::use_object_ref_optional_v<ffi::ObjectRef>);
+  static_assert(ffi::use_object_ref_optional_v<ffi::Array<int>>);
+  static_assert(!ffi::use_object_ref_optional_v<ffi::Optional<ffi::ObjectRef>>);
+  static_assert(!ffi::use_object_ref_optional_v<int>);
+  static_assert(ffi::is_object_ptr_type_v<ffi::ObjectPtr<ffi::Object>>);
+  static_assert(!ffi::is_object_ptr_type_v<ffi::ObjectRef>);
+  static_assert(ffi::is_arc_type_v<ffi::Arc<ffi::Object>>);
+  static_assert(!ffi::is_arc_type_v<ffi::ObjectPtr<ffi::Object>>);
+  static_assert(ffi::use_object_ptr_optional_v<ffi::Arc<ffi::Object>>);
+  static_assert(ffi::use_object_ptr_optional_v<ffi::ObjectPtr<ffi::Object>>);
+  static_assert(!ffi::use_object_ptr_optional_v<ffi::String>);
+  // Those with the pointer layout are one pointer wide; the others a value and a flag.
+  static_assert(sizeof(ffi::Optional<ffi::ObjectRef>) == sizeof(void*));
+  static_assert(sizeof(ffi::Optional<ffi::Arc<ffi::Object>>) == sizeof(void*));
+}
+
 }  // namespace

@@ -434,4 +434,13 @@ TEST(StringTools, EscapedStringPy) {
   EXPECT_EQ(ffi::EscapedStringPy("\xc0\xaf"), "\"\\xc0\\xaf\"");
   EXPECT_EQ(ffi::EscapedStringPy("\xed\xa0\x80"), "\"\\xed\\xa0\\x80\"");
 }
+TEST(String, ToStringViewReadsAByteArray) {
+  const char text[] = "ab\0c";
+  TVMFFIByteArray bytes{text, 4};
+  std::string_view view = ffi::ToStringView(bytes);
+  EXPECT_EQ(view.data(), text);
+  EXPECT_EQ(view, std::string_view(text, 4));
+  EXPECT_TRUE(ffi::ToStringView(TVMFFIByteArray{nullptr, 0}).empty());
+}
+
 }  // namespace

@@ -66,6 +66,24 @@ struct TypeTraits<Expr>
 }  // namespace ffi
 }  // namespace tvm
 
+// A user's integer-like type whose traits derive from TypeTraitsIntBase, as code written for
+// TVM-FFI's headers does.
+namespace {
+struct Meters {
+  explicit Meters(int64_t v) : value(v) {}
+  int64_t value;
+};
+}  // namespace
+namespace tvm {
+namespace ffi {
+template <>
+struct TypeTraits<Meters> : TypeTraitsIntBase<Meters> {
+  static void CopyToAnyView(const Meters& m, TVMFFIAny* out) { CopyInt64ToAnyView(m.value, out); }
+  static void MoveToAny(Meters m, TVMFFIAny* out) { CopyInt64ToAnyView(m.value, out); }
+};
+}  // namespace ffi
+}  // namespace tvm
+
 // Traits written for TVM-FFI's headers, as real libraries write them: TypeStr returning a
 // std::string, TryCastFromAnyView returning a std::optional, a type made only from fallbacks.
 namespace {
@@ -328,6 +346,23 @@ TEST(TypeSubsumes, NestedContainersShareStorage) {
   EXPECT_EQ(map.size(), 1u);
   // The reverse needs a check of the elements, so it is not implicit.
   static_assert(!std::is_convertible_v<Array<Array<Any>>, Array<Array<int>>>);
+}
+
+TEST(TypeTraits, AUserIntegerTypeDerivesItsTraitsFromTypeTraitsIntBase) {
+  Any held = Meters(5);
+  EXPECT_EQ(held.type_index(), kTVMFFIInt);
+  EXPECT_EQ(held.cast<int64_t>(), 5);
+  EXPECT_EQ(held.cast<Meters>().value, 5);
+  EXPECT_EQ(Any(true).cast<Meters>().value, 1);  // a bool reads as an int, as for int64_t
+  EXPECT_FALSE(Any(String("five")).try_cast<Meters>().has_value());
+  Array<Meters> lengths{Meters(1), Meters(2)};
+  EXPECT_EQ(lengths[1].value, 2);
+  Function twice = Function::FromTyped([](Meters m) { return Meters(2 * m.value); });
+  EXPECT_EQ(twice(21).cast<Meters>().value, 42);
+  EXPECT_EQ(std::string(ffi::TypeTraits<Meters>::TypeStr()), "int");
+  EXPECT_EQ(ffi::TypeTraits<Meters>::TypeSchema(), R"({"type":"int"})");
+  // The built-in integer traits share the base.
+  static_assert(std::is_base_of_v<ffi::TypeTraitsIntBase<int32_t>, ffi::TypeTraits<int32_t>>);
 }
 
 }  // namespace

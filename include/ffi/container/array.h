@@ -10,6 +10,8 @@
 #define FFI_CONTAINER_ARRAY_H_
 
 #include <initializer_list>
+#include <type_traits>
+#include <utility>
 
 #include "../detail/seq_base.h"
 
@@ -19,6 +21,23 @@ inline namespace ffi_v1 {
 
 template <typename T>
 class Array;
+
+/*!
+ * \brief Whether dereferencing an `IterType` gives a `T` or a class derived from it, i.e. the
+ * values fill an Array<T> without a conversion (TVM-FFI's check; an Array<Any> takes anything).
+ */
+template <typename T, typename IterType>
+struct is_valid_iterator
+    : std::bool_constant<std::is_base_of_v<T, std::decay_t<decltype(*std::declval<IterType>())>> ||
+                         std::is_same_v<T, std::decay_t<decltype(*std::declval<IterType>())>>> {};
+/*! \brief An Optional<T> takes what a T takes. */
+template <typename T, typename IterType>
+struct is_valid_iterator<Optional<T>, IterType> : is_valid_iterator<T, IterType> {};
+template <typename IterType>
+struct is_valid_iterator<Any, IterType> : std::true_type {};
+/*! \brief is_valid_iterator<T, IterType>::value. */
+template <typename T, typename IterType>
+inline constexpr bool is_valid_iterator_v = is_valid_iterator<T, IterType>::value;
 
 /*! \brief The object behind Array<T> and Tuple<...>: Any cells stored inline after the cell. */
 class ArrayObj : public SeqBaseObj {

@@ -139,7 +139,8 @@ inline constexpr bool kAnyLayoutOptional = kAnyPayloadIndex<T> != kTVMFFIAny || 
  * a round trip through an Any.
  */
 template <typename U>
-inline constexpr bool kCellOptional<Optional<U>> = kAnyLayoutOptional<U> || kPointerOptional<U>;
+inline constexpr bool kCellOptional<Optional<U>> =
+    kAnyLayoutOptional<U> || use_object_ptr_optional_v<U>;
 template <typename U>
 struct CellOptionalAccess<Optional<U>> {
   static bool IsNone(const Optional<U>& v) noexcept { return !v.has_value(); }
