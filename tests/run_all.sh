@@ -45,10 +45,11 @@ fi
 
 section "Python packages"
 # PyTorch first and pinned, so that nothing after it pulls another version. scikit-build-core and
-# nanobind: the packaging example builds a wheel without build isolation.
+# nanobind: the packaging example builds a wheel without build isolation. JAX (CPU): its arrays as
+# arguments and DLPack peers.
 python -m pip install torch==2.13.0
 python -m pip install numpy pytest pytest-xdist ruff mypy==2.4.1 scikit-build-core nanobind \
-  apache-tvm-ffi==0.1.15.post2
+  apache-tvm-ffi==0.1.15.post2 jax
 
 section "Install the package (pip install .)"
 python -m pip install --config-settings=cmake.define.FFI_WERROR=ON .
