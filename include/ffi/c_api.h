@@ -466,9 +466,9 @@ TVM_FFI_DLL int TVMFFIHandleDeinitOnce(void** handle_addr, int (*deinit_func)(vo
  *------------------------------------------------------------------------------------------------*/
 
 /*!
- * \brief Takes ownership of a legacy DLPack tensor as a Tensor object. On failure the producer's
- * deleter has run. `require_alignment` (bytes, 0 for none) checks the data address;
- * non-zero `require_contiguous` refuses strided layouts.
+ * \brief Takes ownership of a legacy DLPack tensor as a Tensor object. On failure nothing is taken:
+ * the tensor is still the caller's (to free with its deleter). `require_alignment` (bytes, 0 for
+ * none) checks the data address; non-zero `require_contiguous` refuses strided layouts.
  */
 TVM_FFI_DLL int TVMFFITensorFromDLPack(DLManagedTensor* from, int32_t require_alignment,
                                        int32_t require_contiguous, TVMFFIObjectHandle* out);

@@ -314,9 +314,9 @@ class Tensor : public ObjectRef, public detail::TensorMethods<Tensor> {
     return detail::ObjectUnsafe::RefFromOwnedHeader<Tensor>(out);
   }
   /*!
-   * \brief Takes ownership of a legacy DLPack tensor. Refuses (after running its deleter) a
-   * malformed tensor, one whose data is not aligned to `require_alignment` bytes, or, with
-   * `require_contiguous`, a strided one.
+   * \brief Takes ownership of a legacy DLPack tensor. Refuses a malformed tensor, one whose data is
+   * not aligned to `require_alignment` bytes, or, with `require_contiguous`, a strided one; a
+   * refused tensor is still the caller's (its deleter has not run), as in TVM-FFI.
    */
   static Tensor FromDLPack(DLManagedTensor* from, size_t require_alignment = 0,
                            bool require_contiguous = false) {

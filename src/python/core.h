@@ -262,6 +262,8 @@ bool InitContainerFunctions(PyObject* module);
 
 /*! \brief Raises the Python exception for a failed ABI call returning `rc`; returns NULL. */
 PyObject* RaiseFromFFI(int rc);
+/*! \brief Drops the error a failed ABI call raised, where failing is an expected answer. */
+void ClearRaisedFFIError();
 /*!
  * \brief An Error object for a Python exception (its class name as the kind, its str as the
  * message, the exception itself carried along so Python gets it back unchanged); NULL with a

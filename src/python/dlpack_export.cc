@@ -45,7 +45,7 @@ int ManagedToPy(DLManagedTensorVersioned* tensor, void** out) {
   }
   bool read_only = (tensor->flags & DLPACK_FLAG_BITMASK_READ_ONLY) != 0;
   TVMFFIObjectHandle handle = nullptr;
-  // Takes ownership in every case: on refusal the runtime has run the deleter already.
+  // On refusal the tensor stays the caller's, as the exchange API's callers expect (they free it).
   if (TVMFFITensorFromDLPackVersioned(tensor, 0, 0, &handle) != 0) return RaiseFromFFI(-1), -1;
   PyObject* obj = WrapTensor(static_cast<TVMFFIObject*>(handle), read_only);
   if (obj == nullptr) return -1;
@@ -203,9 +203,7 @@ PyObject* TensorToFramework(TVMFFIObject* handle, const DLPackExchangeAPI* api) 
   if (api->managed_tensor_to_py_object_no_sync == nullptr) return WrapTensor(handle, false);
   DLManagedTensorVersioned* inner = nullptr;
   if (TVMFFITensorToDLPackVersioned(handle, &inner) != 0) {
-    TVMFFIObjectHandle err = nullptr;
-    TVMFFIErrorMoveFromRaised(&err);
-    if (err != nullptr) TVMFFIObjectDecRef(err);
+    ClearRaisedFFIError();
     return WrapTensor(handle, false);
   }
   ManagedDeleter deleter = inner->deleter;

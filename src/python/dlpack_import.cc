@@ -103,6 +103,18 @@ struct PyOwnerHolder {
   }
 };
 
+/*!
+ * \brief After a refused import (its error raised by the runtime): raises it and frees the tensor,
+ * which a refusal leaves to the caller. Its deleter may run Python code (dropping the owner), so
+ * the import's exception is set aside meanwhile. Returns NULL.
+ */
+TVMFFIObject* ReleaseRefused(DLManagedTensorVersioned* tensor) {
+  RaiseFromFFI(-1);
+  PendingErrorGuard guard;
+  if (tensor->deleter != nullptr) tensor->deleter(tensor);
+  return nullptr;
+}
+
 /*! \brief Imports a borrowed view of `owner`'s memory as an owning Tensor object. */
 TVMFFIObject* ImportView(PyObject* owner, const DLTensor& view, int32_t require_alignment,
                          bool require_contiguous, uint64_t flags) {
@@ -115,10 +127,9 @@ TVMFFIObject* ImportView(PyObject* owner, const DLTensor& view, int32_t require_
   h->managed.flags = flags;
   h->managed.dl_tensor = view;
   TVMFFIObjectHandle out = nullptr;
-  // On refusal the runtime has already run the deleter.
   if (TVMFFITensorFromDLPackVersioned(&h->managed, require_alignment, require_contiguous, &out) !=
       0) {
-    return RaiseFromFFI(-1), nullptr;
+    return ReleaseRefused(&h->managed);
   }
   return static_cast<TVMFFIObject*>(out);
 }
@@ -149,13 +160,14 @@ TVMFFIObject* ImportCapsule(PyObject* obj, PyObject* cap, int32_t require_alignm
   if (PyCapsule_IsValid(cap, "dltensor_versioned")) {
     auto* m =
         static_cast<DLManagedTensorVersioned*>(PyCapsule_GetPointer(cap, "dltensor_versioned"));
-    PyCapsule_SetName(cap, "used_dltensor_versioned");  // consumed: the import owns it now
     *read_only = (m->flags & DLPACK_FLAG_BITMASK_READ_ONLY) != 0;
     rc = TVMFFITensorFromDLPackVersioned(m, require_alignment, require_contiguous, &out);
+    // Consumed only when imported; a refused tensor is freed by the capsule's destructor.
+    if (rc == 0) PyCapsule_SetName(cap, "used_dltensor_versioned");
   } else if (PyCapsule_IsValid(cap, "dltensor")) {
     auto* m = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(cap, "dltensor"));
-    PyCapsule_SetName(cap, "used_dltensor");
     rc = TVMFFITensorFromDLPack(m, require_alignment, require_contiguous, &out);
+    if (rc == 0) PyCapsule_SetName(cap, "used_dltensor");
   } else {
     PyErr_Format(PyExc_TypeError,
                  "`%s.__dlpack__()` did not return an unused DLPack capsule (\"dltensor\" or "
@@ -219,7 +231,7 @@ TVMFFIObject* TensorFromDLPackProducer(PyObject* obj, Classified c, int32_t requ
     *read_only = (m->flags & DLPACK_FLAG_BITMASK_READ_ONLY) != 0;
     TVMFFIObjectHandle out = nullptr;
     if (TVMFFITensorFromDLPackVersioned(m, require_alignment, require_contiguous, &out) != 0) {
-      return RaiseFromFFI(-1), nullptr;
+      return ReleaseRefused(m);
     }
     return static_cast<TVMFFIObject*>(out);
   }

@@ -272,6 +272,12 @@ TVMFFIObject* ErrorFromExceptionImpl(PyObject* value) {
 
 }  // namespace
 
+void ClearRaisedFFIError() {
+  TVMFFIObjectHandle err = nullptr;
+  TVMFFIErrorMoveFromRaised(&err);
+  if (err != nullptr) TVMFFIObjectDecRef(err);
+}
+
 PyObject* RaiseFromFFI(int rc) {
   try {
     return RaiseFromFFIImpl(rc);

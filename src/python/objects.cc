@@ -112,9 +112,7 @@ TVMFFIObject* ReprPrintFunction() {
     TVMFFIByteArray key{name, sizeof(name) - 1};
     TVMFFIObjectHandle out = nullptr;
     if (TVMFFIFunctionGetGlobal(&key, &out) != 0) {
-      TVMFFIObjectHandle ignored = nullptr;
-      TVMFFIErrorMoveFromRaised(&ignored);
-      if (ignored != nullptr) TVMFFIObjectDecRef(ignored);
+      ClearRaisedFFIError();
       return static_cast<TVMFFIObject*>(nullptr);
     }
     return static_cast<TVMFFIObject*>(out);  // kept for the life of the process

@@ -69,9 +69,7 @@ PyObject* NewType(PyObject*, PyObject* const* args, Py_ssize_t n) {
                  existing);
     return nullptr;
   }
-  TVMFFIObjectHandle not_found = nullptr;  // the lookup's error is the expected answer
-  TVMFFIErrorMoveFromRaised(&not_found);
-  if (not_found != nullptr) TVMFFIObjectDecRef(not_found);
+  ClearRaisedFFIError();  // the lookup's error is the expected answer
   const TVMFFITypeInfo* parent_info = TVMFFIGetTypeInfo(static_cast<int32_t>(parent));
   if (parent_info == nullptr) {
     PyErr_Format(PyExc_ValueError, "no type is registered at index %lld", parent);

@@ -133,9 +133,7 @@ bool IsReadOnly(PyObject* self) {
   if (reinterpret_cast<PyTensor*>(self)->read_only) return true;
   DLManagedTensorVersioned* m = nullptr;
   if (TVMFFITensorToDLPackVersioned(reinterpret_cast<PyObj*>(self)->handle, &m) != 0) {
-    TVMFFIObjectHandle err = nullptr;
-    TVMFFIErrorMoveFromRaised(&err);
-    if (err != nullptr) TVMFFIObjectDecRef(err);
+    ClearRaisedFFIError();
     return false;
   }
   bool read_only = (m->flags & DLPACK_FLAG_BITMASK_READ_ONLY) != 0;
@@ -245,7 +243,11 @@ TVMFFIObject* CopyCPU(const DLTensor& src) {
   }
   m->flags |= DLPACK_FLAG_BITMASK_IS_COPIED;
   TVMFFIObjectHandle out = nullptr;
-  if (TVMFFITensorFromDLPackVersioned(m, 0, 0, &out) != 0) return RaiseFromFFI(-1), nullptr;
+  if (TVMFFITensorFromDLPackVersioned(m, 0, 0, &out) != 0) {
+    RaiseFromFFI(-1);
+    m->deleter(m);  // our own CPU allocation: runs no Python code
+    return nullptr;
+  }
   return static_cast<TVMFFIObject*>(out);
 }
 

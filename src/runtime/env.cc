@@ -258,7 +258,10 @@ int TVMFFIEnvTensorAlloc(DLTensor* prototype, TVMFFIObjectHandle* out) {
   }
   if (managed == nullptr) FFI_THROW(RuntimeError) << "The tensor allocator returned no tensor";
   TVMFFIObjectHandle handle = nullptr;
-  if (TVMFFITensorFromDLPackVersioned(managed, 0, 0, &handle) != 0) return -1;
+  if (TVMFFITensorFromDLPackVersioned(managed, 0, 0, &handle) != 0) {
+    if (managed->deleter != nullptr) managed->deleter(managed);  // refused: still ours
+    return -1;
+  }
   ffi::Tensor t = ffi::detail::ObjectUnsafe::RefFromOwnedHeader<ffi::Tensor>(handle);
   CheckAllocated(*prototype, *t.dl_tensor());
   *out = ffi::detail::ObjectUnsafe::MoveToHeader(std::move(t));

@@ -137,31 +137,25 @@ void CheckImported(const DLTensor& t, int32_t require_alignment, bool require_co
 }
 
 /*!
- * \brief Takes ownership of `managed`: on success `*out` owns it, on any failure its deleter has
- * run (exactly once, as on success when the last reference goes) and the error is thrown.
+ * \brief Takes ownership of `managed` on success (`*out` owns it; its deleter runs when the last
+ * reference goes). On any failure the error is thrown and `managed` is still the caller's, as in
+ * TVM-FFI: a caller that gives up on it runs its deleter.
  */
 template <typename Managed>
 void Import(Managed* managed, uint64_t flags, int32_t require_alignment, bool require_contiguous,
             TVMFFIObjectHandle* out) {
-  ObjectPtr<DLPackTensorObj<Managed>> obj;
   const char* what = kImportWhat;
-  try {
-    if (out == nullptr) FFI_REFUSE_IMPORT(ValueError) << "the out pointer is NULL";
-    if constexpr (std::is_same_v<Managed, DLManagedTensorVersioned>) {
-      if (managed->version.major != DLPACK_MAJOR_VERSION) {
-        FFI_REFUSE_IMPORT(ValueError)
-            << "unsupported DLPack major version " << managed->version.major
-            << " (supported: " << DLPACK_MAJOR_VERSION << ")";
-      }
+  if (out == nullptr) FFI_REFUSE_IMPORT(ValueError) << "the out pointer is NULL";
+  if constexpr (std::is_same_v<Managed, DLManagedTensorVersioned>) {
+    if (managed->version.major != DLPACK_MAJOR_VERSION) {
+      FFI_REFUSE_IMPORT(ValueError) << "unsupported DLPack major version " << managed->version.major
+                                    << " (supported: " << DLPACK_MAJOR_VERSION << ")";
     }
-    const DLTensor& t = managed->dl_tensor;
-    CheckImported(t, require_alignment, require_contiguous);
-    obj = make_object_with_extra<DLPackTensorObj<Managed>>(
-        2 * static_cast<size_t>(t.ndim) * sizeof(int64_t), managed, flags);
-  } catch (...) {
-    if (managed->deleter != nullptr) managed->deleter(managed);
-    throw;
   }
+  const DLTensor& t = managed->dl_tensor;
+  CheckImported(t, require_alignment, require_contiguous);
+  ObjectPtr<DLPackTensorObj<Managed>> obj = make_object_with_extra<DLPackTensorObj<Managed>>(
+      2 * static_cast<size_t>(t.ndim) * sizeof(int64_t), managed, flags);
   *out = detail::ObjectUnsafe::Header(obj.release());
 }
 

@@ -277,18 +277,21 @@ TEST(DLPackDeleter, RunsOnceAfterLastReference) {
   EXPECT_EQ(q.deleted, 1);
 }
 
-/*! \brief A refusal: the error is a ValueError mentioning `needle`, the deleter ran once. */
+/*!
+ * \brief A refusal: the error is a ValueError mentioning `needle`, and the tensor is still the
+ * producer's (its deleter has not run), as in TVM-FFI.
+ */
 void ExpectRefusedLegacy(Producer* p, size_t align, bool contiguous, const std::string& needle) {
   ffi::Error e = CatchError([&] { Tensor::FromDLPack(&p->legacy, align, contiguous); });
   EXPECT_EQ(e.kind(), "ValueError") << e.message();
   EXPECT_NE(e.message().find(needle), std::string::npos) << e.message();
-  EXPECT_EQ(p->deleted, 1);
+  EXPECT_EQ(p->deleted, 0);
 }
 void ExpectRefusedVersioned(Producer* p, size_t align, bool contiguous, const std::string& needle) {
   ffi::Error e = CatchError([&] { Tensor::FromDLPackVersioned(&p->versioned, align, contiguous); });
   EXPECT_EQ(e.kind(), "ValueError") << e.message();
   EXPECT_NE(e.message().find(needle), std::string::npos) << e.message();
-  EXPECT_EQ(p->deleted, 1);
+  EXPECT_EQ(p->deleted, 0);
 }
 
 TEST(DLPackRefusal, NullTensor) {
@@ -383,7 +386,7 @@ TEST(DLPackRefusal, CApiReturnsErrorCodeAndRaisesValueError) {
   TVMFFIObjectHandle out = nullptr;
   EXPECT_NE(TVMFFITensorFromDLPackVersioned(&p.versioned, 0, 1, &out), 0);
   EXPECT_EQ(out, nullptr);
-  EXPECT_EQ(p.deleted, 1);
+  EXPECT_EQ(p.deleted, 0);  // refused: still the producer's
   ffi::Error e = TakeRaised();
   EXPECT_EQ(e.kind(), "ValueError");
   EXPECT_NE(e.message().find("contiguous"), std::string::npos) << e.message();
@@ -394,7 +397,7 @@ TEST(DLPackRefusal, CApiReturnsErrorCodeAndRaisesValueError) {
   Producer q({2});
   EXPECT_NE(TVMFFITensorFromDLPack(&q.legacy, -8, 0, &out), 0);
   EXPECT_EQ(TakeRaised().kind(), "ValueError");
-  EXPECT_EQ(q.deleted, 1);
+  EXPECT_EQ(q.deleted, 0);
 }
 
 TEST(DLPackDeleter, NullDeleterProducersAreAccepted) {

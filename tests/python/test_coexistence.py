@@ -347,3 +347,59 @@ def test_a_runtime_of_another_abi_is_refused_at_import(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 1
     assert "ImportError" in out.stderr and "has ABI version 0.0.9" in out.stderr
+
+
+REFUSED_IMPORTS = """
+import sys
+
+first, importer = sys.argv[1], sys.argv[2]
+__import__(first)
+import numpy as np
+import torch
+
+import ffi
+import tvm_ffi
+
+package = {"ffi": ffi, "tvm_ffi": tvm_ffi}[importer]
+misaligned_torch = torch.ones(9)[1:]
+misaligned_numpy = np.ones(9, np.float32)[1:]
+strided_torch = torch.ones(4, 4).t()
+for producer, settings in [
+    (misaligned_torch, {"require_alignment": 64}),
+    (misaligned_numpy, {"require_alignment": 64}),
+    (strided_torch, {"require_contiguous": True}),
+]:
+    before = sys.getrefcount(producer)
+    for _ in range(200):
+        try:
+            package.from_dlpack(producer, **settings)
+        except Exception:
+            pass
+        else:
+            sys.exit(f"{settings} was not refused")
+    after = sys.getrefcount(producer)
+    if after != before:
+        sys.exit(f"{type(producer).__name__} {settings}: {after - before} references leaked")
+print("refusals-ok")
+"""
+
+
+@pytest.mark.parametrize(
+    "first, importer",
+    [("ffi", "tvm_ffi"), ("ffi", "ffi"), ("tvm_ffi", "ffi"), ("tvm_ffi", "tvm_ffi")],
+    ids=["tvm_ffi-on-ours", "ffi-on-ours", "ffi-on-reference", "tvm_ffi-on-reference"],
+)
+def test_refused_imports_free_the_producer_once_on_either_runtime(first, importer):
+    """Both runtimes follow one contract for a refused DLPack import: the tensor is not taken
+    (the caller frees it). Each package relies on it: a runtime that freed it too crashed the
+    reference package, and ours leaked every producer a refused ffi import saw on theirs."""
+    if first == "ffi" and importer == "tvm_ffi" and not _our_runtime_serves_the_reference_package():
+        pytest.skip("this runtime lacks ffi.GetKwargsObject, which tvm_ffi needs at import")
+    out = subprocess.run(
+        [sys.executable, "-c", REFUSED_IMPORTS, first, importer],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "refusals-ok" in out.stdout

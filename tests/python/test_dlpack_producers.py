@@ -1,5 +1,6 @@
-"""Malformed DLPack producers: every one is refused with a clear error, and every tensor's deleter
-runs exactly once."""
+"""Malformed DLPack producers: every one is refused with a clear error, a refused capsule stays
+unconsumed (the producer's, as the DLPack protocol and the reference have it), and every tensor's
+deleter runs exactly once."""
 
 import ctypes
 
@@ -10,6 +11,22 @@ import ffi
 _capsule_new = ctypes.pythonapi.PyCapsule_New
 _capsule_new.restype = ctypes.py_object
 _capsule_new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+_capsule_is_valid = ctypes.pythonapi.PyCapsule_IsValid
+_capsule_is_valid.restype = ctypes.c_int
+_capsule_is_valid.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+_capsule_get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+_capsule_get_pointer.restype = ctypes.c_void_p
+_capsule_get_pointer.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+
+# The reliability library, for the capsule destructor below (set by the `native` fixture).
+_native_lib = None
+
+
+@ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+def _free_unconsumed(cap):
+    """A producer's capsule destructor: frees the tensor when no consumer took it."""
+    if _capsule_is_valid(cap, b"dltensor_versioned"):
+        _native_lib.delete_managed_tensor(_capsule_get_pointer(cap, b"dltensor_versioned"))
 
 
 @pytest.fixture(scope="module")
@@ -18,6 +35,9 @@ def native(reliability_path):
     lib.make_managed_tensor.restype = ctypes.c_void_p
     lib.make_managed_tensor.argtypes = [ctypes.c_int]
     lib.managed_deleter_runs.restype = ctypes.c_int
+    lib.delete_managed_tensor.argtypes = [ctypes.c_void_p]
+    global _native_lib
+    _native_lib = lib
     return lib
 
 
@@ -32,6 +52,14 @@ class Producer:
 
     def __dlpack_device__(self):
         return (1, 0)
+
+
+def owning_capsule(native, kind):
+    """A capsule as producers make them: its destructor frees a tensor no consumer took."""
+    managed = native.make_managed_tensor(kind)
+    return _capsule_new(
+        managed, b"dltensor_versioned", ctypes.cast(_free_unconsumed, ctypes.c_void_p)
+    )
 
 
 def capsule(native, kind):
@@ -52,16 +80,17 @@ def capsule(native, kind):
 @pytest.mark.parametrize("consumer", ["argument", "from_dlpack"])
 def test_malformed_tensor_refused_and_deleted_once(native, rmod, kind, error, message, consumer):
     before = native.managed_deleter_runs()
-    producer = Producer(capsule(native, kind))
-    with pytest.raises(error, match=message):
-        if consumer == "argument":
-            rmod.keep(producer)
-        else:
-            ffi.from_dlpack(producer)
-    assert native.managed_deleter_runs() == before + 1
-    # The capsule was consumed: handing it out again is refused, and deletes nothing.
-    with pytest.raises(TypeError, match="unused DLPack capsule"):
-        ffi.from_dlpack(producer)
+    producer = Producer(owning_capsule(native, kind))
+    for _ in range(2):  # refused again: the capsule was not consumed
+        with pytest.raises(error, match=message):
+            if consumer == "argument":
+                rmod.keep(producer)
+            else:
+                ffi.from_dlpack(producer)
+        # Still the producer's: named as an unused capsule, nothing freed yet.
+        assert _capsule_is_valid(id(producer.capsule), b"dltensor_versioned")
+        assert native.managed_deleter_runs() == before
+    del producer
     assert native.managed_deleter_runs() == before + 1
 
 

@@ -178,6 +178,12 @@ extern "C" __attribute__((visibility("default"))) void* make_managed_tensor(int 
   return &m->managed;
 }
 
+// Runs a managed tensor's deleter, as the destructor of a capsule nobody consumed does.
+extern "C" __attribute__((visibility("default"))) void delete_managed_tensor(void* m) {
+  auto* managed = static_cast<DLManagedTensorVersioned*>(m);
+  managed->deleter(managed);
+}
+
 // How many managed tensors' deleters have run.
 extern "C" __attribute__((visibility("default"))) int managed_deleter_runs() {
   return deleter_runs.load();
