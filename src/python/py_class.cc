@@ -22,9 +22,12 @@ namespace {
 /*!
  * \brief The convert_fn of ffi.MakeFieldSetter: `converter` is a Python callable (kept alive by the
  * class); `value` is handed to it as a Python value and its result stored, or its exception raised
- * as the FFI error (a TypeError names the field's expected type).
+ * as the FFI error (a TypeError names the field's expected type). A NULL `converter` (a field
+ * taking any value) stores the value as it is, without Python; the reference's runtime calls
+ * convert_fn for every field, so every field is given this function.
  */
 int ConvertThroughPython(void* converter, const TVMFFIAny* value, TVMFFIAny* result) {
+  if (converter == nullptr) return TVMFFIAnyViewToOwnedAny(value, result);
   if (!PythonAlive()) {
     TVMFFIErrorSetRaisedFromCStr("RuntimeError",
                                  "a Python-defined field was set while Python is shutting down");

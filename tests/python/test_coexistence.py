@@ -403,3 +403,52 @@ def test_refused_imports_free_the_producer_once_on_either_runtime(first, importe
     )
     assert out.returncode == 0, out.stdout + out.stderr
     assert "refusals-ok" in out.stdout
+
+
+PY_CLASS_ON_EITHER_RUNTIME = """
+import sys
+from typing import Any, Optional
+
+__import__(sys.argv[1])
+import ffi
+from ffi import dataclasses as dc
+
+
+@dc.py_class("coexist.Node")
+class Node(ffi.Object):
+    value: int
+    label: str = "x"
+    payload: Any = None
+    parent: Optional["Node"] = None
+    items: list = dc.field(default_factory=list)
+
+
+a = Node(1)
+assert (a.value, a.label, a.payload, a.parent, list(a.items)) == (1, "x", None, None, [])
+b = Node(2, "b", payload=[1, "two"], parent=a, items=[3])
+b.payload = {"k": 1.5}
+b.label = "bb"
+assert b.parent.same_as(a) and b.payload["k"] == 1.5 and b.label == "bb"
+try:
+    b.value = "not an int"
+except TypeError:
+    pass
+else:
+    sys.exit("a str was stored in an int field")
+print("py-class-ok")
+"""
+
+
+@pytest.mark.parametrize("first", ["ffi", "tvm_ffi"])
+def test_py_class_fields_on_either_runtime(first):
+    """A field taking any value (no Python converter) is set through the same C callback as a
+    typed one: the reference's runtime, serving the process when tvm_ffi came first, calls it
+    for every field (it crashed on a NULL one)."""
+    out = subprocess.run(
+        [sys.executable, "-c", PY_CLASS_ON_EITHER_RUNTIME, first],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "py-class-ok" in out.stdout

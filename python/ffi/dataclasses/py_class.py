@@ -227,7 +227,9 @@ def _register_fields(index: int, start: int, specs: list[_Spec]) -> int:
         conv = spec.schema.convert
         if conv is not None:
             _KEEP_ALIVE.append(conv)
-        setter = make_setter(static_index, id(conv) if conv else 0, convert_fn if conv else 0)
+        # convert_fn for every field (a NULL converter stores the value as it is): the reference's
+        # runtime, serving the process when tvm_ffi came first, calls it unconditionally.
+        setter = make_setter(static_index, id(conv) if conv else 0, convert_fn)
         flags = _WRITABLE | _structural_eq_bit(f.structural_eq)
         default: Any = None
         if f.default_factory is not MISSING:
