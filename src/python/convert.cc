@@ -192,8 +192,8 @@ namespace {
     case PyKind::kForeign:
     case PyKind::kException: {
       // The object a tvm_ffi value holds, or an Error made for an exception.
-      TVMFFIObject* h =
-          c.kind == PyKind::kForeign ? ForeignObjectHandle(value) : ErrorFromException(value);
+      TVMFFIObject* h = c.kind == PyKind::kForeign ? ForeignObjectHandle(value)
+                                                   : ErrorFromException(value, false);
       if (h == nullptr) return false;
       out->type_index = h->type_index;
       out->v_obj = h;

@@ -266,10 +266,12 @@ PyObject* RaiseFromFFI(int rc);
 void ClearRaisedFFIError();
 /*!
  * \brief An Error object for a Python exception (its class name as the kind, its str as the
- * message, the exception itself carried along so Python gets it back unchanged); NULL with a
- * Python error when it cannot be made.
+ * message); NULL with a Python error when it cannot be made. With `carry`, for an exception raised
+ * through C++, the exception itself rides along so Python gets it back unchanged. An exception
+ * passed as a value is not carried: the Error value would often sit in a frame the exception's
+ * own traceback reaches, a cycle through C++ that Python's collector cannot see.
  */
-TVMFFIObject* ErrorFromException(PyObject* exc);
+TVMFFIObject* ErrorFromException(PyObject* exc, bool carry);
 
 /*! \brief The Python exception an FFI error stands for (new reference; nullptr with a Python error
  * set on failure): the exception it carries when it came from Python, else one of the class

@@ -239,7 +239,7 @@ PyObject* ExceptionFromErrorImpl(const ffi::Error& error) {
   return exc;
 }
 
-TVMFFIObject* ErrorFromExceptionImpl(PyObject* value) {
+TVMFFIObject* ErrorFromExceptionImpl(PyObject* value, bool carry) {
   // The kind, as the reference chooses it: the kind of the FFI error the exception was made from
   // (a C++ -> Python -> C++ round trip keeps it), else the kind its class is registered under,
   // else the class's name.
@@ -257,8 +257,8 @@ TVMFFIObject* ErrorFromExceptionImpl(PyObject* value) {
   // the Python frames it passed through.
   std::string backtrace = original.backtrace + PythonBacktrace(value);
   // The exception rides along as an opaque object so the Python caller gets it back unchanged.
-  TVMFFIObjectHandle carried = NewOpaquePyObject(value);
-  if (carried == nullptr) PyErr_Clear();  // the error still carries kind and message
+  TVMFFIObjectHandle carried = carry ? NewOpaquePyObject(value) : nullptr;
+  if (carry && carried == nullptr) PyErr_Clear();  // the error still carries kind and message
   TVMFFIByteArray k{kind.data(), kind.size()}, m{message.data(), message.size()},
       b{backtrace.data(), backtrace.size()};
   TVMFFIObjectHandle err = nullptr;
@@ -300,9 +300,9 @@ PyObject* ExceptionFromError(const ffi::Error& error) {
   }
 }
 
-TVMFFIObject* ErrorFromException(PyObject* value) {
+TVMFFIObject* ErrorFromException(PyObject* value, bool carry) {
   try {
-    return ErrorFromExceptionImpl(value);
+    return ErrorFromExceptionImpl(value, carry);
   }
   FFI_PY_CATCH(return nullptr)
 }
@@ -312,7 +312,7 @@ int SetFFIErrorFromPython() {
   PyErr_Fetch(&type, &value, &tb);
   PyErr_NormalizeException(&type, &value, &tb);
   if (tb != nullptr) PyException_SetTraceback(value, tb);
-  if (TVMFFIObject* err = value != nullptr ? ErrorFromException(value) : nullptr) {
+  if (TVMFFIObject* err = value != nullptr ? ErrorFromException(value, true) : nullptr) {
     TVMFFIErrorSetRaised(err);
     TVMFFIObjectDecRef(err);
   } else {

@@ -1,6 +1,8 @@
 """Errors in both directions and Python callbacks crossing C++."""
 
+import gc
 import traceback
+import weakref
 
 import pytest
 
@@ -141,3 +143,24 @@ def test_functions_returned_to_python_are_callable(mod):
     g = mod.echo(f)
     assert isinstance(g, ffi.Function)
     assert g(1) == 2
+
+
+def test_exception_converted_to_a_value_in_its_own_handler_is_collected():
+    # `r` sits in the frame the exception's traceback holds: were the exception kept inside the
+    # error value, that cycle would run through C++ and never be collected.
+    class Tracked(Exception):
+        pass
+
+    refs = []
+
+    def handler():
+        try:
+            raise Tracked("kept?")
+        except Tracked as e:
+            refs.append(weakref.ref(e))
+            r = ffi.convert(e)
+            assert r.kind == "Tracked" and r.message == "kept?"
+
+    handler()
+    gc.collect()
+    assert refs[0]() is None
