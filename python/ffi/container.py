@@ -76,6 +76,12 @@ def _tensor_key(t: Tensor) -> tuple[Any, ...]:
             device.dlpack_device_type(), device.index)  # fmt: skip
 
 
+def _is_tensor_like(x: object) -> bool:
+    """Whether `x` is an ffi.Tensor or a framework tensor (a DLPack producer that is no FFI
+    object)."""
+    return isinstance(x, Tensor) or (not isinstance(x, Object) and hasattr(type(x), "__dlpack__"))
+
+
 def _as_tensor(x: object) -> Tensor | None:
     """`x` as an ffi.Tensor: itself, or the view of a framework tensor (a DLPack producer that is
     no FFI object); None for anything else."""
@@ -118,7 +124,8 @@ def _elem_eq(a: object, b: object) -> bool:
     # tensor are two FFI objects); other FFI objects are equal when they are the same object or,
     # as in the reference, when their reflected fields are equal (the runtime's ffi.RecursiveEq);
     # functions, modules, errors and Python objects only when they are the same object.
-    if isinstance(a, Tensor) or isinstance(b, Tensor):
+    # A framework tensor on either side compares as a tensor too: its own == is elementwise.
+    if _is_tensor_like(a) or _is_tensor_like(b):
         ta, tb = _as_tensor(a), _as_tensor(b)
         return (
             ta is not None

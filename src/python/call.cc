@@ -390,17 +390,26 @@ class CallArgs {
   /*! \brief Any other convertible value, owned for the duration of the call. */
   bool SetOwned(Py_ssize_t i, PyObject* arg, Classified c, PyObject* func_name) {
     TVMFFIAny* out = &values()[i];
-    NestedFrameworkTensor& nested = nested_framework_tensor;
-    nested.api = nullptr;
+    ContainerArgumentScope scope;
     if (!ToOwnedAny(arg, c, out)) return FailConversion(i, arg, c, func_name);
     if (out->type_index >= kTVMFFIStaticObjectBegin) Own(out->v_obj);
-    UseNestedFrameworkTensor(nested);
+    UseNestedFrameworkTensor(scope.state);
     return true;
   }
 
-  /*! \brief A framework tensor met inside a container argument (`nested`, this thread's
-   * record) counts as a tensor argument. */
-  void UseNestedFrameworkTensor(const NestedFrameworkTensor& nested) {
+  /*! \brief Converting one container argument: this thread's record, set up and cleared. */
+  struct ContainerArgumentScope {
+    ContainerArgument& state = container_argument;
+    bool outer = state.in_call;  // a conversion may call Python, which may make calls
+    ContainerArgumentScope() {
+      state.api = nullptr;
+      state.in_call = true;
+    }
+    ~ContainerArgumentScope() { state.in_call = outer; }
+  };
+
+  /*! \brief A framework tensor met inside a container argument counts as a tensor argument. */
+  void UseNestedFrameworkTensor(const ContainerArgument& nested) {
     if (const DLPackExchangeAPI* api = nested.api) {
       if (framework_api_ == nullptr) framework_api_ = api;
       UseFrameworkEnvironment(api, nested.device);
@@ -421,15 +430,14 @@ class CallArgs {
       FFI_PY_CATCH(return false)
     }
     arrays_[num_arrays_++] = array;  // released (or pooled again) with the call's temporaries
-    NestedFrameworkTensor& nested = nested_framework_tensor;
-    nested.api = nullptr;
+    ContainerArgumentScope scope;
     if (!ListIntoArray(arg, static_cast<ArrayObj*>(detail::ObjectUnsafe::FromHeader(array)))) {
       return FailConversion(i, arg, c, func_name);
     }
     TVMFFIAny* out = &values()[i];
     out->type_index = kTVMFFIArray;
     out->v_obj = array;
-    UseNestedFrameworkTensor(nested);
+    UseNestedFrameworkTensor(scope.state);
     return true;
   }
 

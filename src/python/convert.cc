@@ -155,6 +155,15 @@ bool IntToAnySlow(PyObject* value, TVMFFIAny* out) {
 
 namespace {
 
+/*! \brief The BufferError of a read-only tensor inside a call's container argument. */
+bool RefuseReadOnly(PyObject* value) {
+  PyErr_Format(PyExc_BufferError,
+               "a read-only `%s` inside an argument: kernels receive writable tensors (pass a "
+               "writable copy)",
+               Py_TYPE(value)->tp_name);
+  return false;
+}
+
 [[gnu::always_inline]] inline bool ToOwnedAnyImpl(PyObject* value, Classified c, TVMFFIAny* out) {
   switch (c.kind) {
     case PyKind::kNone:
@@ -171,6 +180,10 @@ namespace {
       return !(out->v_float64 == -1.0 && PyErr_Occurred());
     case PyKind::kObject: {
       TVMFFIObject* h = reinterpret_cast<PyObj*>(value)->handle;
+      if (container_argument.in_call && h->type_index == kTVMFFITensor &&
+          PyObject_TypeCheck(value, TensorType) && reinterpret_cast<PyTensor*>(value)->read_only) {
+        return RefuseReadOnly(value);
+      }
       TVMFFIObjectIncRef(h);
       out->type_index = h->type_index;
       out->v_obj = h;
@@ -237,8 +250,13 @@ namespace {
       bool read_only = false;
       TVMFFIObject* t = TensorFromDLPackProducer(value, c, 0, false, &read_only);
       if (t == nullptr) return false;
-      if (c.kind == PyKind::kExchange && nested_framework_tensor.api == nullptr) {
-        nested_framework_tensor = {c.api, TVMFFITensorGetDLTensorPtr(t)->device};
+      if (read_only && container_argument.in_call) {
+        TVMFFIObjectDecRef(t);
+        return RefuseReadOnly(value);
+      }
+      if (c.kind == PyKind::kExchange && container_argument.api == nullptr) {
+        container_argument.api = c.api;
+        container_argument.device = TVMFFITensorGetDLTensorPtr(t)->device;
       }
       out->type_index = kTVMFFITensor;
       out->v_obj = t;

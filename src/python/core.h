@@ -306,16 +306,23 @@ inline void FillCompactStrides(const int64_t* shape, int32_t ndim, int64_t* out)
   }
 }
 /*!
- * \brief The first framework tensor (one exported through a DLPack exchange API) that conversions
- * on this thread met since `api` was last cleared: a call clears it before converting a container
- * argument, so that tensors nested in lists and dicts make its results arrive in their framework
- * as a tensor argument does.
+ * \brief What converting a container argument of a call (a list, a dict, ...) on this thread must
+ * know and learns. A call clears `api` and sets `in_call` before converting one, and clears
+ * `in_call` after; other conversions (ffi.Array(...), field values) run with it false.
  */
-struct NestedFrameworkTensor {
+struct ContainerArgument {
+  /*!
+   * \brief The first framework tensor (one exported through a DLPack exchange API) met: tensors
+   * nested in lists and dicts make the call's results arrive in their framework as a tensor
+   * argument does.
+   */
   const DLPackExchangeAPI* api = nullptr;
+  /*! \brief That tensor's device. */
   DLDevice device{};
+  /*! \brief Read-only tensors are refused, as they are as arguments themselves. */
+  bool in_call = false;
 };
-extern thread_local NestedFrameworkTensor nested_framework_tensor;
+extern thread_local ContainerArgument container_argument;
 /*!
  * \brief An owned Tensor object for any DLPack producer, with `read_only` set when the producer
  * marked it so; NULL with a Python error on failure.

@@ -207,7 +207,7 @@ bool NumpyArrayWriteable(PyObject* obj) {
   return (reinterpret_cast<NumpyArrayFields*>(obj)->flags & kNumpyWriteable) != 0;
 }
 
-thread_local NestedFrameworkTensor nested_framework_tensor;
+thread_local ContainerArgument container_argument;
 
 TVMFFIObject* TensorFromDLPackProducer(PyObject* obj, Classified c, int32_t require_alignment,
                                        bool require_contiguous, bool* read_only) {

@@ -230,3 +230,27 @@ def test_read_only_numpy_arrays_stay_read_only():
     assert not back.flags.writeable
     w = np.from_dlpack(ffi.from_dlpack(np.zeros(2)))
     assert w.flags.writeable
+
+
+def test_read_only_tensors_inside_arguments_are_refused_like_arguments(mod):
+    ro = np.zeros(3, np.float32)
+    ro.flags.writeable = False
+    ro_ffi = ffi.from_dlpack(ro)
+    for arg in (ro, [ro], (1, ro), [np.ones(2)] * 9 + [ro], {"k": ro}, [ro_ffi], {"k": [ro_ffi]}):
+        with pytest.raises(BufferError, match="read-only"):
+            mod.echo(arg)
+    assert not ro.any()
+    # Outside a call a read-only tensor may be held (the kernel that gets it is what is refused).
+    held = ffi.Array([ro])
+    assert ffi.Array([ro_ffi])[0].shape == (3,) and len(held) == 1
+    # And writable ones nested in arguments still pass.
+    assert mod.echo([np.ones(2, np.float32)])[0].shape == (2,)
+
+
+def test_framework_tensors_compare_as_tensors_in_containers():
+    t = torch.ones(3)
+    a = np.ones(2)
+    assert t in ffi.Array([1, t]) and a in ffi.List([2.0, a])
+    assert torch.zeros(3) not in ffi.Array([1, t])
+    assert ffi.Array([1, t]).index(t) == 1
+    assert ffi.Map({"k": t}).items() >= {("k", t)}
