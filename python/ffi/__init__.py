@@ -195,11 +195,12 @@ __all__ = [
 
 def __getattr__(name: str):  # noqa: ANN202
     """``ffi.core``, ``ffi.cpp``, ``ffi.dataclasses`` (and ``ffi.method``), ``ffi.serialization``
-    and ``ffi.utils`` load on first use (import stays cheap); they stay out of __all__ so that
+    and ``ffi.utils`` load on first use (import stays cheap), as do ``ffi._dtype`` and
+    ``ffi._ffi_api`` (the reference's module names); they stay out of __all__ so that
     ``from ffi import *`` never shadows the standard ``dataclasses``."""
     import importlib
 
-    if name in ("core", "cpp", "dataclasses", "serialization", "utils"):
+    if name in ("core", "cpp", "dataclasses", "serialization", "utils", "_dtype", "_ffi_api"):
         return importlib.import_module(f"{__name__}.{name}")
     if name == "method":  # the reference's top-level name for ffi.dataclasses.method
         return importlib.import_module(f"{__name__}.dataclasses").method

@@ -6,7 +6,31 @@ this package has always had), and ``float4_e2m1fn_x2`` (PyTorch's spelling) is t
 ``float4_e2m1fnx2``: two 4-bit floats packed in a byte.
 """
 
+from __future__ import annotations
+
+from typing import Any
+
 from ._core import dtype
+
+
+class _NumpyNames:
+    """``dtype._NUMPY_DTYPE_TO_STR`` (a name code written for the reference reads): NumPy's dtypes
+    by the names ``ffi.dtype`` takes, built on first use (importing NumPy then, not with ffi)."""
+
+    def __init__(self) -> None:
+        self._table: dict[Any, str] | None = None
+
+    def __get__(self, instance: object, owner: type | None = None) -> dict[Any, str]:
+        if self._table is None:
+            import numpy as np
+
+            names = ["bool", "float16", "float32", "float64", "complex64", "complex128"]
+            names += [f"{s}int{b}" for s in ("", "u") for b in (8, 16, 32, 64)]
+            self._table = {np.dtype(n): n for n in names}
+        return self._table
+
+
+dtype._NUMPY_DTYPE_TO_STR = _NumpyNames()  # type: ignore[attr-defined]
 
 # Named after NumPy 2's choice of ``bool``; this module therefore never calls the builtin.
 bool = dtype("bool")

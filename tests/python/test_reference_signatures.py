@@ -76,3 +76,33 @@ def test_calls_by_the_references_keywords():
     with ffi.use_raw_stream(device=cuda, stream=7):
         assert ffi.get_raw_stream(device=cuda) == 7
     assert ffi.get_raw_stream(device=cuda) == 0
+
+
+def test_reference_module_names_used_by_real_code():
+    # apache/tvm and the CuTe DSL's TVM-FFI builder import these modules by name. The reference
+    # is read in its own process: this one's runtime is ours.
+    import numpy as np
+
+    import ffi._dtype
+    import ffi._ffi_api
+
+    code = (
+        "import json, tvm_ffi._dtype as d\n"
+        "print(json.dumps([{m.name: m.value for m in d.DataTypeCode},"
+        " {str(k): v for k, v in d.dtype._NUMPY_DTYPE_TO_STR.items()}]))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    if proc.returncode != 0 and "No module named 'tvm_ffi'" in proc.stderr:
+        pytest.skip("the reference package is not installed")
+    assert proc.returncode == 0, proc.stderr
+    ref_codes, ref_numpy = json.loads(proc.stdout)
+    assert ffi._dtype.dtype is ffi.dtype
+    assert ref_codes.items() <= {m.name: m.value for m in ffi._dtype.DataTypeCode}.items()
+    assert ffi.dtype("uint8").type_code == ffi._dtype.DataTypeCode.UINT
+    assert ffi.dtype("float8_e4m3fn").type_code == ffi._dtype.DataTypeCode.Float8E4M3FN
+    table = {str(k): v for k, v in ffi.dtype._NUMPY_DTYPE_TO_STR.items()}
+    assert ffi.dtype._NUMPY_DTYPE_TO_STR[np.dtype(np.bool_)] == "bool"
+    common = table.keys() & ref_numpy.keys()
+    assert len(common) >= 12 and all(table[k] == ref_numpy[k] for k in common)
+    assert ffi._ffi_api.MakeObjectFromPackedArgs is not None
+    assert ffi._ffi_api.ReprPrint(ffi.convert([1, 2])) == "(1, 2)"
