@@ -116,7 +116,7 @@ def test_verbose_prints_commands(capfd):
     assert "-std=c++17" in err and "-shared" in err
 
 
-def test_build_from_files(tmp_path):
+def test_build_from_files(tmp_path, cache_dir):
     src = tmp_path / "kernel.cc"
     src.write_text(
         "#include <ffi/ffi.h>\n" + ADD_ONE + "FFI_DLL_EXPORT_TYPED_FUNC(add_one, add_one);\n"
@@ -127,6 +127,16 @@ def test_build_from_files(tmp_path):
     y = torch.empty(2)
     ffi.load_module(lib).add_one(x, y)
     assert y.tolist() == [1.0, 1.0]
+    # Where the reference puts its result, and where code written for it looks: <dir>/<name>.so,
+    # the same library (kept so when the sources change).
+    named = tmp_path / "out" / "from_file.so"
+    assert named.read_bytes() == open(lib, "rb").read()
+    src.write_text(src.read_text() + "int64_t unused_extra() { return 7; }\n")
+    rebuilt = ffi.cpp.build("from_file", cpp_files=[src], build_directory=tmp_path / "out")
+    assert rebuilt != lib and named.read_bytes() == open(rebuilt, "rb").read()
+    # Without a build directory (the cache) there is no such copy.
+    cached = ffi.cpp.build("from_file", cpp_files=[src])
+    assert not os.path.exists(os.path.join(os.path.dirname(cached), "from_file.so"))
 
 
 def test_reference_spellings_of_the_build_functions(tmp_path):

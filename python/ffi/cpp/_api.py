@@ -3,6 +3,7 @@ package's docstring); ``_build`` runs the builds, ``_sources`` writes the inline
 
 from __future__ import annotations
 
+import filecmp
 import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
@@ -53,7 +54,10 @@ def build_inline(
     and include directory, the compilers (path and ``--version``) and ffi's headers: new source
     gets a new file, so loading it in a process that loaded the old one runs the new code. The
     library's
-    SHA-256 is checked against the one recorded at install; a mismatch rebuilds it. `name` must be
+    SHA-256 is checked against the one recorded at install; a mismatch rebuilds it. In a given
+    `build_directory` a copy is also kept at ``<dir>/<name>.so``, where the reference puts its
+    result (loading goes through the keyed name, so a rebuilt library is never confused with a
+    loaded one). `name` must be
     a C identifier (``ValueError`` before anything is written). A compile error raises BuildError
     with the compiler's diagnostics.
 
@@ -71,7 +75,8 @@ def build_inline(
     object_output = _is_object_output(output)
     kinds = {"cuda" if suffix == ".cu" else "c++" for suffix in texts}
     spec = _Spec(extra_cflags, extra_cuda_cflags, extra_ldflags, extra_include_paths, kinds)
-    return _place(_build(name, spec, texts, [], build_directory, verbose, object_output), output)
+    built = _build(name, spec, texts, [], build_directory, verbose, object_output)
+    return _place(built, output, name, build_directory)
 
 
 def load_inline(
@@ -125,9 +130,21 @@ def _is_object_output(output: object) -> bool:
     return os.path.splitext(os.fspath(output))[1].lower() in _OBJECT_SUFFIXES
 
 
-def _place(built: str, output: str | os.PathLike[str] | None) -> str:
-    """`built`, or a copy of it at `output` (a bare file name: beside `built`)."""
+def _place(
+    built: str,
+    output: str | os.PathLike[str] | None,
+    name: str,
+    build_directory: str | os.PathLike[str] | None,
+) -> str:
+    """`built`, or a copy of it at `output` (a bare file name: beside `built`). In a given
+    `build_directory`, ``<name>.so`` (or ``.o``) is kept the same as `built` too, where code
+    written for the reference looks for what it built; `built` itself is returned."""
     if output is None:
+        if build_directory is not None and os.fspath(build_directory) != "":
+            beside = os.path.join(os.path.dirname(built), name + os.path.splitext(built)[1])
+            if not (os.path.isfile(beside) and filecmp.cmp(built, beside, shallow=False)):
+                with open(built, "rb") as f:
+                    _write_atomically(beside, f.read())
         return built
     path = _strings(output, "output")[0]
     target = os.path.join(os.path.dirname(built), path) if not os.path.dirname(path) else path
@@ -179,7 +196,8 @@ def build(
     spec = _Spec(
         extra_cflags, extra_cuda_cflags, extra_ldflags, extra_include_paths, {k for k, _ in files}
     )
-    return _place(_build(name, spec, {}, files, build_directory, verbose, object_output), output)
+    built = _build(name, spec, {}, files, build_directory, verbose, object_output)
+    return _place(built, output, name, build_directory)
 
 
 def load(
