@@ -4,7 +4,8 @@
  * Builds a legacy or versioned managed tensor from the input (versions, flags, ndim, shape,
  * strides, dtype, byte_offset, null pointers), imports it with and without alignment and
  * contiguity requirements, and checks what must always hold:
- *   - a refused tensor raises an error and its deleter has run exactly once on return;
+ *   - a refused tensor raises an error and is not taken: its deleter has not run (the caller
+ *     frees it, as with the reference's runtime);
  *   - an accepted one has a shape whose element count and byte size are computable (no overflow,
  *     no negative extent), its deleter has not run, and it runs exactly once when the last
  *     reference (including DLPack exports of it) goes.
@@ -158,6 +159,8 @@ void FuzzOne(FuzzedDataProvider& in) {
     TVMFFIErrorMoveFromRaised(&err);
     FUZZ_CHECK(err != nullptr);  // A refusal always says why.
     TVMFFIObjectDecRef(err);
+    FUZZ_CHECK(p->deleted == 0);  // a refusal takes nothing: the tensor is still ours to free
+    if (with_deleter) p->managed.deleter(&p->managed);
     FUZZ_CHECK(p->deleted == (with_deleter ? 1 : 0));
   } else {
     FUZZ_CHECK(!null_out && out != nullptr && p->deleted == 0);
