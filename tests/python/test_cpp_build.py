@@ -404,3 +404,21 @@ def test_c_sources_objects_and_object_outputs(tmp_path, monkeypatch):
     # A changed object is a new build: the key holds its digest.
     again = ffi.cpp.build("c_add", sources=[c_file], build_directory=tmp_path, output="x.o")
     assert open(again, "rb").read() == open(obj, "rb").read()
+
+
+def test_the_reference_module_name_and_its_cuda_lookup(monkeypatch, tmp_path):
+    import ffi.cpp.extension as extension
+
+    assert extension.load_inline is ffi.cpp.load_inline and extension.build is ffi.cpp.build
+    monkeypatch.setenv("CUDA_HOME", str(tmp_path))
+    assert extension._find_cuda_home() == str(tmp_path)
+    monkeypatch.delenv("CUDA_HOME")
+    monkeypatch.setenv("CUDA_PATH", "/opt/cuda-x")
+    assert extension._find_cuda_home() == "/opt/cuda-x"
+    monkeypatch.delenv("CUDA_PATH")
+    fake = tmp_path / "toolkit" / "bin"
+    fake.mkdir(parents=True)
+    (fake / "nvcc").write_text("#!/bin/sh\n")
+    (fake / "nvcc").chmod(0o755)
+    monkeypatch.setenv("PATH", str(fake))
+    assert extension._find_cuda_home() == str(tmp_path / "toolkit")

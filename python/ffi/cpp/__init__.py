@@ -10,9 +10,11 @@ even in a process that loaded the old one. Each build compiles in a private dire
 renamed into place; builders of one key, threads or processes, serialize on a file lock with a
 timeout. The cache lives in ``$FFI_CACHE_DIR/<name>`` (default ``~/.cache/ffi/<name>``) or in
 ``build_directory``; ``verbose=True`` or ``FFI_CPP_VERBOSE=1`` prints the build commands, and
-``FFI_CPP_NINJA=0`` runs them one by one instead of through ninja.
+``FFI_CPP_NINJA=0`` runs them one by one instead of through ninja. ``ffi.cpp.extension`` is the
+same under the reference's module name.
 """
 
+from . import extension  # noqa: F401  (an attribute, as in the reference)
 from ._api import build, build_inline, load, load_inline
 from ._build import BuildError
 
