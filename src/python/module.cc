@@ -481,10 +481,15 @@ NB_MODULE(_core, m) {
       [](const std::string& key) {
         TVMFFIByteArray k{key.data(), key.size()};
         int32_t index = 0;
-        if (TVMFFITypeKeyToIndex(&k, &index) != 0) Check(RaiseFromFFI(-1));
+        if (TVMFFITypeKeyToIndex(&k, &index) != 0) {
+          // A KeyError whichever runtime serves the process (the reference's raises a
+          // RuntimeError for an unknown key).
+          ClearRaisedFFIError();
+          throw nb::key_error(("no type is registered with the key `" + key + "`").c_str());
+        }
         return index;
       },
-      "The type index registered for a type key.");
+      "The type index registered for a type key; KeyError for an unknown key.");
 
   m.def(
       "_set_hooks",

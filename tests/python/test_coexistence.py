@@ -435,6 +435,16 @@ except TypeError:
     pass
 else:
     sys.exit("a str was stored in an int field")
+try:
+
+    @ffi.register_object("coexist.NoSuchType")
+    class Missing(ffi.Object):
+        pass
+
+except ValueError:  # whichever runtime (the reference's raises RuntimeError for the lookup)
+    pass
+else:
+    sys.exit("an unknown type key was registered")
 print("py-class-ok")
 """
 
@@ -443,7 +453,7 @@ print("py-class-ok")
 def test_py_class_fields_on_either_runtime(first):
     """A field taking any value (no Python converter) is set through the same C callback as a
     typed one: the reference's runtime, serving the process when tvm_ffi came first, calls it
-    for every field (it crashed on a NULL one)."""
+    for every field (it crashed on a NULL one). An unknown key is a ValueError on both."""
     out = subprocess.run(
         [sys.executable, "-c", PY_CLASS_ON_EITHER_RUNTIME, first],
         capture_output=True,
