@@ -102,6 +102,8 @@ def _guarded(walk: str, container: Object, body: Callable[[], Any], on_cycle: An
     """`body()`, or `on_cycle` when this thread is already inside `walk` (repr, hash) of the same
     container: a container that holds itself is shown as ``...`` and hashed as a constant, where
     recursing would never end."""
+    if walk == "repr" and container.__chandle__() == 0:  # type: ignore[attr-defined]
+        return f"<ffi.{type(container).__name__} (no FFI object)>"  # handed over with _move()
     active = _walking.__dict__.setdefault(walk, set())
     key = container._handle  # type: ignore[attr-defined]
     if key in active:
@@ -419,6 +421,13 @@ class List(_SeqReads[T], Object, MutableSequence[T]):
     def append(self, value: T) -> None:
         """Appends `value`."""
         _runtime_fn("ffi.ListAppend")(self, value)
+
+    def extend(self, values: Iterable[T]) -> None:
+        """Appends the values of `values`, all converted first: one that does not convert leaves
+        the list as it was."""
+        converted = List(values)  # also a snapshot, for l.extend(l)
+        size = len(self)
+        _runtime_fn("ffi.ListReplaceSlice")(self, size, size, converted)
 
     def pop(self, index: int = -1) -> T:
         """Removes and returns element `index` (the last by default); IndexError when empty."""

@@ -283,6 +283,20 @@ def test_list_mutable_sequence_protocol():
     assert isinstance(lst, collections.abc.MutableSequence)
 
 
+def test_list_extend_converts_everything_before_changing():
+    class Refuses:
+        def __tvm_ffi_value__(self):
+            raise TypeError("refused on purpose")
+
+    lst = ffi.List([1])
+    with pytest.raises(TypeError, match="refused on purpose"):
+        lst.extend([2, Refuses()])
+    assert lst == [1]
+    lst.extend(lst)
+    lst.extend(x * 10 for x in range(2))
+    assert lst == [1, 1, 0, 10]
+
+
 def test_list_is_shared():
     lst = ffi.List([1])
     alias = ffi.Array([lst])[0]

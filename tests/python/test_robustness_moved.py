@@ -128,6 +128,7 @@ MESSAGES = textwrap.dedent(
         len(a)
     with pytest.raises(TypeError, match=r"argument #0 .*holds no FFI object"):
         mod.echo(a)
+    assert repr(a) == "<ffi.Array (no FFI object)>"  # as for every FFI class
     other = ffi.Array([1])
     assert not a.same_as(other) and a.same_as(a) and not other.same_as(a)
     assert mod.echo(other)[0] == 1
