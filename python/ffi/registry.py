@@ -215,6 +215,14 @@ _BUILTIN_VALUE_KEYS = frozenset(
 )
 
 
+def _replaceable_builtin_classes() -> dict[str, type]:
+    """The built-in types whose class a subclass may replace, as the reference allows (TVM binds
+    its own Tensor and Module classes so)."""
+    from .module import Module  # imports this module
+
+    return {"ffi.Tensor": _core.Tensor, "ffi.Module": Module}
+
+
 def _bind_class(cls: type, key: str) -> Function | None:
     """Binds `cls` to the type `key` (fields, methods); returns its constructor or None."""
     if not (isinstance(cls, type) and issubclass(cls, Object)):
@@ -222,9 +230,23 @@ def _bind_class(cls: type, key: str) -> Function | None:
     if key in _BUILTIN_VALUE_KEYS:
         raise ValueError(
             f"register_object: `{key}` is a built-in type whose values arrive as ffi's own class; "
-            "a class can be bound to an object type a library registers"
+            "a class can be bound to an object type a library registers (and a subclass of "
+            "ffi.Tensor or ffi.Module to their keys)"
         )
     return _core._register_object(_type_index(key), cls)
+
+
+def _replace_builtin_class(cls: type, key: str, base: type) -> None:
+    """Makes values of the built-in type `key` arrive as `cls`, a subclass of its class `base`."""
+    if not (isinstance(cls, type) and issubclass(cls, base)):
+        raise ValueError(
+            f"register_object: `{key}` is a built-in type; only a subclass of "
+            f"{base.__module__}.{base.__qualname__} can be bound to it, not {cls!r}"
+        )
+    if base is _core.Tensor:
+        _core._set_value_class(_core.Tensor, cls)  # what core._set_class_tensor does
+    else:
+        _core._register_class(_type_index(key), cls)
 
 
 def register_object(type_key: str | type | None = None, *, init: bool = True) -> Any:
@@ -246,6 +268,10 @@ def register_object(type_key: str | type | None = None, *, init: bool = True) ->
     """
 
     def register(cls: _T, key: str) -> _T:
+        base = _replaceable_builtin_classes().get(key)
+        if base is not None:
+            _replace_builtin_class(cls, key, base)  # its construction stays the built-in's
+            return cls
         ffi_init = _bind_class(cls, key)
         # Signatures for the user's classes (ffi's own, bound while ffi imports, go without).
         described = cls.__module__.split(".")[0] != "ffi"

@@ -90,3 +90,30 @@ def test_only_subclasses_are_accepted(restore):
     assert ffi.core._CLASS_TENSOR is ffi.Tensor and ffi.core._CLASS_DEVICE is ffi.Device
     with pytest.raises(AttributeError):
         ffi.core._CLASS_NOTHING  # noqa: B018
+
+
+def test_register_object_binds_subclasses_of_tensor_and_module(mod, kernels_path, restore):
+    # As TVM does at import: @register_object("ffi.Tensor") on its Tensor subclass, and the same
+    # for Module.
+    assert ffi.register_object("ffi.Tensor")(MyTensor) is MyTensor
+    assert ffi.core._CLASS_TENSOR is MyTensor
+    assert ffi.from_dlpack(np.arange(1.0, 3.0, dtype=np.float32)).first() == 1.0
+
+    class MyModule(ffi.Module):
+        def describe(self):
+            return "mine"
+
+    module_index = ffi._core.type_key_to_index("ffi.Module")
+    try:
+        ffi.register_object("ffi.Module")(MyModule)
+        loaded = ffi.load_module(kernels_path)
+        assert type(loaded) is MyModule and loaded.describe() == "mine"
+        assert loaded.add_int(1, 2) == 3
+    finally:
+        ffi._core._register_class(module_index, ffi.Module)
+    assert type(ffi.load_module(kernels_path)) is ffi.Module
+    # Anything else for those keys, and any class for the other built-in keys, is refused.
+    with pytest.raises(ValueError, match="only a subclass of ffi.Tensor"):
+        ffi.register_object("ffi.Tensor")(type("NotATensor", (ffi.Object,), {}))
+    with pytest.raises(ValueError, match="built-in type"):
+        ffi.register_object("ffi.Function")(type("F", (ffi.Object,), {}))
