@@ -31,6 +31,11 @@ __all__ = [
 
 _T = TypeVar("_T", bound=type)
 
+# When true, register_object leaves a class whose type key no library registered unbound (and
+# returns it) instead of raising ValueError: the reference's switch, which TVM sets when it runs
+# without its compiler library, whose types its Python classes still name.
+_SKIP_UNKNOWN_OBJECTS = False
+
 
 def _type_index(type_key: str) -> int:
     try:
@@ -272,6 +277,11 @@ def register_object(type_key: str | type | None = None, *, init: bool = True) ->
         if base is not None:
             _replace_builtin_class(cls, key, base)  # its construction stays the built-in's
             return cls
+        if _SKIP_UNKNOWN_OBJECTS and key not in _BUILTIN_VALUE_KEYS:
+            try:
+                _core.type_key_to_index(key)
+            except KeyError:
+                return cls
         ffi_init = _bind_class(cls, key)
         # Signatures for the user's classes (ffi's own, bound while ffi imports, go without).
         described = cls.__module__.split(".")[0] != "ffi"

@@ -163,6 +163,23 @@ def test_registering_again_replaces_the_class(objmod):
         First()  # still bound (the type has no constructor): refused, not crashed
 
 
+def test_skip_unknown_objects_leaves_the_class_unbound(monkeypatch):
+    # The reference's switch (TVM sets it when its compiler library is missing).
+    from ffi import registry
+
+    class Unknown(ffi.Object):
+        pass
+
+    with pytest.raises(ValueError, match="Cannot find object type index"):
+        ffi.register_object("objtest.NoSuchKey")(Unknown)
+    monkeypatch.setattr(registry, "_SKIP_UNKNOWN_OBJECTS", True)
+    assert ffi.register_object("objtest.NoSuchKey")(Unknown) is Unknown
+    with pytest.raises(TypeError, match="not constructed directly"):
+        Unknown()  # never bound: no constructor of its own
+    with pytest.raises(ValueError, match="built-in type"):  # the switch skips unknown keys only
+        ffi.register_object("ffi.Function")(Unknown)
+
+
 @pytest.mark.parametrize(
     "key", ["ffi.Function", "ffi.Shape", "ffi.Tensor", "ffi.Array", "ffi.Object"]
 )
