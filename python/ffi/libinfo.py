@@ -20,9 +20,11 @@ from __future__ import annotations
 import ctypes
 import os
 import sys
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING, Callable, Union
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from .module import Module
 
 _PathLike = Union[str, "os.PathLike[str]"]
@@ -209,6 +211,52 @@ def find_library(
     those on ``LD_LIBRARY_PATH`` (``DYLD_LIBRARY_PATH`` on macOS) and ``PATH``. A missing library
     is a ``RuntimeError`` listing every directory searched.
     """
+    return _find_library(package, target_name, extra_lib_paths, use_env_path=True)
+
+
+def _find_library_by_basename(
+    package: str,
+    target_name: str,
+    extra_lib_paths: list[Path] | None = None,
+    *,
+    use_fallback_build_path: bool = True,
+    use_env_path: bool = True,
+) -> Path:
+    """:func:`find_library` under the reference's private name (TVM finds its runtime with it),
+    returning a resolved ``pathlib.Path``. `use_env_path=False` leaves out the environment's
+    directories; `use_fallback_build_path` is accepted (this package has no build-tree fallback
+    for other libraries)."""
+    from pathlib import Path  # not at import: pathlib costs a third of ffi's import time
+
+    del use_fallback_build_path
+    return Path(_find_library(package, target_name, extra_lib_paths, use_env_path)).resolve()
+
+
+def _resolve_and_validate(paths: list[Path], cond: Callable[[Path], bool | Path]) -> str | None:
+    """The first of `paths`, resolved, that `cond` accepts (True), or the path `cond` returns
+    instead, as a string; None when none is. A path whose resolution or check raises OSError or
+    AssertionError is skipped (the reference's private helper, which TVM calls)."""
+    from pathlib import Path
+
+    for path in paths:
+        try:
+            resolved = path.resolve()
+            verdict = cond(resolved)
+        except (OSError, AssertionError):
+            continue
+        if isinstance(verdict, Path):
+            return str(verdict)
+        if verdict is True:
+            return str(resolved)
+    return None
+
+
+def _find_library(
+    package: str,
+    target_name: str,
+    extra_lib_paths: list[_PathLike] | list[Path] | None,
+    use_env_path: bool,
+) -> str:
     import importlib.metadata
 
     if not isinstance(package, str) or not isinstance(target_name, str):
@@ -238,7 +286,7 @@ def find_library(
         env_vars = ("DYLD_LIBRARY_PATH", "PATH")
     else:
         env_vars = ("LD_LIBRARY_PATH", "PATH")
-    for var in env_vars:
+    for var in env_vars if use_env_path else ():
         dirs.extend(d for d in os.environ.get(var, "").split(os.pathsep) if d)
     for d in dirs:
         for name in names:

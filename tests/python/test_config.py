@@ -223,3 +223,25 @@ def test_cmake_kernel_library_without_sources_fails_clearly(tmp_path):
     )
     assert configure.returncode != 0
     assert "ffi_add_kernel_library(empty): no SOURCES given" in configure.stderr
+
+
+def test_reference_private_library_helpers(tmp_path, monkeypatch):
+    # TVM finds its runtime library with these two names of the reference's libinfo.
+    from pathlib import Path
+
+    (tmp_path / "libfoo.so").write_bytes(b"")
+    found = ffi.libinfo._find_library_by_basename("no-such-dist", "foo", extra_lib_paths=[tmp_path])
+    assert isinstance(found, Path) and found == (tmp_path / "libfoo.so").resolve()
+    monkeypatch.setenv("LD_LIBRARY_PATH", str(tmp_path))
+    assert ffi.libinfo._find_library_by_basename("no-such-dist", "foo") == found
+    with pytest.raises(RuntimeError, match="libfoo.so"):
+        ffi.libinfo._find_library_by_basename("no-such-dist", "foo", use_env_path=False)
+    check = ffi.libinfo._resolve_and_validate
+    assert check([tmp_path / "missing.so", found], cond=lambda p: p.is_file()) == str(found)
+    assert check([found], cond=lambda p: tmp_path) == str(tmp_path)
+    assert check([tmp_path / "missing.so"], cond=lambda p: p.is_file()) is None
+
+    def refuses(p):
+        raise AssertionError("not this one")
+
+    assert check([found], cond=refuses) is None
