@@ -226,7 +226,7 @@ def _find_library_by_basename(
     returning a resolved ``pathlib.Path``. `use_env_path=False` leaves out the environment's
     directories; `use_fallback_build_path` is accepted (this package has no build-tree fallback
     for other libraries)."""
-    from pathlib import Path  # not at import: pathlib costs a third of ffi's import time
+    from pathlib import Path  # not at import: nothing else in ffi's import needs pathlib
 
     del use_fallback_build_path
     return Path(_find_library(package, target_name, extra_lib_paths, use_env_path)).resolve()

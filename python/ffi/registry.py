@@ -249,7 +249,9 @@ def _replace_builtin_class(cls: type, key: str, base: type) -> None:
             f"{base.__module__}.{base.__qualname__} can be bound to it, not {cls!r}"
         )
     if base is _core.Tensor:
-        _core._set_value_class(_core.Tensor, cls)  # what core._set_class_tensor does
+        from .core import _set_class_tensor  # imports this module
+
+        _set_class_tensor(cls)
     else:
         _core._register_class(_type_index(key), cls)
 
@@ -277,7 +279,7 @@ def register_object(type_key: str | type | None = None, *, init: bool = True) ->
         if base is not None:
             _replace_builtin_class(cls, key, base)  # its construction stays the built-in's
             return cls
-        if _SKIP_UNKNOWN_OBJECTS and key not in _BUILTIN_VALUE_KEYS:
+        if _SKIP_UNKNOWN_OBJECTS:  # (built-in keys are always known)
             try:
                 _core.type_key_to_index(key)
             except KeyError:

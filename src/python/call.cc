@@ -200,10 +200,7 @@ class CallArgs {
         return SetString(out, arg);
       case PyKind::kObject: {
         TVMFFIObject* h = reinterpret_cast<PyObj*>(arg)->handle;
-        if (h->type_index == kTVMFFITensor && PyObject_TypeCheck(arg, TensorType) &&
-            reinterpret_cast<PyTensor*>(arg)->read_only) {
-          return ReadOnly(i, arg, func_name);
-        }
+        if (IsReadOnlyTensor(arg, h)) return ReadOnly(i, arg, func_name);
         out->type_index = h->type_index;
         out->v_obj = h;
         // A container a framework call returned hands out that framework's tensors: passing it

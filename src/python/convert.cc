@@ -180,10 +180,7 @@ bool RefuseReadOnly(PyObject* value) {
       return !(out->v_float64 == -1.0 && PyErr_Occurred());
     case PyKind::kObject: {
       TVMFFIObject* h = reinterpret_cast<PyObj*>(value)->handle;
-      if (container_argument.in_call && h->type_index == kTVMFFITensor &&
-          PyObject_TypeCheck(value, TensorType) && reinterpret_cast<PyTensor*>(value)->read_only) {
-        return RefuseReadOnly(value);
-      }
+      if (IsReadOnlyTensor(value, h) && container_argument.in_call) return RefuseReadOnly(value);
       TVMFFIObjectIncRef(h);
       out->type_index = h->type_index;
       out->v_obj = h;

@@ -100,6 +100,12 @@ extern PyTypeObject* TensorClass;
 extern PyTypeObject* DTypeClass;
 extern PyTypeObject* DeviceClass;
 
+/*! \brief Whether `obj`, an ffi.Object holding `handle`, is an ffi.Tensor marked read-only. */
+inline bool IsReadOnlyTensor(PyObject* obj, const TVMFFIObject* handle) {
+  return handle->type_index == kTVMFFITensor && PyObject_TypeCheck(obj, TensorType) &&
+         reinterpret_cast<PyTensor*>(obj)->read_only;
+}
+
 /*!
  * \brief Starts the header of an object the extension lays out itself (a Tensor describing
  * memory it does not own): one strong reference, the weak one every live object carries, and
@@ -329,6 +335,12 @@ extern thread_local ContainerArgument container_argument;
  */
 TVMFFIObject* TensorFromDLPackProducer(PyObject* obj, Classified c, int32_t require_alignment,
                                        bool require_contiguous, bool* read_only);
+/*!
+ * \brief After a refused import (its error raised by the runtime): raises it and frees the tensor,
+ * which a refusal leaves to the caller. Its deleter may run Python code, so the import's exception
+ * is set aside meanwhile. Returns NULL.
+ */
+TVMFFIObject* ReleaseRefused(DLManagedTensorVersioned* tensor);
 /*!
  * \brief from_dlpack(ext_tensor, require_alignment=0, require_contiguous=False), each also by
  * keyword (METH_FASTCALL | METH_KEYWORDS).

@@ -103,18 +103,6 @@ struct PyOwnerHolder {
   }
 };
 
-/*!
- * \brief After a refused import (its error raised by the runtime): raises it and frees the tensor,
- * which a refusal leaves to the caller. Its deleter may run Python code (dropping the owner), so
- * the import's exception is set aside meanwhile. Returns NULL.
- */
-TVMFFIObject* ReleaseRefused(DLManagedTensorVersioned* tensor) {
-  RaiseFromFFI(-1);
-  PendingErrorGuard guard;
-  if (tensor->deleter != nullptr) tensor->deleter(tensor);
-  return nullptr;
-}
-
 /*! \brief Imports a borrowed view of `owner`'s memory as an owning Tensor object. */
 TVMFFIObject* ImportView(PyObject* owner, const DLTensor& view, int32_t require_alignment,
                          bool require_contiguous, uint64_t flags) {
@@ -208,6 +196,13 @@ bool NumpyArrayWriteable(PyObject* obj) {
 }
 
 thread_local ContainerArgument container_argument;
+
+TVMFFIObject* ReleaseRefused(DLManagedTensorVersioned* tensor) {
+  RaiseFromFFI(-1);
+  PendingErrorGuard guard;
+  if (tensor->deleter != nullptr) tensor->deleter(tensor);
+  return nullptr;
+}
 
 TVMFFIObject* TensorFromDLPackProducer(PyObject* obj, Classified c, int32_t require_alignment,
                                        bool require_contiguous, bool* read_only) {

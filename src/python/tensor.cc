@@ -243,11 +243,7 @@ TVMFFIObject* CopyCPU(const DLTensor& src) {
   }
   m->flags |= DLPACK_FLAG_BITMASK_IS_COPIED;
   TVMFFIObjectHandle out = nullptr;
-  if (TVMFFITensorFromDLPackVersioned(m, 0, 0, &out) != 0) {
-    RaiseFromFFI(-1);
-    m->deleter(m);  // our own CPU allocation: runs no Python code
-    return nullptr;
-  }
+  if (TVMFFITensorFromDLPackVersioned(m, 0, 0, &out) != 0) return ReleaseRefused(m);
   return static_cast<TVMFFIObject*>(out);
 }
 

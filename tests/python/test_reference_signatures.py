@@ -35,19 +35,24 @@ def _parameter_names(obj):
     return [p.name for p in inspect.signature(obj).parameters.values()]
 
 
+def _reference_json(code):
+    """What `code` prints as JSON, run against the reference in its own process (this one's
+    runtime is ours); skips the test when the reference is not installed."""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    if proc.returncode != 0 and "No module named 'tvm_ffi'" in proc.stderr:
+        pytest.skip("the reference package is not installed")
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
 def test_parameter_names_are_the_references():
-    # The reference is read in its own process: this one's runtime is ours.
     code = (
         "import inspect, json, tvm_ffi\n"
         f"names = {NAMES!r}\n"
         "print(json.dumps({n: [p.name for p in inspect.signature(getattr(tvm_ffi, n))"
         ".parameters.values()] for n in names}))\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    if proc.returncode != 0 and "No module named 'tvm_ffi'" in proc.stderr:
-        pytest.skip("the reference package is not installed")
-    assert proc.returncode == 0, proc.stderr
-    reference = json.loads(proc.stdout)
+    reference = _reference_json(code)
     ours = {name: _parameter_names(getattr(ffi, name)) for name in NAMES}
     assert ours == reference
 
@@ -79,8 +84,7 @@ def test_calls_by_the_references_keywords():
 
 
 def test_reference_module_names_used_by_real_code():
-    # apache/tvm and the CuTe DSL's TVM-FFI builder import these modules by name. The reference
-    # is read in its own process: this one's runtime is ours.
+    # apache/tvm and the CuTe DSL's TVM-FFI builder import these modules by name.
     import numpy as np
 
     import ffi._dtype
@@ -91,11 +95,7 @@ def test_reference_module_names_used_by_real_code():
         "print(json.dumps([{m.name: m.value for m in d.DataTypeCode},"
         " {str(k): v for k, v in d.dtype._NUMPY_DTYPE_TO_STR.items()}]))\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    if proc.returncode != 0 and "No module named 'tvm_ffi'" in proc.stderr:
-        pytest.skip("the reference package is not installed")
-    assert proc.returncode == 0, proc.stderr
-    ref_codes, ref_numpy = json.loads(proc.stdout)
+    ref_codes, ref_numpy = _reference_json(code)
     assert ffi._dtype.dtype is ffi.dtype
     assert ref_codes.items() <= {m.name: m.value for m in ffi._dtype.DataTypeCode}.items()
     assert ffi.dtype("uint8").type_code == ffi._dtype.DataTypeCode.UINT
