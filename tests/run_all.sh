@@ -50,6 +50,8 @@ section "Python packages"
 python -m pip install torch==2.13.0
 python -m pip install numpy pytest pytest-xdist ruff mypy==2.4.1 scikit-build-core nanobind \
   apache-tvm-ffi==0.1.15.post2 jax
+# NVRTC (a pip wheel, no CUDA toolkit needed) for ffi.cpp.nvrtc's tests.
+python -m pip install "nvidia-cuda-nvrtc==13.*"
 
 section "Install the package (pip install .)"
 python -m pip install --config-settings=cmake.define.FFI_WERROR=ON .

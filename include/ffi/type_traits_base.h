@@ -248,6 +248,18 @@ inline std::string TypeIndexToTypeKey(int32_t index) {
   return detail::TypeIndexToName(index);
 }
 
+namespace detail {
+/*!
+ * \brief What a value that did not convert is, in mismatch messages: the TypeIndexToName of plain
+ * values and strings ("int", "str", "Device"), the full type key of other objects ("ffi.Array",
+ * "ffi.OpaquePyObject", "my.Point"), as the reference's messages name them.
+ */
+inline std::string MismatchName(int32_t index) {
+  bool plain = index < kTVMFFIStaticObjectBegin || index == kTVMFFIStr || index == kTVMFFIBytes;
+  return plain ? TypeIndexToName(index) : TypeIndexToTypeKey(index);
+}
+}  // namespace detail
+
 class Any;
 
 /*!
@@ -322,7 +334,7 @@ std::string MismatchTypeInfo(const TVMFFIAny* src) {
   if constexpr (kHasMismatchInfo<T>) {
     return TypeTraits<T>::GetMismatchTypeInfo(src);
   } else {
-    return TypeIndexToName(src->type_index);
+    return MismatchName(src->type_index);
   }
 }
 }  // namespace detail

@@ -148,8 +148,22 @@ class _Field:
     def writable(self) -> bool:
         """Whether the field may be assigned."""
 
+    @property
+    def fget(self) -> Callable[[Object], Any]:
+        """fget(obj): reads the field (as property.fget)."""
+
+    @property
+    def fset(self) -> Callable[[Object, Any], None] | None:
+        """fset(obj, value): assigns the field (as property.fset); None when it is read-only."""
+
     def set(self, obj: Object, value: Any, /) -> None:
         """Writes the field of obj even when it is read-only or frozen."""
+
+    def _get(self, obj: Object, /) -> Any:
+        """The field of obj."""
+
+    def _assign(self, obj: Object, value: Any, /) -> None:
+        """Assigns the field of obj (refused when it is read-only)."""
 
     def _frozen(self) -> _Field:
         """The same field, refusing assignment."""

@@ -1,12 +1,15 @@
 """The reference's ``tvm_ffi.core`` names, for code that imports them from there: the core
 classes (:class:`Object`, :class:`Function`, :class:`Tensor`, :class:`Device`, ``DataType``) and
 the type descriptions (:class:`TypeInfo`, :class:`TypeField`, :class:`TypeMethod`,
-:class:`TypeSchema`, :data:`MISSING`). Each is the same object as under its ``ffi`` name."""
+:class:`TypeSchema`, :data:`MISSING`) and ``FFIProperty``, the descriptor a reflected field is
+on its class (``fget``/``fset`` as a ``property`` has them). Each is the same object as under its
+``ffi`` name."""
 
 from typing import Any
 
 from . import _core
 from ._core import Device, Function, Object, ObjectRValueRef, Tensor, from_dlpack
+from ._core import _Field as FFIProperty
 from ._core import dtype as DataType
 from ._type_info import (
     _BUILTIN_CLASSES,
@@ -100,6 +103,7 @@ __all__ = [
     "DataType",
     "Device",
     "Error",
+    "FFIProperty",
     "Function",
     "Object",
     "ObjectConvertible",

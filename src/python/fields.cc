@@ -161,6 +161,19 @@ PyObject* FieldConverting(PyObject* self, PyObject* fn) {
   return NewFieldCopy(f, f->rec.flags, fn);
 }
 
+/*! \brief _Field._get(obj): the field of obj (what `fget` gives, as for a property). */
+PyObject* FieldGetMethod(PyObject* self, PyObject* obj) { return FieldGet(self, obj, nullptr); }
+
+/*! \brief _Field._assign(obj, value): an assignment, refused for read-only fields (`fset`). */
+PyObject* FieldAssignMethod(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+  if (nargs != 2) {
+    PyErr_SetString(PyExc_TypeError, "_Field._assign(obj, value) takes two arguments");
+    return nullptr;
+  }
+  if (FieldSet(self, args[0], args[1]) != 0) return nullptr;
+  Py_RETURN_NONE;
+}
+
 void FieldDealloc(PyObject* self) {
   auto* f = reinterpret_cast<PyField*>(self);
   PyTypeObject* type = Py_TYPE(self);
@@ -202,14 +215,33 @@ PyMemberDef field_members[] = {
 PyMethodDef field_methods[] = {
     {"set", FFI_PY_METHOD(FieldForceSet), METH_FASTCALL,
      "set(obj, value)\n\nWrites the field of obj even when it is read-only or frozen."},
+    {"_get", FFI_PY_ENTRY(FieldGetMethod), METH_O, "_get(obj)\n\nThe field of obj."},
+    {"_assign", FFI_PY_METHOD(FieldAssignMethod), METH_FASTCALL,
+     "_assign(obj, value)\n\nAssigns the field of obj (refused when it is read-only)."},
     {"_frozen", FFI_PY_ENTRY(FieldFrozen), METH_NOARGS, "The same field, refusing assignment."},
     {"_converting", FFI_PY_ENTRY(FieldConverting), METH_O,
      "_converting(fn)\n\nThe same field, passing each written value through fn first."},
     {nullptr, nullptr, 0, nullptr}};
 
-PyGetSetDef field_getset[] = {{"writable", FFI_PY_ENTRY(FieldWritable), nullptr,
-                               "Whether the field may be assigned.", nullptr},
-                              {nullptr, nullptr, nullptr, nullptr, nullptr}};
+/*! \brief `fget`, as a property has it: a callable reading the field of its argument. */
+PyObject* FieldFget(PyObject* self, void*) { return PyObject_GetAttrString(self, "_get"); }
+
+/*! \brief `fset`, as a property has it: a callable assigning the field, None when read-only. */
+PyObject* FieldFset(PyObject* self, void*) {
+  if (!(reinterpret_cast<PyField*>(self)->rec.flags & kTVMFFIFieldFlagBitMaskWritable)) {
+    Py_RETURN_NONE;
+  }
+  return PyObject_GetAttrString(self, "_assign");
+}
+
+PyGetSetDef field_getset[] = {
+    {"writable", FFI_PY_ENTRY(FieldWritable), nullptr, "Whether the field may be assigned.",
+     nullptr},
+    {"fget", FFI_PY_ENTRY(FieldFget), nullptr, "fget(obj): reads the field (as property.fget).",
+     nullptr},
+    {"fset", FFI_PY_ENTRY(FieldFset), nullptr,
+     "fset(obj, value): assigns the field (as property.fset); None when it is read-only.", nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
 }  // namespace
 

@@ -175,7 +175,7 @@ TEST(Function, WrongArgumentTypeMessageNamesTheGotType) {
   EXPECT_EQ(ErrorKindOf([&] { g(ffi::Shape({1}), DLDevice{kDLCPU, 0}); }, &msg), "TypeError");
   EXPECT_EQ(msg,
             "Mismatched type on argument #0 when calling: `g(0: test.function.Point, 1: Device) "
-            "-> void`. Expected `test.function.Point` but got `Shape`");
+            "-> void`. Expected `test.function.Point` but got `ffi.Shape`");
 }
 
 TEST(Function, FirstBadArgumentIsReported) {

@@ -132,7 +132,7 @@ TEST(TensorAny, OtherValuesAreNotTensors) {
   EXPECT_FALSE(AnyView(s).try_cast<Tensor>().has_value());
   ffi::Error e = CatchError([&] { AnyView(s).cast<TensorView>(); });
   EXPECT_EQ(e.kind(), "TypeError");
-  EXPECT_EQ(e.message(), "Cannot convert from type `Shape` to `Tensor`");
+  EXPECT_EQ(e.message(), "Cannot convert from type `ffi.Shape` to `Tensor`");
 }
 
 // ---------------------------------------------------------------------------------------------

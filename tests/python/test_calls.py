@@ -57,7 +57,7 @@ def test_int_subclasses_and_overflow(mod):
 
     assert mod.add_int(Color.RED, 1) == 4
     # Beyond 64 bits an int crosses as a BigInt, which an int64_t parameter refuses.
-    with pytest.raises(TypeError, match=r"argument #0 .* Expected `int` but got `BigInt`"):
+    with pytest.raises(TypeError, match=r"argument #0 .* Expected `int` but got `ffi.BigInt`"):
         mod.add_int(2**70, 1)
 
 
@@ -127,7 +127,7 @@ def test_other_python_objects_pass_opaquely(mod):
     token = object()
     assert mod.echo(token) is token
     assert mod.echo([token, {token}])[0] is token
-    with pytest.raises(TypeError, match=r"Expected `int` but got `OpaquePyObject`"):
+    with pytest.raises(TypeError, match=r"Expected `int` but got `ffi.OpaquePyObject`"):
         mod.add_int(1, object())
 
 

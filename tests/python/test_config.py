@@ -184,7 +184,7 @@ CMAKELISTS = textwrap.dedent(
 )
 
 
-def _cmake(tmp_path, cmakelists):
+def _cmake(tmp_path, cmakelists, package="ffi"):
     if shutil.which("cmake") is None or shutil.which("ninja") is None:
         pytest.skip("cmake and ninja are needed")
     src, build = tmp_path / "src", tmp_path / "build"
@@ -192,7 +192,7 @@ def _cmake(tmp_path, cmakelists):
     (src / "kern.cc").write_text(KERNEL)
     (src / "CMakeLists.txt").write_text(cmakelists)
     cmakedir = _config("--cmakedir").strip()
-    cmd = ["cmake", "-S", str(src), "-B", str(build), "-G", "Ninja", f"-Dffi_DIR={cmakedir}"]
+    cmd = ["cmake", "-S", str(src), "-B", str(build), "-G", "Ninja", f"-D{package}_DIR={cmakedir}"]
     return subprocess.run(cmd, capture_output=True, text=True), build
 
 
@@ -212,6 +212,30 @@ def test_cmake_kernel_library_in_one_call(tmp_path):
     # The executable configured with LINK_RUNTIME runs against the runtime without more flags.
     out = _run([str(build / "host"), str(lib), "add_int", "1", "2"])
     assert out.stdout == "3\n"
+
+
+def test_cmake_reference_package_name(tmp_path):
+    # CMake written for the reference: find_package(tvm_ffi), its targets and functions.
+    cmakelists = textwrap.dedent(
+        """
+        cmake_minimum_required(VERSION 3.18)
+        project(kernels LANGUAGES CXX)
+        find_package(tvm_ffi CONFIG REQUIRED)
+        add_library(ref_style SHARED kern.cc)
+        tvm_ffi_configure_target(ref_style LINK_SHARED OFF DEBUG_SYMBOL ON MSVC_FLAGS ON)
+        tvm_ffi_install(ref_style)
+        add_library(linked SHARED kern.cc)
+        target_link_libraries(linked PRIVATE tvm_ffi::header tvm_ffi::shared)
+        """
+    )
+    configure, build = _cmake(tmp_path, cmakelists, package="tvm_ffi")
+    assert configure.returncode == 0, configure.stdout + configure.stderr
+    _run(["cmake", "--build", str(build), "-j2"])
+    assert ffi.load_module(build / "libref_style.so").add_int(40, 2) == 42
+    needed = _run(["readelf", "-d", str(build / "liblinked.so")]).stdout
+    assert "[libtvm_ffi.so]" in needed  # tvm_ffi::shared links the runtime, by its SONAME
+    assert "[libtvm_ffi.so]" not in _run(["readelf", "-d", str(build / "libref_style.so")]).stdout
+    assert ffi.load_module(build / "liblinked.so").add_int(1, 2) == 3
 
 
 def test_cmake_kernel_library_without_sources_fails_clearly(tmp_path):

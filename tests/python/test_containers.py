@@ -155,7 +155,7 @@ def test_wrong_element_type_is_a_type_error(mod):
 
 def test_element_beyond_int64(ours):
     # The element crosses as a BigInt, which Array<int64_t> refuses, naming where it is.
-    with pytest.raises(TypeError, match=r"got `Array\[index 1: BigInt\]`"):
+    with pytest.raises(TypeError, match=r"got `Array\[index 1: ffi.BigInt\]`"):
         ours.sum_ints([1, 2**70])
     assert ours.echo([1, 2**70])[1] == 2**70
 

@@ -46,9 +46,9 @@ def test_stream_parameters_out_of_range():
 
 
 def test_integer_argument_out_of_range(mod):
-    with pytest.raises(TypeError, match="got `BigInt`"):
+    with pytest.raises(TypeError, match="got `ffi.BigInt`"):
         mod.add_int(2**64, 1)
-    with pytest.raises(TypeError, match="got `BigInt`"):
+    with pytest.raises(TypeError, match="got `ffi.BigInt`"):
         mod.add_int(-(2**63) - 1, 1)
     assert mod.add_int(2**63 - 1, 0) == 2**63 - 1
 

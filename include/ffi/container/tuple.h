@@ -161,11 +161,11 @@ struct TypeTraits<Tuple<Types...>> : TypeTraitsBase {
     return detail::ObjectUnsafe::RefFromBorrowedHeader<Tuple<Types...>>(src->v_obj);
   }
   static std::string GetMismatchTypeInfo(const TVMFFIAny* src) {
-    if (src->type_index != kTVMFFIArray) return detail::TypeIndexToName(src->type_index);
+    if (src->type_index != kTVMFFIArray) return detail::MismatchName(src->type_index);
     if (Seq(src)->size() != kSize) return "Array[size=" + std::to_string(Seq(src)->size()) + "]";
     std::string out;
     MismatchFirst(Seq(src)->begin(), &out, std::index_sequence_for<Types...>{});
-    return out.empty() ? detail::TypeIndexToName(src->type_index) : out;
+    return out.empty() ? detail::MismatchName(src->type_index) : out;
   }
   static constexpr auto TypeStr() {
     return ConstString("Tuple<") + detail::JoinTypeStrs<Types...>() + ">";

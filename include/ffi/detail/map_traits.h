@@ -140,7 +140,7 @@ struct MapTraitsBase : TypeTraitsBase {
    */
   static std::string GetMismatchTypeInfo(const TVMFFIAny* src) {
     if (src->type_index != Primary && src->type_index != Other) {
-      return TypeIndexToName(src->type_index);
+      return MismatchName(src->type_index);
     }
     std::string_view name = src->type_index == kTVMFFIMap ? "Map" : "Dict";
     for (const auto& kv : *Table(src)) {

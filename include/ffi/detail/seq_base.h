@@ -357,7 +357,7 @@ struct SeqTraits : TypeTraitsBase {
                MismatchTypeInfo<T>(v) + "]";
       }
     }
-    return TypeIndexToName(src->type_index);
+    return MismatchName(src->type_index);
   }
   static constexpr auto TypeStr() {
     // The size spelled out: nvcc cannot deduce it from a static member array.

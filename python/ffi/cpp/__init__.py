@@ -14,7 +14,7 @@ timeout. The cache lives in ``$FFI_CACHE_DIR/<name>`` (default ``~/.cache/ffi/<n
 same under the reference's module name.
 """
 
-from . import extension  # noqa: F401  (an attribute, as in the reference)
+from . import extension, nvrtc  # noqa: F401  (attributes, as in the reference)
 from ._api import build, build_inline, load, load_inline
 from ._build import BuildError
 

@@ -257,10 +257,16 @@ def _enum_member_converter(cls: type) -> Callable[[Any], Any] | None:
         if not isinstance(value, payload):
             raise TypeError(f"expected {cls.__name__}, got {type(value).__name__}")
         if isinstance(value, int) and not -(2**63) <= value < 2**63:
-            raise TypeError(f"{value!r} is not a valid {cls.__name__} (outside the int64 range)")
+            raise TypeError(
+                f"{value!r} is not a valid {cls.__name__}: expected one of its entries "
+                "(outside the int64 range)"
+            )
         try:
             return cls.get(value)  # type: ignore[attr-defined]
         except (KeyError, OverflowError):
-            raise TypeError(f"{value!r} is not a valid {cls.__name__}") from None
+            entries = ", ".join(repr(m.value) for m in cls)  # type: ignore[attr-defined]
+            raise TypeError(
+                f"{value!r} is not a valid {cls.__name__}: expected one of its entries ({entries})"
+            ) from None
 
     return convert
