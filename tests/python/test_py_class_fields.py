@@ -240,3 +240,27 @@ def test_fields_show_the_default_factory_as_given():
     assert list(b.items) == []  # a fresh list per object
     with pytest.raises(TypeError, match="c_class / py_class instances"):
         asdict(Holder)
+
+
+def test_subscripted_ffi_containers_as_field_types():
+    # ffi.Array[T] / ffi.List[T] / ffi.Map[K, V] / ffi.Dict[K, V] annotate fields as their
+    # typing counterparts do: elements are checked and converted.
+    @py_class("test.pyclass.SubscriptedVar")
+    class Var(ffi.Object):
+        name: str
+
+    @py_class("test.pyclass.SubscriptedFunc")
+    class Func(ffi.Object):
+        params: ffi.Array[Var]
+        body: ffi.List[int]
+        attrs: ffi.Map[str, int]
+        scratch: ffi.Dict[str, float]
+
+    f = Func(params=[Var("a")], body=[1, 2], attrs={"k": 1}, scratch={"s": 0.5})
+    assert isinstance(f.params, ffi.Array) and f.params[0].name == "a"
+    assert isinstance(f.body, ffi.List) and list(f.body) == [1, 2]
+    assert isinstance(f.attrs, ffi.Map) and isinstance(f.scratch, ffi.Dict)
+    with pytest.raises(TypeError):
+        Func(params=[1], body=[], attrs={}, scratch={})
+    with pytest.raises(TypeError):
+        Func(params=[], body=["x"], attrs={}, scratch={})

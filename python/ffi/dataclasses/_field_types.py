@@ -184,21 +184,22 @@ def _schema(annotation: Any, owner: type, key: str) -> _Schema:  # noqa: PLR0911
         else:
             schema = {"type": "Variant", "args": [a.json for a in alts]}
         return _Schema(schema, _union(none + rest, what), _ANY)
-    if annotation in (list, List) or origin is list:
+    if annotation in (list, List) or origin in (list, List):
         item = _schema(args[0], owner, key) if args else None
         return _container("ffi.List", List, [item], "list", _sequence)
     if annotation in (tuple, Array, collections.abc.Sequence) or origin in (
         tuple,
         collections.abc.Sequence,
+        Array,
     ):
         if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
             raise TypeError("only tuple[T, ...] (an Array) can be a field type, not fixed tuples")
         item = _schema(args[0], owner, key) if args else None
         return _container("ffi.Array", Array, [item], "a sequence", _sequence)
-    if annotation in (dict, Dict) or origin is dict:
+    if annotation in (dict, Dict) or origin in (dict, Dict):
         parts = [_schema(a, owner, key) for a in args] if args else [None, None]
         return _container("ffi.Dict", Dict, parts, "dict", _mapping)
-    if annotation in (Map, collections.abc.Mapping) or origin is collections.abc.Mapping:
+    if annotation in (Map, collections.abc.Mapping) or origin in (collections.abc.Mapping, Map):
         parts = [_schema(a, owner, key) for a in args] if args else [None, None]
         return _container("ffi.Map", Map, parts, "a mapping", _mapping)
     if annotation is collections.abc.Callable or origin is collections.abc.Callable:
