@@ -399,5 +399,15 @@ def _type_field(
         c_compare=not flags & _COMPARE_OFF,
         c_hash=not flags & _HASH_OFF,
         c_structural_eq=_structural_eq_of(flags),
-        dataclass_field=_field_from_reflection(desc, {}, not desc.writable),
+        dataclass_field=_dataclass_field(cls, desc, _field_from_reflection),
     )
+
+
+def _dataclass_field(cls: type | None, desc: Any, from_reflection: Any) -> Any:
+    """The class's own :class:`ffi.dataclasses.Field` for `desc` (its ``type`` resolved from the
+    annotation), else one made from the reflection alone."""
+    own = cls.__dict__.get("__ffi_dataclass_fields__", ()) if cls is not None else ()
+    for f in own:
+        if f.name == desc.__name__:
+            return f
+    return from_reflection(desc, {}, not desc.writable)

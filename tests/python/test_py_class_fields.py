@@ -264,3 +264,17 @@ def test_subscripted_ffi_containers_as_field_types():
         Func(params=[1], body=[], attrs={}, scratch={})
     with pytest.raises(TypeError):
         Func(params=[], body=["x"], attrs={}, scratch={})
+
+
+def test_container_field_errors_say_where_the_bad_element_is():
+    @py_class("test.pyclass.ElementPath")
+    class Holder(ffi.Object):
+        items: list[int]
+        table: dict[str, list[int]]
+
+    with pytest.raises(TypeError, match=r"field 'items':\n  element \[1\]: expected int, got None"):
+        Holder(items=[1, None], table={})
+    with pytest.raises(TypeError, match=r"value at 'a': element \[1\]: expected int, got str"):
+        Holder(items=[], table={"a": [1, "x"]})
+    with pytest.raises(TypeError, match=r"key 1: expected str, got int"):
+        Holder(items=[], table={1: [1]})

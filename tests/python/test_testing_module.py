@@ -258,3 +258,40 @@ def test_field_descriptors_are_properties():
     assert frozen.fset is None and frozen.fget(t.TestFrozenCxx(3, "x")) == 3
     with pytest.raises(TypeError):
         writable.fset(o, "not an int")
+
+
+def test_c_class_exposes_cxx_hooks_and_annotated_field_types():
+    for cls, hooks in (
+        (t.TestCustomHash, {"__ffi_hash__"}),
+        (t.TestCustomCompare, {"__ffi_hash__", "__ffi_eq__", "__ffi_compare__"}),
+        (t.TestEqWithoutHash, {"__ffi_eq__"}),
+        (t.TestObjectBase, set()),
+    ):
+        own = {
+            name for name in ("__ffi_hash__", "__ffi_eq__", "__ffi_compare__") if name in vars(cls)
+        }
+        assert own == hooks, cls
+        assert all(callable(vars(cls)[name]) for name in hooks)
+    # The hook is the C++ one: it hashes the key only.
+    hash_hook = vars(t.TestCustomHash)["__ffi_hash__"]
+    assert hash_hook(t.TestCustomHash(1, "a"), lambda v: v * 10) == 10
+    # TypeInfo's fields carry the class's dataclass Field, typed from the annotation.
+    info = t._TestCxxClassBase.__tvm_ffi_type_info__
+    assert [(f.name, f.dataclass_field.type) for f in info.fields] == [
+        ("v_i64", int),
+        ("v_i32", int),
+    ]
+
+
+def test_field_converter_is_a_static_marker():
+    from ffi.dataclasses import Field, c_class, field, py_class
+
+    def to_list(value):
+        return list(value)
+
+    f = field(converter=to_list)
+    assert isinstance(f, Field) and f.converter is to_list
+    default = field().converter
+    assert default(5) == 5
+    for decorator in (py_class, c_class):
+        assert decorator.__dataclass_transform__["kwargs"]["converter"] is default

@@ -31,7 +31,16 @@ class _Schema(typing.NamedTuple):
 
 
 def _expected(what: str, value: Any) -> TypeError:
-    return TypeError(f"expected {what}, got {type(value).__name__}")
+    got = "None" if value is None else type(value).__name__
+    return TypeError(f"expected {what}, got {got}")
+
+
+def _at(where: str, convert: Callable[[Any], Any], value: Any) -> Any:
+    """``convert(value)``, a TypeError saying `where` the value sits (``element [1]: ...``)."""
+    try:
+        return convert(value)
+    except TypeError as err:
+        raise TypeError(f"{where}: {err}") from None
 
 
 def _scalar(check: Callable[[Any], Any], what: str) -> Callable[[Any], Any]:
@@ -102,7 +111,7 @@ def _sequence(container: type, item: Callable[[Any], Any] | None, what: str) -> 
         if item is None:
             return value if isinstance(value, container) else container(value)
         old = list(value)
-        new = [item(v) for v in old]
+        new = [_at(f"element [{i}]", item, v) for i, v in enumerate(old)]
         if isinstance(value, container) and all(a is b for a, b in zip(new, old)):
             return value
         return container(new)
@@ -117,7 +126,10 @@ def _mapping(container: type, key: Callable | None, val: Callable | None, what: 
         if not isinstance(value, (dict, Map, Dict)):
             raise _expected(what, value)
         old = list(value.items())
-        new = [(key(k) if key else k, val(v) if val else v) for k, v in old]
+        new = [
+            (_at(f"key {k!r}", key, k) if key else k, _at(f"value at {k!r}", val, v) if val else v)
+            for k, v in old
+        ]
         same = all(a is c and b is d for (a, b), (c, d) in zip(new, old))
         if isinstance(value, container) and same:
             return value

@@ -5,14 +5,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from .. import registry
+from .. import core, registry
 from . import _dunders
-from .field import Field, dataclass_transform, field
+from .field import Field, _field_converter, dataclass_transform, field
 
 _T = TypeVar("_T", bound=type)
+# Type attributes a C++ type may define that c_class puts on its class.
+_CXX_HOOKS = ("__ffi_repr__", "__ffi_hash__", "__ffi_eq__", "__ffi_compare__")
 
 
-@dataclass_transform(eq_default=False, field_specifiers=(Field, field))
+@dataclass_transform(eq_default=False, field_specifiers=(Field, field), converter=_field_converter)
 def c_class(
     type_key: str,
     *,
@@ -37,7 +39,9 @@ def c_class(
       still writes (and :func:`replace` uses it).
     - ``match_args``: ``__match_args__`` lists the positional constructor fields.
 
-    What the class body defines itself is kept. An unknown `type_key` is a ValueError.
+    The hooks the C++ type defines itself (``__ffi_repr__``, ``__ffi_hash__``, ``__ffi_eq__``,
+    ``__ffi_compare__`` type attributes) become class attributes. What the class body defines
+    itself is kept. An unknown `type_key` is a ValueError.
     """
 
     def decorate(cls: _T) -> _T:
@@ -59,6 +63,12 @@ def c_class(
             unsafe_hash=unsafe_hash,
             match_args=match_args,
         )
+        # The type's own C++ hooks, as class attributes (what a py_class defines in its body).
+        index = cls.__tvm_ffi_type_info__.type_index  # type: ignore[attr-defined]
+        for hook in _CXX_HOOKS:
+            value = core._lookup_type_attr(index, hook)
+            if value is not None and hook not in own_body:
+                setattr(cls, hook, value)
         return cls
 
     return decorate

@@ -97,6 +97,13 @@ def _structural_eq_bit(value: str | None) -> int:
     return _STRUCTURAL_EQ_BITS["def-pattern" if value == "def" else value] if value else 0
 
 
+def _field_converter(value: Any) -> Any:
+    """The `converter` every field has, for type checkers (PEP 681): a constructor argument may be
+    anything its annotation converts from (a list for an ``Array[int]`` field); at run time values
+    are converted by the field's annotation, so it returns `value` as it is."""
+    return value
+
+
 class Field:
     """One field of a dataclass-style FFI class, as :func:`fields` reports it.
 
@@ -111,6 +118,7 @@ class Field:
 
     __slots__ = (
         "compare",
+        "converter",
         "default",
         "default_factory",
         "doc",
@@ -140,6 +148,7 @@ class Field:
         doc: str | None = None,
         metadata: dict[str, Any] | None = None,
         structural_eq: str | None = None,
+        converter: Callable[[Any], Any] = _field_converter,
     ) -> None:
         if structural_eq not in _STRUCTURAL_EQ_VALUES:
             raise ValueError(
@@ -165,6 +174,7 @@ class Field:
         self.doc = doc
         self.metadata = dict(metadata or {})
         self.structural_eq = structural_eq
+        self.converter = converter
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{slot}={getattr(self, slot)!r}" for slot in self.__slots__)
@@ -184,7 +194,7 @@ def field(
     doc: str | None = None,
     metadata: dict[str, Any] | None = None,
     structural_eq: str | None = None,
-    converter: Any = None,
+    converter: Callable[[Any], Any] = _field_converter,
 ) -> Any:
     """A field specifier for a class body (``x: int = field(kw_only=True)``).
 
@@ -194,10 +204,10 @@ def field(
     the C++ reflection declares the field; the specifier is removed from the class body so that it
     cannot hide the field, and its options are not applied. `hash` None follows `compare`;
     `kw_only` None follows the class (``kw_only=True`` or after ``_: KW_ONLY``), so False makes a
-    field positional in a keyword-only class. `converter` is accepted as the reference's marker
-    for static analysis; writes are always converted by the field's annotation.
+    field positional in a keyword-only class. `converter` is kept on the Field as the reference
+    does, a marker for static analysis (see ``_field_converter``); writes are always converted by
+    the field's annotation.
     """
-    del converter
     return Field(
         default=default,
         default_factory=default_factory,
@@ -210,6 +220,7 @@ def field(
         doc=doc,
         metadata=metadata,
         structural_eq=structural_eq,
+        converter=converter,
     )
 
 

@@ -31,7 +31,15 @@ from .._type_info import (
 from ..container import Array, Dict, List, Map
 from . import _dunders
 from ._field_types import _Schema, _schema
-from .field import KW_ONLY, Field, _structural_eq_bit, dataclass_transform, field, init_property
+from .field import (
+    KW_ONLY,
+    Field,
+    _field_converter,
+    _structural_eq_bit,
+    dataclass_transform,
+    field,
+    init_property,
+)
 
 _T = TypeVar("_T", bound=type)
 
@@ -463,7 +471,7 @@ def _make_type(
             f.default_factory = spec_field.default_factory
 
 
-@dataclass_transform(eq_default=False, field_specifiers=(Field, field))
+@dataclass_transform(eq_default=False, field_specifiers=(Field, field), converter=_field_converter)
 def py_class(
     cls_or_type_key: Any = None,
     /,
