@@ -483,10 +483,11 @@ def _type_info(
     str | None,
     list[tuple[_Field, int, int, int, int]],
     list[tuple[str, str | None, str | None, int, Any]],
+    int,
 ]:
     """The type's own reflection records: (type_key, ancestor indices root first, doc, fields as
     (descriptor, size, alignment, offset, static type index), methods as (name, doc, metadata,
-    flags, function))."""
+    flags, function), the object's total size in bytes (0 when unknown))."""
 
 def _registered_type_keys() -> list[str]:
     """Every registered type key, as ffi.GetRegisteredTypeKeys returns them."""

@@ -341,6 +341,8 @@ class TypeInfo:
     parent_type_info: TypeInfo | None
     doc: str | None = None
     """The type's documentation, from its metadata."""
+    total_size: int = 0
+    """The object's size in bytes, header included, from its metadata (0 when unknown)."""
 
 
 _OBJECT_INDEX = 64  # kTVMFFIObject
@@ -351,7 +353,7 @@ _BUILTIN_CLASSES: dict[int, type] = {5: dtype, 6: Device, _OBJECT_INDEX: Object,
 
 def type_info(type_index: int) -> TypeInfo:
     """The TypeInfo of the type registered at `type_index` (ValueError when none is)."""
-    key, ancestors, doc, field_records, method_records = _core._type_info(type_index)
+    key, ancestors, doc, field_records, method_records, total_size = _core._type_info(type_index)
     cls: type | None = _BUILTIN_CLASSES.get(type_index)
     if cls is None:
         cls = _core._class_for_type_index(type_index)
@@ -363,7 +365,7 @@ def type_info(type_index: int) -> TypeInfo:
         for name, mdoc, meta, flags, func in method_records
     ]
     parent = type_info(ancestors[-1]) if ancestors else None
-    return TypeInfo(cls, type_index, key, list(ancestors), fields, methods, parent, doc)
+    return TypeInfo(cls, type_index, key, list(ancestors), fields, methods, parent, doc, total_size)
 
 
 def _type_field(

@@ -331,10 +331,11 @@ bool AppendStolen(PyObject*& list, PyObject* item) {
 }
 
 /*!
- * \brief _type_info(type_index) -> (type_key, ancestors, doc, fields, methods): the type's own
- * reflection records, from which ffi.core.TypeInfo is built. `ancestors` are type indices, root
- * first; each field is (descriptor, size, alignment, offset, static type index); each method is
- * (name, doc, metadata, flags, Function). Empty texts are None.
+ * \brief _type_info(type_index) -> (type_key, ancestors, doc, fields, methods, total_size): the
+ * type's own reflection records, from which ffi.core.TypeInfo is built. `ancestors` are type
+ * indices, root first; each field is (descriptor, size, alignment, offset, static type index);
+ * each method is (name, doc, metadata, flags, Function); total_size is the object's size in bytes
+ * from its metadata (0 when unknown). Empty texts are None.
  */
 PyObject* TypeInfoRecords(PyObject*, PyObject* arg) {
   const TVMFFITypeInfo* info = TypeInfoArg(arg);
@@ -377,7 +378,8 @@ PyObject* TypeInfoRecords(PyObject*, PyObject* arg) {
   PyObject* doc = info->metadata ? StrOrNone(info->metadata->doc) : NewRef(Py_None);
   PyObject* out = nullptr;
   if (ancestors && fields && methods && key && doc) {
-    out = PyTuple_Pack(5, key, ancestors, doc, fields, methods);
+    int32_t total_size = info->metadata ? info->metadata->total_size : 0;
+    out = Py_BuildValue("(OOOOOi)", key, ancestors, doc, fields, methods, total_size);
   }
   Py_XDECREF(ancestors);
   Py_XDECREF(fields);
@@ -492,7 +494,7 @@ PyMethodDef reflection_functions[] = {
     {"_type_key", FFI_PY_ENTRY(TypeKey), METH_O, "_type_key(type_index)\n\nThe type's key."},
     {"_type_info", FFI_PY_ENTRY(TypeInfoRecords), METH_O,
      "_type_info(type_index)\n\nThe type's own reflection records: (type_key, ancestors, doc, "
-     "fields, methods)."},
+     "fields, methods, total_size)."},
     {"_type_fields", FFI_PY_ENTRY(TypeFields), METH_O,
      "_type_fields(type_index)\n\nField descriptors of the type and its ancestors, root first."},
     {"_registered_type_keys", FFI_PY_ENTRY(RegisteredTypeKeys), METH_NOARGS,

@@ -89,7 +89,9 @@ class GlobalRegistry {
         refused = true;
       }
     }
-    if (refused) FFI_THROW(ValueError) << "Global function `" << name << "` is already registered";
+    // RuntimeError, the reference's kind for it.
+    if (refused)
+      FFI_THROW(RuntimeError) << "Global function `" << name << "` is already registered";
   }
   Optional<Function> Find(std::string_view name) {
     std::shared_lock<std::shared_mutex> lock(mutex_);

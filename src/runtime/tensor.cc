@@ -127,12 +127,14 @@ void CheckImported(const DLTensor& t, int32_t require_alignment, bool require_co
   if (require_alignment < 0) {
     FFI_REFUSE_IMPORT(ValueError) << "negative require_alignment " << require_alignment;
   }
+  // A well-formed tensor the caller's requirements refuse: RuntimeError, the reference's kind,
+  // which code written for it catches.
   if (!detail::IsAligned(t, static_cast<size_t>(require_alignment))) {
-    FFI_REFUSE_IMPORT(ValueError) << "data address is not aligned to " << require_alignment
-                                  << " bytes";
+    FFI_REFUSE_IMPORT(RuntimeError)
+        << "data address is not aligned to " << require_alignment << " bytes";
   }
   if (require_contiguous && !detail::IsContiguous(t)) {
-    FFI_REFUSE_IMPORT(ValueError) << "the tensor is not contiguous and contiguity is required";
+    FFI_REFUSE_IMPORT(RuntimeError) << "the tensor is not contiguous and contiguity is required";
   }
 }
 

@@ -374,7 +374,7 @@ TEST(Function, GlobalRegistrySetGetListRemove) {
   ASSERT_TRUE(ffi::Function::GetGlobal(name).has_value());
   EXPECT_EQ((*ffi::Function::GetGlobal(name))(2, 3).cast<int64_t>(), 5);
   // Registering the same name again needs allow_override.
-  EXPECT_EQ(ErrorKindOf([&] { ffi::Function::SetGlobal(name, f); }), "ValueError");
+  EXPECT_EQ(ErrorKindOf([&] { ffi::Function::SetGlobal(name, f); }), "RuntimeError");
   ffi::Function::SetGlobal(name,
                            ffi::Function::FromTyped([](int64_t a, int64_t b) { return a * b; }),
                            /*allow_override=*/true);
@@ -465,7 +465,7 @@ TEST(Function, RefusedRegistrationReleasesTheFunctionOutsideTheLock) {
   ReentrantDeleterLog log;
   EXPECT_EQ(
       ErrorKindOf([&] { ffi::Function::SetGlobal(name, FunctionWithReentrantDeleter(&log)); }),
-      "ValueError");
+      "RuntimeError");
   EXPECT_EQ(log.deletions, 1);
   EXPECT_TRUE(log.found_global);
   EXPECT_EQ(ffi::Function::GetGlobalRequired(name)().cast<int64_t>(), 1);

@@ -190,7 +190,7 @@ TEST(ModuleLoading, DuplicateRegistrationInStaticInitFailsTheLoad) {
   ffi::Error direct = ExpectError([] {
     ffi::Function::SetGlobal("ffi_loader_test.dup", ffi::Function::FromTyped([]() { return 0; }));
   });
-  EXPECT_EQ(direct.kind(), "ValueError");
+  EXPECT_EQ(direct.kind(), "RuntimeError");
   ffi::Function::RemoveGlobal("ffi_loader_test.dup");
 }
 

@@ -1,6 +1,8 @@
 // Tuple<Types...>: stored as an ArrayObj, get<I>, Set with copy-on-write, structured bindings and
 // conversions from Arrays of the right size and value types.
+#include <ffi/container/map.h>
 #include <ffi/container/tuple.h>
+#include <ffi/tensor.h>
 
 #include <string>
 
@@ -66,4 +68,19 @@ TEST(Tuple, Conversions) {
   EXPECT_EQ(r.get<1>(), 1);
 }
 
+}  // namespace
+
+namespace {
+// A one-element Tuple of an object type without a default constructor (Tensor), as a map value:
+// casting it makes the Tuple through its UnsafeInit constructor, which must not be taken for the
+// one-value constructor.
+TEST(Tuple, OneObjectElementInsideContainers) {
+  ffi::Tensor t = ffi::Tensor::FromNDAlloc(CountingCPUAlloc{}, {2}, DLDataType{kDLFloat, 32, 1},
+                                           DLDevice{kDLCPU, 0});
+  Any value = ffi::Map<String, Any>{{"x", Array<Any>{t}}};
+  auto m = value.cast<ffi::Map<String, Tuple<ffi::Tensor>>>();
+  EXPECT_TRUE(m["x"].get<0>().same_as(t));
+  ffi::Tuple<ffi::Tensor> null_tuple(ffi::UnsafeInit{});
+  EXPECT_FALSE(null_tuple.defined());
+}
 }  // namespace

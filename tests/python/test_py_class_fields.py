@@ -278,3 +278,21 @@ def test_container_field_errors_say_where_the_bad_element_is():
         Holder(items=[], table={"a": [1, "x"]})
     with pytest.raises(TypeError, match=r"key 1: expected str, got int"):
         Holder(items=[], table={1: [1]})
+
+
+def test_opaque_pointer_fields():
+    import ctypes
+
+    @py_class("test.pyclass.OpaquePointer")
+    class Handle(ffi.Object):
+        ptr: ctypes.c_void_p
+        count: int = 0
+
+    h = Handle(ptr=ctypes.c_void_p(0x1234))
+    assert isinstance(h.ptr, ctypes.c_void_p) and h.ptr.value == 0x1234
+    info = Handle.__tvm_ffi_type_info__.fields[0]
+    assert (info.size, info.field_static_type_index) == (8, 4)  # stored as void*
+    h.ptr = None
+    assert h.ptr is None
+    with pytest.raises(TypeError, match="expected ctypes.c_void_p, got int"):
+        Handle(ptr=5)

@@ -303,3 +303,24 @@ def test_type_info_of_the_builtin_classes(cls, key, parent):
     info = ffi.core._type_cls_to_type_info(cls)
     assert info.type_key == key and info.type_cls is cls
     assert (info.parent_type_info.type_cls if info.parent_type_info else None) is parent
+
+
+def test_total_size_is_the_objects_size():
+    from ffi.dataclasses import py_class
+
+    @py_class("test.typeinfo.Sized")
+    class Sized(ffi.Object):
+        flag: bool
+        count: int
+
+    # 24-byte header, a bool padded to 8, an int64.
+    assert Sized.__tvm_ffi_type_info__.total_size == 40
+    import ffi.testing as t
+
+    # C++ types report sizeof: here the end of the last field (header, int64, double, String).
+    for cls in (t.TestObjectBase, t.TestObjectDerived):
+        info = cls.__tvm_ffi_type_info__
+        end = max(f.offset + f.size for f in info.fields)
+        assert info.total_size == (end + 7) // 8 * 8
+    base = t.TestObjectBase.__tvm_ffi_type_info__.total_size
+    assert t.TestObjectDerived.__tvm_ffi_type_info__.total_size == base + 16  # + Map, Array

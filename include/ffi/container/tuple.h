@@ -53,13 +53,16 @@ class Tuple : public ObjectRef {
                                         (type_subsumes_v<Types, UTypes> && ...)>>
   Tuple(const Tuple<UTypes...>& other) : ObjectRef(other) {}
   /*! \brief The values, each converted to its type. */
-  template <typename... UTypes,
-            typename = std::enable_if_t<sizeof...(UTypes) == sizeof...(Types) &&
-                                        !(sizeof...(Types) == 1 &&
-                                          (std::is_same_v<std::decay_t<UTypes>, Tuple> && ...))>>
+  template <typename... UTypes, typename = std::enable_if_t<
+                                    sizeof...(UTypes) == sizeof...(Types) &&
+                                    !(sizeof...(Types) == 1 &&
+                                      ((std::is_same_v<std::decay_t<UTypes>, Tuple> ||
+                                        std::is_same_v<std::decay_t<UTypes>, UnsafeInit>)&&...))>>
   explicit Tuple(UTypes&&... args) : ObjectRef(Make(Types(std::forward<UTypes>(args))...)) {}
   /*! \brief Wraps an ArrayObj of the right size and value types. */
   explicit Tuple(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {}
+  /*! \brief A null Tuple, for a field or cast result filled in before use (see UnsafeInit). */
+  explicit Tuple(UnsafeInit tag) : ObjectRef(tag) {}
 
   /*! \brief Value `I`. */
   template <size_t I>

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import collections.abc
+import ctypes
 import operator
 import sys
 import types
@@ -18,7 +19,7 @@ from ..container import Array, Dict, List, Map
 from .field import _enum_member_converter
 
 # Native field layouts: (size, alignment, field_static_type_index); type indices of <ffi/c_api.h>.
-_INT, _BOOL, _FLOAT, _ANY = (8, 8, 1), (1, 1, 2), (8, 8, 3), (16, 8, -1)
+_INT, _BOOL, _FLOAT, _PTR, _ANY = (8, 8, 1), (1, 1, 2), (8, 8, 3), (8, 8, 4), (16, 8, -1)
 
 
 class _Schema(typing.NamedTuple):
@@ -181,6 +182,10 @@ def _schema(annotation: Any, owner: type, key: str) -> _Schema:  # noqa: PLR0911
         return _Schema({"type": "DataType"}, _scalar(_to_dtype, "dtype"), _ANY)
     if annotation is Device:
         return _Schema({"type": "Device"}, _scalar(_to_device, "Device"), _ANY)
+    if annotation is ctypes.c_void_p:  # an opaque pointer, stored as void* (None: null)
+        return _Schema(
+            {"type": "void*"}, _instance((ctypes.c_void_p, type(None)), "ctypes.c_void_p"), _PTR
+        )
     if annotation is bytes:
         return _Schema({"type": "ffi.Bytes"}, _instance((bytes, bytearray), "bytes"), _ANY)
     origin, args = typing.get_origin(annotation), typing.get_args(annotation)
