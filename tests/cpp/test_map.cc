@@ -385,7 +385,8 @@ TEST(Map, GlobalFunctions) {
   Any d = G("ffi.Dict")("a", 1);
   e = ExpectError([&] { G("ffi.MapSize")(d); });
   EXPECT_EQ(e.kind(), "TypeError");
-  EXPECT_NE(e.message().find("Expected `Map` but got `ffi.Dict`"), std::string::npos) << e.message();
+  EXPECT_NE(e.message().find("Expected `Map` but got `ffi.Dict`"), std::string::npos)
+      << e.message();
   EXPECT_EQ(ExpectError([&] { G("ffi.MapSize")(1); }).kind(), "TypeError");
   EXPECT_EQ(ExpectError([&] { G("ffi.Map")("a"); }).kind(), "InternalError");
   // Later duplicate keys overwrite.
