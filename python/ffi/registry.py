@@ -231,7 +231,7 @@ def _replaceable_builtin_classes() -> dict[str, type]:
 def _bind_class(cls: type, key: str) -> Function | None:
     """Binds `cls` to the type `key` (fields, methods); returns its constructor or None."""
     if not (isinstance(cls, type) and issubclass(cls, Object)):
-        raise TypeError(f"register_object needs a subclass of ffi.Object, not {cls!r}")
+        raise TypeError(f"register_object: {cls!r} must inherit from ffi.Object")
     if key in _BUILTIN_VALUE_KEYS:
         raise ValueError(
             f"register_object: `{key}` is a built-in type whose values arrive as ffi's own class; "

@@ -382,7 +382,7 @@ def test_register_object_errors(objmod):
         class Missing(ffi.Object):
             pass
 
-    with pytest.raises(TypeError, match="subclass of ffi.Object"):
+    with pytest.raises(TypeError, match="must inherit from ffi.Object"):
         ffi.register_object("objtest.Bag")(int)
     with pytest.raises(TypeError):
         ffi.register_object(3)

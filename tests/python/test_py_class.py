@@ -368,7 +368,7 @@ def test_definition_errors():
         py_class("pyc.Order", order=True)
     with pytest.raises(ValueError, match="structural_eq"):
         py_class("pyc.Kind", structural_eq="bogus")
-    with pytest.raises(TypeError, match="subclass of ffi.Object"):
+    with pytest.raises(TypeError, match="must inherit from ffi.Object"):
         py_class("pyc.NotObject")(type("NotObject", (), {}))
     with pytest.raises(ValueError, match="structural_eq"):
         field(structural_eq="sometimes")

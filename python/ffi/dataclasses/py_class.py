@@ -219,7 +219,7 @@ def _parent(cls: type) -> tuple[int, int]:
                 )
             break
     else:
-        raise TypeError(f"py_class needs a subclass of ffi.Object, not {cls!r}")
+        raise TypeError(f"py_class: {cls!r} must inherit from ffi.Object")
     return index, size
 
 
@@ -330,7 +330,7 @@ def _define(
     classes not defined yet (or whose base class waits so) waits for them: it is made when a
     later py_class definition makes them exist, or when it is first instantiated."""
     if not (isinstance(cls, type) and issubclass(cls, Object)):
-        raise TypeError(f"py_class needs a subclass of ffi.Object, not {cls!r}")
+        raise TypeError(f"py_class: {cls!r} must inherit from ffi.Object")
     try:
         _make_type(cls, key, localns, **options)
     except _Unresolved:
