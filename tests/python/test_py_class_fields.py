@@ -296,3 +296,61 @@ def test_opaque_pointer_fields():
     assert h.ptr is None
     with pytest.raises(TypeError, match="expected ctypes.c_void_p, got int"):
         Handle(ptr=5)
+
+
+CXX_MIRROR = r"""
+#include <ffi/container/array.h>
+#include <ffi/ffi.h>
+namespace {
+struct Parent : ffi::Object { bool parent_flag; };
+struct Empty : Parent {};
+struct Child : Empty { bool child_flag; int64_t n; };
+}  // namespace
+// sizeof and member offsets of the C++ classes that mirror the py_class hierarchy below.
+ffi::Array<int64_t> layout() {
+  Child c;
+  auto at = [&](const void* member) {
+    return static_cast<int64_t>(static_cast<const char*>(member) -
+                                reinterpret_cast<const char*>(&c));
+  };
+  return {int64_t(sizeof(Parent)), int64_t(sizeof(Empty)), int64_t(sizeof(Child)),
+          at(&c.parent_flag), at(&c.child_flag), at(&c.n)};
+}
+"""
+
+
+def test_derived_fields_reuse_tail_padding_as_cxx_does():
+    @py_class("test.pyclass.TailParent")
+    class Parent(ffi.Object):
+        parent_flag: bool = False
+
+    @py_class("test.pyclass.TailEmpty")
+    class Empty(Parent):
+        pass
+
+    @py_class("test.pyclass.TailChild")
+    class Child(Empty):
+        child_flag: bool = False
+        n: int = 0
+
+    def offset(cls, name):
+        for c in cls.__mro__:
+            info = getattr(c, "__tvm_ffi_type_info__", None)
+            for f in info.fields if info is not None and info.type_cls is c else ():
+                if f.name == name:
+                    return f.offset
+        raise KeyError(name)
+
+    ours = [
+        Parent.__tvm_ffi_type_info__.total_size,
+        Empty.__tvm_ffi_type_info__.total_size,
+        Child.__tvm_ffi_type_info__.total_size,
+        offset(Child, "parent_flag"),
+        offset(Child, "child_flag"),
+        offset(Child, "n"),
+    ]
+    mod = ffi.cpp.load_inline("py_class_tail_padding", cpp_sources=CXX_MIRROR, functions=["layout"])
+    assert ours == list(mod.layout())  # [32, 32, 40, 24, 25, 32] with GCC and Clang
+    obj = Child(parent_flag=True, child_flag=False, n=7)
+    obj.child_flag = True
+    assert (obj.parent_flag, obj.child_flag, obj.n) == (True, True, 7)

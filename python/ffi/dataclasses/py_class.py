@@ -197,16 +197,20 @@ def _declared_field(cls: type, key: str, owner: type, name: str, hint: Any) -> _
     return _Spec(name, spec, schema, bool(spec.kw_only))
 
 
-def _parent(cls: type) -> tuple[int, int]:
-    """(type index, size) of the type `cls` derives from: ffi.Object, another py_class, or a C++
-    type whose whole state is plain reflected fields (``ffi.Enum``)."""
+def _parent(cls: type) -> tuple[int, int, int]:
+    """(type index, size, data size) of the type `cls` derives from: ffi.Object, another py_class,
+    or a C++ type whose whole state is plain reflected fields (``ffi.Enum``). The data size is
+    where a derived class's fields may start: a py_class's size without its tail padding, which C++
+    (the Itanium ABI) reuses in derived classes, so that a C++ class mirroring the hierarchy has
+    the same layout; MSVC does not reuse it."""
     for base in cls.__mro__[1:]:
         if base is Object:
             index, size = _core.type_key_to_index("ffi.Object"), _HEADER_SIZE
             break
         if "__ffi_py_class_size__" in base.__dict__:
             index, size = _core._class_type_index(base), base.__ffi_py_class_size__
-            break
+            data_size = base.__dict__.get("__ffi_py_class_data_size__", size)
+            return index, size, size if sys.platform == "win32" else data_size
         index = _core._class_type_index(base)
         if index >= 0 and _core._class_for_type_index(index) is base:
             size = _core._py_class_parent_size(index)
@@ -220,11 +224,11 @@ def _parent(cls: type) -> tuple[int, int]:
             break
     else:
         raise TypeError(f"py_class: {cls!r} must inherit from ffi.Object")
-    return index, size
+    return index, size, size
 
 
 def _register_fields(index: int, start: int, specs: list[_Spec]) -> int:
-    """Registers the fields after `start` bytes; returns the object's size."""
+    """Registers the fields after `start` bytes; returns where the last one ends."""
     convert_fn = _core._py_class_converter_address()
     make_getter = _core.get_global_func("ffi.MakeFieldGetter")
     make_setter = _core.get_global_func("ffi.MakeFieldSetter")
@@ -256,7 +260,7 @@ def _register_fields(index: int, start: int, specs: list[_Spec]) -> int:
             make_getter(static_index), setter, default,
         )  # fmt: skip
         offset += size
-    return max((offset + 7) // 8 * 8, _HEADER_SIZE)
+    return offset
 
 
 def method(fn: Any) -> Any:
@@ -419,7 +423,7 @@ def _make_type(
     waiting_bases = [b.__name__ for b in cls.__mro__[1:] if b in _DEFERRED]
     if waiting_bases:
         raise _Unresolved([("base class", name) for name in waiting_bases])
-    parent_index, start = _parent(cls)
+    parent_index, parent_size, start = _parent(cls)
     specs = _declared_fields(cls, key, kw_only, localns)  # every check before the type exists
     inherited = {d.__name__: d for d in _core._type_fields(parent_index)}
     for spec in specs:
@@ -431,7 +435,8 @@ def _make_type(
             )
     methods = _collect_methods(cls)
     index = _core._py_class_new_type(key, parent_index)
-    size = _register_fields(index, start, specs)
+    data_size = _register_fields(index, start, specs)
+    size = max((data_size + 7) // 8 * 8, parent_size, _HEADER_SIZE)
     _core._py_class_set_metadata(index, size, _STRUCTURE_KINDS[structural_eq], cls.__doc__)
     _core.get_global_func("ffi._PyClassRegisterTypeAttrColumns")(index, size)
     _publish_methods(index, methods)
@@ -451,6 +456,7 @@ def _make_type(
             delattr(cls, spec.name)  # defaults live in the type now
     own_body = set(cls.__dict__)
     cls.__ffi_py_class_size__ = size  # type: ignore[attr-defined]
+    cls.__ffi_py_class_data_size__ = data_size  # type: ignore[attr-defined]
     ffi_init = registry._bind_class(cls, key)
     _dunders.finish_class(
         cls,
