@@ -354,3 +354,25 @@ def test_derived_fields_reuse_tail_padding_as_cxx_does():
     obj = Child(parent_flag=True, child_flag=False, n=7)
     obj.child_flag = True
     assert (obj.parent_flag, obj.child_flag, obj.n) == (True, True, 7)
+
+
+def test_py_class_under_a_cpp_type_bound_in_another_module():
+    # TestObjectPtrHolder's class body (ffi/testing/testing.py) annotates with names of its own
+    # module; deriving from it here must not evaluate those in this module.
+    import ffi.testing as t
+
+    @py_class("test.pyclass.PtrHolderChild")
+    class Child(t.TestObjectPtrHolder):
+        extra: int
+
+    target = t.TestObjectBase(v_i64=7)
+    child = Child(value=target, optional_value=None, extra=3)
+    assert child.value.same_as(target) and child.extra == 3
+    assert t.object_use_count(target) == 2
+    twin = copy.copy(child)
+    assert t.object_use_count(target) == 3  # the copy shares the value
+    assert twin.value.same_as(target)
+    del twin
+    assert t.object_use_count(target) == 2
+    deep = copy.deepcopy(child)
+    assert not deep.value.same_as(target) and deep.value.v_i64 == 7

@@ -141,7 +141,11 @@ def _declared_fields(cls: type, key: str, kw_only: bool, localns: dict[str, Any]
         module = sys.modules.get(owner.__module__)
         globalns = vars(module) if module is not None else {}
         try:
-            hints = typing.get_type_hints(owner, globalns=globalns, localns=names)
+            # Only the owner's own annotations: get_type_hints on the class itself would evaluate
+            # every base's too, in this module's names (a C++-bound base's own annotations need
+            # its module's).
+            own = type("_Annotations", (), {"__annotations__": dict(_own_annotations(owner))})
+            hints = typing.get_type_hints(own, globalns=globalns, localns=names)
         except Exception as exc:
             # Names defined later (a class referring to one below it, two classes referring to
             # each other): the type is made once they exist (see _define).
