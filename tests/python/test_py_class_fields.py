@@ -376,3 +376,34 @@ def test_py_class_under_a_cpp_type_bound_in_another_module():
     assert t.object_use_count(target) == 2
     deep = copy.deepcopy(child)
     assert not deep.value.same_as(target) and deep.value.v_i64 == 7
+
+
+def test_an_init_property_overrides_its_base_init_property():
+    from ffi.dataclasses import init_property
+
+    calls = []
+
+    @py_class("test.pyclass.InitPropBase")
+    class Base(ffi.Object):
+        x: int = 1
+
+        @init_property
+        def value(self) -> int:
+            calls.append("base")
+            return self.x
+
+    @py_class("test.pyclass.InitPropDerived")
+    class Derived(Base):
+        @init_property
+        def value(self) -> int:
+            calls.append("derived")
+            return self.x * 10
+
+    assert Derived(x=3).value == 30 and calls == ["derived"]  # one field, recomputed
+    assert [f.name for f in Derived.__tvm_ffi_type_info__.fields] == []
+    assert Base(x=3).value == 3 and calls == ["derived", "base"]
+    with pytest.raises(TypeError, match="already a field"):
+
+        @py_class("test.pyclass.InitPropPlainRedeclared")
+        class Plain(Base):
+            x: int = 2  # a plain field cannot be declared again

@@ -82,12 +82,12 @@ def _install_init(
 
     post_init = getattr(cls, "__post_init__", None)
     signature = _init_signature(fs)
-    # init_property fields of the class and its py_class bases, computed once the others are set.
-    computed = [
-        p
-        for base in reversed(cls.__mro__)
-        for p in base.__dict__.get("__ffi_init_properties__", ())
-    ]
+    # init_property fields of the class and its py_class bases, computed once the others are set;
+    # a subclass's init_property of the same name replaces its base's (in the base's place).
+    by_name: dict[str, Any] = {}
+    for base in reversed(cls.__mro__):
+        by_name.update(base.__dict__.get("__ffi_init_properties__", ()))
+    computed = list(by_name.items())
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         if py_class_mode and self.__chandle__() != 0:

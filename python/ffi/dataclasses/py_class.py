@@ -98,6 +98,14 @@ def _field_owners(cls: type) -> list[type]:
     return [*reversed(between), cls]
 
 
+def _declared_value(cls: type, name: str) -> Any:
+    """What the class body that declares `name` last (`cls` or a plain base) binds it to."""
+    for owner in reversed(_field_owners(cls)):
+        if name in owner.__dict__:
+            return owner.__dict__[name]
+    return MISSING
+
+
 def _own_annotations(owner: type) -> dict[str, Any]:
     """The annotations written in `owner`'s body, in order (not evaluated)."""
     if hasattr(inspect, "get_annotations"):
@@ -430,6 +438,20 @@ def _make_type(
     parent_index, parent_size, start = _parent(cls)
     specs = _declared_fields(cls, key, kw_only, localns)  # every check before the type exists
     inherited = {d.__name__: d for d in _core._type_fields(parent_index)}
+    # An init_property redefining a base's init_property field recomputes that field.
+    inherited_computed = {
+        name
+        for base in cls.__mro__[1:]
+        for name, _ in base.__dict__.get("__ffi_init_properties__", ())
+    }
+    overrides = {
+        s.name: value.func
+        for s in specs
+        if s.name in inherited_computed
+        for value in [_declared_value(cls, s.name)]
+        if isinstance(value, init_property)
+    }
+    specs = [s for s in specs if s.name not in overrides]
     for spec in specs:
         if spec.name in inherited:
             raise TypeError(
@@ -453,11 +475,11 @@ def _make_type(
         (name, value.func)
         for name, value in declared_in.items()
         if isinstance(value, init_property)
-    )
+    ) + tuple(overrides.items())
     cls.__ffi_init_properties__ = computed  # type: ignore[attr-defined]
-    for spec in specs:
-        if spec.name in cls.__dict__:
-            delattr(cls, spec.name)  # defaults live in the type now
+    for name in [s.name for s in specs] + list(overrides):
+        if name in cls.__dict__:
+            delattr(cls, name)  # defaults live in the type now
     own_body = set(cls.__dict__)
     cls.__ffi_py_class_size__ = size  # type: ignore[attr-defined]
     cls.__ffi_py_class_data_size__ = data_size  # type: ignore[attr-defined]
