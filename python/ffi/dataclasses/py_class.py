@@ -98,14 +98,6 @@ def _field_owners(cls: type) -> list[type]:
     return [*reversed(between), cls]
 
 
-def _declared_value(cls: type, name: str) -> Any:
-    """What the class body that declares `name` last (`cls` or a plain base) binds it to."""
-    for owner in reversed(_field_owners(cls)):
-        if name in owner.__dict__:
-            return owner.__dict__[name]
-    return MISSING
-
-
 def _own_annotations(owner: type) -> dict[str, Any]:
     """The annotations written in `owner`'s body, in order (not evaluated)."""
     if hasattr(inspect, "get_annotations"):
@@ -221,7 +213,7 @@ def _parent(cls: type) -> tuple[int, int, int]:
             break
         if "__ffi_py_class_size__" in base.__dict__:
             index, size = _core._class_type_index(base), base.__ffi_py_class_size__
-            data_size = base.__dict__.get("__ffi_py_class_data_size__", size)
+            data_size = base.__ffi_py_class_data_size__
             return index, size, size if sys.platform == "win32" else data_size
         index = _core._class_type_index(base)
         if index >= 0 and _core._class_for_type_index(index) is base:
@@ -444,13 +436,17 @@ def _make_type(
         for base in cls.__mro__[1:]
         for name, _ in base.__dict__.get("__ffi_init_properties__", ())
     }
+    declared_in = {}  # the value each field name has in the body that declares it last
+    for owner in _field_owners(cls):
+        declared_in.update(
+            {s.name: owner.__dict__[s.name] for s in specs if s.name in owner.__dict__}
+        )
     overrides = {
-        s.name: value.func
-        for s in specs
-        if s.name in inherited_computed
-        for value in [_declared_value(cls, s.name)]
-        if isinstance(value, init_property)
+        name
+        for name, value in declared_in.items()
+        if name in inherited_computed and isinstance(value, init_property)
     }
+    declared = [s.name for s in specs]
     specs = [s for s in specs if s.name not in overrides]
     for spec in specs:
         if spec.name in inherited:
@@ -466,18 +462,13 @@ def _make_type(
     _core._py_class_set_metadata(index, size, _STRUCTURE_KINDS[structural_eq], cls.__doc__)
     _core.get_global_func("ffi._PyClassRegisterTypeAttrColumns")(index, size)
     _publish_methods(index, methods)
-    declared_in = {}  # the value each field name has in the body that declares it last
-    for owner in _field_owners(cls):
-        declared_in.update(
-            {s.name: owner.__dict__[s.name] for s in specs if s.name in owner.__dict__}
-        )
     computed = tuple(
         (name, value.func)
         for name, value in declared_in.items()
         if isinstance(value, init_property)
-    ) + tuple(overrides.items())
+    )
     cls.__ffi_init_properties__ = computed  # type: ignore[attr-defined]
-    for name in [s.name for s in specs] + list(overrides):
+    for name in declared:
         if name in cls.__dict__:
             delattr(cls, name)  # defaults live in the type now
     own_body = set(cls.__dict__)
