@@ -1,20 +1,52 @@
 #!/usr/bin/env bash
-# Builds the package (runtime and extension) with AddressSanitizer and UndefinedBehaviorSanitizer
-# into build/asan-py, then runs the Python tests on lifetimes, threads, tensors, calls and errors
-# against that build, with the ASan runtime preloaded into the (uninstrumented) interpreter.
-# Called by tests/run_all.sh; runs alone too: bash tests/asan_python.sh
+# Builds the package (runtime, extension, testing library) with AddressSanitizer and
+# UndefinedBehaviorSanitizer into build/asan-py, then runs the Python tests on lifetimes, threads,
+# tensors, calls and errors against that build, with the ASan runtime preloaded into the
+# (uninstrumented) interpreter. The CMake tree (build/asan) builds the C++ test suites as well, so
+# tests/run_all.sh runs those from it without compiling the runtime a second time.
+#   bash tests/asan_python.sh [build|test]     (no argument: both)
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
+phase="${1:-all}"
+case "$phase" in
+  build | test | all) ;;
+  *)
+    echo "usage: $0 [build|test]" >&2
+    exit 2
+    ;;
+esac
 target="$PWD/build/asan-py"
-rm -rf "$target"
-python -m pip install --no-deps --target "$target" \
-  --config-settings=cmake.define.FFI_SANITIZE=ON \
-  --config-settings=cmake.define.FFI_WERROR=ON \
-  --config-settings=cmake.build-type=Debug \
-  "--config-settings=cmake.define.CMAKE_CXX_FLAGS_DEBUG=-O0 -g1" \
-  "--config-settings=cmake.define.CMAKE_C_FLAGS_DEBUG=-O0 -g1" .
+
+if [ "$phase" != test ]; then
+  # -O0: the suites run in seconds either way, and GCC compiles UBSan-instrumented templates at
+  # -O1 three to four times slower. Line tables only (-g1) for the reports; assertions on (no
+  # NDEBUG), so the debug-only checks run. The CUDA test kernels only where a GPU can run them:
+  # without one they test error paths the plain build covers, and nvcc would take a sizable share.
+  if command -v nvidia-smi > /dev/null && nvidia-smi -L 2> /dev/null | grep -q "GPU [0-9]"; then
+    cuda_tests=ON
+  else
+    cuda_tests=OFF
+  fi
+  rm -rf "$target"
+  python -m pip install --no-deps --target "$target" \
+    --config-settings=build-dir=build/asan \
+    --config-settings=cmake.define.FFI_SANITIZE=ON \
+    --config-settings=cmake.define.FFI_WERROR=ON \
+    --config-settings=cmake.define.FFI_BUILD_TESTS=ON \
+    --config-settings=cmake.define.FFI_CUDA_TESTS="$cuda_tests" \
+    --config-settings=cmake.build-type=Debug \
+    "--config-settings=cmake.define.CMAKE_CXX_FLAGS_DEBUG=-O0 -g1" \
+    "--config-settings=cmake.define.CMAKE_C_FLAGS_DEBUG=-O0 -g1" .
+fi
+if [ "$phase" = build ]; then
+  exit 0
+fi
+if [ ! -d "$target/ffi" ]; then
+  echo "error: no ASan build in $target; run: bash tests/asan_python.sh build" >&2
+  exit 1
+fi
 
 # The ASan runtime of the compiler that built the package must come first in the process. The C++
 # runtime is preloaded with it: Python itself does not link libstdc++, and ASan's interceptor of
@@ -46,7 +78,7 @@ assert ffi.__file__.startswith('$target/'), ffi.__file__
 "
 
 status=0
-LD_PRELOAD="$preload" python -m pytest -q -p no:cacheprovider \
+LD_PRELOAD="$preload" python -m pytest -q -n 2 -p no:cacheprovider \
   tests/python/test_lifetimes_threads.py tests/python/test_tensors.py \
   tests/python/test_calls.py tests/python/test_errors_callbacks.py \
   tests/python/test_gil_signals.py tests/python/test_tensor_ownership.py \

@@ -53,34 +53,21 @@ python -m pip install numpy pytest pytest-xdist ruff mypy==2.4.1 scikit-build-co
 # NVRTC (a pip wheel, no CUDA toolkit needed) for ffi.cpp.nvrtc's tests.
 python -m pip install "nvidia-cuda-nvrtc==13.*"
 
-section "Install the package (pip install .)"
-python -m pip install --config-settings=cmake.define.FFI_WERROR=ON .
-
-section "C++ tests"
+section "Install the package (pip install .) and build the C++ tests in the same CMake tree"
+# One tree (build/tests) for the wheel and the C++ suites, so the runtime is compiled once.
 # Optimized (-O2, where GCC's flow-based warnings such as -Wmaybe-uninitialized fire) but without
 # debug info, which would cost a quarter of the build; the sanitizer build below keeps line tables.
-# The testing library (ffi.testing) is left out of the C++ test builds: no C++ suite uses it, and
-# the package build above compiles it with -Werror.
-cmake -S . -B build/tests -G Ninja -DFFI_BUILD_TESTS=ON -DFFI_WERROR=ON -DFFI_BUILD_TESTING_LIBRARY=OFF \
-  -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG"
-cmake --build build/tests
+python -m pip install --config-settings=build-dir=build/tests \
+  --config-settings=cmake.define.FFI_WERROR=ON --config-settings=cmake.define.FFI_BUILD_TESTS=ON \
+  "--config-settings=cmake.define.CMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG" .
+
+section "C++ tests"
 ctest --test-dir build/tests --output-on-failure -j2
 
 section "C++ tests with AddressSanitizer and UndefinedBehaviorSanitizer"
-# -O0: the suites run in seconds either way, and GCC compiles UBSan-instrumented templates at -O1
-# three to four times slower than at -O0 (this section took ten minutes at -O1). Line tables only
-# (-g1) for the reports, and assertions on (no NDEBUG), so the debug-only checks run here. The CUDA tests are built here only
-# where a GPU can run them: without one they test error paths the plain build already covers, and
-# nvcc would take a sizable share of the build.
-if command -v nvidia-smi > /dev/null && nvidia-smi -L 2> /dev/null | grep -q "GPU [0-9]"; then
-  cuda_under_asan=ON
-else
-  cuda_under_asan=OFF
-fi
-cmake -S . -B build/asan -G Ninja -DFFI_BUILD_TESTS=ON -DFFI_WERROR=ON -DFFI_BUILD_TESTING_LIBRARY=OFF \
-  -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O0 -g1" "-DCMAKE_C_FLAGS_DEBUG=-O0 -g1" \
-  -DFFI_SANITIZE=ON -DFFI_CUDA_TESTS="$cuda_under_asan"
-cmake --build build/asan
+# tests/asan_python.sh builds the package with ASan/UBSan in build/asan, the C++ suites in the
+# same tree (so the runtime is compiled once for both); its Python tests run further below.
+bash tests/asan_python.sh build
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build/asan --output-on-failure -j2
 
@@ -105,7 +92,7 @@ section "Python tests"
 python -m pytest tests/python -q -n 2 --dist loadgroup
 
 section "Python tests against the package built with AddressSanitizer"
-bash tests/asan_python.sh
+bash tests/asan_python.sh test
 
 section "Lint: ruff"
 py_dirs=()

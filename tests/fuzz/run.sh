@@ -10,7 +10,10 @@ seconds="${1:-30}"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 build="$root/build/fuzz"
 
+# -O1 and line tables: a third less build time than -O2 -g, at little cost in executions.
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only" \
+  "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only" \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
   -DFFI_BUILD_TESTS=OFF -DFFI_BUILD_FUZZERS=ON >/dev/null
 cmake --build "$build" --target fuzz_dlpack fuzz_any -j2
