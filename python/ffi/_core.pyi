@@ -336,6 +336,21 @@ class Device:
     def __hash__(self) -> int:
         """Hash of (device type, ordinal)."""
 
+@final
+class CAny:
+    """One value converted to the FFI and owned here (what ``TypeSchema.convert`` returns);
+    ``_to_py_class_value(cany)`` reads it back."""
+
+    def __new__(cls, value: Any) -> CAny:
+        """Convert `value` as a call argument is and hold the result."""
+
+    @property
+    def type_index(self) -> int:
+        """The type index of the held value (a TVMFFITypeIndex or an object type's)."""
+
+def _to_py_class_value(cany: CAny, /) -> Any:
+    """The value a CAny holds, converted as a returned value is."""
+
 def from_dlpack(
     ext_tensor: _SupportsDLPack, *, require_alignment: int = 0, require_contiguous: bool = False
 ) -> Tensor:

@@ -121,6 +121,14 @@ _STRUCTURAL = -2  # origin_type_index of Optional and Union: no single type
 _UNKNOWN = -3  # origin_type_index of an origin no registered type has
 
 
+# How many type arguments an origin takes: the counts allowed, and how messages say them.
+_ARITY: dict[str, tuple[tuple[int, ...], str]] = {
+    "Optional": ((1,), "exactly one"), "Union": (tuple(range(2, 1 << 16)), "at least two"),
+    "Array": ((0, 1), "0 or 1"), "List": ((0, 1), "0 or 1"), "list": ((0, 1), "0 or 1"),
+    "Map": ((0, 2), "0 or 2"), "Dict": ((0, 2), "0 or 2"), "dict": ((0, 2), "0 or 2"),
+}  # fmt: skip
+
+
 @dataclasses.dataclass(frozen=True)
 class TypeSchema:
     """A type as reflection metadata declares it: an `origin` (``"int"``, ``"Array"``,
@@ -134,8 +142,9 @@ class TypeSchema:
 
     origin: str
     """The type, folded to one spelling (``ffi.String`` and ``std::string`` are ``"str"``)."""
-    args: tuple[TypeSchema, ...] = ()
-    """Positional type arguments (element types; Any filled in for a bare container)."""
+    args: tuple[TypeSchema, ...] = None  # type: ignore[assignment]
+    """Positional type arguments (element types; Any filled in for a bare container). None only
+    for a bare ``tuple`` (any length), which ``tuple[()]`` (``args == ()``) is not."""
     named_args: dict[str, tuple[TypeSchema, ...]] | None = dataclasses.field(
         default=None, hash=False
     )
@@ -148,7 +157,13 @@ class TypeSchema:
     def __post_init__(self) -> None:
         if not isinstance(self.origin, str) or not self.origin:
             raise ValueError("a type schema's origin must be a nonempty string")
-        args = tuple(self.args)
+        origin = self.origin
+        if self.args is None and origin == "tuple":
+            object.__setattr__(self, "named_args", self.named_args)
+            if self.origin_type_index == _UNKNOWN:
+                object.__setattr__(self, "origin_type_index", _origin_index(origin))
+            return
+        args = tuple(self.args or ())
         if any(not isinstance(a, TypeSchema) for a in args):
             raise TypeError("type schema arguments must be TypeSchema instances")
         named = self.named_args
@@ -156,19 +171,17 @@ class TypeSchema:
             named = {k: tuple(v) for k, v in named.items()}
             if any(not isinstance(s, TypeSchema) for v in named.values() for s in v):
                 raise TypeError("named type schema arguments must be TypeSchema instances")
-        origin = self.origin
         if origin == "Callable" and args and named is None:  # flat form: return, then params
             named = {"return": args[:1], **({"params": args[1:]} if len(args) > 1 else {})}
             args = ()
-        if origin in ("Array", "List") and not args:
+        need = _ARITY.get(origin)
+        if need is not None and len(args) not in need[0]:
+            noun = "argument" if need[1] == "exactly one" else "arguments"
+            raise ValueError(f"{origin} takes {need[1]} type {noun}, not {len(args)}")
+        if origin in ("Array", "List", "list") and not args:
             args = (TypeSchema("Any"),)
-        elif origin in ("Map", "Dict") and not args:
+        elif origin in ("Map", "Dict", "dict") and not args:
             args = (TypeSchema("Any"), TypeSchema("Any"))
-        need = {"Optional": (1, 1), "Union": (2, None), "Array": (1, 1), "List": (1, 1),
-                "Map": (2, 2), "Dict": (2, 2)}.get(origin)  # fmt: skip
-        if need is not None and not (need[0] <= len(args) <= (need[1] or len(args))):
-            raise ValueError(f"{origin} takes {need[0]}{'' if need[1] else ' or more'} type "
-                             f"argument{'s' if need[0] > 1 else ''}, not {len(args)}")  # fmt: skip
         object.__setattr__(self, "args", args)
         object.__setattr__(self, "named_args", named)
         if self.origin_type_index == _UNKNOWN:
@@ -180,18 +193,20 @@ class TypeSchema:
         ``named_args`` and ``fallback`` when present. Non-type arguments (``std::array``'s
         length) are skipped."""
         if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
-            raise TypeError(f"a type schema is a dict with a string 'type', not {obj!r}")
+            raise TypeError(f"expected schema dict with a string 'type', got {obj!r}")
         origin = _ORIGIN_OF_KEY.get(obj["type"], obj["type"])
-        raw_args = obj.get("args") or ()
+        raw_args = obj.get("args")
+        raw_args = raw_args if isinstance(raw_args, (list, tuple)) else ()
         named = obj.get("named_args")
         if obj["type"] == "std::function" and len(raw_args) == 2 and isinstance(raw_args[1], list):
             named = {"return": [raw_args[0]], "params": raw_args[1]}  # R, [A...]
             raw_args = ()
         if named is not None and not isinstance(named, dict):
             raise TypeError("a type schema's named_args must map names to lists of schemas")
+        args = tuple(TypeSchema.from_json_obj(a) for a in raw_args if isinstance(a, dict))
         return TypeSchema(
             origin,
-            tuple(TypeSchema.from_json_obj(a) for a in raw_args if isinstance(a, dict)),
+            None if origin == "tuple" and "args" not in obj else args,
             named_args=None
             if named is None
             else {k: tuple(TypeSchema.from_json_obj(s) for s in v) for k, v in named.items()},
@@ -215,7 +230,7 @@ class TypeSchema:
         if self.fallback is not None and self.origin_type_index == _UNKNOWN:
             return self.fallback.repr(ty_map)
         origin = self.origin if ty_map is None else ty_map(self.origin)
-        args = [a.repr(ty_map) for a in self.args]
+        args = [a.repr(ty_map) for a in self.args or ()]
         if self.origin == "Callable":
             named = self.named_args or {}
             if "return" not in named:
@@ -229,16 +244,57 @@ class TypeSchema:
         if self.origin == "Optional":
             return f"{args[0]} | None"
         if self.origin == "tuple" and not args:
-            return "tuple[()]"
+            return "tuple" if self.args is None else "tuple[()]"
         return f"{origin}[{', '.join(args)}]" if args else origin
 
     def __repr__(self) -> str:
         return self.repr()
 
+    def input_repr(self, ty_map: Callable[[str], str] | None = None) -> str:
+        """The type as a parameter annotation: what a caller may pass (see :meth:`repr`)."""
+        return self.repr(ty_map)
+
+    def output_repr(self, ty_map: Callable[[str], str] | None = None) -> str:
+        """The type as a return annotation: what a caller gets back (see :meth:`repr`)."""
+        return self.repr(ty_map)
+
+    @staticmethod
+    def from_annotation(annotation: Any) -> TypeSchema:
+        """The schema of a Python annotation: ``int``, ``Optional[str]``, ``list[int]`` (a List),
+        ``tuple[int, ...]`` (an Array), ``tuple[int, str]``, ``dict[str, float]`` (a Dict),
+        ``ffi.Map[K, V]``, ``Callable[[int], str]``, an FFI object class, ... TypeError for
+        annotations no FFI value can satisfy."""
+        from . import _type_convert
+
+        return _type_convert.from_annotation(annotation)
+
+    def check_value(self, value: Any) -> None:
+        """Checks that `value` converts to this type (as :meth:`convert` would); a TypeError
+        ``type check failed for <type>: ...`` naming where a nested value does not."""
+        from . import _type_convert
+
+        _type_convert.check(self, value, "type check")
+
+    def convert(self, value: Any) -> Any:
+        """`value` converted to this type, as C++ would cast it (an int taking a bool, a float an
+        int, containers element by element), held as an owned FFI value: a :class:`CAny`
+        (``ffi.core._to_py_class_value`` reads it back). TypeError ``type conversion failed for
+        <type>: ...`` when it does not convert."""
+        from . import _core, _type_convert
+
+        return _core.CAny(_type_convert.check(self, value, "type conversion"))
+
+    def is_subtype_of(self, target_cls: type) -> bool:
+        """Whether this schema names an object type that is `target_cls`'s type or derives from
+        it (False for values and structural types, and for classes that are not FFI objects)."""
+        from . import _type_convert
+
+        return _type_convert.is_subtype_of(self, target_cls)
+
     def to_json(self) -> dict[str, Any]:
         """The schema as a JSON object (the form :meth:`from_json_obj` reads)."""
         out: dict[str, Any] = {"type": self.origin}
-        if self.args or self.origin == "tuple":
+        if self.args or (self.origin == "tuple" and self.args is not None):
             out["args"] = [a.to_json() for a in self.args]
         if self.named_args is not None:
             out["named_args"] = {k: [s.to_json() for s in v] for k, v in self.named_args.items()}

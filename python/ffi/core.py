@@ -1,15 +1,16 @@
 """The reference's ``tvm_ffi.core`` names, for code that imports them from there: the core
-classes (:class:`Object`, :class:`Function`, :class:`Tensor`, :class:`Device`, ``DataType``) and
-the type descriptions (:class:`TypeInfo`, :class:`TypeField`, :class:`TypeMethod`,
-:class:`TypeSchema`, :data:`MISSING`) and ``FFIProperty``, the descriptor a reflected field is
-on its class (``fget``/``fset`` as a ``property`` has them). Each is the same object as under its
-``ffi`` name."""
+classes (:class:`Object`, :class:`Function`, :class:`Tensor`, :class:`Device`, ``DataType``), the
+type descriptions (:class:`TypeInfo`, :class:`TypeField`, :class:`TypeMethod`,
+:class:`TypeSchema`, :data:`MISSING`), :class:`CAny` (what ``TypeSchema.convert`` returns) and
+``FFIProperty``, the descriptor a reflected field is on its class (``fget``/``fset`` as a
+``property`` has them). Each is the same object as under its ``ffi`` name."""
 
 from typing import Any
 
 from . import _core
-from ._core import Device, Function, Object, ObjectRValueRef, Tensor, from_dlpack
+from ._core import CAny, Device, Function, Object, ObjectRValueRef, Tensor, from_dlpack
 from ._core import _Field as FFIProperty
+from ._core import _to_py_class_value as _to_py_class_value
 from ._core import dtype as DataType
 from ._type_info import (
     _BUILTIN_CLASSES,
@@ -27,6 +28,19 @@ _get_kwargs_object = _core.get_global_func("ffi.GetKwargsObject", True)
 KWARGS: Object | None = _get_kwargs_object() if _get_kwargs_object is not None else None
 """The runtime's keyword-argument marker: ``f(KWARGS, "name", value, ...)`` passes ``name=value``
 to a function that reads keywords (a reflected ``__ffi_init__``). None on a runtime without it."""
+
+
+CObject = Object
+"""The reference's name for the base of every FFI object class (here the same class as
+:class:`Object`)."""
+
+
+def _object_type_key_to_index(type_key: str) -> int | None:
+    """The type index registered for `type_key`, or None."""
+    try:
+        return _core.type_key_to_index(type_key)
+    except KeyError:
+        return None
 
 
 def _lookup_type_attr(type_index: int, attr_key: str, ancestor: bool = False) -> Any:
@@ -98,6 +112,8 @@ Bytes = bytes
 __all__ = [
     "MISSING",
     "Bytes",
+    "CAny",
+    "CObject",
     "KWARGS",
     "DLDeviceType",
     "DataType",

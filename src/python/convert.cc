@@ -265,7 +265,7 @@ bool RefuseReadOnly(PyObject* value) {
       void* p = v == Py_None ? nullptr : PyLong_AsVoidPtr(v);
       Py_DECREF(v);
       if (PyErr_Occurred()) return false;
-      out->type_index = p ? kTVMFFIOpaquePtr : kTVMFFINone;
+      out->type_index = kTVMFFIOpaquePtr;  // null too, as the reference passes it
       out->v_ptr = p;
       return true;
     }

@@ -529,6 +529,11 @@ bool InitDLPackExport(PyObject* module);
  */
 bool SyncForConsumer(DLDevice device, PyObject* stream);
 
+// ---- cany.cc -------------------------------------------------------------------------------
+
+/*! \brief Creates ffi.core.CAny (an owned ABI value) and _to_py_class_value. */
+bool InitCAnyType(PyObject* module);
+
 // ---- dtype_device.cc -------------------------------------------------------------------------
 
 /*! \brief Creates the dtype and Device types. */

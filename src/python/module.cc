@@ -299,8 +299,8 @@ NB_MODULE(_core, m) {
   m.doc() = "Native core of the ffi package: FFI objects, functions, tensors and conversions.";
   if (!InitObjectTypes(m.ptr()) || !InitFunctionType(m.ptr()) || !InitReflection(m.ptr()) ||
       !InitPyClass(m.ptr()) || !InitTensorType(m.ptr()) || !InitDTypeDeviceTypes(m.ptr()) ||
-      PyModule_AddFunctions(m.ptr(), fast_functions) != 0 || !InitContainerFunctions(m.ptr()) ||
-      !InitForeignObjects()) {
+      !InitCAnyType(m.ptr()) || PyModule_AddFunctions(m.ptr(), fast_functions) != 0 ||
+      !InitContainerFunctions(m.ptr()) || !InitForeignObjects()) {
     throw nb::python_error();
   }
   TVMFFIEnvRegisterCAPI("TVMFFIPyErrCheckSignals", reinterpret_cast<void*>(CheckPythonSignals));

@@ -34,7 +34,9 @@ def test_dtype_device_and_pointer_round_trip(mod):
     assert mod.echo(ffi.Device("cuda:1")) == ffi.device("cuda", 1)
     p = mod.echo(ctypes.c_void_p(1234))
     assert isinstance(p, ctypes.c_void_p) and p.value == 1234
-    assert mod.echo(ctypes.c_void_p(None)) is None
+    # A null pointer passes as a null OpaquePtr and returns as one (as with the reference).
+    null = mod.echo(ctypes.c_void_p(None))
+    assert isinstance(null, ctypes.c_void_p) and null.value is None
 
 
 def test_type_names_seen_by_cpp(mod):

@@ -100,7 +100,7 @@ def test_every_write_is_converted_or_refused():
         Point("a")
     with pytest.raises(TypeError, match="expected str"):
         Point(1, label=3)
-    with pytest.raises(TypeError, match="expected list"):
+    with pytest.raises(TypeError, match="expected List"):
         Point(1, tags=5)
     with pytest.raises(TypeError, match="expected int"):
         Point(1, tags=[1, "two"])
@@ -119,7 +119,16 @@ def test_every_write_is_converted_or_refused():
     e.point = Point(1)
     assert e.either == 4 and e.anything[0] == 1 and dict(e.anything[1]) == {"k": 2}
     assert e.point.x == 1
-    for name, bad in [("flag", 1), ("blob", "s"), ("either", 1.5), ("point", Node(1)), ("fn", 3)]:
+    e.flag = 0  # a bool takes an int, as C++ casts it (and the reference converts it)
+    assert e.flag is False
+    for name, bad in [
+        ("flag", "yes"),
+        ("flag", 1.5),
+        ("blob", "s"),
+        ("either", 1.5),
+        ("point", Node(1)),
+        ("fn", 3),
+    ]:
         with pytest.raises(TypeError):
             setattr(e, name, bad)
 

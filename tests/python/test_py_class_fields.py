@@ -274,7 +274,7 @@ def test_container_field_errors_say_where_the_bad_element_is():
 
     with pytest.raises(TypeError, match=r"field 'items':\n  element \[1\]: expected int, got None"):
         Holder(items=[1, None], table={})
-    with pytest.raises(TypeError, match=r"value at 'a': element \[1\]: expected int, got str"):
+    with pytest.raises(TypeError, match=r"value for key 'a': element \[1\]: expected int, got str"):
         Holder(items=[], table={"a": [1, "x"]})
     with pytest.raises(TypeError, match=r"key 1: expected str, got int"):
         Holder(items=[], table={1: [1]})

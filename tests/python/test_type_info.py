@@ -239,9 +239,9 @@ def test_type_schema_indices_and_errors(counter_libs):
     assert TypeSchema.from_type_index(ffi.registry._type_index(key)).origin == key
     assert TypeSchema.from_type_index(11).origin == "str"  # a small string is a str
     assert TypeSchema("str").repr(ty_map=str.upper) == "STR"
-    with pytest.raises(ValueError, match="Optional takes 1 type argument"):
+    with pytest.raises(ValueError, match="Optional takes exactly one type argument"):
         TypeSchema("Optional")
-    with pytest.raises(ValueError, match="Union takes 2 or more"):
+    with pytest.raises(ValueError, match="Union takes at least two"):
         TypeSchema("Union", (TypeSchema("int"),))
     with pytest.raises(ValueError, match="nonempty"):
         TypeSchema("")
