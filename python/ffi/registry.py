@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sys
 import types
+import warnings
 from collections import Counter
 from collections.abc import MutableMapping, Sequence
 from typing import Any, Callable, TypeVar, overload
@@ -226,6 +227,22 @@ def _replaceable_builtin_classes() -> dict[str, type]:
     from .module import Module  # imports this module
 
     return {"ffi.Tensor": _core.Tensor, "ffi.Module": Module}
+
+
+def _warn_missing_field_annotations(cls: type, type_info: Any, stacklevel: int = 1) -> None:
+    """A UserWarning naming the type's own reflected fields that the class body of `cls` does not
+    annotate (``@c_class`` calls it: without annotations, IDEs and type checkers see no fields).
+    Inherited fields are the base classes' business."""
+    annotated = cls.__dict__.get("__annotations__", {})
+    missing = sorted(f.name for f in type_info.fields or () if f.name not in annotated)
+    if missing:
+        warnings.warn(
+            f"@c_class({type_info.type_key!r}): class `{cls.__name__}` does not annotate the "
+            f"following reflected field(s): {', '.join(missing)}. Add type annotations "
+            "(e.g. `field_name: type`) to the class body for IDE support and documentation.",
+            UserWarning,
+            stacklevel=stacklevel + 1,
+        )
 
 
 def _bind_class(cls: type, key: str) -> Function | None:

@@ -295,3 +295,31 @@ def test_field_converter_is_a_static_marker():
     assert default(5) == 5
     for decorator in (py_class, c_class):
         assert decorator.__dataclass_transform__["kwargs"]["converter"] is default
+
+
+def test_c_class_warns_about_reflected_fields_left_unannotated():
+    # In a child process: binding the testing types to new classes would rebind them for every
+    # later test in this one.
+    code = """
+import warnings
+import ffi.testing as t
+from ffi.dataclasses import c_class
+warnings.simplefilter("error")  # the package's own classes annotate every field: no warning
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+
+    @c_class("testing.TestCxxClassDerived")
+    class Derived(t._TestCxxClassBase):
+        v_f64: float  # v_f32 left out; the base's fields are the base's business
+
+    @c_class("testing.TestCxxClassDerivedDerived")
+    class Full(Derived):
+        v_bool: bool
+        v_str: str
+(warning,) = caught
+assert warning.category is UserWarning and warning.lineno == 9, (warning.lineno, warning)
+assert "`Derived` does not annotate the following reflected field(s): v_f32." in str(
+    warning.message
+), warning.message
+"""
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)

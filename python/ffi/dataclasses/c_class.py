@@ -45,30 +45,49 @@ def c_class(
     """
 
     def decorate(cls: _T) -> _T:
-        for name, value in list(cls.__dict__.items()):
-            if isinstance(value, Field):
-                delattr(cls, name)
-        own_body = set(cls.__dict__)
-        ffi_init = registry._bind_class(cls, type_key)
-        _dunders.finish_class(
-            cls,
-            type_key,
-            own_body,
-            ffi_init,
-            frozen=frozen,
-            init=init,
-            repr=repr,
-            eq=eq,
-            order=order,
-            unsafe_hash=unsafe_hash,
-            match_args=match_args,
-        )
-        # The type's own C++ hooks, as class attributes (what a py_class defines in its body).
-        index = cls.__tvm_ffi_type_info__.type_index  # type: ignore[attr-defined]
-        for hook in _CXX_HOOKS:
-            value = core._lookup_type_attr(index, hook)
-            if value is not None and hook not in own_body:
-                setattr(cls, hook, value)
-        return cls
+        return _bind(cls, type_key, frozen, init, repr, eq, order, unsafe_hash, match_args, True)
 
     return decorate
+
+
+def _bind(  # noqa: PLR0913
+    cls: _T,
+    type_key: str,
+    frozen: bool = False,
+    init: bool = True,
+    repr: bool = True,
+    eq: bool = False,
+    order: bool = False,
+    unsafe_hash: bool = False,
+    match_args: bool = True,
+    warn: bool = False,
+) -> _T:
+    """What :func:`c_class` does to `cls`; `warn`: a UserWarning for reflected fields the class
+    body does not annotate (the enum machinery binds classes whose fields are its own)."""
+    for name, value in list(cls.__dict__.items()):
+        if isinstance(value, Field):
+            delattr(cls, name)
+    own_body = set(cls.__dict__)
+    ffi_init = registry._bind_class(cls, type_key)
+    if warn:  # stacklevel 3: the line applying the decorator, past _bind and decorate
+        registry._warn_missing_field_annotations(cls, cls.__tvm_ffi_type_info__, stacklevel=3)
+    _dunders.finish_class(
+        cls,
+        type_key,
+        own_body,
+        ffi_init,
+        frozen=frozen,
+        init=init,
+        repr=repr,
+        eq=eq,
+        order=order,
+        unsafe_hash=unsafe_hash,
+        match_args=match_args,
+    )
+    # The type's own C++ hooks, as class attributes (what a py_class defines in its body).
+    index = cls.__tvm_ffi_type_info__.type_index  # type: ignore[attr-defined]
+    for hook in _CXX_HOOKS:
+        value = core._lookup_type_attr(index, hook)
+        if value is not None and hook not in own_body:
+            setattr(cls, hook, value)
+    return cls

@@ -35,8 +35,8 @@ from typing import Any, ClassVar
 from .. import _core
 from .._core import Object
 from .._object_meta import ObjectMeta
-from ..container import Dict
-from .c_class import c_class
+from ..container import Dict, List
+from .c_class import _bind, c_class
 from .field import MISSING
 from .py_class import _define, _frame_names
 
@@ -56,11 +56,20 @@ ENUM_STATE_ATTR = "__ffi_enum__"
 _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
 
 
+def _base(type_key: str) -> Callable[[type], type]:
+    """Binds one of the enum base classes to its C++ type (fields private to the machinery)."""
+    return lambda cls: _bind(cls, type_key, init=False)
+
+
 @c_class("ffi.EnumState")
 class EnumState(Object):
     """The shared state of one enum class: ``entries`` (its members, in definition order),
     ``indexes`` (integer and string index -> member) and ``attrs`` (attribute name -> member ->
     value, see :meth:`Enum.def_attr`)."""
+
+    entries: List[Object]
+    indexes: Dict[Any, Object]
+    attrs: Dict[str, Dict[Object, Any]]
 
 
 class _EnumEntry:
@@ -153,7 +162,7 @@ class _ClassProperty:
         return self.fget(owner if owner is not None else type(instance))
 
 
-@c_class("ffi.Enum", init=False)
+@_base("ffi.Enum")
 class Enum(Object, metaclass=_EnumMeta):
     """The base of enum classes; derive with ``type_key=`` to define one (see the module).
 
@@ -190,7 +199,7 @@ class Enum(Object, metaclass=_EnumMeta):
         except (KeyError, RuntimeError):  # not registered (the reference's runtime: RuntimeError)
             in_cpp = False
         if in_cpp:
-            c_class(type_key, init=init, repr=repr)(cls)
+            _bind(cls, type_key, init=init, repr=repr)  # its fields come from the C++ type
         else:
             _define(cls, type_key, _frame_names(1), frozen=frozen, structural_eq="singleton")
         if payload is not None:
@@ -224,7 +233,7 @@ class Enum(Object, metaclass=_EnumMeta):
         return EnumAttrMap(cls, name, default=default)
 
 
-@c_class("ffi.IntEnum", init=False)
+@_base("ffi.IntEnum")
 class IntEnum(Enum):
     """An enum whose members are declared by their integer index (``LOW = 1``), any int64; the
     string index is the member's name. ``value`` is the integer index; members compare and hash
@@ -233,7 +242,7 @@ class IntEnum(Enum):
     __slots__ = ()
 
 
-@c_class("ffi.StrEnum", init=False)
+@_base("ffi.StrEnum")
 class StrEnum(Enum):
     """An enum whose members are declared by their string index (``ADD = "+"``); the integer
     index is the position. ``name`` and ``value`` are the string index; members compare and hash
