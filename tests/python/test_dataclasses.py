@@ -14,6 +14,10 @@ from test_reflection_interop import build_with_both_headers
 import ffi
 from ffi import dataclasses as dc
 
+# The classes here annotate only the fields a test reads; the warning has its own test
+# (test_testing_module.py).
+pytestmark = pytest.mark.filterwarnings("ignore:@c_class.*does not annotate:UserWarning")
+
 PREFIXES = ["dcours", "dcref"]
 
 
