@@ -24,6 +24,9 @@ from typing import Any
 from . import _core
 from ._core import Device, Function, Object, Tensor, dtype
 from ._type_info import TypeSchema
+from .api import ObjectConvertible, Shape
+from .container import Array, Dict, List, Map
+from .error import Error
 
 Converter = Callable[[Any], Any]
 
@@ -62,8 +65,6 @@ def _normalize(value: Any) -> Any:
     """`value` as a call would pass it: what its ``__tvm_ffi_object__`` gives, the end of its
     ``__tvm_ffi_value__`` chain (a value whose hook fails or returns the value itself stays as it
     is), or what ``asobject()`` gives for an ObjectConvertible."""
-    from .api import ObjectConvertible
-
     seen: list[Any] = []  # kept alive, so that the ids compared stay unique
     while True:
         cls = type(value)
@@ -251,16 +252,12 @@ def _to_object(value: Any) -> Any:
 
 
 def _to_error(value: Any) -> Any:
-    from .error import Error
-
     if isinstance(value, (Error, BaseException)):
         return value
     raise _expected("ffi.Error", value)
 
 
 def _to_any(value: Any) -> Any:
-    from .api import ObjectConvertible
-
     if hasattr(type(value), "__tvm_ffi_value__") and not isinstance(value, ObjectConvertible):
         # its chain stalled on a value of its own
         raise TypeError(
@@ -283,9 +280,7 @@ def _is_instance_of(value: Any, type_index: int) -> bool:
 
 
 def _to_object_type(key: str, type_index: int) -> Converter:
-    from .api import Shape
-    from .container import Array, List
-    from .dataclasses.field import _enum_member_converter
+    from .dataclasses.field import _enum_member_converter  # dataclasses imports this module
 
     cls = _core._class_for_type_index(type_index)
     enum = _enum_member_converter(cls) if _core._class_type_index(cls) == type_index else None
@@ -312,8 +307,6 @@ def _to_object_type(key: str, type_index: int) -> Converter:
 
 
 def _sequence_input(value: Any, what: str) -> list[Any]:
-    from .container import Array, List
-
     if not isinstance(value, (list, tuple, Array, List)):
         raise _expected(what, value)
     return list(value)
@@ -335,8 +328,6 @@ def _sequence(container: type, item: Converter | None, what: str) -> Converter:
 
 
 def _fixed_tuple(items: tuple[Converter, ...] | None) -> Converter:
-    from .container import Array
-
     def convert(value: Any) -> Any:
         old = _sequence_input(value, "tuple")
         if items is None:  # a bare tuple: any elements
@@ -355,7 +346,6 @@ def _fixed_tuple(items: tuple[Converter, ...] | None) -> Converter:
 
 def _mapping(container: type, key: Converter | None, val: Converter | None, what: str) -> Converter:
     """Mappings become `container`; one that already is, unchanged, is kept."""
-    from .container import Dict, Map
 
     def convert(value: Any) -> Any:
         if not isinstance(value, (dict, Map, Dict)):
@@ -437,8 +427,6 @@ def converter(schema: TypeSchema) -> Converter:
 
 
 def _build(schema: TypeSchema) -> Converter:  # noqa: PLR0911
-    from .container import Array, Dict, List, Map
-
     origin, args = schema.origin, schema.args
     if origin in _SCALARS:
         return _SCALARS[origin]
@@ -487,9 +475,6 @@ def from_annotation(annotation: Any) -> TypeSchema:  # noqa: PLR0911, PLR0912
     """The schema of a Python type annotation: ``int``, ``Optional[str]``, ``list[int]``,
     ``tuple[int, ...]`` (an Array), ``tuple[int, str]``, ``dict[str, float]``, ``ffi.Map[K, V]``,
     ``Callable[[int], str]``, an FFI object class, ... TypeError for what no FFI value can be."""
-    from .container import Array, Dict, List, Map
-    from .error import Error
-
     A = from_annotation
     if annotation is Any:
         return TypeSchema("Any")

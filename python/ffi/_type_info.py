@@ -122,8 +122,8 @@ _UNKNOWN = -3  # origin_type_index of an origin no registered type has
 
 
 # How many type arguments an origin takes: the counts allowed, and how messages say them.
-_ARITY: dict[str, tuple[tuple[int, ...], str]] = {
-    "Optional": ((1,), "exactly one"), "Union": (tuple(range(2, 1 << 16)), "at least two"),
+_ARITY: dict[str, tuple[tuple[int, ...] | None, str]] = {
+    "Optional": ((1,), "exactly one"), "Union": (None, "at least two"),  # None: 2 or more
     "Array": ((0, 1), "0 or 1"), "List": ((0, 1), "0 or 1"), "list": ((0, 1), "0 or 1"),
     "Map": ((0, 2), "0 or 2"), "Dict": ((0, 2), "0 or 2"), "dict": ((0, 2), "0 or 2"),
 }  # fmt: skip
@@ -158,11 +158,7 @@ class TypeSchema:
         if not isinstance(self.origin, str) or not self.origin:
             raise ValueError("a type schema's origin must be a nonempty string")
         origin = self.origin
-        if self.args is None and origin == "tuple":
-            object.__setattr__(self, "named_args", self.named_args)
-            if self.origin_type_index == _UNKNOWN:
-                object.__setattr__(self, "origin_type_index", _origin_index(origin))
-            return
+        bare_tuple = self.args is None and origin == "tuple"  # keeps args None: any length
         args = tuple(self.args or ())
         if any(not isinstance(a, TypeSchema) for a in args):
             raise TypeError("type schema arguments must be TypeSchema instances")
@@ -174,15 +170,16 @@ class TypeSchema:
         if origin == "Callable" and args and named is None:  # flat form: return, then params
             named = {"return": args[:1], **({"params": args[1:]} if len(args) > 1 else {})}
             args = ()
-        need = _ARITY.get(origin)
-        if need is not None and len(args) not in need[0]:
-            noun = "argument" if need[1] == "exactly one" else "arguments"
-            raise ValueError(f"{origin} takes {need[1]} type {noun}, not {len(args)}")
+        allowed, text = _ARITY.get(origin, ((len(args),), ""))
+        fits = len(args) >= 2 if allowed is None else len(args) in allowed  # noqa: PLR2004
+        if not fits:
+            noun = "argument" if allowed == (1,) else "arguments"
+            raise ValueError(f"{origin} takes {text} type {noun}, not {len(args)}")
         if origin in ("Array", "List", "list") and not args:
             args = (TypeSchema("Any"),)
         elif origin in ("Map", "Dict", "dict") and not args:
             args = (TypeSchema("Any"), TypeSchema("Any"))
-        object.__setattr__(self, "args", args)
+        object.__setattr__(self, "args", None if bare_tuple else args)
         object.__setattr__(self, "named_args", named)
         if self.origin_type_index == _UNKNOWN:
             object.__setattr__(self, "origin_type_index", _origin_index(origin))

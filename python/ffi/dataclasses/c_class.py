@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from .. import core, registry
 from . import _dunders
@@ -44,26 +44,19 @@ def c_class(
     itself is kept. An unknown `type_key` is a ValueError.
     """
 
+    options = dict(frozen=frozen, init=init, repr=repr, eq=eq, order=order,
+                   unsafe_hash=unsafe_hash, match_args=match_args)  # fmt: skip
+
     def decorate(cls: _T) -> _T:
-        return _bind(cls, type_key, frozen, init, repr, eq, order, unsafe_hash, match_args, True)
+        return _bind(cls, type_key, warn=True, **options)
 
     return decorate
 
 
-def _bind(  # noqa: PLR0913
-    cls: _T,
-    type_key: str,
-    frozen: bool = False,
-    init: bool = True,
-    repr: bool = True,
-    eq: bool = False,
-    order: bool = False,
-    unsafe_hash: bool = False,
-    match_args: bool = True,
-    warn: bool = False,
-) -> _T:
-    """What :func:`c_class` does to `cls`; `warn`: a UserWarning for reflected fields the class
-    body does not annotate (the enum machinery binds classes whose fields are its own)."""
+def _bind(cls: _T, type_key: str, *, warn: bool = False, **options: Any) -> _T:
+    """What :func:`c_class` does to `cls`, `options` being its keywords; `warn`: a UserWarning
+    for reflected fields the class body does not annotate (the enum machinery binds classes
+    whose fields are its own)."""
     for name, value in list(cls.__dict__.items()):
         if isinstance(value, Field):
             delattr(cls, name)
@@ -71,19 +64,7 @@ def _bind(  # noqa: PLR0913
     ffi_init = registry._bind_class(cls, type_key)
     if warn:  # stacklevel 3: the line applying the decorator, past _bind and decorate
         registry._warn_missing_field_annotations(cls, cls.__tvm_ffi_type_info__, stacklevel=3)
-    _dunders.finish_class(
-        cls,
-        type_key,
-        own_body,
-        ffi_init,
-        frozen=frozen,
-        init=init,
-        repr=repr,
-        eq=eq,
-        order=order,
-        unsafe_hash=unsafe_hash,
-        match_args=match_args,
-    )
+    _dunders.finish_class(cls, type_key, own_body, ffi_init, **options)
     # The type's own C++ hooks, as class attributes (what a py_class defines in its body).
     index = cls.__tvm_ffi_type_info__.type_index  # type: ignore[attr-defined]
     for hook in _CXX_HOOKS:
