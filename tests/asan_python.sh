@@ -2,8 +2,10 @@
 # Builds the package (runtime, extension, testing library) with AddressSanitizer and
 # UndefinedBehaviorSanitizer into build/asan-py, then runs the Python tests on lifetimes, threads,
 # tensors, calls and errors against that build, with the ASan runtime preloaded into the
-# (uninstrumented) interpreter. The CMake tree (build/asan) builds the C++ test suites as well, so
-# tests/run_all.sh runs those from it without compiling the runtime a second time.
+# (uninstrumented) interpreter. The CMake tree (build/asan) builds the C++ test suites and the
+# libFuzzer targets as well, so tests/run_all.sh runs those from it without compiling the runtime
+# again. Built with clang: it compiles the instrumented code twice as fast as GCC, it is the
+# compiler libFuzzer needs, and its warnings (-Werror) complement those of the GCC build.
 #   bash tests/asan_python.sh [build|test]     (no argument: both)
 set -euo pipefail
 
@@ -20,10 +22,10 @@ esac
 target="$PWD/build/asan-py"
 
 if [ "$phase" != test ]; then
-  # -O0: the suites run in seconds either way, and GCC compiles UBSan-instrumented templates at
-  # -O1 three to four times slower. Line tables only (-g1) for the reports; assertions on (no
-  # NDEBUG), so the debug-only checks run. The CUDA test kernels only where a GPU can run them:
-  # without one they test error paths the plain build covers, and nvcc would take a sizable share.
+  # -O0: the suites run in seconds either way, and instrumented templates compile several times
+  # slower optimized. Line tables only (-g1) for the reports; assertions on (no NDEBUG), so the
+  # debug-only checks run. The CUDA test kernels only where a GPU can run them: without one they
+  # test error paths the plain build covers, and nvcc would take a sizable share.
   if command -v nvidia-smi > /dev/null && nvidia-smi -L 2> /dev/null | grep -q "GPU [0-9]"; then
     cuda_tests=ON
   else
@@ -32,9 +34,12 @@ if [ "$phase" != test ]; then
   rm -rf "$target"
   python -m pip install --no-deps --target "$target" \
     --config-settings=build-dir=build/asan \
+    --config-settings=cmake.define.CMAKE_C_COMPILER=clang \
+    --config-settings=cmake.define.CMAKE_CXX_COMPILER=clang++ \
     --config-settings=cmake.define.FFI_SANITIZE=ON \
     --config-settings=cmake.define.FFI_WERROR=ON \
     --config-settings=cmake.define.FFI_BUILD_TESTS=ON \
+    --config-settings=cmake.define.FFI_BUILD_FUZZERS=ON \
     --config-settings=cmake.define.FFI_CUDA_TESTS="$cuda_tests" \
     --config-settings=cmake.build-type=Debug \
     "--config-settings=cmake.define.CMAKE_CXX_FLAGS_DEBUG=-O0 -g1" \
@@ -52,8 +57,8 @@ fi
 # runtime is preloaded with it: Python itself does not link libstdc++, and ASan's interceptor of
 # __cxa_throw finds no real function to call when libstdc++ arrives later (with the extension).
 preload=""
-for lib in libasan.so libstdc++.so; do
-  path="$(c++ -print-file-name="$lib")"
+for lib in libclang_rt.asan-x86_64.so libstdc++.so; do
+  path="$(clang++ -print-file-name="$lib")"
   if [ ! -e "$path" ]; then
     echo "error: the compiler has no $lib ($path)" >&2
     exit 1

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs every check on a machine that has only Python and this checkout: installs the system
 # packages (apt-get, as root or through sudo) and the Python packages it needs, installs the
-# package, builds and runs the C++ tests (plain, with ASan/UBSan, the threaded suites with TSan),
-# runs the Python tests (plain, then the lifetime/thread/tensor ones against an ASan build), then
-# the linters. Everything is built with -Wall -Wextra -Werror. Run it inside a virtual environment.
+# package, builds and runs the C++ tests (plain with GCC, with ASan/UBSan under clang, the threaded
+# suites with TSan), runs the fuzzers, runs the Python tests (plain, then the lifetime/thread/tensor
+# ones against the ASan build), then the linters. Everything is built with -Wall -Wextra -Werror.
+# Run it inside a virtual environment.
 # CMAKE_ARGS, if set, is left untouched and reaches the package build (scikit-build-core reads it).
 set -euo pipefail
 
@@ -64,15 +65,16 @@ python -m pip install --config-settings=build-dir=build/tests \
 section "C++ tests"
 ctest --test-dir build/tests --output-on-failure -j2
 
-section "C++ tests with AddressSanitizer and UndefinedBehaviorSanitizer"
-# tests/asan_python.sh builds the package with ASan/UBSan in build/asan, the C++ suites in the
-# same tree (so the runtime is compiled once for both); its Python tests run further below.
+section "C++ tests with AddressSanitizer and UndefinedBehaviorSanitizer (clang)"
+# tests/asan_python.sh builds the package with ASan/UBSan in build/asan, with the C++ suites and
+# the fuzzers in the same tree (so the runtime is compiled once for all); its Python tests run
+# further below.
 bash tests/asan_python.sh build
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build/asan --output-on-failure -j2
 
-section "Fuzzers: DLPack import and TVMFFIAny conversion, 20 s each (clang)"
-tests/fuzz/run.sh 20
+section "Fuzzers: DLPack import and TVMFFIAny conversion, 20 s each"
+tests/fuzz/run.sh 20 build/asan
 
 section "C++ tests that start threads, with ThreadSanitizer"
 # Only the suites whose tests start threads: the rest has nothing for TSan to see (and no CUDA, so

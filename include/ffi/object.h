@@ -273,13 +273,13 @@ using RefPtrType = std::conditional_t<ObjName::_type_mutable, ObjName*, const Ob
 #define FFI_DEFINE_OBJECT_REF_METHODS(TypeName, ParentType, ObjName) \
   TypeName() = default;                                              \
   FFI_DETAIL_OBJECT_REF_COMMON(TypeName, ParentType, ObjName);       \
-  static constexpr bool _type_is_nullable = true;                    \
+  [[maybe_unused]] static constexpr bool _type_is_nullable = true;   \
   static_assert(true, "")
 
 /*! \brief As FFI_DEFINE_OBJECT_REF_METHODS for a class whose references are never null. */
 #define FFI_DEFINE_NOTNULLABLE_OBJECT_REF_METHODS(TypeName, ParentType, ObjName) \
   FFI_DETAIL_OBJECT_REF_COMMON(TypeName, ParentType, ObjName);                   \
-  static constexpr bool _type_is_nullable = false;                               \
+  [[maybe_unused]] static constexpr bool _type_is_nullable = false;              \
   static_assert(true, "")
 
 #define FFI_DETAIL_OBJECT_REF_COMMON(TypeName, ParentType, ObjName)                            \

@@ -156,13 +156,13 @@ class Object {
  * Use inside `class MyObj : public Parent` with a unique key, e.g. "my_lib.MyObj". The index is
  * allocated by the runtime on first use and is the same in every library of the process.
  */
-#define FFI_DECLARE_OBJECT_INFO(TypeKey, TypeName, ParentType) \
-  static constexpr const char* _type_key = TypeKey;            \
+#define FFI_DECLARE_OBJECT_INFO(TypeKey, TypeName, ParentType)       \
+  [[maybe_unused]] static constexpr const char* _type_key = TypeKey; \
   FFI_DECLARE_OBJECT_INFO_PREDEFINED_TYPE_KEY(TypeName, ParentType)
 
 /*! \brief FFI_DECLARE_OBJECT_INFO for a class that defines its own `_type_key`. */
 #define FFI_DECLARE_OBJECT_INFO_PREDEFINED_TYPE_KEY(TypeName, ParentType)                     \
-  static constexpr int32_t _type_depth = ParentType::_type_depth + 1;                         \
+  [[maybe_unused]] static constexpr int32_t _type_depth = ParentType::_type_depth + 1;        \
   static int32_t _GetOrAllocRuntimeTypeIndex() {                                              \
     static_assert(!ParentType::_type_final, "the parent type is final");                      \
     static int32_t index = ::tvm::ffi::detail::RegisterType(                                  \
@@ -182,40 +182,40 @@ class Object {
  * by key when first needed; a KeyError when no such type is registered then. For reading objects
  * of types whose defining headers are not available, with IsInstance/as working on them.
  */
-#define FFI_DECLARE_OBJECT_INFO_LOOKUP(TypeKey, TypeDepth)                    \
-  static constexpr const char* _type_key = TypeKey;                           \
-  static constexpr int32_t _type_depth = TypeDepth;                           \
-  static constexpr bool _type_mutable = true;                                 \
-  static constexpr bool _type_final = false;                                  \
-  static constexpr int32_t _type_child_slots = 0;                             \
-  static constexpr bool _type_child_slots_can_overflow = true;                \
-  static int32_t RuntimeTypeIndex() {                                         \
-    static const int32_t index = [] {                                         \
-      constexpr std::string_view key_view(TypeKey);                           \
-      TVMFFIByteArray key{key_view.data(), key_view.size()};                  \
-      int32_t found = -1;                                                     \
-      FFI_CHECK_SAFE_CALL(TVMFFITypeKeyToIndex(&key, &found));                \
-      return found;                                                           \
-    }();                                                                      \
-    return index;                                                             \
-  }                                                                           \
-  static int32_t _GetOrAllocRuntimeTypeIndex() { return RuntimeTypeIndex(); } \
+#define FFI_DECLARE_OBJECT_INFO_LOOKUP(TypeKey, TypeDepth)                      \
+  [[maybe_unused]] static constexpr const char* _type_key = TypeKey;            \
+  [[maybe_unused]] static constexpr int32_t _type_depth = TypeDepth;            \
+  [[maybe_unused]] static constexpr bool _type_mutable = true;                  \
+  [[maybe_unused]] static constexpr bool _type_final = false;                   \
+  [[maybe_unused]] static constexpr int32_t _type_child_slots = 0;              \
+  [[maybe_unused]] static constexpr bool _type_child_slots_can_overflow = true; \
+  static int32_t RuntimeTypeIndex() {                                           \
+    static const int32_t index = [] {                                           \
+      constexpr std::string_view key_view(TypeKey);                             \
+      TVMFFIByteArray key{key_view.data(), key_view.size()};                    \
+      int32_t found = -1;                                                       \
+      FFI_CHECK_SAFE_CALL(TVMFFITypeKeyToIndex(&key, &found));                  \
+      return found;                                                             \
+    }();                                                                        \
+    return index;                                                               \
+  }                                                                             \
+  static int32_t _GetOrAllocRuntimeTypeIndex() { return RuntimeTypeIndex(); }   \
   static_assert(true, "")
 
 /*! \brief FFI_DECLARE_OBJECT_INFO for a type that has no subclasses. */
 #define FFI_DECLARE_OBJECT_INFO_FINAL(TypeKey, TypeName, ParentType) \
-  static constexpr bool _type_final = true;                          \
-  static constexpr int32_t _type_child_slots = 0;                    \
+  [[maybe_unused]] static constexpr bool _type_final = true;         \
+  [[maybe_unused]] static constexpr int32_t _type_child_slots = 0;   \
   FFI_DECLARE_OBJECT_INFO(TypeKey, TypeName, ParentType)
 
 /*! \brief Declares a built-in object kind with the fixed index `Index` (a TVMFFITypeIndex). */
-#define FFI_DECLARE_STATIC_OBJECT_INFO(TypeKey, TypeName, ParentType, Index) \
-  static constexpr const char* _type_key = TypeKey;                          \
-  static constexpr int32_t _type_depth = ParentType::_type_depth + 1;        \
-  static constexpr int32_t _type_index = Index;                              \
-  static int32_t RuntimeTypeIndex() { return Index; }                        \
-  static int32_t _GetOrAllocRuntimeTypeIndex() { return Index; }             \
-  using _type_parent = ParentType;                                           \
+#define FFI_DECLARE_STATIC_OBJECT_INFO(TypeKey, TypeName, ParentType, Index)           \
+  [[maybe_unused]] static constexpr const char* _type_key = TypeKey;                   \
+  [[maybe_unused]] static constexpr int32_t _type_depth = ParentType::_type_depth + 1; \
+  [[maybe_unused]] static constexpr int32_t _type_index = Index;                       \
+  static int32_t RuntimeTypeIndex() { return Index; }                                  \
+  static int32_t _GetOrAllocRuntimeTypeIndex() { return Index; }                       \
+  using _type_parent = ParentType;                                                     \
   static_assert(true, "")
 
 namespace detail {

@@ -228,7 +228,8 @@ TEST(AnyObject, ObjectRefCountsThroughViewsCopiesMovesAndReset) {
     EXPECT_EQ(box.use_count(), 2u);
     a = from_view;
     EXPECT_EQ(box.use_count(), 3u);
-    a = a;  // self-assignment keeps the reference
+    const Any& same = a;  // through a reference: compilers warn about a literal `a = a`
+    a = same;             // self-assignment keeps the reference
     EXPECT_EQ(box.use_count(), 3u);
   }
   EXPECT_EQ(box.use_count(), 1u);

@@ -91,7 +91,7 @@ TEST(Base64, MalformedTextIsAnInternalError) {
       {"Zm=v", "padding '=' at offset 2 is not at the end of the text"},
   };
   for (const auto& [text, why] : cases) {
-    ffi::Error err = CatchError([&] { Decode(text); });
+    ffi::Error err = CatchError([&, text = text] { Decode(text); });
     EXPECT_EQ(err.kind(), "InternalError") << text;
     EXPECT_EQ(err.message(), "invalid base64 encoding: " + why) << text;
   }

@@ -204,7 +204,7 @@ TEST(Enum, PrintsByName) {
 
 TEST(DeepCopy, NestingDeeperThanTheStackIsARecursionError) {
   Array<Any> deep;
-  for (int i = 0; i < 100000; ++i) deep = Array<Any>{deep};
+  for (int i = 0; i < 100000; ++i) deep = Array<Any>{Any(deep)};
   std::string kind, message;
   ffi_testing::RunOnSmallStack([&] {
     try {
@@ -217,7 +217,7 @@ TEST(DeepCopy, NestingDeeperThanTheStackIsARecursionError) {
   EXPECT_EQ(kind, "RecursionError");
   EXPECT_NE(message.find("nests deeper than the stack allows"), std::string::npos) << message;
   EXPECT_EQ(deep.size(), 1u);
-  Array<Any> shallow{Array<Any>{1}};
+  Array<Any> shallow{Any(Array<Any>{1})};
   Array<Any> copied = DeepCopy(shallow).cast<Array<Any>>();
   EXPECT_FALSE(Same(copied, shallow));
   EXPECT_EQ(copied[0].cast<Array<Any>>()[0].cast<int>(), 1);

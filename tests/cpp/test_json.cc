@@ -136,7 +136,7 @@ TEST(Json, GraphKeepsSharingAndUsesDefaults) {
 TEST(Json, NestingDeeperThanTheStackIsARecursionError) {
   constexpr int kDepth = 100000;
   ffi::Array<ffi::Any> deep;
-  for (int i = 0; i < kDepth; ++i) deep = ffi::Array<ffi::Any>{deep};
+  for (int i = 0; i < kDepth; ++i) deep = ffi::Array<ffi::Any>{ffi::Any(deep)};
   std::string brackets = std::string(kDepth, '[') + std::string(kDepth, ']');
   std::vector<std::string> kinds;
   ffi_testing::RunOnSmallStack([&] {

@@ -242,16 +242,20 @@ class KeyBox : public ffi::ObjectRef {
   explicit KeyBox(int64_t v) : ObjectRef(ffi::make_object<KeyBoxObj>(v)) {}
   FFI_DEFINE_OBJECT_REF_METHODS(KeyBox, ffi::ObjectRef, KeyBoxObj);
 };
-int64_t BoxValue(const TVMFFIAny& v) {
-  return static_cast<const KeyBoxObj*>(ffi::detail::ObjectUnsafe::FromHeader(v.v_obj))->value;
+// Hooks in their native form: taking `const Any&` (the type kAnyHash / kAnyEqual declare), C
+// functions returning the raw result.
+int64_t BoxValue(const Any& v) {
+  return static_cast<const KeyBoxObj*>(
+             ffi::detail::ObjectUnsafe::FromHeader(ffi::AnyView(v).raw()->v_obj))
+      ->value;
 }
-TVMFFIAny BoxHash(const TVMFFIAny& v) noexcept {
+TVMFFIAny BoxHash(const Any& v) noexcept {
   TVMFFIAny out{};
   out.type_index = kTVMFFIInt;
   out.v_int64 = BoxValue(v) % 3;  // collisions on purpose
   return out;
 }
-TVMFFIAny BoxEqual(const TVMFFIAny& a, const TVMFFIAny& b) noexcept {
+TVMFFIAny BoxEqual(const Any& a, const Any& b) noexcept {
   TVMFFIAny out{};
   out.type_index = kTVMFFIBool;
   out.v_int64 = BoxValue(a) == BoxValue(b);

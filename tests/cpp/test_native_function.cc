@@ -68,7 +68,7 @@ TEST(NativeFunction, PackedFormCallsTheFunction) {
   EXPECT_EQ(Twice(failing).CallExpected(0).error().kind(), "KeyError");
   ffi::Function wrong = ffi::Function::FromTyped([](int64_t) { return std::string("text"); });
   EXPECT_EQ(Twice(wrong).CallExpected(0).error().kind(), "TypeError");  // result type checked
-  EXPECT_EQ(ExpectError([] { Twice(ffi::Function()); }).kind(), "ValueError");
+  EXPECT_EQ(ExpectError([] { Twice{ffi::Function()}; }).kind(), "ValueError");
 }
 
 TEST(NativeFunction, TravelsInAnyKeepingTheFunctionAlive) {

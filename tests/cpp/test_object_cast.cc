@@ -57,7 +57,7 @@ class DerivedOrUnrelatedRef : public ObjectRef {
  public:
   DerivedOrUnrelatedRef() = default;
   explicit DerivedOrUnrelatedRef(ffi::UnsafeInit tag) : ObjectRef(tag) {}
-  static constexpr bool _type_container_is_exact = false;
+  [[maybe_unused]] static constexpr bool _type_container_is_exact = false;
   using ContainerType = Object;
 };
 }  // namespace

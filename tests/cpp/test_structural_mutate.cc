@@ -129,7 +129,8 @@ TEST(StructuralMap, PostOrderCopiesOnlyWhatChanges) {
     firsts.push_back(a[0].type_index() == kTVMFFIInt ? a[0].cast<int64_t>() : -1);
     return a;
   });
-  Map(Array<Any>{Array<Any>{10}}, {Entry(kTVMFFIInt, PlusOne()), Entry(kTVMFFIArray, on_array)});
+  Map(Array<Any>{Any(Array<Any>{10})},
+      {Entry(kTVMFFIInt, PlusOne()), Entry(kTVMFFIArray, on_array)});
   EXPECT_EQ(firsts, (std::vector<int64_t>{11, -1}));
 }
 
@@ -207,7 +208,7 @@ TEST(StructuralMutate, CallbacksOwnTheRewrite) {
     EXPECT_EQ(ExpectError([&] { remap_get(m, 1); }).kind(), "TypeError");
     return Any(v);
   });
-  mutate(x, Array<Any>{Array<Any>{kAny, probe, false}});
+  mutate(x, Array<Any>{Any(Array<Any>{kAny, probe, false})});
 }
 
 /*! \brief A mutator written against the header alone: adds one to every int, in place where the

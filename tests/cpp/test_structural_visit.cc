@@ -334,7 +334,7 @@ Any Func(Array<Any> params, Array<Any> body) {
 
 TEST(StructuralWalkHeader, OrdersSkipAndTypedCallbacks) {
   Any x = Var("x");
-  Any root = Func({x}, {Array<Any>{x, 3}});
+  Any root = Func({x}, {Any(Array<Any>{x, 3})});
   std::vector<std::string> pre, post;
   auto on_var = [](std::vector<std::string>* t) {
     return [t](const WVarObj* v) -> Expected<WalkResult> {
@@ -381,7 +381,7 @@ TEST(StructuralWalkHeader, InterruptAndRegions) {
 
 TEST(StructuralWalkHeader, ErrorsCarryWhereTheyHappened) {
   Any x = Var("x");
-  Any root = Func({}, {Array<Any>{x}});
+  Any root = Func({}, {Any(Array<Any>{x})});
   auto result = ffi::StructuralWalkExpected<WalkOrder::kPostOrder>(
       root,
       [](const WVarObj*) -> Expected<WalkResult> { return ffi::Error("ValueError", "bad var"); });

@@ -1,22 +1,31 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets with clang (ASan + UBSan) in build/fuzz and runs each for the given
-# number of seconds (default 30), keeping its corpus in build/fuzz/corpus/<target> so that later
-# runs start where earlier ones stopped. A finding stops its run with a crash file in build/fuzz
-# and makes this script fail.
-#   tests/fuzz/run.sh [seconds]
+# Runs each libFuzzer target for the given number of seconds (default 30), keeping its corpus in
+# <build>/corpus/<target> so that later runs start where earlier ones stopped. A finding stops its
+# run with a crash file in <build> and makes this script fail. With a build directory, the targets
+# come from that tree (configured with clang and FFI_BUILD_FUZZERS=ON, as tests/asan_python.sh
+# does); without one, they are built here with clang (ASan + UBSan, -O1) in build/fuzz.
+#   tests/fuzz/run.sh [seconds] [build-dir]
 set -euo pipefail
 
 seconds="${1:-30}"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-build="$root/build/fuzz"
+build="${2:-$root/build/fuzz}"
 
-# -O1 and line tables: a third less build time than -O2 -g, at little cost in executions.
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only" \
-  "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only" \
-  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
-  -DFFI_BUILD_TESTS=OFF -DFFI_BUILD_FUZZERS=ON >/dev/null
-cmake --build "$build" --target fuzz_dlpack fuzz_any -j2
+if [ $# -lt 2 ]; then
+  # -O1 and line tables: a third less build time than -O2 -g, at little cost in executions.
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only" \
+    "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only" \
+    -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+    -DFFI_BUILD_TESTS=OFF -DFFI_BUILD_FUZZERS=ON >/dev/null
+  cmake --build "$build" --target fuzz_dlpack fuzz_any -j2
+fi
+for target in fuzz_dlpack fuzz_any; do
+  if [ ! -x "$build/tests/fuzz/$target" ]; then
+    echo "error: no $build/tests/fuzz/$target (configure with clang and -DFFI_BUILD_FUZZERS=ON)" >&2
+    exit 1
+  fi
+done
 
 status=0
 for target in fuzz_dlpack fuzz_any; do

@@ -1,14 +1,69 @@
 """Shared fixtures: the kernel library the Python tests call, built once per session with nothing
-but ``python -m ffi.config --cflags``."""
+but ``python -m ffi.config --cflags``; and ``compile_cached``, through which fixtures build the
+libraries they load."""
 
+import fcntl
+import hashlib
+import json
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+
+# Where compile_cached keeps what it built: shared by the xdist workers of one session (set by
+# _compile_cache_root before any test).
+_COMPILE_CACHE = None
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _compile_cache_root(tmp_path_factory):
+    """The session's compile cache: beside the workers' own temporary directories (their common
+    parent is the session's) under xdist, in the session's directory without it."""
+    global _COMPILE_CACHE
+    base = tmp_path_factory.getbasetemp()
+    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    _COMPILE_CACHE = os.path.join(root, "compile-cache")
+    os.makedirs(_COMPILE_CACHE, exist_ok=True)
+
+
+def compile_cached(cmd: list, output: str) -> subprocess.CompletedProcess:
+    """Runs the compiler command `cmd`, which writes `output`, or copies the file that the same
+    command (the same arguments and sources) wrote earlier in this session in any worker: xdist
+    spreads a module's tests over both workers, and each would build the module's libraries.
+    Copied, not shared, so that each fixture loads a file of its own, as it would have built it.
+    Returns the compiler's result (the first run's output on a copy)."""
+    if _COMPILE_CACHE is None:  # outside a pytest session
+        return subprocess.run(cmd, capture_output=True, text=True)
+    sources = [a for a in cmd if a.endswith((".c", ".cc", ".cu")) and os.path.isfile(a)]
+    digest = hashlib.sha256(json.dumps([a if a != output else "<output>" for a in cmd]).encode())
+    for src in sources:
+        with open(src, "rb") as f:
+            digest.update(f.read())
+    entry = os.path.join(_COMPILE_CACHE, digest.hexdigest()[:32])
+    with open(entry + ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one worker builds; the other waits and copies
+        if os.path.exists(entry + ".json"):
+            with open(entry + ".json") as f:
+                result = json.load(f)
+            shutil.copyfile(entry + ".out", output)
+            return subprocess.CompletedProcess(cmd, 0, result["stdout"], result["stderr"])
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode == 0:
+            shutil.copyfile(output, entry + ".out")
+            with open(entry + ".json", "w") as f:
+                json.dump({"stdout": proc.stdout, "stderr": proc.stderr}, f)
+        return proc
+
+
+def shared_build_dir(name: str) -> str:
+    """A build directory that every xdist worker of this session sees, for ``ffi.cpp.build`` (whose
+    own cache and lock then build a library once for all workers); None outside a session."""
+    return None if _COMPILE_CACHE is None else os.path.join(_COMPILE_CACHE, name)
 
 
 def build_kernel(src: str, out_dir: str) -> str:
@@ -18,7 +73,7 @@ def build_kernel(src: str, out_dir: str) -> str:
     )
     warnings = ["-Wall", "-Wextra", "-Werror"]
     cmd = ["g++", "-std=c++17", "-O1", "-shared", "-fPIC", *warnings, *cflags, src, "-o", lib]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    proc = compile_cached(cmd, lib)
     assert proc.returncode == 0, proc.stderr
     return lib
 

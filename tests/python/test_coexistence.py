@@ -13,7 +13,7 @@ import sys
 import textwrap
 
 import pytest
-from conftest import build_kernel
+from conftest import build_kernel, compile_cached
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -234,7 +234,7 @@ def libs(tmp_path_factory):
     src.write_text(REFERENCE_KERNELS)
     ref = str(out / "ref_kernels.so")
     cmd = ["g++", "-std=c++17", "-O1", "-shared", "-fPIC", f"-I{ref_include}", str(src), "-o", ref]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    proc = compile_cached(cmd, ref)
     assert proc.returncode == 0, proc.stderr
     return ours, ref
 

@@ -9,12 +9,11 @@ import copy
 import importlib.metadata
 import os
 import pickle
-import subprocess
 
 import numpy as np
 import pytest
 import torch
-from conftest import build_kernel
+from conftest import build_kernel, compile_cached
 
 import ffi
 
@@ -44,7 +43,7 @@ def theirs(tmp_path_factory):
         pytest.skip("apache-tvm-ffi is not installed")
     lib = str(tmp_path_factory.mktemp("containers_ref") / "containers_ref.so")
     cmd = ["g++", "-std=c++17", "-O1", "-shared", "-fPIC", "-isystem", include, SOURCE, "-o", lib]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    proc = compile_cached(cmd, lib)
     assert proc.returncode == 0, proc.stderr
     return ffi.load_module(lib)
 

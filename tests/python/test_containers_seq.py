@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 import pytest
+from conftest import compile_cached
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.join(HERE, "..", "cpp", "loader", "containers_seq_reference.cc")
@@ -32,7 +33,7 @@ def ref(tmp_path_factory):
         pytest.skip("apache-tvm-ffi is not installed")
     lib = str(tmp_path_factory.mktemp("containers_seq") / "containers_seq_reference.so")
     cmd = ["g++", "-std=c++17", "-O1", "-shared", "-fPIC", "-isystem", include, SOURCE, "-o", lib]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    proc = compile_cached(cmd, lib)
     assert proc.returncode == 0, proc.stderr
     import ffi
 

@@ -9,6 +9,7 @@ import sys
 import textwrap
 
 import pytest
+from conftest import compile_cached
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 INCLUDE = os.path.join(os.path.dirname(os.path.dirname(HERE)), "include")
@@ -23,7 +24,7 @@ def lib(tmp_path_factory):
     out = str(tmp_path_factory.mktemp("map") / "map_kernels.so")
     src = os.path.join(HERE, "kernels", "map_kernels.cc")
     cmd = ["g++", "-std=c++17", "-O1", "-shared", "-fPIC", "-Wall", "-Wextra", "-Werror"]
-    proc = subprocess.run([*cmd, f"-I{INCLUDE}", src, "-o", out], capture_output=True, text=True)
+    proc = compile_cached([*cmd, f"-I{INCLUDE}", src, "-o", out], out)
     assert proc.returncode == 0, proc.stderr
     return out
 

@@ -12,6 +12,7 @@ import sys
 import textwrap
 
 import pytest
+from conftest import compile_cached
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 LIB_SRC = os.path.join(HERE, "..", "cpp", "loader", "reflection_lib.cc")
@@ -34,7 +35,7 @@ def build(prefix, include_flags, out_dir, src=LIB_SRC, prefix_macro="REFL_LIB_PR
     lib = os.path.join(out_dir, f"{name}_{prefix}.so")
     cmd = ["g++", "-std=c++17", "-O1", "-shared", "-fPIC", "-Wall", "-Wextra", *include_flags,
            f'-D{prefix_macro}="{prefix}"', src, "-o", lib]  # fmt: skip
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    proc = compile_cached(cmd, lib)
     assert proc.returncode == 0, proc.stderr
     return lib
 

@@ -12,6 +12,7 @@ import sys
 import textwrap
 
 import pytest
+from conftest import compile_cached, shared_build_dir
 from test_reflection_interop import reference_include_dir
 from test_typing import _mypy_config, assert_reported_as_tagged, needs_mypy
 
@@ -26,7 +27,7 @@ def libs(tmp_path_factory):
     out = str(tmp_path_factory.mktemp("stubgen"))
     built = {}
     for name, flag in (("ours", "-DSTUBGEN_EXTRA_METADATA"), ("nometa", "-DSTUBGEN_NO_METADATA")):
-        build_dir = os.path.join(out, name)
+        build_dir = shared_build_dir(f"stubgen_{name}") or os.path.join(out, name)
         built[name] = ffi.cpp.build(
             f"stubgen_{name}", cpp_files=[SRC], extra_cflags=[flag], build_directory=build_dir
         )
@@ -35,7 +36,7 @@ def libs(tmp_path_factory):
         built["ref"] = os.path.join(out, "stubgen_ref.so")
         cmd = ["g++", "-std=c++17", "-O1", "-shared", "-fPIC", "-isystem", include,
                "-DTVM_FFI_DLL_EXPORT_INCLUDE_METADATA=1", SRC, "-o", built["ref"]]  # fmt: skip
-        proc = subprocess.run(cmd, capture_output=True, text=True)
+        proc = compile_cached(cmd, built["ref"])
         assert proc.returncode == 0, proc.stderr
     return built
 

@@ -88,13 +88,15 @@ inline TVMFFIAny CallHook(const TVMFFIAny& hook, const TVMFFIAny* args, int32_t 
   TVMFFIAny result;
   SetNone(&result);
   if (hook.type_index == kTVMFFIOpaquePtr) {
-    // The native form takes its values by reference to the 16-byte ABI value.
+    // The native form takes its values as `const Any&` (kAnyHash, kAnyEqual): called through
+    // exactly that type, as -fsanitize=function checks; an Any is its 16-byte ABI value.
+    const Any* values = reinterpret_cast<const Any*>(args);
     if (n == 1) {
-      using Fn = TVMFFIAny (*)(const TVMFFIAny&) noexcept;
-      result = reinterpret_cast<Fn>(hook.v_ptr)(args[0]);
+      using Fn = TVMFFIAny (*)(const Any&) noexcept;
+      result = reinterpret_cast<Fn>(hook.v_ptr)(values[0]);
     } else {
-      using Fn = TVMFFIAny (*)(const TVMFFIAny&, const TVMFFIAny&) noexcept;
-      result = reinterpret_cast<Fn>(hook.v_ptr)(args[0], args[1]);
+      using Fn = TVMFFIAny (*)(const Any&, const Any&) noexcept;
+      result = reinterpret_cast<Fn>(hook.v_ptr)(values[0], values[1]);
     }
   } else if (TVMFFIFunctionCall(hook.v_obj, const_cast<TVMFFIAny*>(args), n, &result) != 0) {
     TVMFFIObjectHandle err = nullptr;
