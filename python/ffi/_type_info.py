@@ -397,6 +397,13 @@ class TypeInfo:
     total_size: int = 0
     """The object's size in bytes, header included, from its metadata (0 when unknown)."""
 
+    def _register_fields(self, fields: list[Any]) -> None:
+        """Registers the fields of a type made by ``core._register_py_class``: named
+        :class:`ffi.dataclasses.Field` objects with a ``_ty_schema``; fills :attr:`fields`."""
+        from .dataclasses._py_class_steps import register_fields
+
+        register_fields(self, fields)
+
 
 _OBJECT_INDEX = 64  # kTVMFFIObject
 # The Python classes standing for the types no registered class is bound to: values that arrive
@@ -433,6 +440,9 @@ def _type_field(
     metadata = _json_dict(desc.metadata)
     has_default = bool(flags & _HAS_DEFAULT)
     from_factory = has_default and bool(flags & _DEFAULT_FROM_FACTORY)
+    ty = _schema_of(metadata)
+    dataclass_field = _dataclass_field(cls, desc, _field_from_reflection)
+    dataclass_field._ty_schema = ty  # the Field's schema is the reflection's, as the reference's
     return TypeField(
         name=desc.__name__,
         doc=desc.__doc__ or None,
@@ -444,7 +454,7 @@ def _type_field(
         metadata=metadata,
         getter=desc.__get__,
         setter=desc.set,
-        ty=_schema_of(metadata),
+        ty=ty,
         c_init=not flags & _INIT_OFF,
         c_kw_only=bool(flags & _KW_ONLY),
         c_has_default=has_default,
@@ -454,7 +464,7 @@ def _type_field(
         c_compare=not flags & _COMPARE_OFF,
         c_hash=not flags & _HASH_OFF,
         c_structural_eq=_structural_eq_of(flags),
-        dataclass_field=_dataclass_field(cls, desc, _field_from_reflection),
+        dataclass_field=dataclass_field,
     )
 
 

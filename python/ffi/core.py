@@ -68,6 +68,20 @@ def _type_cls_to_type_info(type_cls: type) -> TypeInfo | None:
     return None if index < 0 else type_info(index)
 
 
+def _lookup_or_register_type_info_from_type_key(type_key: str) -> TypeInfo:
+    """The TypeInfo of the registered type `type_key` (a KeyError when none is)."""
+    return type_info(_core.type_key_to_index(type_key))
+
+
+def _register_py_class(parent_info: TypeInfo, type_key: str, cls: type) -> TypeInfo:
+    """A new type `type_key` deriving from `parent_info`'s, for `cls`: the first step of making a
+    ``py_class`` by hand (then ``info._register_fields``, ``registry._add_class_attrs``,
+    ``_dunder._install_dataclass_dunders``). A registered key is a ValueError."""
+    from .dataclasses._py_class_steps import register_py_class
+
+    return register_py_class(parent_info, type_key, cls)
+
+
 def _set_class_tensor(cls: type) -> None:
     """Make tensors arrive as `cls` (``ffi.Tensor`` or a subclass): call results, ``from_dlpack``
     and tensors in containers. The reference's hook, by which a framework (TVM's ``Tensor``)

@@ -229,6 +229,11 @@ def _find_library_by_basename(
     from pathlib import Path  # not at import: nothing else in ffi's import needs pathlib
 
     del use_fallback_build_path
+    for i, path in enumerate(extra_lib_paths or ()):
+        if not isinstance(path, Path):
+            raise TypeError(
+                f"extra_lib_paths[{i}] must be a pathlib.Path, not {type(path).__name__}"
+            )
     return Path(_find_library(package, target_name, extra_lib_paths, use_env_path)).resolve()
 
 

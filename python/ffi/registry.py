@@ -258,6 +258,14 @@ def _bind_class(cls: type, key: str) -> Function | None:
     return _core._register_object(_type_index(key), cls)
 
 
+def _add_class_attrs(cls: type, type_info: Any) -> None:
+    """Binds `cls` to the type `type_info` describes (fields as attributes, methods as methods):
+    the third step of making a ``py_class`` by hand (see ``core._register_py_class``)."""
+    from .dataclasses._py_class_steps import add_class_attrs
+
+    add_class_attrs(cls, type_info)
+
+
 def _replace_builtin_class(cls: type, key: str, base: type) -> None:
     """Makes values of the built-in type `key` arrive as `cls`, a subclass of its class `base`."""
     if not (isinstance(cls, type) and issubclass(cls, base)):

@@ -260,6 +260,8 @@ def test_reference_private_library_helpers(tmp_path, monkeypatch):
     assert ffi.libinfo._find_library_by_basename("no-such-dist", "foo") == found
     with pytest.raises(RuntimeError, match="libfoo.so"):
         ffi.libinfo._find_library_by_basename("no-such-dist", "foo", use_env_path=False)
+    with pytest.raises(TypeError, match=r"extra_lib_paths\[1\] must be a pathlib\.Path, not str"):
+        ffi.libinfo._find_library_by_basename("x", "foo", extra_lib_paths=[tmp_path, str(tmp_path)])
     check = ffi.libinfo._resolve_and_validate
     assert check([tmp_path / "missing.so", found], cond=lambda p: p.is_file()) == str(found)
     assert check([found], cond=lambda p: tmp_path) == str(tmp_path)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -72,3 +73,31 @@ def _bind(cls: _T, type_key: str, *, warn: bool = False, **options: Any) -> _T:
         if value is not None and hook not in own_body:
             setattr(cls, hook, value)
     return cls
+
+
+def _attach_field_objects(cls: type, type_info: Any) -> None:
+    """Gives each field of `type_info` a new :class:`Field` (``TypeField.dataclass_field``) made
+    from its reflection, its ``type`` from `cls`'s annotations (None where there is none, or when
+    they do not resolve): the reference's private helper, which may run again."""
+    try:
+        hints = typing.get_type_hints(cls)
+    except Exception:
+        hints = {}
+    for tf in type_info.fields:
+        f = Field(
+            tf.name,
+            default=tf.c_default,
+            default_factory=tf.c_default_factory,
+            init=tf.c_init,
+            repr=tf.c_repr,
+            hash=tf.c_hash,
+            compare=tf.c_compare,
+            kw_only=tf.c_kw_only,
+            frozen=tf.frozen,
+            doc=tf.doc,
+            metadata={k: v for k, v in tf.metadata.items() if k != "type_schema"},
+            structural_eq=tf.c_structural_eq,
+            _ty_schema=tf.ty,
+        )
+        f.type = hints.get(tf.name)
+        tf.dataclass_field = f

@@ -113,10 +113,14 @@ class Field:
     (``hash`` None: as ``compare``; ``kw_only`` None, on a specifier not yet applied: as the
     class says); ``frozen`` whether plain assignment is refused; ``type`` is the class's
     annotation (None when there is none), ``doc`` the field's documentation and ``metadata`` its
-    user metadata.
+    user metadata. Made directly, a Field is left out of comparisons unless `compare` says so (as
+    the reference's is); :func:`field` puts it in by default. ``_ty_schema``, the
+    :class:`TypeSchema` of a field registered step by step (``TypeInfo._register_fields``), is
+    not shown.
     """
 
     __slots__ = (
+        "_ty_schema",
         "compare",
         "converter",
         "default",
@@ -142,13 +146,14 @@ class Field:
         init: bool = True,
         repr: bool = True,
         hash: bool | None = None,
-        compare: bool = True,
+        compare: bool = False,
         kw_only: bool | None = None,
         frozen: bool = False,
         doc: str | None = None,
         metadata: dict[str, Any] | None = None,
         structural_eq: str | None = None,
         converter: Callable[[Any], Any] = _field_converter,
+        _ty_schema: Any = None,
     ) -> None:
         if structural_eq not in _STRUCTURAL_EQ_VALUES:
             raise ValueError(
@@ -175,9 +180,12 @@ class Field:
         self.metadata = dict(metadata or {})
         self.structural_eq = structural_eq
         self.converter = converter
+        self._ty_schema = _ty_schema
 
     def __repr__(self) -> str:
-        shown = ", ".join(f"{slot}={getattr(self, slot)!r}" for slot in self.__slots__)
+        shown = ", ".join(
+            f"{slot}={getattr(self, slot)!r}" for slot in self.__slots__ if slot != "_ty_schema"
+        )
         return f"Field({shown})"
 
 

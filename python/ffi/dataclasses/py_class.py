@@ -176,9 +176,9 @@ def _declared_field(cls: type, key: str, owner: type, name: str, hint: Any) -> _
         )
     value = owner.__dict__.get(name, MISSING)
     if isinstance(value, init_property):
-        spec = Field(init=False, structural_eq="ignore", doc=value.__doc__)
+        spec = Field(init=False, compare=True, structural_eq="ignore", doc=value.__doc__)
     else:
-        spec = value if isinstance(value, Field) else Field(default=value)
+        spec = value if isinstance(value, Field) else Field(default=value, compare=True)
     if spec.doc is not None and not isinstance(spec.doc, str):
         raise TypeError(f"py_class `{cls.__qualname__}`, field `{name}`: doc must be a str")
     if isinstance(spec.default, (list, dict, set, Array, List, Map, Dict)):
