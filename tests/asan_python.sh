@@ -31,8 +31,13 @@ if [ "$phase" != test ]; then
   else
     cuda_tests=OFF
   fi
+  # The reference's headers for the interop suites, found here: CMake, inside pip's isolated build
+  # environment, may not see the installed wheel.
+  ref_include="$(python -c 'import importlib.util as u, os; s = u.find_spec("tvm_ffi")
+print(os.path.join(os.path.dirname(s.origin), "include") if s else "")')"
   rm -rf "$target"
   python -m pip install --no-deps --target "$target" \
+    --config-settings=cmake.define.FFI_REFERENCE_INCLUDE_DIR="$ref_include" \
     --config-settings=build-dir=build/asan \
     --config-settings=cmake.define.CMAKE_C_COMPILER=clang \
     --config-settings=cmake.define.CMAKE_CXX_COMPILER=clang++ \

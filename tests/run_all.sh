@@ -58,8 +58,10 @@ section "Install the package (pip install .) and build the C++ tests in the same
 # One tree (build/tests) for the wheel and the C++ suites, so the runtime is compiled once.
 # Optimized (-O2, where GCC's flow-based warnings such as -Wmaybe-uninitialized fire) but without
 # debug info, which would cost a quarter of the build; the sanitizer build below keeps line tables.
+# The test suites themselves at -O1 (FFI_TEST_OPTIONS): a quarter less time, the same warnings.
 python -m pip install --config-settings=build-dir=build/tests \
   --config-settings=cmake.define.FFI_WERROR=ON --config-settings=cmake.define.FFI_BUILD_TESTS=ON \
+  --config-settings=cmake.define.FFI_TEST_OPTIONS=-O1 \
   "--config-settings=cmake.define.CMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG" .
 
 section "C++ tests"
@@ -79,8 +81,10 @@ tests/fuzz/run.sh 20 build/asan
 section "C++ tests that start threads, with ThreadSanitizer"
 # Only the suites whose tests start threads: the rest has nothing for TSan to see (and no CUDA, so
 # CMake need not look for nvcc). -O1 -g1: optimized enough for TSan's speed, line tables for reports.
+# clang: it compiles the instrumented code faster than GCC.
 tsan_suites=(test_env test_error test_function test_object test_object_release)
 cmake -S . -B build/tsan -G Ninja -DFFI_BUILD_TESTS=ON -DFFI_WERROR=ON -DFFI_CUDA_TESTS=OFF \
+  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1" -DFFI_SANITIZE=thread
 cmake --build build/tsan --target "${tsan_suites[@]}"
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
