@@ -95,11 +95,14 @@ class BytesCell {
   /*! \brief Pointer to the first byte (NUL-terminated); valid while this value lives. */
   const char* data() const noexcept { return IsObject() ? Heap()->data : cell_.v_bytes; }
   /*! \brief Number of bytes. */
-  size_t size() const noexcept { return IsObject() ? Heap()->size : cell_.small_str_len; }
+  size_t size() const noexcept { return IsObject() ? Heap()->size : InlineSize(); }
   /*! \brief Whether there are no bytes. */
   bool empty() const noexcept { return size() == 0; }
   /*! \brief The bytes as a std::string_view. */
-  std::string_view view() const noexcept { return std::string_view(data(), size()); }
+  std::string_view view() const noexcept {
+    if (IsObject()) return std::string_view(Heap()->data, Heap()->size);
+    return std::string_view(cell_.v_bytes, InlineSize());
+  }
   /*! \brief A copy as std::string. */
   operator std::string() const { return std::string(data(), size()); }
 
@@ -143,6 +146,13 @@ class BytesCell {
   }
   /*! \brief Whether the bytes live in an object. */
   bool IsObject() const noexcept { return cell_.type_index >= kTVMFFIStaticObjectBegin; }
+  // The inline length, at most 7: clamped so that a malformed length cannot read past the buffer,
+  // and so that GCC knows the bound (at -O1 it otherwise reports comparing with a longer literal as
+  // reading that many bytes from the 8-byte buffer).
+  size_t InlineSize() const noexcept {
+    constexpr size_t kMax = sizeof(cell_.v_bytes) - 1;
+    return cell_.small_str_len < kMax ? cell_.small_str_len : kMax;
+  }
 
   TVMFFIAny cell_;  // exactly what an Any holding this value holds
 
