@@ -38,6 +38,16 @@ class BytesObj : public BytesObjBase {
 };
 
 namespace detail {
+/*!
+ * \brief The length of an inline (small) string or bytes value, at most 7: clamped, so that a
+ * malformed length cannot read past the 8-byte buffer, and so that GCC knows the bound (at -O1 it
+ * otherwise reports comparing with a longer literal as reading that many bytes from the buffer).
+ */
+inline size_t InlineLength(const TVMFFIAny& v) noexcept {
+  constexpr size_t kMax = sizeof(v.v_bytes) - 1;
+  return v.small_str_len < kMax ? v.small_str_len : kMax;
+}
+
 /*! \brief Allocates an object `T` (StringObj or BytesObj) holding a copy of `size` bytes. */
 template <typename T>
 ObjectPtr<T> MakeBytesObj(const char* data, size_t size) {
@@ -95,13 +105,13 @@ class BytesCell {
   /*! \brief Pointer to the first byte (NUL-terminated); valid while this value lives. */
   const char* data() const noexcept { return IsObject() ? Heap()->data : cell_.v_bytes; }
   /*! \brief Number of bytes. */
-  size_t size() const noexcept { return IsObject() ? Heap()->size : InlineSize(); }
+  size_t size() const noexcept { return IsObject() ? Heap()->size : InlineLength(cell_); }
   /*! \brief Whether there are no bytes. */
   bool empty() const noexcept { return size() == 0; }
   /*! \brief The bytes as a std::string_view. */
   std::string_view view() const noexcept {
     if (IsObject()) return std::string_view(Heap()->data, Heap()->size);
-    return std::string_view(cell_.v_bytes, InlineSize());
+    return std::string_view(cell_.v_bytes, InlineLength(cell_));
   }
   /*! \brief A copy as std::string. */
   operator std::string() const { return std::string(data(), size()); }
@@ -146,13 +156,6 @@ class BytesCell {
   }
   /*! \brief Whether the bytes live in an object. */
   bool IsObject() const noexcept { return cell_.type_index >= kTVMFFIStaticObjectBegin; }
-  // The inline length, at most 7: clamped so that a malformed length cannot read past the buffer,
-  // and so that GCC knows the bound (at -O1 it otherwise reports comparing with a longer literal as
-  // reading that many bytes from the 8-byte buffer).
-  size_t InlineSize() const noexcept {
-    constexpr size_t kMax = sizeof(cell_.v_bytes) - 1;
-    return cell_.small_str_len < kMax ? cell_.small_str_len : kMax;
-  }
 
   TVMFFIAny cell_;  // exactly what an Any holding this value holds
 
@@ -359,7 +362,7 @@ namespace detail {
 inline Optional<std::string_view> BytesView(const TVMFFIAny* src, int32_t small, int32_t object,
                                             int32_t borrowed) {
   int32_t t = src->type_index;
-  if (t == small) return std::string_view(src->v_bytes, src->small_str_len);
+  if (t == small) return std::string_view(src->v_bytes, InlineLength(*src));
   if (t == object) {
     return ByteView(*TVMFFIBytesGetByteArrayPtr(src->v_obj));
   }

@@ -222,6 +222,20 @@ TEST(StringAny, SmallUpToSevenBytesLargeAsObject) {
   }
 }
 
+TEST(StringAny, MalformedInlineLengthStaysInTheBuffer) {
+  // A small string whose length field says more than the 7 inline bytes (a malformed value from
+  // elsewhere) reads as its 7 bytes, not past them.
+  TVMFFIAny raw{};
+  raw.type_index = kTVMFFISmallStr;
+  raw.small_str_len = 200;
+  std::memcpy(raw.v_bytes, "abcdefg", 7);
+  String s = AnyView::FromRaw(raw).cast<String>();
+  EXPECT_EQ(s.size(), 7u);
+  EXPECT_EQ(s.view(), "abcdefg");
+  EXPECT_EQ(std::string(s), "abcdefg");
+  EXPECT_TRUE(s == "abcdefg");
+}
+
 TEST(StringAny, SmallAndLargeBytes) {
   for (size_t n : {size_t{0}, size_t{3}, size_t{7}, size_t{8}, size_t{30}}) {
     std::string data(n, '\0');
