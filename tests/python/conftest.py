@@ -60,7 +60,7 @@ def compile_cached(cmd: list, output: str) -> subprocess.CompletedProcess:
         return proc
 
 
-def shared_build_dir(name: str) -> str:
+def shared_build_dir(name: str) -> "str | None":
     """A build directory that every xdist worker of this session sees, for ``ffi.cpp.build`` (whose
     own cache and lock then build a library once for all workers); None outside a session."""
     return None if _COMPILE_CACHE is None else os.path.join(_COMPILE_CACHE, name)

@@ -11,7 +11,7 @@ import weakref
 from typing import Any
 
 from .. import _core, registry
-from .._type_convert import _normalizing, check
+from .._type_convert import check
 from .._type_info import MISSING, TypeInfo, TypeSchema, type_info
 from . import _dunders
 from ._field_types import _ANY, _BOOL, _FLOAT, _INT, _PTR, _Schema
@@ -53,7 +53,7 @@ def _field_schema(f: Field) -> _Schema:
         return check(schema, value, "type check")
 
     layout = _LAYOUT_OF_ORIGIN.get(schema.origin, _ANY)
-    return _Schema(schema.to_json(), _normalizing(convert), layout)
+    return _Schema(schema.to_json(), convert, layout)  # check() applies the value protocols
 
 
 def register_fields(info: TypeInfo, fields: list[Field]) -> None:
