@@ -16,8 +16,7 @@ from .._type_info import MISSING, TypeInfo, TypeSchema, type_info
 from . import _dunders
 from ._field_types import _ANY, _BOOL, _FLOAT, _INT, _PTR, _Schema
 from .field import Field
-from .py_class import _HEADER_SIZE, _STRUCTURE_KINDS, _parent, _Spec
-from .py_class import _register_fields as _register_specs
+from .py_class import _lay_out, _parent, _Spec
 
 # Native layouts by type-schema origin (after TypeSchema folds the spellings); others: an Any.
 _LAYOUT_OF_ORIGIN = {"int": _INT, "bool": _BOOL, "float": _FLOAT, "ctypes.c_void_p": _PTR}
@@ -72,12 +71,7 @@ def register_fields(info: TypeInfo, fields: list[Field]) -> None:
             f.default = schema.convert(f.default)
         specs.append(_Spec(f.name, f, schema, bool(f.kw_only)))
     _, parent_size, start = _parent(cls)
-    data_size = _register_specs(info.type_index, start, specs)
-    size = max((data_size + 7) // 8 * 8, parent_size, _HEADER_SIZE)
-    _core._py_class_set_metadata(info.type_index, size, _STRUCTURE_KINDS["tree"], cls.__doc__)
-    _core.get_global_func("ffi._PyClassRegisterTypeAttrColumns")(info.type_index, size)
-    cls.__ffi_py_class_size__ = size  # type: ignore[attr-defined]
-    cls.__ffi_py_class_data_size__ = data_size  # type: ignore[attr-defined]
+    size = _lay_out(cls, info.type_index, start, parent_size, specs, "tree")
     cls.__ffi_init_properties__ = ()  # type: ignore[attr-defined]
     info.fields = type_info(info.type_index).fields
     info.total_size = size

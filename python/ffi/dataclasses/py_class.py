@@ -267,6 +267,26 @@ def _register_fields(index: int, start: int, specs: list[_Spec]) -> int:
     return offset
 
 
+def _lay_out(
+    cls: type,
+    index: int,
+    start: int,
+    parent_size: int,
+    specs: list[_Spec],
+    structural_eq: str | None,
+) -> int:
+    """Registers `specs` after `start` bytes in the new type `index` of `cls`, then its size
+    (whole 8-byte words, at least its parent's), structural kind and type attribute columns;
+    records the size on the class (for derived py_classes) and returns it."""
+    data_size = _register_fields(index, start, specs)
+    size = max((data_size + 7) // 8 * 8, parent_size, _HEADER_SIZE)
+    _core._py_class_set_metadata(index, size, _STRUCTURE_KINDS[structural_eq], cls.__doc__)
+    _core.get_global_func("ffi._PyClassRegisterTypeAttrColumns")(index, size)
+    cls.__ffi_py_class_size__ = size  # type: ignore[attr-defined]
+    cls.__ffi_py_class_data_size__ = data_size  # type: ignore[attr-defined]
+    return size
+
+
 def method(fn: Any) -> Any:
     """Mark a method of a ``py_class`` body to be published in the type's reflection table, so
     that C++ (or another package) finds it by name; a ``staticmethod`` is published as static.
@@ -457,10 +477,7 @@ def _make_type(
             )
     methods = _collect_methods(cls)
     index = _core._py_class_new_type(key, parent_index)
-    data_size = _register_fields(index, start, specs)
-    size = max((data_size + 7) // 8 * 8, parent_size, _HEADER_SIZE)
-    _core._py_class_set_metadata(index, size, _STRUCTURE_KINDS[structural_eq], cls.__doc__)
-    _core.get_global_func("ffi._PyClassRegisterTypeAttrColumns")(index, size)
+    _lay_out(cls, index, start, parent_size, specs, structural_eq)
     _publish_methods(index, methods)
     computed = tuple(
         (name, value.func)
@@ -472,8 +489,6 @@ def _make_type(
         if name in cls.__dict__:
             delattr(cls, name)  # defaults live in the type now
     own_body = set(cls.__dict__)
-    cls.__ffi_py_class_size__ = size  # type: ignore[attr-defined]
-    cls.__ffi_py_class_data_size__ = data_size  # type: ignore[attr-defined]
     ffi_init = registry._bind_class(cls, key)
     _dunders.finish_class(
         cls,
