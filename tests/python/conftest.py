@@ -15,6 +15,10 @@ import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
+# JAX on a GPU takes most of its memory at first use unless told otherwise; the xdist workers and
+# PyTorch share the one GPU.
+os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+
 # Where compile_cached keeps what it built: shared by the xdist workers of one session (set by
 # _compile_cache_root before any test).
 _COMPILE_CACHE = None
@@ -64,6 +68,28 @@ def shared_build_dir(name: str) -> "str | None":
     """A build directory that every xdist worker of this session sees, for ``ffi.cpp.build`` (whose
     own cache and lock then build a library once for all workers); None outside a session."""
     return None if _COMPILE_CACHE is None else os.path.join(_COMPILE_CACHE, name)
+
+
+def _have_nvcc() -> bool:
+    import ffi.cpp
+
+    try:
+        ffi.cpp._build._compiler("nvcc")
+    except ffi.cpp.BuildError:
+        return False
+    return True
+
+
+def _have_cuda_torch() -> bool:
+    import torch
+
+    return torch.cuda.is_available()
+
+
+# Markers of the CUDA tests: nvcc compiles their kernels (a check on any machine that has it); an
+# NVIDIA GPU and PyTorch's CUDA build run them.
+needs_nvcc = pytest.mark.skipif(not _have_nvcc(), reason="nvcc is not installed")
+needs_gpu = pytest.mark.skipif(not _have_cuda_torch(), reason="needs an NVIDIA GPU")
 
 
 def build_kernel(src: str, out_dir: str) -> str:

@@ -8,25 +8,13 @@ import os
 
 import pytest
 import torch
-from conftest import HERE
+from conftest import HERE, needs_gpu, needs_nvcc
 
 import ffi
 import ffi.cpp
 
 SPIN_MS = 100  # far longer than launching the consumer's copy: unordered, it reads zeros
 N = 1 << 16
-
-
-def _have_nvcc():
-    try:
-        ffi.cpp._build._compiler("nvcc")
-    except ffi.cpp.BuildError:
-        return False
-    return True
-
-
-needs_nvcc = pytest.mark.skipif(not _have_nvcc(), reason="nvcc is not installed")
-needs_gpu = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs an NVIDIA GPU")
 
 
 @pytest.fixture(scope="module")

@@ -14,6 +14,13 @@ jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
 
 
+@pytest.fixture(autouse=True)
+def _arrays_on_the_cpu():
+    """These tests are about JAX's CPU arrays, also where JAX's default device is a GPU."""
+    with jax.default_device(jax.devices("cpu")[0]):
+        yield
+
+
 def data_pointer(x):
     return x.unsafe_buffer_pointer()
 
