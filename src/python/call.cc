@@ -158,6 +158,11 @@ class CallArgs {
     }
   }
   TVMFFIAny* values() { return heap_values_ ? heap_values_.get() : inline_values_; }
+  /*!
+   * \brief Leaves the call's temporaries unreleased (leaked), for a thread that is ending while
+   * the interpreter shuts down and can no longer run Python code; the environment is restored.
+   */
+  void Abandon() { num_borrowed_ = num_arrays_ = num_owned_ = 0; }
   /*! \brief The exchange API of the first framework tensor argument, or NULL. */
   const DLPackExchangeAPI* framework_api() const { return framework_api_; }
 
@@ -551,8 +556,21 @@ class CallArgs {
   } else {
     // Other Python threads run during the call; callbacks and signal checks take the GIL back.
     PyThreadState* ts = PyEval_SaveThread();
+#if defined(__GLIBCXX__)
+    try {
+      rc = call(func, packed.values(), static_cast<int32_t>(n), &result);
+      PyEval_RestoreThread(ts);
+    } catch (abi::__forced_unwind&) {
+      // CPython ends a thread that takes the GIL back during its shutdown with pthread_exit (in
+      // a callback, or in RestoreThread above). Unwinding, the thread has no Python thread state:
+      // the call's temporaries must not be released (their deleters may run Python code).
+      packed.Abandon();
+      throw;
+    }
+#else
     rc = call(func, packed.values(), static_cast<int32_t>(n), &result);
     PyEval_RestoreThread(ts);
+#endif
   }
   if (rc != 0) {
     ReleaseAny(&result);

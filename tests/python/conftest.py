@@ -81,8 +81,10 @@ def _have_nvcc() -> bool:
 
 
 def _have_cuda_torch() -> bool:
-    import torch
-
+    try:
+        import torch
+    except ImportError:
+        return False
     return torch.cuda.is_available()
 
 

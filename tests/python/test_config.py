@@ -139,7 +139,9 @@ def packaged_kernel(tmp_path_factory):
 
 
 def _python(code, site):
-    env = dict(os.environ, PYTHONPATH=str(site), LD_LIBRARY_PATH="", PATH=os.environ["PATH"])
+    # `site` first; the caller's path after it, where ffi may be (an install with --target).
+    path = os.pathsep.join(p for p in (str(site), os.environ.get("PYTHONPATH", "")) if p)
+    env = dict(os.environ, PYTHONPATH=path, LD_LIBRARY_PATH="", PATH=os.environ["PATH"])
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
 
 

@@ -394,11 +394,12 @@ def test_c_sources_objects_and_object_outputs(tmp_path, monkeypatch):
     )
     assert (both.inc(1), both.image_size(0), both.c_add(1, 2)) == (2, 5, 3)
 
-    # $CC chooses the C compiler: a missing one is an error, not another compiler.
-    monkeypatch.setenv("CC", "no-such-cc")
-    with pytest.raises(ffi.cpp.BuildError, match=r"\$CC is 'no-such-cc'"):
-        ffi.cpp.build("c_add2", sources=[c_file], build_directory=tmp_path)
-    monkeypatch.delenv("CC")
+    # $CC chooses the C compiler: a missing one is an error, not another compiler. (Set for this
+    # check only: the rebuild below must use the compiler the first build used, the caller's $CC.)
+    with monkeypatch.context() as env:
+        env.setenv("CC", "no-such-cc")
+        with pytest.raises(ffi.cpp.BuildError, match=r"\$CC is 'no-such-cc'"):
+            ffi.cpp.build("c_add2", sources=[c_file], build_directory=tmp_path)
     with pytest.raises(TypeError, match="output must be a str"):
         ffi.cpp.build("c_add", sources=[c_file], output=3)
     # A changed object is a new build: the key holds its digest.

@@ -134,21 +134,21 @@ def _fake_compiler(path, version):
 
 
 def test_the_key_covers_the_compiler_path_and_version(monkeypatch, tmp_path):
-    default = build(1)
+    default = build(1)  # with the caller's $CXX, if any
     first, second = tmp_path / "cxx1", tmp_path / "cxx2"
     _fake_compiler(first, "fake 1.0")
     _fake_compiler(second, "fake 1.0")
-    monkeypatch.setenv("CXX", str(first))
-    with_first = build(1)
-    monkeypatch.setenv("CXX", str(second))
-    with_second = build(1)  # same version text, another path
-    _fake_compiler(second, "fake 2.0-with-a-longer-name")
-    upgraded = build(1)  # same path, another version (seen although --version is cached)
-    assert len({default, with_first, with_second, upgraded}) == 4
-    monkeypatch.setenv("CXX", f"{first} -DTHROUGH_CXX=1")  # $CXX may carry arguments
-    with_args = build(1)
-    assert with_args not in {default, with_first} and load(1).value() == 1
-    monkeypatch.delenv("CXX")
+    with monkeypatch.context() as env:
+        env.setenv("CXX", str(first))
+        with_first = build(1)
+        env.setenv("CXX", str(second))
+        with_second = build(1)  # same version text, another path
+        _fake_compiler(second, "fake 2.0-with-a-longer-name")
+        upgraded = build(1)  # same path, another version (seen although --version is cached)
+        assert len({default, with_first, with_second, upgraded}) == 4
+        env.setenv("CXX", f"{first} -DTHROUGH_CXX=1")  # $CXX may carry arguments
+        with_args = build(1)
+        assert with_args not in {default, with_first} and load(1).value() == 1
     assert build(1) == default
 
 
