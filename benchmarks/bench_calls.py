@@ -8,15 +8,16 @@ FFI runtimes export the same C symbols and cannot share a process), interleaving
 keeping each case's best time (the thread's CPU time, so preemption on a shared machine does not
 count). Prints a Markdown table of nanoseconds per call and ratios.
 
-For the plain call rows the nanobind column is the floor too: a nanobind function releasing the
-GIL around its body, as both FFIs do around a call (the keep_gil rows compare with one that keeps
-it). For PyTorch tensors the nanobind column is the floor: functions that only call PyTorch's own
-DLPack exchange API (`torch.Tensor.__dlpack_c_exchange_api__`) on each tensor, which any FFI
-taking PyTorch tensors must call too. Beside each such row: the floor as a fraction of the
-reference (above 0.5, half the reference's time cannot be reached) and each package's time above
-the floor per tensor. The cost of one more tensor is the least-squares slope over calls with 1 to
-32 tensors. CUDA rows (three tensors, the slope; the current-stream lookup included) are added
-when torch.cuda is available, or with --gpu on.
+For the plain call rows the nanobind column is the floor too: a nanobind function releasing the GIL
+around its body, as both FFIs do around a call (the keep_gil rows compare with one that keeps it);
+for field access it is a nanobind `def_rw` attribute. For PyTorch tensors the nanobind column is the
+floor: functions that only call PyTorch's own DLPack exchange API
+(`torch.Tensor.__dlpack_c_exchange_api__`) on each tensor, which any FFI taking PyTorch tensors must
+call too. Beside each such row: the floor as a fraction of the reference (above 0.5, half the
+reference's time cannot be reached) and each package's time above the floor per tensor. The cost of
+one more tensor is the least-squares slope over calls with 1 to 32 tensors. CUDA rows (three
+tensors, the slope; the current-stream lookup included) are added when torch.cuda is available, or
+with --gpu on.
 Absolute times drift on shared machines; the ratios from one run are what to compare.
 """
 
@@ -128,8 +129,9 @@ def build() -> tuple[str, str]:
     return kernel, nb_build
 
 
-# Rows whose nanobind column is a floor though they pass no tensors: the GIL is released.
-GIL_FLOOR_ROWS = ("no arguments", "three ints")
+# Rows whose nanobind column is a floor though they pass no tensors: a call releasing the GIL,
+# and reading an int attribute (def_rw), the least any binding does for these rows.
+FLOOR_ROWS = ("no arguments", "three ints", "field access")
 
 
 def all_cases(gpu: bool) -> list[tuple[str, str, str | None, int]]:
@@ -254,8 +256,8 @@ def table(best: dict[str, dict[str, float]], gpu: bool) -> list[str]:
     for name, t, n in rows:
         ours, ref, nb = t["ffi"], t["tvm_ffi"], t["nanobind"]
         floor_ref, above = "", ""
-        if name in GIL_FLOOR_ROWS and nb is not None and ref is not None:
-            floor_ref = ratio(nb, ref)
+        if name in FLOOR_ROWS and nb is not None and ref is not None:
+            floor_ref = ratio(nb, ref) + (" (≤ 0.5 impossible)" if nb / ref > 0.5 else "")
         if n != 0 and nb is not None and ours is not None:
             # Tensor rows: the nanobind column is the floor. A slope row is already per tensor.
             per = 1 if n is None else n
