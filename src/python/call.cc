@@ -535,6 +535,26 @@ class CallArgs {
 };
 
 /*!
+ * \brief Runs `call` (the call proper). CPython 3.12+ ends a thread that takes the GIL back during
+ * its shutdown with pthread_exit (in a callback, or on return from the call): the thread unwinds
+ * with abi::__forced_unwind and without a Python thread state, so `packed`'s temporaries are left
+ * unreleased (their deleters may run Python code) and the unwind goes on.
+ */
+template <typename F>
+[[gnu::always_inline]] inline int RunAbandoningOnThreadExit(CallArgs* packed, F&& call) {
+#if defined(__GLIBCXX__)
+  try {
+    return call();
+  } catch (abi::__forced_unwind&) {
+    packed->Abandon();
+    throw;
+  }
+#else
+  return call();
+#endif
+}
+
+/*!
  * \brief CallFunction, throwing what packing and converting may throw (std::bad_alloc, ...);
  * inlined there, so that the call path pays no extra call for the guard.
  */
@@ -550,28 +570,14 @@ class CallArgs {
   result.zero_padding = 0;
   result.v_int64 = 0;
   TVMFFISafeCallType call = TVMFFIFunctionGetCellPtr(func)->safe_call;
-  int rc;
-  if (keep_gil) {
-    rc = call(func, packed.values(), static_cast<int32_t>(n), &result);
-  } else {
+  int rc = RunAbandoningOnThreadExit(&packed, [&] {
+    if (keep_gil) return call(func, packed.values(), static_cast<int32_t>(n), &result);
     // Other Python threads run during the call; callbacks and signal checks take the GIL back.
     PyThreadState* ts = PyEval_SaveThread();
-#if defined(__GLIBCXX__)
-    try {
-      rc = call(func, packed.values(), static_cast<int32_t>(n), &result);
-      PyEval_RestoreThread(ts);
-    } catch (abi::__forced_unwind&) {
-      // CPython ends a thread that takes the GIL back during its shutdown with pthread_exit (in
-      // a callback, or in RestoreThread above). Unwinding, the thread has no Python thread state:
-      // the call's temporaries must not be released (their deleters may run Python code).
-      packed.Abandon();
-      throw;
-    }
-#else
-    rc = call(func, packed.values(), static_cast<int32_t>(n), &result);
+    int call_rc = call(func, packed.values(), static_cast<int32_t>(n), &result);
     PyEval_RestoreThread(ts);
-#endif
-  }
+    return call_rc;
+  });
   if (rc != 0) {
     ReleaseAny(&result);
     return RaiseFromFFI(rc);

@@ -153,17 +153,22 @@ def test_exit_with_a_python_error_left_in_a_thread_slot(reliability_path, tmp_pa
     assert "Fatal" not in proc.stderr and "Segmentation" not in proc.stderr
 
 
-def test_exit_while_daemon_threads_are_in_callbacks(kernels_path):
+@pytest.mark.parametrize("keep_gil", [False, True])
+def test_exit_while_daemon_threads_are_in_callbacks(kernels_path, keep_gil):
     # At exit CPython ends a daemon thread that retakes the GIL with pthread_exit, which unwinds
     # through the kernel's exported function and the callback's: the unwind must pass (it used to
-    # be caught as an error and crash the exit). Several runs: the timing varies.
+    # be caught as an error and crash the exit), and the call it unwinds through must not release
+    # its temporaries (with CPython 3.12+ the thread has no thread state then: that crashed).
+    # Several runs: the timing varies.
     code = f"""
         import threading, time
         import ffi
         mod = ffi.load_module({kernels_path!r})
+        call_with = mod.get_function("call_with")
+        call_with.keep_gil = {keep_gil}  # the GIL is retaken in the callback's sleep either way
         def worker():
             while True:
-                mod.call_with(lambda x: time.sleep(0.001) or x, 1)
+                call_with(lambda x: time.sleep(0.001) or x, 1)
         for _ in range(4):
             threading.Thread(target=worker, daemon=True).start()
         time.sleep(0.2)
