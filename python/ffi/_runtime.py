@@ -14,7 +14,6 @@ records that name, so the dynamic loader hands each of them whichever runtime wa
 from __future__ import annotations
 
 import ctypes
-import importlib.abc
 import importlib.machinery
 import os
 import sys
@@ -113,9 +112,10 @@ def info(lib: ctypes.CDLL) -> dict[str, Any]:
     }
 
 
-class _ShareRuntime(importlib.abc.MetaPathFinder):
+class _ShareRuntime:
     """Import hook: the reference package's ``tvm_ffi.libinfo`` loads the runtime already in the
-    process instead of mapping a second copy of its own file."""
+    process instead of mapping a second copy of its own file. (A meta path finder by protocol, not
+    by deriving from ``importlib.abc``, whose import costs ``import ffi`` several milliseconds.)"""
 
     def __init__(self, lib: ctypes.CDLL) -> None:
         self._lib = lib
@@ -130,7 +130,7 @@ class _ShareRuntime(importlib.abc.MetaPathFinder):
         return spec
 
 
-class _SharedRuntimeLoader(importlib.abc.Loader):
+class _SharedRuntimeLoader:
     """Runs the reference's ``libinfo`` unchanged, then makes its runtime loader return ours."""
 
     def __init__(self, loader: Any, lib: ctypes.CDLL) -> None:
