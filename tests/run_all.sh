@@ -100,6 +100,34 @@ python -m pytest tests/python -q -n 2 --dist loadgroup
 section "Python tests against the package built with AddressSanitizer"
 bash tests/asan_python.sh test
 
+section "Python tests on CPython 3.12 (without PyTorch)"
+# The suite above runs on the interpreter this machine's PyTorch wheel is for (3.11). CPython 3.12
+# behaves differently where the extension meets the interpreter (it ends daemon threads that take
+# the GIL back during shutdown with pthread_exit, inside our calls), so the test files that do not
+# import PyTorch run again on 3.12, if one is found (on PATH or under pyenv). The package builds in
+# the same tree as the wheel above, so only the extension is compiled again.
+py312="$(command -v python3.12 2> /dev/null || true)"
+if [ -z "$py312" ] || ! "$py312" -c "" 2> /dev/null; then
+  py312="$(ls -d "$(pyenv root 2> /dev/null || echo /nonexistent)"/versions/3.12*/bin/python3.12 \
+    2> /dev/null | head -n 1 || true)"
+fi
+if [ -n "$py312" ]; then
+  "$py312" -m venv build/py312-venv
+  build/py312-venv/bin/python -m pip install -q numpy pytest pytest-xdist scikit-build-core \
+    nanobind apache-tvm-ffi==0.1.15.post2
+  build/py312-venv/bin/python -m pip install -q --config-settings=build-dir=build/tests \
+    --config-settings=cmake.define.FFI_WERROR=ON --config-settings=cmake.define.FFI_BUILD_TESTS=ON \
+    --config-settings=cmake.define.FFI_TEST_OPTIONS=-O1 \
+    "--config-settings=cmake.define.CMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG" .
+  # Not the files about tools or examples (mypy, stubtest, the headers' compile checks, scripts
+  # that use PyTorch), which do not depend on the interpreter's version.
+  mapfile -t py312_files < <(grep -L -E '^(import torch|torch = )' tests/python/test_*.py \
+    | grep -v -E 'test_(examples|builds_with_config|headers|typing|stubgen|jax)\.py$')
+  build/py312-venv/bin/python -m pytest -q -n 2 -p no:cacheprovider "${py312_files[@]}"
+else
+  echo "no CPython 3.12 found: skipped"
+fi
+
 section "Lint: ruff"
 py_dirs=()
 for d in python tests benchmarks examples; do
