@@ -59,10 +59,12 @@ section "Install the package (pip install .) and build the C++ tests in the same
 # Optimized (-O2, where GCC's flow-based warnings such as -Wmaybe-uninitialized fire) but without
 # debug info, which would cost a quarter of the build; the sanitizer build below keeps line tables.
 # The test suites themselves at -O1 (FFI_TEST_OPTIONS): a quarter less time, the same warnings.
-python -m pip install --config-settings=build-dir=build/tests \
-  --config-settings=cmake.define.FFI_WERROR=ON --config-settings=cmake.define.FFI_BUILD_TESTS=ON \
-  --config-settings=cmake.define.FFI_TEST_OPTIONS=-O1 \
-  "--config-settings=cmake.define.CMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG" .
+# The same settings build the package for CPython 3.12 below, in this tree.
+wheel_settings=(--config-settings=build-dir=build/tests
+  --config-settings=cmake.define.FFI_WERROR=ON --config-settings=cmake.define.FFI_BUILD_TESTS=ON
+  --config-settings=cmake.define.FFI_TEST_OPTIONS=-O1
+  "--config-settings=cmake.define.CMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG")
+python -m pip install "${wheel_settings[@]}" .
 
 section "C++ tests"
 ctest --test-dir build/tests --output-on-failure -j2
@@ -115,10 +117,7 @@ if [ -n "$py312" ]; then
   "$py312" -m venv build/py312-venv
   build/py312-venv/bin/python -m pip install -q numpy pytest pytest-xdist scikit-build-core \
     nanobind apache-tvm-ffi==0.1.15.post2
-  build/py312-venv/bin/python -m pip install -q --config-settings=build-dir=build/tests \
-    --config-settings=cmake.define.FFI_WERROR=ON --config-settings=cmake.define.FFI_BUILD_TESTS=ON \
-    --config-settings=cmake.define.FFI_TEST_OPTIONS=-O1 \
-    "--config-settings=cmake.define.CMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG" .
+  build/py312-venv/bin/python -m pip install -q "${wheel_settings[@]}" .
   # Not the files about tools or examples (mypy, stubtest, the headers' compile checks, scripts
   # that use PyTorch), which do not depend on the interpreter's version.
   mapfile -t py312_files < <(grep -L -E '^(import torch|torch = )' tests/python/test_*.py \

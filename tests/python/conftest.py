@@ -94,6 +94,11 @@ needs_nvcc = pytest.mark.skipif(not _have_nvcc(), reason="nvcc is not installed"
 needs_gpu = pytest.mark.skipif(not _have_cuda_torch(), reason="needs an NVIDIA GPU")
 
 
+def on_gpu(fn):
+    """Marks a test that runs CUDA code: `gpu`, and skipped without nvcc or a GPU."""
+    return pytest.mark.gpu(needs_nvcc(needs_gpu(fn)))
+
+
 def build_kernel(src: str, out_dir: str) -> str:
     lib = os.path.join(out_dir, os.path.splitext(os.path.basename(src))[0] + ".so")
     cflags = shlex.split(

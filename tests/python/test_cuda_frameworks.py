@@ -10,7 +10,7 @@ import os
 
 import pytest
 import torch
-from conftest import HERE, needs_gpu, needs_nvcc, shared_build_dir
+from conftest import HERE, needs_nvcc, on_gpu, shared_build_dir
 
 import ffi
 import ffi.cpp
@@ -38,12 +38,7 @@ def test_cuda_library_builds_and_checks_arguments_without_a_gpu(cmod):
         cmod.add_one(torch.zeros(3), torch.zeros(3))
 
 
-def _on_gpu(fn):
-    """Marks a test that needs nvcc, an NVIDIA GPU and PyTorch's CUDA build."""
-    return pytest.mark.gpu(needs_nvcc(needs_gpu(fn)))
-
-
-@_on_gpu
+@on_gpu
 def test_torch_cuda_tensors_in_place_on_the_current_stream(cmod):
     x = torch.arange(1 << 12, dtype=torch.float32, device="cuda")
     y = torch.empty_like(x)
@@ -56,7 +51,7 @@ def test_torch_cuda_tensors_in_place_on_the_current_stream(cmod):
     assert torch.equal(y, x + 1)
 
 
-@_on_gpu
+@on_gpu
 def test_torch_cuda_result_is_a_torch_tensor_from_torchs_allocator(cmod):
     x = torch.arange(1000, dtype=torch.float32, device="cuda")
     before = torch.cuda.memory_allocated(x.device)
@@ -70,7 +65,7 @@ def test_torch_cuda_result_is_a_torch_tensor_from_torchs_allocator(cmod):
     assert torch.cuda.memory_allocated(x.device) == before
 
 
-@_on_gpu
+@on_gpu
 def test_ffi_tensor_of_a_cuda_tensor_is_a_view_both_ways(cmod):
     x = torch.arange(8, dtype=torch.float32, device="cuda")
     t = ffi.from_dlpack(x)
@@ -94,7 +89,7 @@ def _cupy():
     return cp
 
 
-@_on_gpu
+@on_gpu
 def test_cupy_arrays_are_kernel_arguments_in_place(cmod):
     cp = _cupy()
     x = cp.arange(1 << 12, dtype=cp.float32)
@@ -109,14 +104,14 @@ def test_cupy_arrays_are_kernel_arguments_in_place(cmod):
         cmod.add_one(cp.zeros(4, dtype=cp.int32), cp.zeros(4, dtype=cp.float32))
 
 
-@_on_gpu
+@on_gpu
 def test_cupy_arguments_get_no_cuda_allocator(cmod):
     cp = _cupy()
     with pytest.raises(RuntimeError, match="No tensor allocator is installed for device cuda:0"):
         cmod.add_one_alloc(cp.zeros(4, dtype=cp.float32))
 
 
-@_on_gpu
+@on_gpu
 def test_ffi_tensor_into_cupy_without_a_copy(cmod):
     cp = _cupy()
     x = torch.arange(16, dtype=torch.float32, device="cuda")
@@ -136,7 +131,7 @@ def _jax_gpu():
     return jax, devices[0]
 
 
-@_on_gpu
+@on_gpu
 def test_jax_cuda_arrays_are_kernel_arguments(cmod):
     jax, dev = _jax_gpu()
     x = jax.device_put(jax.numpy.arange(64, dtype=jax.numpy.float32), dev)
@@ -150,7 +145,7 @@ def test_jax_cuda_arrays_are_kernel_arguments(cmod):
     assert t.device.type == "cuda"
 
 
-@_on_gpu
+@on_gpu
 def test_ffi_tensor_into_jax_on_the_gpu(cmod):
     jax, dev = _jax_gpu()
     x = torch.arange(32, dtype=torch.float32, device="cuda")

@@ -8,7 +8,7 @@ import os
 
 import pytest
 import torch
-from conftest import HERE, needs_gpu, needs_nvcc
+from conftest import HERE, needs_nvcc, on_gpu
 
 import ffi
 import ffi.cpp
@@ -42,9 +42,7 @@ def _produce(smod, producer):
     return t, dev
 
 
-@pytest.mark.gpu
-@needs_nvcc
-@needs_gpu
+@on_gpu
 def test_consumer_stream_waits_for_the_producer_stream(spin_path):
     smod = ffi.load_module(spin_path)
     a, b = torch.cuda.Stream(), torch.cuda.Stream()
@@ -58,9 +56,7 @@ def test_consumer_stream_waits_for_the_producer_stream(spin_path):
     torch.cuda.synchronize()
 
 
-@pytest.mark.gpu
-@needs_nvcc
-@needs_gpu
+@on_gpu
 def test_without_ordering_the_consumer_reads_early(spin_path):
     """The control: stream=-1 asks for no ordering, and B reads before A has written. This is
     what the test above would see if __dlpack__ ignored the consumer's stream."""
@@ -77,9 +73,7 @@ def test_without_ordering_the_consumer_reads_early(spin_path):
     assert y.min().item() == 7.0
 
 
-@pytest.mark.gpu
-@needs_nvcc
-@needs_gpu
+@on_gpu
 def test_default_producer_stream_and_protocol_values(spin_path):
     smod = ffi.load_module(spin_path)
     out = torch.zeros(N, device="cuda")
