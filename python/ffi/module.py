@@ -141,6 +141,10 @@ class Module(_core._ModuleBase):
     @property
     def imports(self) -> list[Module]:
         """The modules this one imports (see :meth:`import_module`)."""
+        get_imports = _core.get_global_func("ffi.ModuleGetImports", True)
+        if get_imports is not None:
+            return list(get_imports(self))
+        # The reference's runtime has no such function; its modules reflect the field instead.
         return list(getattr(self, "imports_", None) or ())
 
     def implements_function(self, name: str, query_imports: bool = False) -> bool:

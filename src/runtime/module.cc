@@ -19,6 +19,7 @@
 
 #include "ffi/reflection/registry.h"
 #include "loading.h"
+#include "module_abi.h"
 
 namespace tvm {
 namespace ffi {
@@ -95,18 +96,29 @@ const char* SymbolKindName(unsigned char type) {
 }
 
 /*!
- * \brief What every module of this runtime answers; the global functions below dispatch on it.
- * ModuleObj itself is the ABI's opaque object, so the virtual functions live here.
+ * \brief What this runtime's own modules answer beyond the reference's interface (ModuleBase):
+ * the global functions ffi.ModuleGetPath and ffi.ModuleListFunctionNames dispatch on it.
  */
-class RuntimeModuleObj : public ModuleObj {
+class RuntimeModuleObj : public ModuleBase {
  public:
   virtual ~RuntimeModuleObj() = default;
-  /*! \brief The function `name` (symbol `__tvm_ffi_<name>`), or nothing. */
-  virtual Optional<Function> GetFunction(const std::string& name) const = 0;
+  int GetPropertyMask() const override { return kModuleRunnable; }
+  /*! \brief The docstring a library exports for `name` (`__tvm_ffi__doc_<name>`), or None. */
+  Any GetFunctionDoc(const String& name) override { return ExportedString("doc", name); }
+  /*! \brief The metadata a library exports for `name` (`__tvm_ffi__metadata_<name>`), or None. */
+  Any GetFunctionMetadata(const String& name) override { return ExportedString("metadata", name); }
   /*! \brief Names of the functions the module has, sorted. */
   virtual std::vector<std::string> FunctionNames() const = 0;
   /*! \brief The file the module was loaded from; empty for a system library. */
   virtual std::string path() const = 0;
+
+ private:
+  /*! \brief What the exported getter `_<what>_<name>` returns (a string), or None. */
+  Any ExportedString(const char* what, const String& name) {
+    Optional<Function> getter = GetFunction(String(std::string("_") + what + "_" + name.c_str()));
+    if (!getter.has_value()) return Any();
+    return (*getter)().cast<String>();
+  }
 };
 
 /*!
@@ -128,6 +140,7 @@ class LibraryModuleObj final : public RuntimeModuleObj {
     }
   }
 
+  const char* kind() const final { return "library"; }
   std::string path() const final { return path_; }
 
   /*! \brief Names of the functions the library exports (`__tvm_ffi_<name>`), sorted. */
@@ -151,7 +164,8 @@ class LibraryModuleObj final : public RuntimeModuleObj {
    * is not code (a variable of that name) is refused with AttributeError instead of being called.
    * Not cached here: a cached function would hold the module and the module the function.
    */
-  Optional<Function> GetFunction(const std::string& name) const final {
+  Optional<Function> GetFunction(const String& function_name) final {
+    std::string name(function_name.data(), function_name.size());
     // dlsym would read a name with a NUL byte only up to it and find another function.
     if (name.find('\0') != std::string::npos) return std::nullopt;
     std::string symbol = "__tvm_ffi_" + name;
@@ -167,6 +181,13 @@ class LibraryModuleObj final : public RuntimeModuleObj {
     detail::ObjectUnsafe::IncRef(self);
     return Function::FromExternC(self, reinterpret_cast<TVMFFISafeCallType>(address),
                                  [](void* m) { detail::ObjectUnsafe::DecRef(m); });
+  }
+
+  /*! \brief The data object `symbol` the library defines, or null when it has none. */
+  const void* DataSymbol(const std::string& symbol) const {
+    void* address = dlsym(handle_, symbol.c_str());
+    if (address == nullptr || SymbolType(symbol, address) != STT_OBJECT) return nullptr;
+    return address;
   }
 
   /*!
@@ -302,6 +323,75 @@ void CheckElfFile(const std::string& path) {
   if (why != nullptr) FFI_THROW(RuntimeError) << "Cannot load module `" << path << "`: " << why;
 }
 
+/*!
+ * \brief The module tree a library embeds in `__tvm_ffi__library_bin` (what a client's
+ * export_library wrote): little-endian, a uint64 byte count, then the import tree as CSR (a
+ * uint64 count and that many uint64 row offsets, one per module plus one; a uint64 count and that
+ * many uint64 child indices), then one entry per module in tree order: a uint64 length and the
+ * type key, and, unless the key is `_lib` (the library itself), a uint64 length and the bytes that
+ * the global function `ffi.Module.load_from_bytes.<key>` turns into the module. Each module then
+ * imports its children; module 0, the root, is what loading the file returns.
+ */
+Module LoadImportTree(const std::string& path, const char* bin, const Module& library) {
+  auto fail = [&](const std::string& why) {
+    FFI_THROW(RuntimeError) << "Cannot load module `" << path
+                            << "`: its embedded module tree (__tvm_ffi__library_bin) " << why;
+  };
+  uint64_t size = 0;
+  std::memcpy(&size, bin, sizeof(size));
+  const char* data = bin + sizeof(size);
+  size_t pos = 0;
+  auto read_u64 = [&]() {
+    if (size - pos < sizeof(uint64_t)) fail("ends early");
+    uint64_t v = 0;
+    std::memcpy(&v, data + pos, sizeof(v));
+    pos += sizeof(v);
+    return v;
+  };
+  auto read_u64s = [&]() {
+    uint64_t n = read_u64();
+    if (n > (size - pos) / sizeof(uint64_t)) fail("ends early");
+    std::vector<uint64_t> values(n);
+    for (uint64_t& v : values) v = read_u64();
+    return values;
+  };
+  auto read_bytes = [&]() {
+    uint64_t n = read_u64();
+    if (n > size - pos) fail("ends early");
+    std::string_view bytes(data + pos, n);
+    pos += n;
+    return bytes;
+  };
+  std::vector<uint64_t> rows = read_u64s();
+  std::vector<uint64_t> children = read_u64s();
+  if (rows.empty()) fail("has no modules");
+  size_t count = rows.size() - 1;
+  std::vector<Module> modules;
+  for (size_t i = 0; i < count; ++i) {
+    std::string_view key = read_bytes();
+    if (key == "_lib") {
+      modules.push_back(library);
+      continue;
+    }
+    std::string_view blob = read_bytes();
+    std::string loader_name = "ffi.Module.load_from_bytes." + std::string(key);
+    Optional<Function> loader = Function::GetGlobal(loader_name);
+    if (!loader.has_value()) {
+      fail("holds a module of kind `" + std::string(key) +
+           "`, and no loader for it is registered (" + loader_name + ")");
+    }
+    modules.push_back((*loader)(Bytes(blob.data(), blob.size())).cast<Module>());
+  }
+  for (size_t i = 0; i < count; ++i) {
+    if (rows[i] > rows[i + 1] || rows[i + 1] > children.size()) fail("has a malformed import tree");
+    for (uint64_t j = rows[i]; j < rows[i + 1]; ++j) {
+      if (children[j] >= count) fail("has a malformed import tree");
+      CallingModule([&] { AsModuleBase(modules[i])->ImportModule(modules[children[j]]); });
+    }
+  }
+  return modules[0];
+}
+
 Module LoadLibraryModule(const std::string& path) {
   CheckLoadablePath(path);
   CheckElfFile(path);
@@ -347,7 +437,10 @@ Module LoadLibraryModule(const std::string& path) {
   for (const auto& kv : ctx->symbols) {
     if (void** slot = obj->DataSlot("__" + kv.first)) *slot = kv.second;
   }
-  return Module(ObjectPtr<Object>(std::move(obj)));
+  const void* bin = obj->DataSymbol("__tvm_ffi__library_bin");
+  Module library(ObjectPtr<Object>(std::move(obj)));
+  if (bin == nullptr) return library;
+  return LoadImportTree(path, static_cast<const char*>(bin), library);
 }
 
 /*!
@@ -360,9 +453,12 @@ class SystemLibModuleObj final : public RuntimeModuleObj {
  public:
   explicit SystemLibModuleObj(std::string prefix) : prefix_(std::move(prefix)) {}
 
+  // The reference names the system library's kind as it names a loaded library's.
+  const char* kind() const final { return "library"; }
   std::string path() const final { return std::string(); }
 
-  Optional<Function> GetFunction(const std::string& name) const final {
+  Optional<Function> GetFunction(const String& function_name) final {
+    std::string name(function_name.data(), function_name.size());
     const std::string prefix(kPrefix);
     void* symbol = nullptr;
     if (!name.empty() && name[0] == '_') {
@@ -428,6 +524,7 @@ class SystemLibModuleObj final : public RuntimeModuleObj {
   std::string prefix_;
 };
 
+/*! \brief This runtime's own module behind `mod`, or null for a client's module. */
 RuntimeModuleObj* AsRuntimeModule(const Module& mod) {
   if (!mod.defined()) FFI_THROW(ValueError) << "The module is None";
   // Only modules this runtime made carry these deleters; anything else is not ours to cast.
@@ -439,7 +536,7 @@ RuntimeModuleObj* AsRuntimeModule(const Module& mod) {
   if (deleter == detail::ObjectDeleter<SystemLibModuleObj>) {
     return const_cast<SystemLibModuleObj*>(static_cast<const SystemLibModuleObj*>(obj));
   }
-  FFI_THROW(TypeError) << "The module was not made by this runtime";
+  return nullptr;
 }
 
 FFI_STATIC_INIT_BLOCK() {
@@ -465,19 +562,42 @@ FFI_STATIC_INIT_BLOCK() {
                     *result = SystemLibModuleObj::Get(prefix);
                   })
       .def("ffi.ModuleGetFunction",
-           [](Module mod, const std::string& name, bool /*query_imports*/) {
-             return AsRuntimeModule(mod)->GetFunction(name);
+           [](Module mod, const String& name, bool query_imports) {
+             return ModuleGetFunction(AsModuleBase(mod), name, query_imports);
            })
-      .def("ffi.ModuleGetPath", [](Module mod) { return AsRuntimeModule(mod)->path(); })
+      .def("ffi.ModuleGetPath",
+           [](Module mod) {
+             // A client's module kind has no path this runtime can tell.
+             RuntimeModuleObj* own = AsRuntimeModule(mod);
+             return own != nullptr ? own->path() : std::string();
+           })
       .def("ffi.ModuleListFunctionNames", [](Module mod) {
-        // One string, names separated by newlines: the ABI subset has no array type yet.
+        // One string, names separated by newlines: the ABI subset has no array type yet. A
+        // client's module kind cannot list its functions (the reference's interface has no such
+        // call): they are found by name.
         std::string joined;
-        for (const std::string& n : AsRuntimeModule(mod)->FunctionNames()) joined += n + "\n";
+        if (RuntimeModuleObj* own = AsRuntimeModule(mod)) {
+          for (const std::string& n : own->FunctionNames()) joined += n + "\n";
+        }
         return joined;
       });
 }
 
 }  // namespace
+
+int ModuleBridgeVisitContextSymbols(void (*visit)(void* context, const char* name, void* symbol),
+                                    void* context) {
+  FFI_SAFE_CALL_BEGIN();
+  ContextSymbols* ctx = ContextSymbols::Get();
+  std::vector<std::pair<std::string, void*>> symbols;
+  {
+    std::lock_guard<std::mutex> lock(ctx->mutex);
+    symbols.assign(ctx->symbols.begin(), ctx->symbols.end());
+  }
+  for (const auto& [name, symbol] : symbols) visit(context, name.c_str(), symbol);
+  FFI_SAFE_CALL_END();
+}
+
 }  // namespace runtime
 }  // namespace ffi
 }  // namespace tvm
@@ -496,11 +616,11 @@ int TVMFFIEnvModLookupFromImports(TVMFFIObjectHandle library_ctx, const char* fu
                                   TVMFFIObjectHandle* out) {
   FFI_SAFE_CALL_BEGIN();
   using ffi::detail::ObjectUnsafe;
-  // Modules loaded from a file import nothing; fall back to the global functions.
+  // The library's module and its imports first, then the global functions.
   ffi::Optional<ffi::Function> f;
   if (library_ctx != nullptr) {
-    auto mod = ObjectUnsafe::RefFromBorrowedHeader<ffi::Module>(library_ctx);
-    f = ffi::runtime::AsRuntimeModule(mod)->GetFunction(func_name);
+    auto* mod = ffi::runtime::AsModuleBase(static_cast<TVMFFIObject*>(library_ctx));
+    f = ffi::runtime::ModuleGetFunction(mod, ffi::String(func_name), true);
   }
   if (!f.has_value()) f = ffi::Function::GetGlobal(func_name);
   if (!f.has_value()) {

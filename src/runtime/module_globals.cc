@@ -2,14 +2,12 @@
 // (`tvm_ffi.Module`'s methods, `tvm_ffi.load_module`): ffi.ModuleLoadFromFile, ffi.ModuleGetKind,
 // ffi.ModuleGetPropertyMask, ffi.ModuleImplementsFunction, ffi.ModuleGetFunctionDoc,
 // ffi.ModuleGetFunctionMetadata, ffi.ModuleGetWriteFormats, ffi.ModuleInspectSource,
-// ffi.ModuleWriteToFile, ffi.ModuleImportModule, ffi.ModuleClearImports and
-// ffi.ModuleGlobalsAdd/Remove.
+// ffi.ModuleWriteToFile, ffi.ModuleSaveToBytes, ffi.ModuleGetImports, ffi.ModuleImportModule,
+// ffi.ModuleClearImports and ffi.ModuleGlobalsAdd/Remove.
 //
-// They are built on the module functions module.cc registers (ffi.ModuleGetFunction,
-// ffi.ModuleGetPath): a library's docstrings and signatures are the functions it exports as
-// `__tvm_ffi__doc_<name>` and `__tvm_ffi__metadata_<name>`, which ModuleGetFunction finds as
-// `_doc_<name>` and `_metadata_<name>`. Modules of this runtime are shared libraries (or the
-// system library): runnable, never serializable, importing no other module.
+// Each works on any module, this runtime's or a client's, through the reference's ModuleObj
+// shape (module_abi.h): virtual functions for what a module kind decides, module_base.cc for
+// the imports.
 #include <ffi/any.h>
 #include <ffi/container/array.h>
 #include <ffi/function.h>
@@ -21,30 +19,12 @@
 #include <string>
 #include <vector>
 
+#include "module_abi.h"
+
 namespace tvm {
 namespace ffi {
 namespace runtime {
 namespace {
-
-/*! \brief The reference's module property bit for "functions can be called". */
-constexpr int64_t kPropertyRunnable = 0b010;
-
-Optional<Function> FindFunction(const Module& mod, const std::string& name) {
-  static Function get = Function::GetGlobalRequired("ffi.ModuleGetFunction");
-  return get(mod, name, false).cast<Optional<Function>>();
-}
-
-std::string PathOf(const Module& mod) {
-  static Function path = Function::GetGlobalRequired("ffi.ModuleGetPath");
-  return path(mod).cast<std::string>();
-}
-
-/*! \brief What the exported getter `_<what>_<name>` returns (a string), or None without one. */
-Optional<String> ExportedString(const Module& mod, const char* what, const std::string& name) {
-  Optional<Function> getter = FindFunction(mod, std::string("_") + what + "_" + name);
-  if (!getter.has_value()) return Optional<String>();
-  return (*getter)().cast<String>();
-}
 
 /*! \brief Loads a module with the loader registered for the file's extension. */
 Module LoadFromFile(const std::string& path) {
@@ -77,53 +57,72 @@ FFI_STATIC_INIT_BLOCK() {
       .def("ffi.ModuleLoadFromFile", LoadFromFile,
            "Loads a module from a file, with the loader registered for its extension.")
       .def(
-          "ffi.ModuleGetKind", [](Module) { return String("library"); },
-          "The kind of module: `library` (a shared library or the system library, as the "
-          "reference names both).")
+          "ffi.ModuleGetKind",
+          [](Module mod) {
+            return String(CallingModule([&] { return AsModuleBase(mod)->kind(); }));
+          },
+          "The kind of module (`library` for a loaded shared library or the system library).")
       .def(
-          "ffi.ModuleGetPropertyMask", [](Module) { return kPropertyRunnable; },
-          "The module's property bits (runnable; not serializable, not exportable).")
+          "ffi.ModuleGetPropertyMask",
+          [](Module mod) {
+            return CallingModule([&] { return AsModuleBase(mod)->GetPropertyMask(); });
+          },
+          "The module's property bits: 1 binary serializable, 2 runnable, 4 exportable.")
       .def(
           "ffi.ModuleImplementsFunction",
-          [](Module mod, const std::string& name, bool) {
-            return FindFunction(mod, name).has_value();
+          [](Module mod, const String& name, bool query_imports) {
+            return ModuleImplementsFunction(AsModuleBase(mod), name, query_imports);
           },
-          "Whether the module has the function `name`.")
+          "Whether the module (or, with query_imports, an import) has the function `name`.")
       .def(
           "ffi.ModuleGetFunctionDoc",
-          [](Module mod, const std::string& name, bool) {
-            return ExportedString(mod, "doc", name);
+          [](Module mod, const String& name, bool query_imports) {
+            return ModuleGetFunctionDoc(AsModuleBase(mod), name, query_imports);
           },
           "The docstring the module exports for `name`, or None.")
       .def(
           "ffi.ModuleGetFunctionMetadata",
-          [](Module mod, const std::string& name, bool) {
-            return ExportedString(mod, "metadata", name);
+          [](Module mod, const String& name, bool query_imports) {
+            return ModuleGetFunctionMetadata(AsModuleBase(mod), name, query_imports);
           },
           "The metadata (JSON) the module exports for `name`, or None.")
       .def(
-          "ffi.ModuleGetWriteFormats", [](Module) { return Array<String>(); },
-          "The formats the module can be written in: none.")
+          "ffi.ModuleGetWriteFormats",
+          [](Module mod) {
+            return CallingModule([&] { return AsModuleBase(mod)->GetWriteFormats(); });
+          },
+          "The formats the module can be written in.")
       .def(
-          "ffi.ModuleInspectSource", [](Module, const std::string&) { return String(""); },
-          "The module's source in a format: a loaded library has none.")
+          "ffi.ModuleInspectSource",
+          [](Module mod, const String& format) {
+            return CallingModule([&] { return AsModuleBase(mod)->InspectSource(format); });
+          },
+          "The module's source in a format (empty when it has none).")
       .def(
           "ffi.ModuleWriteToFile",
-          [](Module mod, const std::string&, const std::string& format) {
-            FFI_THROW(RuntimeError) << "Module `" << PathOf(mod) << "` cannot be written: format `"
-                                    << format << "` is not supported by a loaded library";
+          [](Module mod, const String& file_name, const String& format) {
+            CallingModule([&] { AsModuleBase(mod)->WriteToFile(file_name, format); });
           },
-          "Writes the module to a file: unsupported for loaded libraries (RuntimeError).")
+          "Writes the module to a file (RuntimeError where its kind cannot).")
+      .def(
+          "ffi.ModuleSaveToBytes",
+          [](Module mod) {
+            return CallingModule([&] { return AsModuleBase(mod)->SaveToBytes(); });
+          },
+          "The module serialized (RuntimeError where its kind cannot).")
+      .def(
+          "ffi.ModuleGetImports", [](Module mod) { return AsModuleBase(mod)->imports(); },
+          "The modules `mod` imports, in order.")
       .def(
           "ffi.ModuleImportModule",
-          [](Module mod, Module) {
-            FFI_THROW(RuntimeError) << "Module `" << PathOf(mod)
-                                    << "` cannot import modules: this runtime's modules are "
-                                       "loaded libraries, which resolve through the globals";
+          [](Module mod, Module other) {
+            CallingModule([&] { AsModuleBase(mod)->ImportModule(other); });
           },
-          "Imports a module into another: unsupported (RuntimeError).")
+          "Makes `other` an import of `mod` (ValueError when that would form a cycle).")
       .def(
-          "ffi.ModuleClearImports", [](Module) {}, "Clears a module's imports (it has none).")
+          "ffi.ModuleClearImports",
+          [](Module mod) { CallingModule([&] { AsModuleBase(mod)->ClearImports(); }); },
+          "Drops every import of the module.")
       .def(
           "ffi.ModuleGlobalsAdd",
           [](Module mod) {

@@ -33,7 +33,8 @@ const TVMFFITypeInfo* TypeInfoOrThrow(std::string_view key) {
 }
 
 /*!
- * \brief (type_key, name0, value0, name1, value1, ...): a new object of the type with the named
+ * \brief (type, name0, value0, name1, value1, ...): a new object of the type (its key, or its type
+ * index as clients built with the reference's headers pass it) with the named
  * fields set, the others set to their defaults. A field without a default must be given; a name
  * that is no field of the type is refused (both TypeError, the object discarded).
  */
@@ -43,8 +44,15 @@ void MakeObjectFromPackedArgs(PackedArgs args, Any* result) {
                                "pairs, got "
                             << args.size() << " arguments";
   }
-  std::string type_key = args[0].cast<std::string>();
-  const TVMFFITypeInfo* info = TypeInfoOrThrow(type_key);
+  const TVMFFITypeInfo* info = nullptr;
+  if (auto type_index = args[0].try_cast<int64_t>(); type_index.has_value()) {
+    if (*type_index >= 0 && *type_index <= INT32_MAX) {
+      info = TVMFFIGetTypeInfo(static_cast<int32_t>(*type_index));
+    }
+    if (info == nullptr) FFI_THROW(RuntimeError) << "Cannot find type index " << *type_index;
+  } else {
+    info = TypeInfoOrThrow(args[0].cast<std::string>());
+  }
   std::vector<std::string> names;
   for (int32_t i = 1; i < args.size(); i += 2) {
     std::optional<std::string> name = args[i].try_cast<std::string>();

@@ -1,0 +1,155 @@
+/*
+ * src/runtime/module_abi.h - private to the runtime: the C++ shape every module object has, and
+ * the module operations built on it (imports, lookups) that the global functions and the exported
+ * C++ ABI (cxx_abi/) share.
+ *
+ * A module is an object of a class derived from the reference's `ModuleObj`: a vtable pointer in
+ * front of the object header (the header itself is not polymorphic), twelve virtual functions in a
+ * fixed order, then two fields (the imported modules and an import lookup cache). Clients built
+ * with the reference's headers (Apache TVM, TileLang) subclass it and call its virtual functions
+ * inline, on their modules and on ours. So this runtime's modules have that shape, and this
+ * runtime reaches any module, its own or a client's, through it.
+ *
+ * `ModuleBase` is that shape in this runtime's types. Every parameter and result has the layout
+ * and calling convention of the reference's type in the same place: String and Bytes are one
+ * TVMFFIAny; an Optional<String> is one Any (None for nothing), which is why GetFunctionDoc and
+ * GetFunctionMetadata return Any; Optional<Function>, Array, Map and Module are one pointer; all
+ * are non-trivial, so results come back through a hidden pointer as the reference's do.
+ * cxx_abi/module_obj.cc declares the same class under the reference's name and exports its vtable
+ * and typeinfo, which clients' subclasses link against.
+ */
+#ifndef FFI_SRC_RUNTIME_MODULE_ABI_H_
+#define FFI_SRC_RUNTIME_MODULE_ABI_H_
+
+#include <ffi/any.h>
+#include <ffi/container/array.h>
+#include <ffi/container/map.h>
+#include <ffi/error.h>
+#include <ffi/function.h>
+#include <ffi/module.h>
+#include <ffi/string.h>
+
+#include <exception>
+#include <string>
+#include <utility>
+
+#include "cxx_abi/bridge.h"
+
+namespace tvm {
+namespace ffi {
+namespace runtime {
+
+/*! \brief The reference's module property bits (ModuleObj::GetPropertyMask). */
+enum ModulePropertyMask : int {
+  kModuleBinarySerializable = 0b001,
+  kModuleRunnable = 0b010,
+  kModuleCompilationExportable = 0b100,
+};
+
+/*! \brief The reference's ModuleObj, virtual functions in its order, in this runtime's types. */
+class ModuleBase : public ModuleObj {
+ public:
+  ModuleBase() = default;
+  ModuleBase(const ModuleBase&) = delete;
+  ModuleBase& operator=(const ModuleBase&) = delete;
+
+  /*! \brief The kind of module ("library", "system_lib", a client's kind). */
+  virtual const char* kind() const = 0;
+  /*! \brief ModulePropertyMask bits. */
+  virtual int GetPropertyMask() const { return 0; }
+  /*! \brief The function `name` of this module alone (imports not searched), or nothing. */
+  virtual Optional<Function> GetFunction(const String& name) = 0;
+  /*! \brief Whether GetFunction(name) finds something. */
+  virtual bool ImplementsFunction(const String& name) { return GetFunction(name).has_value(); }
+  /*! \brief The docstring of `name`: a String, or None. */
+  virtual Any GetFunctionDoc(const String& /*name*/) { return Any(); }
+  /*! \brief The metadata (JSON text) of `name`: a String, or None. */
+  virtual Any GetFunctionMetadata(const String& /*name*/) { return Any(); }
+  /*! \brief Writes the module to a file in `format`; RuntimeError where unsupported. */
+  virtual void WriteToFile(const String& /*file_name*/, const String& /*format*/) const {
+    FFI_THROW(RuntimeError) << "Module[" << kind() << "] does not support WriteToFile";
+  }
+  /*! \brief The formats WriteToFile accepts. */
+  virtual Array<String> GetWriteFormats() const { return Array<String>(); }
+  /*! \brief The module serialized; RuntimeError where unsupported. */
+  virtual Bytes SaveToBytes() const {
+    FFI_THROW(RuntimeError) << "Module[" << kind() << "] does not support SaveToBytes";
+  }
+  /*! \brief The module's source in `format`, or an empty string. */
+  virtual String InspectSource(const String& /*format*/) const { return String(); }
+  /*! \brief Appends `other` to the imports (ModuleImport in module.cc checks for cycles). */
+  virtual void ImportModule(const Module& other);
+  /*! \brief Drops every import. */
+  virtual void ClearImports();
+
+  /*! \brief The imported modules, in import order. */
+  const Array<Any>& imports() const { return imports_; }
+  /*! \brief Replaces the imports (module_base.cc, under its lock). */
+  void SetImports(Array<Any> imports) { imports_ = std::move(imports); }
+  /*! \brief Registers the reflected field `imports_` of every module, as the reference does (its
+   * Python package reads a module's imports through it). */
+  static void RegisterReflection();
+
+ protected:
+  Array<Any> imports_;
+  /*! \brief Laid out as the reference's cache; this runtime keeps it empty (lookups walk the
+   * imports: they happen when a client binds a function, not per call). */
+  Map<String, Function> import_lookup_cache_;
+};
+
+static_assert(sizeof(Optional<Function>) == sizeof(void*), "Optional<Function> is one pointer");
+static_assert(sizeof(String) == sizeof(TVMFFIAny) && sizeof(Bytes) == sizeof(TVMFFIAny) &&
+                  sizeof(Any) == sizeof(TVMFFIAny),
+              "String, Bytes and Any are one TVMFFIAny");
+static_assert(sizeof(Array<Any>) == sizeof(void*) && sizeof(Map<String, Function>) == sizeof(void*),
+              "Array and Map are one pointer");
+
+/*!
+ * \brief Runs `body`, which calls a module's virtual function; a client's module throws the
+ * reference's Error class, which arrives here as a std::exception and leaves as this runtime's
+ * Error with the same error object (kind, message, backtrace intact).
+ */
+template <typename F>
+decltype(auto) CallingModule(F&& body) {
+  try {
+    return std::forward<F>(body)();
+  } catch (const Error&) {
+    throw;
+  } catch (const std::exception& e) {
+    TVMFFIObject* error = CxxAbiTakeErrorObject(&e);
+    if (error == nullptr) throw;
+    throw detail::ObjectUnsafe::RefFromOwnedHeader<Error>(error);
+  }
+}
+
+/*! \brief The module object behind `mod` (any module: this runtime's or a client's). */
+inline ModuleBase* AsModuleBase(const Module& mod) {
+  if (!mod.defined()) FFI_THROW(ValueError) << "The module is None";
+  return static_cast<ModuleBase*>(const_cast<ModuleObj*>(mod.get()));
+}
+
+/*! \brief The module object whose header is `header`. */
+inline ModuleBase* AsModuleBase(TVMFFIObject* header) {
+  return static_cast<ModuleBase*>(
+      static_cast<ModuleObj*>(detail::ObjectUnsafe::FromHeader(static_cast<void*>(header))));
+}
+
+/*!
+ * \brief The function `name` of `mod`, searching its imports (depth first, in import order) when
+ * `query_imports` is set: the reference's ModuleObj::GetFunction(name, query_imports).
+ */
+Optional<Function> ModuleGetFunction(ModuleBase* mod, const String& name, bool query_imports);
+/*! \brief Whether `mod` (or, with `query_imports`, an import) has the function `name`. */
+bool ModuleImplementsFunction(ModuleBase* mod, const String& name, bool query_imports);
+/*! \brief The docstring of `name` from the first module (imports after `mod`) that has one. */
+Any ModuleGetFunctionDoc(ModuleBase* mod, const String& name, bool query_imports);
+/*! \brief The metadata of `name` from the first module (imports after `mod`) that has one. */
+Any ModuleGetFunctionMetadata(ModuleBase* mod, const String& name, bool query_imports);
+/*! \brief Makes `other` an import of `mod` (ValueError when it would close a cycle). */
+void ModuleImport(ModuleBase* mod, const Module& other);
+
+}  // namespace runtime
+}  // namespace ffi
+}  // namespace tvm
+
+#endif  // FFI_SRC_RUNTIME_MODULE_ABI_H_
