@@ -233,6 +233,9 @@ class GraphWriter {
       String name(detail::ByteView(field->name));
       if (IsInlineField(field)) {
         data.Set(name, value);
+      } else if (field->field_static_type_index == kTVMFFIDataType) {
+        // A dtype field is written in place as its text, as the reference writes it.
+        data.Set(name, String(DLDataTypeToString(value.raw()->v_dtype)));
       } else {
         data.Set(name, NodeOf(value));
       }
@@ -368,6 +371,9 @@ class GraphReader {
       const TVMFFIFieldInfo* field = order[next++];
       std::optional<Any> v = fields.Get(String(detail::ByteView(field->name)));
       if (!v.has_value() || IsInlineField(field)) return v;
+      if (field->field_static_type_index == kTVMFFIDataType && v->type_index() != kTVMFFIInt) {
+        return Any(DLDataTypeFromString(v->cast<String>().view()));
+      }
       return Read(v->cast<int64_t>());
     });
     return ObjectRef(std::move(obj));

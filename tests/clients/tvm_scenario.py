@@ -1,0 +1,81 @@
+"""Apache TVM on a runtime: TE and TVMScript (TIR, Relax) build, structural equality and printing,
+compile for llvm and run, export_library then load_module and run again, C++ errors as Python
+exceptions, IR JSON save/load. Prints one JSON object of results, to compare across runtimes.
+
+    python tvm_scenario.py ours|reference      # `ours`: import ffi first (our runtime serves)
+"""
+
+import json
+import os
+import sys
+import tempfile
+
+if sys.argv[1:] == ["ours"]:
+    import ffi  # first: its runtime serves the process
+
+    served_by = ffi.runtime_info()["implementation"]
+elif sys.argv[1:] == ["reference"]:
+    served_by = "reference"
+else:
+    sys.exit("usage: tvm_scenario.py ours|reference")
+
+import numpy as np
+import tvm
+import tvm_ffi
+from tvm import relax, te
+from tvm.script import ir as I
+from tvm.script import relax as R
+
+out = {"served_by": served_by}
+n = 16
+A = te.placeholder((n,), name="A")
+B = te.compute((n,), lambda i: A[i] * 2.0 + 1.0, name="B")
+func = te.create_prim_func([A, B])
+out["structural_equal"] = bool(tvm_ffi.structural_equal(func, func))
+out["script"] = func.script()
+text = tvm.ir.save_json(func)
+out["json"] = json.loads(text)
+out["json_round_trip"] = bool(tvm_ffi.structural_equal(func, tvm.ir.load_json(text)))
+
+lib = tvm.compile(func, target="llvm")
+a = tvm.runtime.tensor(np.arange(n, dtype="float32"))
+b = tvm.runtime.tensor(np.zeros(n, dtype="float32"))
+lib(a, b)
+out["te_result"] = b.numpy().tolist()
+
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4,), "float32"), y: R.Tensor((4,), "float32")):
+        z = R.add(x, y)
+        w = R.multiply(z, y)
+        return w
+
+
+out["relax_script"] = Module.script()
+ex = tvm.compile(Module, target="llvm")
+vm = relax.VirtualMachine(ex, tvm.cpu())
+x = tvm.runtime.tensor(np.arange(4, dtype="float32"))
+y = tvm.runtime.tensor(np.full(4, 2.0, dtype="float32"))
+out["relax_result"] = vm["main"](x, y).numpy().tolist()
+
+with tempfile.TemporaryDirectory() as d:
+    path = os.path.join(d, "relax.so")
+    ex.export_library(path)
+    loaded = tvm.runtime.load_module(path)
+    out["loaded_kind"] = loaded.kind
+    vm2 = relax.VirtualMachine(loaded, tvm.cpu())
+    out["relax_reloaded"] = vm2["main"](x, y).numpy().tolist()
+    path = os.path.join(d, "te.so")
+    lib.export_library(path)
+    te_mod = tvm.runtime.load_module(path)
+    c = tvm.runtime.tensor(np.zeros(n, dtype="float32"))
+    te_mod(a, c)
+    out["te_reloaded"] = c.numpy().tolist()
+
+try:
+    vm["main"](x)
+except Exception as e:  # noqa: BLE001 - the type is what is compared
+    out["error"] = [type(e).__name__, str(e).splitlines()[0]]
+print(json.dumps(out, sort_keys=True))
