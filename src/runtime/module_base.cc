@@ -68,6 +68,17 @@ int AsSafeCall(F body) {
 
 const String& StringArg(const TVMFFIAny* name) { return *reinterpret_cast<const String*>(name); }
 
+/*! \brief A bridge call of a by-name lookup (`lookup(mod, name, query_imports)`): its result,
+ * owned, in `out`. */
+template <typename Lookup>
+int BridgeLookup(TVMFFIObject* mod, const TVMFFIAny* name, int query_imports, TVMFFIAny* out,
+                 Lookup lookup) {
+  return AsSafeCall([&] {
+    Any result = lookup(AsModuleBase(mod), StringArg(name), query_imports != 0);
+    *out = detail::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(result));
+  });
+}
+
 }  // namespace
 
 void ModuleBase::ImportModule(const Module& other) { ModuleImport(this, other); }
@@ -126,10 +137,7 @@ FFI_STATIC_INIT_BLOCK() { ModuleBase::RegisterReflection(); }
 
 int ModuleBridgeGetFunction(TVMFFIObject* mod, const TVMFFIAny* name, int query_imports,
                             TVMFFIAny* out) {
-  return AsSafeCall([&] {
-    Any result = ModuleGetFunction(AsModuleBase(mod), StringArg(name), query_imports != 0);
-    *out = detail::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(result));
-  });
+  return BridgeLookup(mod, name, query_imports, out, ModuleGetFunction);
 }
 
 int ModuleBridgeImplementsFunction(TVMFFIObject* mod, const TVMFFIAny* name, int query_imports,
@@ -141,18 +149,12 @@ int ModuleBridgeImplementsFunction(TVMFFIObject* mod, const TVMFFIAny* name, int
 
 int ModuleBridgeGetFunctionDoc(TVMFFIObject* mod, const TVMFFIAny* name, int query_imports,
                                TVMFFIAny* out) {
-  return AsSafeCall([&] {
-    Any result = ModuleGetFunctionDoc(AsModuleBase(mod), StringArg(name), query_imports != 0);
-    *out = detail::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(result));
-  });
+  return BridgeLookup(mod, name, query_imports, out, ModuleGetFunctionDoc);
 }
 
 int ModuleBridgeGetFunctionMetadata(TVMFFIObject* mod, const TVMFFIAny* name, int query_imports,
                                     TVMFFIAny* out) {
-  return AsSafeCall([&] {
-    Any result = ModuleGetFunctionMetadata(AsModuleBase(mod), StringArg(name), query_imports != 0);
-    *out = detail::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(result));
-  });
+  return BridgeLookup(mod, name, query_imports, out, ModuleGetFunctionMetadata);
 }
 
 int ModuleBridgeImport(TVMFFIObject* mod, TVMFFIObject* other) {
