@@ -145,7 +145,7 @@ bool ModuleImplementsFunction(ModuleBase* mod, const String& name, bool query_im
 Any ModuleGetFunctionDoc(ModuleBase* mod, const String& name, bool query_imports);
 /*! \brief The metadata of `name` from the first module (imports after `mod`) that has one. */
 Any ModuleGetFunctionMetadata(ModuleBase* mod, const String& name, bool query_imports);
-/*! \brief Makes `other` an import of `mod` (ValueError when it would close a cycle). */
+/*! \brief Makes `other` an import of `mod` (RuntimeError when it would close a cycle). */
 void ModuleImport(ModuleBase* mod, const Module& other);
 
 }  // namespace runtime

@@ -118,9 +118,10 @@ void ModuleImport(ModuleBase* mod, const Module& other) {
   ModuleBase* imported = AsModuleBase(other);
   // A cycle would make every lookup through the imports recurse forever.
   if (Reaches(imported, mod)) {
-    FFI_THROW(ValueError) << "Cannot import a module of kind `" << imported->kind()
-                          << "` into a module of kind `" << mod->kind()
-                          << "`: the import would form a cycle";
+    // RuntimeError, as the reference raises it.
+    FFI_THROW(RuntimeError) << "Cyclic dependency detected during import: a module of kind `"
+                            << imported->kind() << "` cannot be imported into a module of kind `"
+                            << mod->kind() << "` that it reaches through its own imports";
   }
   std::lock_guard<std::mutex> lock(ImportsMutex());
   Array<Any> imports = mod->imports();

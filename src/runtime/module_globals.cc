@@ -118,7 +118,7 @@ FFI_STATIC_INIT_BLOCK() {
           [](Module mod, Module other) {
             CallingModule([&] { AsModuleBase(mod)->ImportModule(other); });
           },
-          "Makes `other` an import of `mod` (ValueError when that would form a cycle).")
+          "Makes `other` an import of `mod` (RuntimeError when that would form a cycle).")
       .def(
           "ffi.ModuleClearImports",
           [](Module mod) { CallingModule([&] { AsModuleBase(mod)->ClearImports(); }); },
