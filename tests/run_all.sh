@@ -3,7 +3,8 @@
 # packages (apt-get, as root or through sudo) and the Python packages it needs, installs the
 # package, builds and runs the C++ tests (plain with GCC, with ASan/UBSan under clang, the threaded
 # suites with TSan), runs the fuzzers, runs the Python tests (plain, then the lifetime/thread/tensor
-# ones against the ASan build), then the linters. Everything is built with -Wall -Wextra -Werror.
+# ones against the ASan build), then the clients tier (PyPI clients of the reference on both
+# runtimes), then the linters. Everything is built with -Wall -Wextra -Werror.
 # Run it inside a virtual environment.
 # CMAKE_ARGS, if set, is left untouched and reaches the package build (scikit-build-core reads it).
 set -euo pipefail
@@ -126,6 +127,12 @@ if [ -n "$py312" ]; then
 else
   echo "no CPython 3.12 found: skipped"
 fi
+
+section "Clients of the reference: apache-tvm, TileLang and xgrammar on both runtimes"
+# Real PyPI clients (pinned), each in a virtual environment of its own under build/clients, run
+# their scenarios on the reference runtime they were built against and on ours; the results must be
+# equal (tests/clients/run.sh). Our wheel comes from the main tree above.
+bash tests/clients/run.sh build/clients "${wheel_settings[@]}"
 
 section "Lint: ruff"
 py_dirs=()

@@ -9,6 +9,10 @@ records that name, so the dynamic loader hands each of them whichever runtime wa
 * otherwise ours is loaded with ``RTLD_GLOBAL``, and a later ``import tvm_ffi`` is steered onto
   it: the reference's loader asks for its own library by path, which would map a second copy
   beside ours, so :class:`_ShareRuntime` makes that loader return the runtime already loaded.
+
+A reference package from before 0.1.14 reads ``ffi.Enum``'s fields under their old names
+(``_value``, ``_name``); when one is steered onto ours, the runtime is told to use those names
+(``ffi.EnumUseLegacyFieldNames``) before the package defines its classes.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from __future__ import annotations
 import ctypes
 import importlib.machinery
 import os
+import re
 import sys
 from typing import Any
 
@@ -30,6 +35,16 @@ ABI_VERSION = (0, 1)
 
 class _Version(ctypes.Structure):
     _fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32), ("patch", ctypes.c_uint32)]
+
+
+class _ByteArray(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_char_p), ("size", ctypes.c_size_t)]
+
+
+class _Any(ctypes.Structure):
+    """A TVMFFIAny, as raw storage for a result that is always None here."""
+
+    _fields_ = [("words", ctypes.c_uint64 * 2)]
 
 
 class _DlInfo(ctypes.Structure):
@@ -112,6 +127,40 @@ def info(lib: ctypes.CDLL) -> dict[str, Any]:
     }
 
 
+#: The first reference release whose Python package reads ffi.Enum's fields as `_int_index` and
+#: `_str_index` (earlier ones: `_value` and `_name`).
+_ENUM_FIELDS_RENAMED_IN = (0, 1, 14)
+
+
+def _reference_version(libinfo_file: str) -> tuple[int, ...] | None:
+    """The release of the reference package whose ``libinfo.py`` is `libinfo_file`, from the
+    ``_version.py`` beside it (None when it cannot be read)."""
+    try:
+        with open(os.path.join(os.path.dirname(libinfo_file), "_version.py")) as f:
+            match = re.search(
+                r"__version__\s*=\s*(?:version\s*=\s*)?['\"](\d+)\.(\d+)\.(\d+)", f.read()
+            )
+    except OSError:
+        return None
+    return tuple(int(part) for part in match.groups()) if match else None
+
+
+def _call_global(lib: ctypes.CDLL, name: str) -> None:
+    """Calls the runtime's global function `name` with no arguments (its result is None), if the
+    runtime has one (a reference runtime that a host loaded lacks ours)."""
+    key = name.encode()
+    handle = ctypes.c_void_p()
+    if lib.TVMFFIFunctionGetGlobal(ctypes.byref(_ByteArray(key, len(key))), ctypes.byref(handle)):
+        raise RuntimeError(f"ffi: looking up {name} failed")
+    if not handle.value:
+        return
+    try:
+        if lib.TVMFFIFunctionCall(handle, None, 0, ctypes.byref(_Any())):
+            raise RuntimeError(f"ffi: {name} failed")
+    finally:
+        lib.TVMFFIObjectDecRef(handle)
+
+
 class _ShareRuntime:
     """Import hook: the reference package's ``tvm_ffi.libinfo`` loads the runtime already in the
     process instead of mapping a second copy of its own file. (A meta path finder by protocol, not
@@ -141,6 +190,9 @@ class _SharedRuntimeLoader:
         return self._loader.create_module(spec)
 
     def exec_module(self, module: Any) -> None:
+        version = _reference_version(module.__spec__.origin)
+        if version is not None and version < _ENUM_FIELDS_RENAMED_IN:
+            _call_global(self._lib, "ffi.EnumUseLegacyFieldNames")
         self._loader.exec_module(module)
         original = module.load_lib_ctypes
         lib = self._lib

@@ -7,8 +7,16 @@
 // (EnumDef) and keep each class's state in the `__ffi_enum__` type attribute; the Python packages
 // create and read those states. IntEnum and StrEnum expose their payload index a second time as
 // the field `value` (the same storage), which the Python packages read.
+//
+// Reference releases before 0.1.14 named ffi.Enum's two fields `_value` and `_name` (same layout:
+// an int64 at offset 24, a String at 32), and their Python packages read them under those names.
+// ffi.EnumUseLegacyFieldNames renames them for a process whose reference package is one of those
+// (python/ffi/_runtime.py calls it when that package loads on this runtime).
 #include <ffi/enum.h>
+#include <ffi/function.h>
 #include <ffi/reflection/registry.h>
+
+#include "reflection_table.h"
 
 namespace tvm {
 namespace ffi {
@@ -39,6 +47,16 @@ FFI_STATIC_INIT_BLOCK() {
   refl::ObjectDef<StrEnumObj>("A string enum singleton.")
       .def_ro("value", &EnumObj::_str_index, refl::init(false),
               refl::AttachFieldFlag::SEqHashIgnore(), "The string index (alias of _str_index).");
+  refl::GlobalDef().def(
+      "ffi.EnumUseLegacyFieldNames",
+      []() {
+        int32_t index = EnumObj::RuntimeTypeIndex();
+        RenameTypeField(index, "_int_index", "_value");
+        RenameTypeField(index, "_str_index", "_name");
+      },
+      "Names ffi.Enum's fields `_value` and `_name`, as reference releases before 0.1.14 did, for "
+      "a "
+      "process whose Python package is one of those; call it before any class reads ffi.Enum.");
 }
 
 }  // namespace

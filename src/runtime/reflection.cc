@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "loading.h"
+#include "reflection_table.h"
 
 namespace tvm {
 namespace ffi {
@@ -46,6 +47,18 @@ class GrowOnlyArray {
     size_ = n;
   }
   void PushBack(const T& value) { Resize(size_ + 1, value); }
+
+  /*!
+   * \brief Sets element `i` to `value` in a fresh buffer (the current one is retired), so that a
+   * reader of the old buffer never sees the element half written.
+   */
+  void ReplaceInCopy(int32_t i, const T& value) {
+    std::unique_ptr<T[]> buffer(new T[capacity_]);
+    std::memcpy(buffer.get(), data_, sizeof(T) * size_);
+    buffer[i] = value;
+    data_ = buffer.get();
+    buffers_.push_back(std::move(buffer));
+  }
 
  private:
   T* data_ = nullptr;
@@ -105,6 +118,26 @@ class ReflectionTable {
     refl.fields.PushBack(field);
     info->fields = refl.fields.data();
     info->num_fields = refl.fields.size();
+  }
+
+  void RenameField(int32_t type_index, std::string_view from, std::string_view to) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    TVMFFITypeInfo* info = CheckedType(type_index, "RenameField");
+    int32_t at = -1;
+    for (int32_t i = 0; i < info->num_fields; ++i) {
+      std::string_view name = detail::ByteView(info->fields[i].name);
+      if (name == to) return;
+      if (name == from) at = i;
+    }
+    if (at < 0) {
+      FFI_THROW(KeyError) << "Type `" << detail::ByteView(info->type_key) << "` has no field `"
+                          << from << "`";
+    }
+    TypeReflection& refl = types_[type_index];
+    TVMFFIFieldInfo renamed = refl.fields.data()[at];
+    renamed.name = Keep(to);
+    refl.fields.ReplaceInCopy(at, renamed);
+    __atomic_store_n(&info->fields, refl.fields.data(), __ATOMIC_RELEASE);
   }
 
   void RegisterMethod(int32_t type_index, const TVMFFIMethodInfo& in) {
@@ -215,6 +248,11 @@ void Register(F&& register_fn) {
 }
 
 }  // namespace
+
+void RenameTypeField(int32_t type_index, std::string_view from, std::string_view to) {
+  ReflectionTable::Global()->RenameField(type_index, from, to);
+}
+
 }  // namespace runtime
 }  // namespace ffi
 }  // namespace tvm

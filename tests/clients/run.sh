@@ -1,23 +1,62 @@
 #!/usr/bin/env bash
 # The clients tier: real PyPI clients of the reference (pinned) run each scenario in a process of
 # its own twice, on the reference's runtime and on ours (`import ffi` first), and the results must
-# be equal. Usage: bash tests/clients/run.sh [VENV]  (default build/clients-venv; made if absent).
+# be equal. Each client gets a virtual environment of its own, with the reference release it was
+# built against (or, for xgrammar, the one pip resolves today) as the control:
+#
+#   tvm       apache-tvm 0.27.0.post1 on apache-tvm-ffi 0.1.14.post0   tvm_scenario.py
+#   tilelang  tilelang 0.1.15 on apache-tvm-ffi 0.1.12 (its pin)        tilelang_scenario.py
+#   xgrammar  xgrammar 0.2.8 on apache-tvm-ffi 0.1.15.post2             xgrammar_scenario.py
+#
+# Usage: bash tests/clients/run.sh [DIR [PIP_CONFIG_SETTINGS...]]
+#   DIR (default build/clients) holds the environments (kept and reused), our wheel and the results.
+#   PIP_CONFIG_SETTINGS build our wheel (default: its own build tree); run_all.sh passes the main
+#   build's settings so the wheel comes from the tree it has already compiled.
+# Run it with the `python` of an environment that has scikit-build-core and nanobind: it builds our
+# wheel with that interpreter and makes the client environments from it (same Python version).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-venv="${1:-build/clients-venv}"
-if [[ ! -x "$venv/bin/python" ]]; then
-  python3 -m venv "$venv"
+dir="${1:-build/clients}"
+shift || true
+settings=("$@")
+if [ "${#settings[@]}" -eq 0 ]; then
+  settings=(--config-settings=build-dir=build/clients-wheel)
 fi
-py="$venv/bin/python"
-# apache-tvm 0.27.0.post1 was built against apache-tvm-ffi 0.1.14.post0: that release is the
-# control, as its users run it.
-"$py" -m pip install -q numpy pytest scikit-build-core nanobind \
-  apache-tvm==0.27.0.post1 apache-tvm-ffi==0.1.14.post0
-"$py" -m pip install -q --no-build-isolation --config-settings=build-dir=build/clients-wheel .
+mkdir -p "$dir"
+
+rm -rf "$dir/wheel"
+python -m pip wheel -q --no-deps --no-build-isolation -w "$dir/wheel" "${settings[@]}" .
+wheel="$(ls "$dir"/wheel/ffi-*.whl)"
+
+# make_env NAME PACKAGES...: a virtual environment with PyTorch (pinned, first), the packages, and
+# our wheel (always reinstalled: it is what is under test).
+make_env() {
+  local env="$dir/$1"
+  shift
+  if [ ! -x "$env/bin/python" ]; then
+    python -m venv "$env"
+  fi
+  "$env/bin/python" -m pip install -q torch==2.13.0
+  "$env/bin/python" -m pip install -q "$@"
+  "$env/bin/python" -m pip install -q --force-reinstall --no-deps "$wheel"
+}
+
+make_env tvm numpy apache-tvm==0.27.0.post1 apache-tvm-ffi==0.1.14.post0
+make_env tilelang tilelang==0.1.15 apache-tvm-ffi==0.1.12
+# xgrammar without its dependency on Triton (GPU kernels, ~400 MB): what it imports is listed.
+make_env xgrammar apache-tvm-ffi==0.1.15.post2 pydantic transformers typing-extensions numpy
+"$dir/xgrammar/bin/python" -m pip install -q --no-deps xgrammar==0.2.8
+
 status=0
-for scenario in tests/clients/*_scenario.py; do
-  "$py" "$scenario" reference > "build/$(basename "$scenario" .py).reference.json"
-  "$py" "$scenario" ours > "build/$(basename "$scenario" .py).ours.json"
-  "$py" tests/clients/compare.py "build/$(basename "$scenario" .py)" || status=1
+for client in tvm tilelang xgrammar; do
+  scenario="tests/clients/${client}_scenario.py"
+  for runtime in reference ours; do
+    if ! "$dir/$client/bin/python" "$scenario" "$runtime" > "$dir/$client.$runtime.json"; then
+      echo "$client: the scenario failed on the $runtime runtime" >&2
+      status=1
+      continue 2
+    fi
+  done
+  "$dir/$client/bin/python" tests/clients/compare.py "$dir/$client" || status=1
 done
 exit $status

@@ -2,22 +2,16 @@
 compile for llvm and run, export_library then load_module and run again, C++ errors as Python
 exceptions, IR JSON save/load. Prints one JSON object of results, to compare across runtimes.
 
-    python tvm_scenario.py ours|reference      # `ours`: import ffi first (our runtime serves)
+    python tvm_scenario.py ours|reference      (see scenario.py)
 """
 
 import json
 import os
-import sys
 import tempfile
 
-if sys.argv[1:] == ["ours"]:
-    import ffi  # first: its runtime serves the process
+from scenario import report, select_runtime
 
-    served_by = ffi.runtime_info()["implementation"]
-elif sys.argv[1:] == ["reference"]:
-    served_by = "reference"
-else:
-    sys.exit("usage: tvm_scenario.py ours|reference")
+out = select_runtime()
 
 import numpy as np
 import tvm
@@ -26,7 +20,6 @@ from tvm import relax, te
 from tvm.script import ir as I
 from tvm.script import relax as R
 
-out = {"served_by": served_by}
 n = 16
 A = te.placeholder((n,), name="A")
 B = te.compute((n,), lambda i: A[i] * 2.0 + 1.0, name="B")
@@ -78,4 +71,4 @@ try:
     vm["main"](x)
 except Exception as e:  # noqa: BLE001 - the type is what is compared
     out["error"] = [type(e).__name__, str(e).splitlines()[0]]
-print(json.dumps(out, sort_keys=True))
+report(out)

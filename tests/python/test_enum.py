@@ -9,6 +9,8 @@ import copy
 import itertools
 import json
 import pickle
+import subprocess
+import sys
 from typing import ClassVar
 
 import pytest
@@ -366,3 +368,60 @@ def test_a_new_member_may_not_reuse_an_index(k):
     index = ffi._core.type_key_to_index(f"{k.p}.Level")
     state = ffi._core._type_attr(index, ENUM_STATE_ATTR)
     assert [m._int_index for m in state.entries] == [-1, 1 << 40]
+
+
+# ---- the field names of reference releases before 0.1.14 ------------------------------------------
+
+LEGACY_NAMES_SCRIPT = """
+import ffi
+from typing import ClassVar
+from ffi.dataclasses import Enum, IntEnum
+
+class Before(Enum, type_key="test_enum.legacy.Before"):
+    A: ClassVar["Before"]
+
+ffi.get_global_func("ffi.EnumUseLegacyFieldNames")()
+ffi.get_global_func("ffi.EnumUseLegacyFieldNames")()  # a second call changes nothing
+
+class After(Enum, type_key="test_enum.legacy.After"):
+    X: ClassVar["After"]
+    Y: ClassVar["After"]
+
+class Level(IntEnum, type_key="test_enum.legacy.Level"):
+    LOW = 3
+
+index = ffi._core.type_key_to_index("ffi.Enum")
+print([f.__name__ for f in ffi._core._type_fields(index)])
+for member in (Before.A, After.Y, Level.LOW):
+    print(member._int_index, member._str_index, After("Y").same_as(After.Y))
+"""
+
+
+def test_legacy_enum_field_names_keep_this_package_working(tmp_path):
+    # A reference package before 0.1.14 reads ffi.Enum's fields as _value and _name; the runtime
+    # renames them for it, and this package's enums, defined before or after, keep working.
+    script = tmp_path / "legacy.py"
+    script.write_text(LEGACY_NAMES_SCRIPT)
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split("\n")[:4] == [
+        "['_value', '_name']",
+        "0 A True",
+        "1 Y True",
+        "3 LOW True",
+    ]
+    assert "Warning" not in proc.stderr
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("__version__ = version = '0.1.12'\n", (0, 1, 12)),
+        ('__version__ = "0.1.15.post2"\n', (0, 1, 15)),
+        ("version = 'unknown'\n", None),
+    ],
+)
+def test_reference_version_is_read_beside_its_libinfo(tmp_path, text, expected):
+    (tmp_path / "_version.py").write_text(text)
+    assert ffi._runtime._reference_version(str(tmp_path / "libinfo.py")) == expected
+    assert ffi._runtime._reference_version(str(tmp_path / "missing" / "libinfo.py")) is None

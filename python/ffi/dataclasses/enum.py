@@ -432,10 +432,19 @@ def _indices(
     return position, value, rest
 
 
+def _index_fields() -> list[Any]:
+    """ffi.Enum's two fields, the integer and the string index, as descriptors. They are named
+    ``_int_index`` and ``_str_index``, or ``_value`` and ``_name`` in a process that a reference
+    package from before 0.1.14 shares (the runtime renames them for it: ``ffi._runtime``)."""
+    return _core._type_fields(_core.type_key_to_index("ffi.Enum"))[:2]
+
+
 def _new_member(cls: type, int_index: int, str_index: str, decl: _EnumEntry, in_cpp: bool) -> Any:
+    int_name, str_name = (field.__name__ for field in _index_fields())
+    indices = {int_name: int_index, str_name: str_index}
     try:
         if not in_cpp:
-            return cls(*decl.args, _int_index=int_index, _str_index=str_index, **decl.kwargs)
+            return cls(*decl.args, **indices, **decl.kwargs)
         if decl.args:
             raise TypeError("members of an enum defined in C++ take field values by keyword")
         index = _core._class_type_index(cls)
@@ -444,11 +453,7 @@ def _new_member(cls: type, int_index: int, str_index: str, decl: _EnumEntry, in_
             raise TypeError("its C++ type registers no __ffi_new__")
         member = make()
         fields = {f.__name__: f for f in _core._type_fields(index)}
-        for name, value in {
-            "_int_index": int_index,
-            "_str_index": str_index,
-            **decl.kwargs,
-        }.items():
+        for name, value in {**indices, **decl.kwargs}.items():
             if name not in fields:
                 raise TypeError(f"no field `{name}`")
             fields[name].set(member, value)
@@ -461,3 +466,11 @@ def _add(state: EnumState, member: Any) -> None:
     state.entries.append(member)
     state.indexes[member._int_index] = member
     state.indexes[member._str_index] = member
+
+
+# Where the runtime has renamed ffi.Enum's index fields (see _index_fields), the class keeps this
+# package's names for them too.
+for _field, _name in zip(_index_fields(), ("_int_index", "_str_index")):
+    if _field.__name__ != _name:
+        setattr(Enum, _name, _field)
+del _field, _name
