@@ -1,6 +1,7 @@
 """Apache TVM on a runtime: TE and TVMScript (TIR, Relax) build, structural equality and printing,
 compile for llvm and run, export_library then load_module and run again, C++ errors as Python
-exceptions, IR JSON save/load. Prints one JSON object of results, to compare across runtimes.
+exceptions, IR JSON save/load, maps keyed by types with their own (old-convention) key hooks.
+Prints one JSON object of results, to compare across runtimes.
 
     python tvm_scenario.py ours|reference      (see scenario.py)
 """
@@ -66,6 +67,20 @@ with tempfile.TemporaryDirectory() as d:
     c = tvm.runtime.tensor(np.zeros(n, dtype="float32"))
     te_mod(a, c)
     out["te_reloaded"] = c.numpy().tolist()
+
+# ir.PrimType registers its own key hash and equality as native hooks of the pre-0.1.15 convention:
+# maps built on the runtime must find equal types as one key.
+i32, f32 = tvm.ir.PrimType("int32"), tvm.ir.PrimType("float32")
+keys = tvm_ffi.Map({i32: 1, f32: 2})
+table = tvm_ffi.Dict({i32: 1})
+table[tvm.ir.PrimType("int32")] = 5
+out["prim_type_keys"] = [
+    len(keys),
+    keys.get(tvm.ir.PrimType("int32")),
+    keys.get(tvm.ir.PrimType("int64")),
+    len(table),
+    table[i32],
+]
 
 try:
     vm["main"](x)

@@ -283,6 +283,57 @@ TEST(Map, TypesWithTheirOwnKeyHooks) {
   EXPECT_EQ(m.count(KeyBox(12)), 0u);
 }
 
+/*! \brief A key type whose hooks follow the convention of reference releases before 0.1.15 (TVM
+ * 0.27 registers such for ir.PrimType): `int64_t(const Any&)` and `bool(const Any&, const Any&)`.
+ */
+class OldKeyBoxObj : public ffi::Object {
+ public:
+  explicit OldKeyBoxObj(int64_t v) : value(v) {}
+  int64_t value;
+  FFI_DECLARE_OBJECT_INFO_FINAL("testing.map.OldKeyBox", OldKeyBoxObj, ffi::Object);
+};
+class OldKeyBox : public ffi::ObjectRef {
+ public:
+  explicit OldKeyBox(int64_t v) : ObjectRef(ffi::make_object<OldKeyBoxObj>(v)) {}
+  FFI_DEFINE_OBJECT_REF_METHODS(OldKeyBox, ffi::ObjectRef, OldKeyBoxObj);
+};
+int64_t OldBoxValue(const Any& v) {
+  return static_cast<const OldKeyBoxObj*>(
+             ffi::detail::ObjectUnsafe::FromHeader(ffi::AnyView(v).raw()->v_obj))
+      ->value;
+}
+// The hash is the value itself, so that keys 1 and 67 give the words a new-convention result
+// starts with (kTVMFFIInt, kTVMFFIError): the equality hook must tell those apart.
+int64_t OldBoxHash(const Any& v) { return OldBoxValue(v); }
+bool OldBoxEqual(const Any& a, const Any& b) { return OldBoxValue(a) == OldBoxValue(b); }
+
+TEST(Map, TypesWithOldConventionKeyHooks) {
+  int32_t t = OldKeyBoxObj::RuntimeTypeIndex();
+  for (auto [name, fn] : {std::pair<const char*, void*>{"__any_hash__", (void*)&OldBoxHash},
+                          std::pair<const char*, void*>{"__any_equal__", (void*)&OldBoxEqual}}) {
+    TVMFFIByteArray key{name, std::strlen(name)};
+    TVMFFIAny value{};
+    value.type_index = kTVMFFIOpaquePtr;
+    value.v_ptr = fn;
+    ASSERT_EQ(TVMFFITypeRegisterAttr(t, &key, &value), 0);
+  }
+  uint64_t k = static_cast<uint64_t>(t);
+  for (int64_t v : {int64_t{0}, int64_t{1}, int64_t{2}, int64_t{67}, int64_t{1} << 40}) {
+    EXPECT_EQ(ffi::AnyHash()(Any(OldKeyBox(v))),
+              k ^ (static_cast<uint64_t>(v) + 0x9e3779b9 + (k << 6) + (k >> 2)))
+        << v;
+    EXPECT_TRUE(ffi::AnyEqual()(Any(OldKeyBox(v)), Any(OldKeyBox(v))));
+    EXPECT_FALSE(ffi::AnyEqual()(Any(OldKeyBox(v)), Any(OldKeyBox(v + 1))));
+  }
+  Map<OldKeyBox, int64_t> m;
+  for (int64_t i = 0; i < 70; ++i) m.Set(OldKeyBox(i), i * 10);
+  m.Set(OldKeyBox(67), 5);  // a different object, the same key
+  EXPECT_EQ(m.size(), 70u);
+  EXPECT_EQ(m.at(OldKeyBox(1)), 10);
+  EXPECT_EQ(m.at(OldKeyBox(67)), 5);
+  EXPECT_EQ(m.count(OldKeyBox(70)), 0u);
+}
+
 TEST(Map, AnyConversions) {
   Map<String, int64_t> m{{"a", 1}, {"b", 2}};
   Any any = m;

@@ -81,32 +81,112 @@ inline const TVMFFIAny* CustomHook(const TVMFFITypeAttrColumn* column, int32_t t
 }
 
 /*!
- * \brief Calls a custom hook: a native function pointer taking the values (returns the result or
- * an Error object) or a Function object. Returns the owned result.
+ * \brief Native hooks (an opaque pointer in the column) come in two conventions. Reference
+ * releases before 0.1.15, and every library built against them (TVM 0.27 among them), register
+ * `int64_t(const Any&)` and `bool(const Any&, const Any&)`; 0.1.15 and these headers register
+ * `TVMFFIAny(...) noexcept`, returning an Int or Bool, or an Error. On the SysV x86-64 and AAPCS64
+ * ABIs both kinds return in registers (the record in two, a scalar in the first), so a hook is
+ * called the new way and the first word of what comes back tells the conventions apart: see
+ * HashFromNative and EqualFromNative. Elsewhere (Windows returns a record through memory) only the
+ * new convention is served.
  */
-inline TVMFFIAny CallHook(const TVMFFIAny& hook, const TVMFFIAny* args, int32_t n) {
+#if (defined(__x86_64__) || defined(__aarch64__)) && !defined(_WIN32)
+#define FFI_DETAIL_OLD_NATIVE_HOOKS 1
+#endif
+
+#if defined(__clang__)
+// A hook of the old convention is called through the new type: -fsanitize=function must not stop
+// the call (the two are one call on these ABIs; see above).
+#define FFI_DETAIL_NO_SANITIZE_FUNCTION __attribute__((no_sanitize("function")))
+#else
+#define FFI_DETAIL_NO_SANITIZE_FUNCTION
+#endif
+
+/*! \brief Calls the native hook `fn` with `n` (1 or 2) values; returns its raw result registers. */
+FFI_DETAIL_NO_SANITIZE_FUNCTION inline TVMFFIAny CallNativeHook(void* fn, const TVMFFIAny* args,
+                                                                int32_t n) {
+  // The native form takes its values as `const Any&` (kAnyHash, kAnyEqual); an Any is its 16-byte
+  // ABI value.
+  const Any* values = reinterpret_cast<const Any*>(args);
+  if (n == 1) return reinterpret_cast<TVMFFIAny (*)(const Any&) noexcept>(fn)(values[0]);
+  return reinterpret_cast<TVMFFIAny (*)(const Any&, const Any&) noexcept>(fn)(values[0], values[1]);
+}
+
+/*! \brief The first 8 bytes of `v` (the first result register of a native hook). */
+inline uint64_t FirstWord(const TVMFFIAny& v) {
+  uint64_t word;
+  std::memcpy(&word, &v, sizeof(word));
+  return word;
+}
+
+/*! \brief Whether a native equality hook's result is an old-convention `bool` (its low byte is
+ * 0 or 1; a new-convention result starts with kTVMFFIBool or kTVMFFIError, neither 0 nor 1). */
+inline bool IsOldEqualResult(const TVMFFIAny& r) {
+#ifdef FFI_DETAIL_OLD_NATIVE_HOOKS
+  return (FirstWord(r) & 0xFF) <= 1;
+#else
+  (void)r;
+  return false;
+#endif
+}
+
+/*! \brief Throws the Error object a new-convention hook returned (owned). */
+[[noreturn]] inline void ThrowHookError(const TVMFFIAny& r) {
+  throw Error(ObjectUnsafe::RefFromOwnedHeader<Error>(r.v_obj));
+}
+
+/*! \brief Whether the native equality hook `eq` follows the old convention (asked with `v`, `v`).
+ */
+inline bool IsOldEqualHook(void* eq, const TVMFFIAny& v) {
+  TVMFFIAny args[2] = {v, v};
+  TVMFFIAny r = CallNativeHook(eq, args, 2);
+  if (IsOldEqualResult(r)) return true;
+  if (r.type_index == kTVMFFIError) TVMFFIObjectDecRef(r.v_obj);  // the question failed: new.
+  return false;
+}
+
+/*!
+ * \brief The hash a native hash hook gives `v`. An old hook's result is the hash itself; a new
+ * one's starts with the word kTVMFFIInt (then the hash) or kTVMFFIError. An old hash that equals
+ * one of those two words is told apart by the type's equality hook (`eq`, may be null: then new).
+ */
+inline uint64_t HashFromNative(void* fn, const TVMFFIAny& v, void* eq) {
+  TVMFFIAny r = CallNativeHook(fn, &v, 1);
+#ifdef FFI_DETAIL_OLD_NATIVE_HOOKS
+  uint64_t first = FirstWord(r);
+  bool maybe_new =
+      first == static_cast<uint64_t>(kTVMFFIInt) || first == static_cast<uint64_t>(kTVMFFIError);
+  if (!maybe_new || (eq != nullptr && IsOldEqualHook(eq, v))) {
+    // An old hook that happened to return the error word returned no object: nothing to release.
+    return first;
+  }
+#else
+  (void)eq;
+#endif
+  if (r.type_index == kTVMFFIError) ThrowHookError(r);
+  return static_cast<uint64_t>(r.v_int64);
+}
+
+/*! \brief Whether the native equality hook `fn` finds `a` and `b` equal (either convention). */
+inline bool EqualFromNative(void* fn, const TVMFFIAny& a, const TVMFFIAny& b) {
+  TVMFFIAny args[2] = {a, b};
+  TVMFFIAny r = CallNativeHook(fn, args, 2);
+  if (IsOldEqualResult(r)) return (FirstWord(r) & 0xFF) != 0;
+  if (r.type_index == kTVMFFIError) ThrowHookError(r);
+  return r.v_int64 != 0;
+}
+
+/*! \brief Calls a Function-object hook with `n` values; returns its owned result, or throws. */
+inline TVMFFIAny CallFunctionHook(const TVMFFIAny& hook, const TVMFFIAny* args, int32_t n) {
   TVMFFIAny result;
   SetNone(&result);
-  if (hook.type_index == kTVMFFIOpaquePtr) {
-    // The native form takes its values as `const Any&` (kAnyHash, kAnyEqual): called through
-    // exactly that type, as -fsanitize=function checks; an Any is its 16-byte ABI value.
-    const Any* values = reinterpret_cast<const Any*>(args);
-    if (n == 1) {
-      using Fn = TVMFFIAny (*)(const Any&) noexcept;
-      result = reinterpret_cast<Fn>(hook.v_ptr)(values[0]);
-    } else {
-      using Fn = TVMFFIAny (*)(const Any&, const Any&) noexcept;
-      result = reinterpret_cast<Fn>(hook.v_ptr)(values[0], values[1]);
-    }
-  } else if (TVMFFIFunctionCall(hook.v_obj, const_cast<TVMFFIAny*>(args), n, &result) != 0) {
+  if (TVMFFIFunctionCall(hook.v_obj, const_cast<TVMFFIAny*>(args), n, &result) != 0) {
     TVMFFIObjectHandle err = nullptr;
     TVMFFIErrorMoveFromRaised(&err);
     result.type_index = kTVMFFIError;
     result.v_obj = static_cast<TVMFFIObject*>(err);
   }
-  if (result.type_index == kTVMFFIError) {
-    throw Error(ObjectUnsafe::RefFromOwnedHeader<Error>(result.v_obj));
-  }
+  if (result.type_index == kTVMFFIError) ThrowHookError(result);
   return result;
 }
 
@@ -138,8 +218,17 @@ struct AnyHash {
     if (v.type_index >= kTVMFFIStaticObjectBegin) {
       static const TVMFFITypeAttrColumn* column = detail::LookupColumn("__any_hash__");
       if (const TVMFFIAny* hook = detail::CustomHook(column, v.type_index)) {
-        TVMFFIAny r = detail::CallHook(*hook, &v, 1);
-        return detail::StableHashCombine(v.type_index, static_cast<uint64_t>(r.v_int64));
+        uint64_t hash;
+        if (hook->type_index == kTVMFFIOpaquePtr) {
+          static const TVMFFITypeAttrColumn* eq_column = detail::LookupColumn("__any_equal__");
+          const TVMFFIAny* eq = detail::CustomHook(eq_column, v.type_index);
+          void* eq_native =
+              eq != nullptr && eq->type_index == kTVMFFIOpaquePtr ? eq->v_ptr : nullptr;
+          hash = detail::HashFromNative(hook->v_ptr, v, eq_native);
+        } else {
+          hash = static_cast<uint64_t>(detail::CallFunctionHook(*hook, &v, 1).v_int64);
+        }
+        return detail::StableHashCombine(v.type_index, hash);
       }
     }
     return detail::StableHashCombine(v.type_index, v.v_uint64);
@@ -160,8 +249,11 @@ struct AnyEqual {
       if (a.type_index >= kTVMFFIStaticObjectBegin) {
         static const TVMFFITypeAttrColumn* column = detail::LookupColumn("__any_equal__");
         if (const TVMFFIAny* hook = detail::CustomHook(column, a.type_index)) {
+          if (hook->type_index == kTVMFFIOpaquePtr) {
+            return detail::EqualFromNative(hook->v_ptr, a, b);
+          }
           TVMFFIAny args[2] = {a, b};
-          return detail::CallHook(*hook, args, 2).v_int64 != 0;
+          return detail::CallFunctionHook(*hook, args, 2).v_int64 != 0;
         }
       }
       return false;
