@@ -235,7 +235,7 @@ class KeyBoxObj : public ffi::Object {
  public:
   explicit KeyBoxObj(int64_t v) : value(v) {}
   int64_t value;
-  FFI_DECLARE_OBJECT_INFO_FINAL("testing.map.KeyBox", KeyBoxObj, ffi::Object);
+  FFI_DECLARE_OBJECT_INFO("testing.map.KeyBox", KeyBoxObj, ffi::Object);
 };
 class KeyBox : public ffi::ObjectRef {
  public:
@@ -262,16 +262,21 @@ TVMFFIAny BoxEqual(const Any& a, const Any& b) noexcept {
   return out;
 }
 
-TEST(Map, TypesWithTheirOwnKeyHooks) {
-  int32_t t = KeyBoxObj::RuntimeTypeIndex();
-  for (auto [name, fn] : {std::pair<const char*, void*>{"__any_hash__", (void*)&BoxHash},
-                          std::pair<const char*, void*>{"__any_equal__", (void*)&BoxEqual}}) {
+/*! \brief Registers native `hash` and `equal` as type `t`'s key hooks. */
+void RegisterKeyHooks(int32_t t, void* hash, void* equal) {
+  for (auto [name, fn] : {std::pair<const char*, void*>{"__any_hash__", hash},
+                          std::pair<const char*, void*>{"__any_equal__", equal}}) {
     TVMFFIByteArray key{name, std::strlen(name)};
     TVMFFIAny value{};
     value.type_index = kTVMFFIOpaquePtr;
     value.v_ptr = fn;
     ASSERT_EQ(TVMFFITypeRegisterAttr(t, &key, &value), 0);
   }
+}
+
+TEST(Map, TypesWithTheirOwnKeyHooks) {
+  int32_t t = KeyBoxObj::RuntimeTypeIndex();
+  RegisterKeyHooks(t, reinterpret_cast<void*>(&BoxHash), reinterpret_cast<void*>(&BoxEqual));
   uint64_t k = static_cast<uint64_t>(t);
   EXPECT_EQ(ffi::AnyHash()(Any(KeyBox(7))), k ^ ((7 % 3) + 0x9e3779b9 + (k << 6) + (k >> 2)));
   Map<KeyBox, int64_t> m;
@@ -283,40 +288,27 @@ TEST(Map, TypesWithTheirOwnKeyHooks) {
   EXPECT_EQ(m.count(KeyBox(12)), 0u);
 }
 
-/*! \brief A key type whose hooks follow the convention of reference releases before 0.1.15 (TVM
+/*! \brief A key box whose hooks follow the convention of reference releases before 0.1.15 (TVM
  * 0.27 registers such for ir.PrimType): `int64_t(const Any&)` and `bool(const Any&, const Any&)`.
  */
-class OldKeyBoxObj : public ffi::Object {
+class OldKeyBoxObj : public KeyBoxObj {
  public:
-  explicit OldKeyBoxObj(int64_t v) : value(v) {}
-  int64_t value;
-  FFI_DECLARE_OBJECT_INFO_FINAL("testing.map.OldKeyBox", OldKeyBoxObj, ffi::Object);
+  explicit OldKeyBoxObj(int64_t v) : KeyBoxObj(v) {}
+  FFI_DECLARE_OBJECT_INFO_FINAL("testing.map.OldKeyBox", OldKeyBoxObj, KeyBoxObj);
 };
 class OldKeyBox : public ffi::ObjectRef {
  public:
   explicit OldKeyBox(int64_t v) : ObjectRef(ffi::make_object<OldKeyBoxObj>(v)) {}
   FFI_DEFINE_OBJECT_REF_METHODS(OldKeyBox, ffi::ObjectRef, OldKeyBoxObj);
 };
-int64_t OldBoxValue(const Any& v) {
-  return static_cast<const OldKeyBoxObj*>(
-             ffi::detail::ObjectUnsafe::FromHeader(ffi::AnyView(v).raw()->v_obj))
-      ->value;
-}
 // The hash is the value itself, so that keys 1 and 67 give the words a new-convention result
 // starts with (kTVMFFIInt, kTVMFFIError): the equality hook must tell those apart.
-int64_t OldBoxHash(const Any& v) { return OldBoxValue(v); }
-bool OldBoxEqual(const Any& a, const Any& b) { return OldBoxValue(a) == OldBoxValue(b); }
+int64_t OldBoxHash(const Any& v) { return BoxValue(v); }
+bool OldBoxEqual(const Any& a, const Any& b) { return BoxValue(a) == BoxValue(b); }
 
 TEST(Map, TypesWithOldConventionKeyHooks) {
   int32_t t = OldKeyBoxObj::RuntimeTypeIndex();
-  for (auto [name, fn] : {std::pair<const char*, void*>{"__any_hash__", (void*)&OldBoxHash},
-                          std::pair<const char*, void*>{"__any_equal__", (void*)&OldBoxEqual}}) {
-    TVMFFIByteArray key{name, std::strlen(name)};
-    TVMFFIAny value{};
-    value.type_index = kTVMFFIOpaquePtr;
-    value.v_ptr = fn;
-    ASSERT_EQ(TVMFFITypeRegisterAttr(t, &key, &value), 0);
-  }
+  RegisterKeyHooks(t, reinterpret_cast<void*>(&OldBoxHash), reinterpret_cast<void*>(&OldBoxEqual));
   uint64_t k = static_cast<uint64_t>(t);
   for (int64_t v : {int64_t{0}, int64_t{1}, int64_t{2}, int64_t{67}, int64_t{1} << 40}) {
     EXPECT_EQ(ffi::AnyHash()(Any(OldKeyBox(v))),
