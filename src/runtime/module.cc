@@ -102,7 +102,9 @@ const char* SymbolKindName(unsigned char type) {
 class RuntimeModuleObj : public ModuleBase {
  public:
   virtual ~RuntimeModuleObj() = default;
-  int GetPropertyMask() const override { return kModuleRunnable; }
+  // Binary serializable, as the reference's library modules claim (though SaveToBytes raises):
+  // TVM's export_library admits only modules that claim one of the two serializations.
+  int GetPropertyMask() const override { return kModuleBinarySerializable | kModuleRunnable; }
   /*! \brief The docstring a library exports for `name` (`__tvm_ffi__doc_<name>`), or None. */
   Any GetFunctionDoc(const String& name) override { return ExportedString("doc", name); }
   /*! \brief The metadata a library exports for `name` (`__tvm_ffi__metadata_<name>`), or None. */

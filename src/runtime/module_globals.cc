@@ -33,6 +33,8 @@ Module LoadFromFile(const std::string& path) {
   std::string format = (dot == std::string::npos || (slash != std::string::npos && dot < slash))
                            ? std::string("so")
                            : path.substr(dot + 1);
+  // Every platform's shared-library suffix names the one shared-library loader, as the reference.
+  if (format == "dll" || format == "dylib" || format == "dso") format = "so";
   Optional<Function> loader = Function::GetGlobal("ffi.Module.load_from_file." + format);
   if (!loader.has_value()) {
     FFI_THROW(RuntimeError) << "Cannot load module `" << path << "`: no loader for format `"

@@ -183,9 +183,15 @@ def test_module_methods_of_the_reference(mod):
     assert isinstance(meta, dict) and "type_schema" in meta
     assert mod.get_function_metadata("nope") is None
     assert mod.get_function_doc("add_int") is None
-    assert mod.is_runnable() and not mod.is_binary_serializable()
+    # Binary serializable as the reference's library modules claim, though saving raises.
+    assert mod.is_runnable() and mod.is_binary_serializable()
     assert not mod.is_compilation_exportable()
-    assert mod.get_property_mask() == ffi.ModulePropertyMask.RUNNABLE
+    assert (
+        mod.get_property_mask()
+        == ffi.ModulePropertyMask.RUNNABLE | ffi.ModulePropertyMask.BINARY_SERIALIZABLE
+    )
+    with pytest.raises(RuntimeError, match=r"Module\[library\] does not support SaveToBytes"):
+        ffi.get_global_func("ffi.ModuleSaveToBytes")(mod)
     assert mod.get_write_formats() == [] and mod.inspect_source() == ""
     mod.clear_imports()
     with pytest.raises(RuntimeError, match="Cyclic dependency"):

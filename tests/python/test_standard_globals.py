@@ -5,6 +5,7 @@ deep copy (ffi.DeepCopy), the module functions (ffi.Module*), and the standard t
 import ast
 import json
 import re
+import shutil
 
 import pytest
 
@@ -91,7 +92,7 @@ def test_deep_copy_copies_containers_and_keeps_sharing():
 
 def test_module_globals(mod, kernels_path):
     assert g("ffi.ModuleGetKind")(mod) == "library"
-    assert g("ffi.ModuleGetPropertyMask")(mod) == 0b010  # runnable only
+    assert g("ffi.ModuleGetPropertyMask")(mod) == 0b011  # binary serializable (claimed), runnable
     assert g("ffi.ModuleImplementsFunction")(mod, "echo", False)
     assert not g("ffi.ModuleImplementsFunction")(mod, "no_such_function", False)
     metadata = g("ffi.ModuleGetFunctionMetadata")(mod, "add_int", False)
@@ -113,6 +114,14 @@ def test_module_globals(mod, kernels_path):
     assert mod._use_count() == before
     loaded = g("ffi.ModuleLoadFromFile")(kernels_path)
     assert loaded["add_int"](2, 3) == 5
+
+
+@pytest.mark.parametrize("suffix", ["dll", "dylib", "dso"])
+def test_module_load_from_file_takes_any_shared_library_suffix(kernels_path, tmp_path, suffix):
+    # Every platform's shared-library suffix goes to the one shared-library loader (.so).
+    path = tmp_path / f"kernels.{suffix}"
+    shutil.copy(kernels_path, path)
+    assert g("ffi.ModuleLoadFromFile")(str(path))["add_int"](2, 3) == 5
 
 
 def test_module_load_from_file_names_an_unknown_format():
