@@ -53,7 +53,8 @@ TVM_FFI_DLL int TVMFFIEnvRegisterCAPI(const char* name, void* symbol);
 
 /*!
  * \brief Resolves `func_name` through the imports of the module owning `library_ctx` (the value
- * of a library's `__tvm_ffi__library_ctx`); sets `*out` to a new Function reference.
+ * of a library's `__tvm_ffi__library_ctx`; the module itself is not searched), then the global
+ * functions. `*out` is borrowed: the module caches what it found and keeps it alive.
  */
 TVM_FFI_DLL int TVMFFIEnvModLookupFromImports(TVMFFIObjectHandle library_ctx, const char* func_name,
                                               TVMFFIObjectHandle* out);

@@ -617,19 +617,10 @@ int TVMFFIEnvModRegisterContextSymbol(const char* name, void* symbol) {
 int TVMFFIEnvModLookupFromImports(TVMFFIObjectHandle library_ctx, const char* func_name,
                                   TVMFFIObjectHandle* out) {
   FFI_SAFE_CALL_BEGIN();
-  using ffi::detail::ObjectUnsafe;
-  // The library's module and its imports first, then the global functions.
-  ffi::Optional<ffi::Function> f;
-  if (library_ctx != nullptr) {
-    auto* mod = ffi::runtime::AsModuleBase(static_cast<TVMFFIObject*>(library_ctx));
-    f = ffi::runtime::ModuleGetFunction(mod, ffi::String(func_name), true);
-  }
-  if (!f.has_value()) f = ffi::Function::GetGlobal(func_name);
-  if (!f.has_value()) {
-    FFI_THROW(AttributeError) << "Cannot find function `" << func_name
-                              << "` in the module or the global functions";
-  }
-  *out = ObjectUnsafe::MoveToHeader(std::move(f).value());
+  ffi::runtime::ModuleBase* mod =
+      library_ctx == nullptr ? nullptr
+                             : ffi::runtime::AsModuleBase(static_cast<TVMFFIObject*>(library_ctx));
+  *out = ffi::runtime::ModuleLookupFromImports(mod, ffi::String(func_name));
   FFI_SAFE_CALL_END();
 }
 

@@ -92,9 +92,11 @@ class ModuleBase : public ModuleObj {
 
  protected:
   Array<Any> imports_;
-  /*! \brief Laid out as the reference's cache; this runtime keeps it empty (lookups walk the
-   * imports: they happen when a client binds a function, not per call). */
+  /*! \brief What TVMFFIEnvModLookupFromImports found, by name: it owns the functions that call
+   * lends (ModuleLookupFromImports, under module_base.cc's lock), as the reference's does. */
   Map<String, Function> import_lookup_cache_;
+
+  friend TVMFFIObject* ModuleLookupFromImports(ModuleBase* mod, const String& name);
 };
 
 static_assert(sizeof(Optional<Function>) == sizeof(void*), "Optional<Function> is one pointer");
@@ -147,6 +149,13 @@ Any ModuleGetFunctionDoc(ModuleBase* mod, const String& name, bool query_imports
 Any ModuleGetFunctionMetadata(ModuleBase* mod, const String& name, bool query_imports);
 /*! \brief Makes `other` an import of `mod` (RuntimeError when it would close a cycle). */
 void ModuleImport(ModuleBase* mod, const Module& other);
+/*!
+ * \brief TVMFFIEnvModLookupFromImports: the function `name` from the imports of `mod` (each with
+ * its own imports, in import order), else the global function; RuntimeError when neither has it.
+ * The module itself is not searched. The result is lent: `mod` keeps it (a null `mod`: the
+ * process does), and the same name gives the same function from then on.
+ */
+TVMFFIObject* ModuleLookupFromImports(ModuleBase* mod, const String& name);
 
 }  // namespace runtime
 }  // namespace ffi

@@ -129,6 +129,39 @@ void ModuleImport(ModuleBase* mod, const Module& other) {
   mod->SetImports(std::move(imports));
 }
 
+TVMFFIObject* ModuleLookupFromImports(ModuleBase* mod, const String& name) {
+  // Lookups run outside the lock (a module's GetFunction may look functions up itself); the first
+  // function cached under a name is the one every caller gets.
+  static std::mutex* mutex = new std::mutex();
+  static Map<String, Function>* process_cache = new Map<String, Function>();
+  Map<String, Function>& cache = mod != nullptr ? mod->import_lookup_cache_ : *process_cache;
+  auto cached = [&]() -> TVMFFIObject* {
+    auto it = cache.find(name);
+    return it == cache.end() ? nullptr : detail::ObjectUnsafe::Header((*it).second.get());
+  };
+  {
+    std::lock_guard<std::mutex> lock(*mutex);
+    if (TVMFFIObject* found = cached()) return found;
+  }
+  Optional<Function> found;
+  if (mod != nullptr) {
+    AnyImport(mod, [&](ModuleBase* imported) {
+      found = ModuleGetFunction(imported, name, true);
+      return found.has_value();
+    });
+  }
+  if (!found.has_value()) found = Function::GetGlobal(std::string_view(name.data(), name.size()));
+  if (!found.has_value()) {
+    // RuntimeError and the reference's words: generated code may report it as it stands.
+    FFI_THROW(RuntimeError) << "Cannot find function " << name
+                            << " in the imported modules or global registry.";
+  }
+  std::lock_guard<std::mutex> lock(*mutex);
+  if (TVMFFIObject* raced = cached()) return raced;
+  cache.Set(name, *found);
+  return cached();
+}
+
 void ModuleBase::RegisterReflection() {
   reflection::ObjectDef<ModuleBase>().def_ro("imports_", &ModuleBase::imports_,
                                              "The modules this module imports, in order.");

@@ -70,16 +70,43 @@ TEST(SystemLib, ListsItsFunctionsAndHasNoPath) {
 TEST(SystemLib, PointsItsLibraryContextAtTheModule) {
   ffi::Module mod = SystemLib("syslib_test.");
   EXPECT_EQ(syslib_test_library_ctx, ffi::detail::ObjectUnsafe::Header(mod.get()));
-  // Generated code looks functions up through that context.
+}
+
+/*! \brief TVMFFIEnvModLookupFromImports(syslib_test's context, name): the function, or null with
+ * the error raised. */
+TVMFFIObjectHandle LookupFromImports(const char* name) {
   TVMFFIObjectHandle f = nullptr;
-  ASSERT_EQ(TVMFFIEnvModLookupFromImports(syslib_test_library_ctx, "add_one", &f), 0);
+  return TVMFFIEnvModLookupFromImports(syslib_test_library_ctx, name, &f) == 0 ? f : nullptr;
+}
+
+TEST(SystemLib, GeneratedCodeLooksFunctionsUpInImportsThenGlobals) {
+  ffi::Module mod = SystemLib("syslib_test.");
+  ffi::Function import = ffi::Function::GetGlobalRequired("ffi.ModuleImportModule");
+  // The module itself is not searched (as the reference): `add_one` is its own function.
+  ASSERT_EQ(LookupFromImports("add_one"), nullptr);
+  ffi::Error e = TakeRaised();
+  EXPECT_EQ(e.kind(), "RuntimeError");
+  EXPECT_EQ(e.message(),
+            "Cannot find function add_one in the imported modules or global registry.");
+  import(mod, SystemLib(""));  // has every registered name, `syslib_test.add_one` among them
+  TVMFFIObjectHandle f = LookupFromImports("syslib_test.add_one");
+  ASSERT_NE(f, nullptr);
   TVMFFIAny arg{};
   arg.type_index = kTVMFFIInt;
   arg.v_int64 = 9;
   TVMFFIAny result{};
   ASSERT_EQ(TVMFFIFunctionCall(f, &arg, 1, &result), 0);
   EXPECT_EQ(result.v_int64, 10);
-  TVMFFIObjectDecRef(f);
+  // Lent, not given: the module keeps the function, and the name gives it again.
+  EXPECT_EQ(LookupFromImports("syslib_test.add_one"), f);
+  // Then the global functions.
+  TVMFFIObjectHandle global = LookupFromImports("ffi.SystemLib");
+  ASSERT_NE(global, nullptr);
+  EXPECT_EQ(global, ffi::detail::ObjectUnsafe::Header(
+                        ffi::Function::GetGlobalRequired("ffi.SystemLib").get()));
+  ffi::Function::GetGlobalRequired("ffi.ModuleClearImports")(mod);
+  // What was found stays found (the module's cache), as generated code holds it.
+  EXPECT_EQ(LookupFromImports("syslib_test.add_one"), f);
 }
 
 TEST(SystemLib, RefusesBadArguments) {

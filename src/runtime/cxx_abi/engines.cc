@@ -216,11 +216,14 @@ namespace json {
 
 /*!
  * \brief json::Parse: the value `json_str` holds. A malformed text throws, or, when `error_msg`
- * is given, sets it to the message and returns None (the reference's contract).
+ * is given, sets it to the message and returns None; on success `error_msg` becomes empty (the
+ * reference's contract).
  */
 FFI_CXX_ABI_EXPORT Any Parse(const String& json_str, String* error_msg) {
   try {
-    return Any(Cell::Own(FFI_CXX_ABI_CALL("ffi.json.Parse", json_str.raw())));
+    Any value(Cell::Own(FFI_CXX_ABI_CALL("ffi.json.Parse", json_str.raw())));
+    if (error_msg != nullptr) *error_msg = String(Cell::Own(cxx_abi::MakeString("")));
+    return value;
   } catch (const Error& e) {
     if (error_msg == nullptr) throw;
     const TVMFFIErrorCell* cell = reinterpret_cast<const TVMFFIErrorCell*>(e.get() + 1);

@@ -109,7 +109,7 @@ static auto json_roundtrip_impl(ffi::String text, ffi::Optional<int> indent) {
 }
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(json_roundtrip, json_roundtrip_impl);
 static auto json_parse_error_impl(ffi::String text) {
-  ffi::String error;
+  ffi::String error("stale");  // Parse sets it either way
   ffi::json::Value value = ffi::json::Parse(text, &error);
   return ffi::Array<ffi::Any>{value, error};
 }
