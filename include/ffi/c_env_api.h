@@ -59,7 +59,7 @@ TVM_FFI_DLL int TVMFFIEnvRegisterCAPI(const char* name, void* symbol);
 TVM_FFI_DLL int TVMFFIEnvModLookupFromImports(TVMFFIObjectHandle library_ctx, const char* func_name,
                                               TVMFFIObjectHandle* out);
 
-/*! \brief Registers a symbol that modules loaded later bind to their `__<name>` slot. */
+/*! \brief Registers a symbol that modules loaded later bind to their `void*` slot named `name`. */
 TVM_FFI_DLL int TVMFFIEnvModRegisterContextSymbol(const char* name, void* symbol);
 
 #ifdef __cplusplus

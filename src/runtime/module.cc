@@ -26,8 +26,8 @@ namespace ffi {
 namespace runtime {
 namespace {
 
-/*! \brief Symbols hosts registered for libraries' `__<name>` slots
- * (TVMFFIEnvModRegisterContextSymbol). */
+/*! \brief Symbols hosts registered for the libraries' slots of the same names
+ * (TVMFFIEnvModRegisterContextSymbol: TVM registers `__TVMBackendAllocWorkspace` and others). */
 struct ContextSymbols {
   std::mutex mutex;
   std::unordered_map<std::string, void*> symbols;
@@ -437,7 +437,7 @@ Module LoadLibraryModule(const std::string& path) {
   ContextSymbols* ctx = ContextSymbols::Get();
   std::lock_guard<std::mutex> lock(ctx->mutex);
   for (const auto& kv : ctx->symbols) {
-    if (void** slot = obj->DataSlot("__" + kv.first)) *slot = kv.second;
+    if (void** slot = obj->DataSlot(kv.first)) *slot = kv.second;
   }
   const void* bin = obj->DataSymbol("__tvm_ffi__library_bin");
   Module library(ObjectPtr<Object>(std::move(obj)));

@@ -1,7 +1,7 @@
 """Apache TVM on a runtime: TE and TVMScript (TIR, Relax) build, structural equality and printing,
-compile for llvm and run, export_library then load_module and run again, C++ errors as Python
-exceptions, IR JSON save/load, maps keyed by types with their own (old-convention) key hooks.
-Prints one JSON object of results, to compare across runtimes.
+compile for llvm and run, export_library then load_module and run again (a parallel loop among
+them), C++ errors as Python exceptions, IR JSON save/load, maps keyed by types with their own
+(old-convention) key hooks. Prints one JSON object of results, to compare across runtimes.
 
     python tvm_scenario.py ours|reference      (see scenario.py)
 """
@@ -67,6 +67,15 @@ with tempfile.TemporaryDirectory() as d:
     c = tvm.runtime.tensor(np.zeros(n, dtype="float32"))
     te_mod(a, c)
     out["te_reloaded"] = c.numpy().tolist()
+    # A parallel loop: the library's generated code calls TVMBackendParallelLaunch through the
+    # slot `__TVMBackendParallelLaunch`, which the runtime fills as TVM registered it.
+    sch = tvm.s_tir.Schedule(func)
+    sch.parallel(sch.get_loops(sch.get_sblock("B"))[0])
+    path = os.path.join(d, "parallel.so")
+    tvm.compile(sch.mod, target="llvm").export_library(path)
+    c = tvm.runtime.tensor(np.zeros(n, dtype="float32"))
+    tvm.runtime.load_module(path)(a, c)
+    out["parallel_reloaded"] = c.numpy().tolist()
 
 # ir.PrimType registers its own key hash and equality as native hooks of the pre-0.1.15 convention:
 # maps built on the runtime must find equal types as one key.

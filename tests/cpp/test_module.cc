@@ -1,4 +1,5 @@
 // Module: loading a kernel library built from the headers alone, calling it, and bad input.
+#include <ffi/container/array.h>
 #include <ffi/ffi.h>
 #include <gtest/gtest.h>
 
@@ -156,7 +157,18 @@ TEST(ModuleLoading, DataSymbolsAreRefusedByName) {
   // Listing names only code; the loader did not write its module into the function called
   // `__tvm_ffi__library_ctx` (it would have crashed writing into code).
   ffi::Function list = ffi::Function::GetGlobalRequired("ffi.ModuleListFunctionNames");
-  EXPECT_EQ(list(mod).cast<std::string>(), "ok\n");
+  EXPECT_EQ(list(mod).cast<std::string>(), "ok\nslots\n");
+}
+
+TEST(ModuleLoading, ContextSymbolsFillTheSlotsOfTheirExactNames) {
+  static int context_a = 0, context_b = 0;
+  ASSERT_EQ(TVMFFIEnvModRegisterContextSymbol("__test_context_slot", &context_a), 0);
+  ASSERT_EQ(TVMFFIEnvModRegisterContextSymbol("test_plain_slot", &context_b), 0);
+  ffi::Module mod = ffi::Module::LoadFromFile(LoaderLibrary("data_symbol"));
+  auto slots = mod->GetFunction("slots").value()().cast<ffi::Array<int64_t>>();
+  EXPECT_EQ(slots[0], reinterpret_cast<int64_t>(&context_a));
+  EXPECT_EQ(slots[1], reinterpret_cast<int64_t>(&context_b));
+  EXPECT_EQ(slots[2], 0);  // `__` + a registered name is another name
 }
 
 TEST(ModuleLoading, UndefinedSymbolFailsTheLoadNamingIt) {
