@@ -20,6 +20,7 @@
 // - An object met again inside itself (a cycle) is kept as it is there, not descended into.
 // - An Error leaving a value (a callback's, or a step's) has that value, when it is an object,
 //   appended to the error's VisitErrorContext (extra/visit_error_context.h): innermost first.
+#include <ffi/big_int.h>
 #include <ffi/container/array.h>
 #include <ffi/container/dict.h>
 #include <ffi/container/list.h>
@@ -227,6 +228,20 @@ TVMFFIAny MutateMapping(StructuralMutatorObj* mutator, AnyView value) noexcept {
   });
 }
 
+/*! \brief Both hooks of an immutable leaf (strings, bytes, big integers): always unchanged, so a
+ * mutator never walks into them (they have no fields and no shallow copy). */
+TVMFFIAny MutateImmutableLeaf(StructuralMutatorObj*, AnyView) noexcept {
+  return RunHook([]() -> Any { return Unchanged(); });
+}
+
+/*! \brief Registers `hook` as both mutation hooks of the leaf type `T`. */
+template <typename T>
+void RegisterLeafHooks(const Any& hook) {
+  reflection::TypeAttrDef<T>()
+      .attr(type_attr::kStructuralMutate, hook)
+      .attr(type_attr::kStructuralMaybeInplaceMutate, hook);
+}
+
 /*! \brief `__s_maybe_inplace_mutate__` of lists: the elements replaced in place. */
 TVMFFIAny MutateListInPlace(StructuralMutatorObj* mutator, AnyView value) noexcept {
   return RunHook([&]() -> Any {
@@ -333,13 +348,20 @@ FFI_STATIC_INIT_BLOCK() {
   refl::EnsureTypeAttrColumn(type_attr::kStructuralMutate);
   refl::EnsureTypeAttrColumn(type_attr::kStructuralMaybeInplaceMutate);
   auto hook = [](FStructuralMutateABI fn) { return Any(reinterpret_cast<void*>(fn)); };
-  refl::TypeAttrDef<ArrayObj>().attr(type_attr::kStructuralMutate,
-                                     hook(&MutateSequence<Array<Any>>));
+  // As the reference's runtime registers them, for the mutators of every client's headers: an
+  // Array or Map is immutable once shared, so "maybe in place" is copy-on-write for them.
+  RegisterLeafHooks<StringObj>(hook(&MutateImmutableLeaf));
+  RegisterLeafHooks<BytesObj>(hook(&MutateImmutableLeaf));
+  RegisterLeafHooks<detail::BigIntObj>(hook(&MutateImmutableLeaf));
+  refl::TypeAttrDef<ArrayObj>()
+      .attr(type_attr::kStructuralMutate, hook(&MutateSequence<Array<Any>>))
+      .attr(type_attr::kStructuralMaybeInplaceMutate, hook(&MutateSequence<Array<Any>>));
   refl::TypeAttrDef<ListObj>()
       .attr(type_attr::kStructuralMutate, hook(&MutateSequence<List<Any>>))
       .attr(type_attr::kStructuralMaybeInplaceMutate, hook(&MutateListInPlace));
-  refl::TypeAttrDef<MapObj>().attr(type_attr::kStructuralMutate,
-                                   hook(&MutateMapping<Map<Any, Any>>));
+  refl::TypeAttrDef<MapObj>()
+      .attr(type_attr::kStructuralMutate, hook(&MutateMapping<Map<Any, Any>>))
+      .attr(type_attr::kStructuralMaybeInplaceMutate, hook(&MutateMapping<Map<Any, Any>>));
   refl::TypeAttrDef<DictObj>()
       .attr(type_attr::kStructuralMutate, hook(&MutateMapping<Dict<Any, Any>>))
       .attr(type_attr::kStructuralMaybeInplaceMutate, hook(&MutateDictInPlace));

@@ -183,3 +183,23 @@ def test_moved_roots_are_rewritten_in_place():
     outer = ffi.Array([inner._move()])
     assert outer[0].id_ == address and inner.id_ == 0
     assert "ObjectRValueRef" in repr(outer._move())
+
+
+@pytest.mark.parametrize(
+    "key", ["ffi.String", "ffi.Bytes", "ffi.BigInt", "ffi.Array", "ffi.List", "ffi.Map", "ffi.Dict"]
+)
+def test_standard_types_have_both_mutation_hooks(key):
+    # As the reference's runtime registers them: a mutator compiled from either header set finds a
+    # hook for every standard type it meets. Without one it walks the value's fields, and strings,
+    # bytes and big integers have neither fields nor a shallow copy (TVM's simplifier failed on
+    # a string attribute with "__ffi_shallow_copy__ must be an ffi.Function").
+    index = ffi._core.type_key_to_index(key)
+    for attr in ("__s_mutate__", "__s_maybe_inplace_mutate__"):
+        assert ffi._core._type_attr(index, attr) is not None, attr
+
+
+def test_mutate_leaves_strings_bytes_and_big_ints_as_they_are():
+    big = 1 << 100
+    root = ffi.Array(["text", b"bytes", big, 3])
+    out = ffi.structural_mutate(root, (int, lambda v, m: v + 1 if v < 10 else v))
+    assert list(out) == ["text", b"bytes", big, 4]
