@@ -370,7 +370,7 @@ def test_a_new_member_may_not_reuse_an_index(k):
     assert [m._int_index for m in state.entries] == [-1, 1 << 40]
 
 
-# ---- the field names of reference releases before 0.1.14 ------------------------------------------
+# ---- the field names of reference releases before 0.1.14 ---------------------------------------
 
 LEGACY_NAMES_SCRIPT = """
 import ffi
