@@ -138,7 +138,7 @@ class LibraryModuleObj final : public RuntimeModuleObj {
   ~LibraryModuleObj() {
     // The library stays loaded; make its context slot stop pointing at a dead module.
     if (void** slot = DataSlot("__tvm_ffi__library_ctx")) {
-      if (*slot == detail::ObjectUnsafe::Header(this)) *slot = nullptr;
+      if (*slot == LibraryContext(this)) *slot = nullptr;
     }
   }
 
@@ -431,9 +431,7 @@ Module LoadLibraryModule(const std::string& path) {
                             << init_failure.value().message();
   }
   auto obj = make_object<LibraryModuleObj>(path, handle);
-  if (void** slot = obj->DataSlot("__tvm_ffi__library_ctx")) {
-    *slot = detail::ObjectUnsafe::Header(obj.get());
-  }
+  if (void** slot = obj->DataSlot("__tvm_ffi__library_ctx")) *slot = LibraryContext(obj.get());
   ContextSymbols* ctx = ContextSymbols::Get();
   std::lock_guard<std::mutex> lock(ctx->mutex);
   for (const auto& kv : ctx->symbols) {
@@ -509,7 +507,7 @@ class SystemLibModuleObj final : public RuntimeModuleObj {
     auto obj = make_object<SystemLibModuleObj>(prefix);
     // Generated system libraries register a `__tvm_ffi__library_ctx` slot; point it here.
     if (void* slot = obj->SlotSymbol("__tvm_ffi__library_ctx")) {
-      *static_cast<void**>(slot) = detail::ObjectUnsafe::Header(obj.get());
+      *static_cast<void**>(slot) = LibraryContext(obj.get());
     }
     Module mod(ObjectPtr<Object>(std::move(obj)));
     modules->emplace(prefix, mod);
@@ -617,9 +615,7 @@ int TVMFFIEnvModRegisterContextSymbol(const char* name, void* symbol) {
 int TVMFFIEnvModLookupFromImports(TVMFFIObjectHandle library_ctx, const char* func_name,
                                   TVMFFIObjectHandle* out) {
   FFI_SAFE_CALL_BEGIN();
-  ffi::runtime::ModuleBase* mod =
-      library_ctx == nullptr ? nullptr
-                             : ffi::runtime::AsModuleBase(static_cast<TVMFFIObject*>(library_ctx));
+  ffi::runtime::ModuleBase* mod = ffi::runtime::ModuleOfLibraryContext(library_ctx);
   *out = ffi::runtime::ModuleLookupFromImports(mod, ffi::String(func_name));
   FFI_SAFE_CALL_END();
 }

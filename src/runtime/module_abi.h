@@ -137,6 +137,16 @@ inline ModuleBase* AsModuleBase(TVMFFIObject* header) {
 }
 
 /*!
+ * \brief The value a library's `__tvm_ffi__library_ctx` holds for its module `mod`: the address
+ * of the polymorphic module object (the reference's `ModuleObj*`, as it writes it and as a client's
+ * modules, TVM's JIT ones among them, write themselves), which is the vtable pointer's, 8 bytes
+ * before the object handle.
+ */
+inline void* LibraryContext(ModuleBase* mod) { return mod; }
+/*! \brief The module a `__tvm_ffi__library_ctx` value names (null for null). */
+inline ModuleBase* ModuleOfLibraryContext(void* ctx) { return static_cast<ModuleBase*>(ctx); }
+
+/*!
  * \brief The function `name` of `mod`, searching its imports (depth first, in import order) when
  * `query_imports` is set: the reference's ModuleObj::GetFunction(name, query_imports).
  */

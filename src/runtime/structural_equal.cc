@@ -76,9 +76,10 @@ struct PairHash {
 class StructuralEqualer {
  public:
   StructuralEqualer(bool map_free_vars, bool skip_tensor_content, bool track_path)
-      : map_free_vars_(map_free_vars),
-        skip_tensor_content_(skip_tensor_content),
-        track_path_(track_path) {}
+      : skip_tensor_content_(skip_tensor_content),
+        track_path_(track_path),
+        // Mapping free variables is comparing as if everything were a pattern definition.
+        region_(map_free_vars ? kTVMFFIDefRegionKindPattern : kTVMFFIDefRegionKindNone) {}
 
   /*! \brief Whether `lhs` and `rhs` are structurally equal. */
   bool Equal(const AnyView& lhs, const AnyView& rhs) { return Compare(lhs, rhs); }
@@ -265,51 +266,77 @@ class StructuralEqualer {
     return TensorBytes(a) == TensorBytes(b);
   }
 
+  /*!
+   * \brief Objects by their kind: the kind decides identity and binding (unique instances, bound
+   * DAG nodes and variables), and the content (the fields, or the type's own `__s_equal__` in
+   * their place) is compared under it, as the reference does. A type of no kind may still be
+   * compared by its own hook.
+   */
   bool CompareReflected(const AnyView& l, const AnyView& r, const Object* lo, const Object* ro) {
     int32_t type_index = l.type_index();
-    AnyView hook = reflection::TypeAttrColumn("__s_equal__")[type_index];
-    if (hook != nullptr) return CallHook(hook, l, r) || Fail();
     switch (KindOf(type_index)) {
       case kTVMFFISEqHashKindUniqueInstance:
         return lo == ro || Fail();
       case kTVMFFISEqHashKindConstTreeNode:
         // Holds no free variable, so a node is equal to itself whatever is bound.
-        return lo == ro || CompareFields(type_index, lo, ro);
+        return lo == ro || CompareContent(l, r, type_index, lo, ro);
       case kTVMFFISEqHashKindTreeNode:
-        return CompareFields(type_index, lo, ro);
+        return CompareContent(l, r, type_index, lo, ro);
       case kTVMFFISEqHashKindDAGNode:
-        return CompareDagNodes(type_index, lo, ro);
+        return CompareDagNodes(l, r, type_index, lo, ro);
       case kTVMFFISEqHashKindFreeVar:
-        return CompareFreeVars(type_index, lo, ro);
+        return CompareFreeVars(l, r, type_index, lo, ro);
       default:
+        if (HasHook(type_index)) return CompareContent(l, r, type_index, lo, ro);
         ThrowUnsupported(type_index, "Structural equality");
     }
   }
 
-  /*! \brief DAG nodes: the sharing of each side must match (a bijection), then the fields. */
-  bool CompareDagNodes(int32_t type_index, const Object* lo, const Object* ro) {
+  static AnyView HookOf(int32_t type_index) {
+    return reflection::TypeAttrColumn("__s_equal__")[type_index];
+  }
+  static bool HasHook(int32_t type_index) { return HookOf(type_index) != nullptr; }
+
+  /*! \brief The content of two objects of one type: the type's `__s_equal__`, else the fields. */
+  bool CompareContent(const AnyView& l, const AnyView& r, int32_t type_index, const Object* lo,
+                      const Object* ro) {
+    AnyView hook = HookOf(type_index);
+    if (hook != nullptr) return CallHook(hook, l, r) || Fail();
+    return CompareFields(type_index, lo, ro);
+  }
+
+  /*! \brief DAG nodes: the sharing of each side must match (a bijection), then the content. */
+  bool CompareDagNodes(const AnyView& l, const AnyView& r, int32_t type_index, const Object* lo,
+                       const Object* ro) {
     auto it = dag_map_.find(lo);
     if (it != dag_map_.end()) return it->second == ro || Fail();
     if (dag_rmap_.count(ro)) return Fail();
-    if (lo != ro && !CompareFields(type_index, lo, ro)) return false;
+    if (lo != ro && !CompareContent(l, r, type_index, lo, ro)) return false;
     dag_map_.emplace(lo, ro);
     dag_rmap_.emplace(ro, lo);
     return true;
   }
 
-  /*! \brief Free variables: a bound one equals only its partner; an unbound one binds in a def
-   * region (or anywhere with map_free_vars), its fields compared as uses, else equals itself. */
-  bool CompareFreeVars(int32_t type_index, const Object* lo, const Object* ro) {
+  /*!
+   * \brief Free variables: a bound one equals only its partner. An unbound one has its content
+   * compared (as uses, in a simple def region: nested variables there resolve, never bind), then
+   * binds when it is the same variable or a def region is open (map_free_vars opens one
+   * everywhere); otherwise the two differ.
+   */
+  bool CompareFreeVars(const AnyView& l, const AnyView& r, int32_t type_index, const Object* lo,
+                       const Object* ro) {
     auto it = var_map_.find(lo);
     if (it != var_map_.end()) return it->second == ro || Fail();
     if (var_rmap_.count(ro)) return Fail();
-    if (region_ == kTVMFFIDefRegionKindNone && !map_free_vars_) return lo == ro || Fail();
+    {
+      RegionScope scope(&region_,
+                        region_ == kTVMFFIDefRegionKindSimple ? kTVMFFIDefRegionKindNone : region_);
+      if (!CompareContent(l, r, type_index, lo, ro)) return false;
+    }
+    if (lo != ro && region_ == kTVMFFIDefRegionKindNone) return Fail();
     var_map_.emplace(lo, ro);
     var_rmap_.emplace(ro, lo);
-    // A pattern region goes on through the variable's fields; a simple one defines only it.
-    RegionScope scope(&region_,
-                      region_ == kTVMFFIDefRegionKindPattern ? region_ : kTVMFFIDefRegionKindNone);
-    return CompareFields(type_index, lo, ro);
+    return true;
   }
 
   bool CompareFields(int32_t type_index, const Object* lo, const Object* ro) {
@@ -351,10 +378,9 @@ class StructuralEqualer {
     return hook.cast<Function>()(l, r, recurse).cast<bool>();
   }
 
-  bool map_free_vars_;
   bool skip_tensor_content_;
   bool track_path_;
-  TVMFFIDefRegionKind region_ = kTVMFFIDefRegionKindNone;
+  TVMFFIDefRegionKind region_;
   std::unordered_map<const Object*, const Object*> var_map_, var_rmap_, dag_map_, dag_rmap_;
   std::unordered_set<std::pair<const void*, const void*>, PairHash> open_;
   std::vector<AccessStep> lhs_steps_, rhs_steps_;

@@ -106,6 +106,51 @@ class HookedObj : public ffi::Object {
   TVM_FFI_DECLARE_OBJECT_INFO_FINAL("testing.structural.Hooked", HookedObj, ffi::Object);
 };
 
+/*! \brief A global name, as TVM's GlobalVar: a free variable whose own hook compares its name. */
+class GlobalObj : public ffi::Object {
+ public:
+  String name;
+  explicit GlobalObj(String name) : name(std::move(name)) {}
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindFreeVar;
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("testing.structural.Global", GlobalObj, ffi::Object);
+};
+ffi::ObjectRef Global(const char* name) {
+  return ffi::ObjectRef(ffi::make_object<GlobalObj>(String(name)));
+}
+
+/*! \brief A unit of named definitions, as TVM's IRModule: its hook first binds each global to
+ * the other side's of the same name (def region `true`, the bool TVM passes), then compares the
+ * definitions, a map keyed by the globals. */
+class UnitObj : public ffi::Object {
+ public:
+  Map<Any, Any> defs;
+  explicit UnitObj(Map<Any, Any> defs) : defs(std::move(defs)) {}
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("testing.structural.Unit", UnitObj, ffi::Object);
+};
+
+TVM_FFI_STATIC_INIT_BLOCK() {
+  refl::ObjectDef<GlobalObj>().def_ro("name", &GlobalObj::name);
+  refl::ObjectDef<UnitObj>().def_ro("defs", &UnitObj::defs);
+  using Equal = ffi::TypedFunction<bool(ffi::AnyView, ffi::AnyView, bool, ffi::AnyView)>;
+  refl::TypeAttrDef<GlobalObj>().def(
+      ffi::type_attr::kSEqual.name,
+      ffi::Function::FromTyped([](const GlobalObj* l, const GlobalObj* r, Equal eq) {
+        return eq(l->name, r->name, false, String("name"));
+      }));
+  refl::TypeAttrDef<UnitObj>().def(
+      ffi::type_attr::kSEqual.name,
+      ffi::Function::FromTyped([](const UnitObj* l, const UnitObj* r, Equal eq) {
+        for (const auto& [lk, lv] : l->defs) {
+          for (const auto& [rk, rv] : r->defs) {
+            auto name = [](const Any& g) { return g.cast<ffi::ObjectRef>().as<GlobalObj>()->name; };
+            if (name(lk) == name(rk) && !eq(lk, rk, true, String("defs"))) return false;
+          }
+        }
+        return eq(l->defs, r->defs, false, String("defs"));
+      }));
+}
+
 TVM_FFI_STATIC_INIT_BLOCK() {
   refl::ObjectDef<VarObj>()
       .def_ro("name", &VarObj::name, refl::AttachFieldFlag::SEqHashIgnore())
@@ -300,6 +345,28 @@ TEST(StructuralEqual, TypeHooksTakeOver) {
   EXPECT_FALSE(Eq(x, z));
   EXPECT_NE(H(x), H(z));
   EXPECT_EQ(Mismatch(x, z), ".a | .a");
+}
+
+TEST(StructuralEqual, HooksCompareContentUnderTheKind) {
+  // A free variable with its own hook is still a free variable: distinct ones differ unless
+  // mapped, whatever the hook says about their content.
+  ffi::ObjectRef f = Global("f"), g = Global("f");
+  EXPECT_FALSE(Eq(f, g));
+  EXPECT_TRUE(Eq(f, g, /*map_free_vars=*/true));
+  EXPECT_FALSE(Eq(f, Global("h"), true));  // the hook compares the content
+  // A hook binding variables (in a def region) before comparing a map keyed by them, as TVM's
+  // IRModule does: the keys then find their partners.
+  auto unit = [](const ffi::ObjectRef& global, int64_t def) {
+    return ffi::ObjectRef(ffi::make_object<UnitObj>(Map<Any, Any>{{global, def}}));
+  };
+  EXPECT_TRUE(Eq(unit(f, 1), unit(g, 1)));
+  EXPECT_FALSE(Eq(unit(f, 1), unit(g, 2)));
+  // The first mismatch is the definition, found through the bound key, not a missing key.
+  auto pair = StructuralEqual::GetFirstMismatch(unit(f, 1), unit(g, 2)).value();
+  Array<AccessStep> steps = pair.get<1>()->ToSteps();
+  ASSERT_EQ(steps.size(), 2u);
+  EXPECT_EQ(steps[0]->kind, AccessKind::kAttr);
+  EXPECT_EQ(steps[1]->kind, AccessKind::kMapItem);
 }
 
 TEST(StructuralEqual, FirstMismatchPaths) {
