@@ -132,9 +132,11 @@ def info(lib: ctypes.CDLL) -> dict[str, Any]:
 _ENUM_FIELDS_RENAMED_IN = (0, 1, 14)
 
 
-def _reference_version(libinfo_file: str) -> tuple[int, ...] | None:
+def _reference_version(libinfo_file: str | None) -> tuple[int, ...] | None:
     """The release of the reference package whose ``libinfo.py`` is `libinfo_file`, from the
-    ``_version.py`` beside it (None when it cannot be read)."""
+    ``_version.py`` beside it (None when there is no file or it cannot be read)."""
+    if not libinfo_file:
+        return None
     try:
         with open(os.path.join(os.path.dirname(libinfo_file), "_version.py")) as f:
             match = re.search(

@@ -425,3 +425,4 @@ def test_reference_version_is_read_beside_its_libinfo(tmp_path, text, expected):
     (tmp_path / "_version.py").write_text(text)
     assert ffi._runtime._reference_version(str(tmp_path / "libinfo.py")) == expected
     assert ffi._runtime._reference_version(str(tmp_path / "missing" / "libinfo.py")) is None
+    assert ffi._runtime._reference_version(None) is None  # a module loaded from no file
