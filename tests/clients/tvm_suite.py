@@ -20,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 import xml.etree.ElementTree as ET
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 
 #: What runs pytest on one file: `ours` imports ffi first, so that our runtime serves the process.
 RUNNER = """
@@ -85,11 +85,23 @@ def main() -> int:
                 os.path.join(root, n) for n in names if n.startswith("test_") and n.endswith(".py")
             )
     jobs = [(f, r) for f in sorted(files) for r in RUNTIMES]
+    table: dict[str, dict[str, dict[str, str]]] = collections.defaultdict(dict)
+    # Progress on the standard error as each file completes on both runtimes (a long run's partial
+    # result is worth having); the summary follows on the standard output.
     with ThreadPoolExecutor(args.jobs) as pool:
-        results = list(pool.map(lambda job: run_file(job[0], job[1], args.checkout), jobs))
-    table = collections.defaultdict(dict)
-    for (path, runtime), result in zip(jobs, results):
-        table[os.path.relpath(path, tests_root)][runtime] = result
+        futures = {pool.submit(run_file, f, r, args.checkout): (f, r) for f, r in jobs}
+        for future in as_completed(futures):
+            path, runtime = futures[future]
+            rel = os.path.relpath(path, tests_root)
+            table[rel][runtime] = future.result()
+            if len(table[rel]) == len(RUNTIMES):
+                ref, ours = table[rel]["reference"], table[rel]["ours"]
+                differ = sorted(t for t in set(ref) | set(ours) if ref.get(t) != ours.get(t))
+                print(
+                    f"{rel}: {len(ref)} tests, {len(differ)} differ {differ[:3]}",
+                    file=sys.stderr,
+                    flush=True,
+                )
     differences = 0
     for d in args.dirs:
         counts = {r: collections.Counter() for r in RUNTIMES}
