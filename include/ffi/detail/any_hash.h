@@ -71,6 +71,12 @@ inline std::string_view BytesOfAny(const TVMFFIAny& v) {
   return ByteView(*TVMFFIBytesGetByteArrayPtr(v.v_obj));
 }
 
+/*! \brief The attribute column named `name`, looked up once per process (as the convention). */
+inline const TVMFFITypeAttrColumn* LookupColumn(const char* name) {
+  TVMFFIByteArray key{name, std::strlen(name)};
+  return TVMFFIGetTypeAttrColumn(&key);
+}
+
 /*! \brief The custom hook registered for an object's type in `column`, or null. */
 inline const TVMFFIAny* CustomHook(const TVMFFITypeAttrColumn* column, int32_t type_index) {
   if (column == nullptr) return nullptr;
@@ -145,23 +151,29 @@ inline bool IsOldEqualHook(void* eq, const TVMFFIAny& v) {
   return false;
 }
 
+/*! \brief The native equality hook of type `type_index`, or null (none, or a Function). */
+inline void* NativeEqualHook(int32_t type_index) {
+  static const TVMFFITypeAttrColumn* column = LookupColumn("__any_equal__");
+  const TVMFFIAny* hook = CustomHook(column, type_index);
+  return hook != nullptr && hook->type_index == kTVMFFIOpaquePtr ? hook->v_ptr : nullptr;
+}
+
 /*!
  * \brief The hash a native hash hook gives `v`. An old hook's result is the hash itself; a new
  * one's starts with the word kTVMFFIInt (then the hash) or kTVMFFIError. An old hash that equals
- * one of those two words is told apart by the type's equality hook (`eq`, may be null: then new).
+ * one of those two words is told apart by the type's native equality hook (none: new).
  */
-inline uint64_t HashFromNative(void* fn, const TVMFFIAny& v, void* eq) {
+inline uint64_t HashFromNative(void* fn, const TVMFFIAny& v) {
   TVMFFIAny r = CallNativeHook(fn, &v, 1);
 #ifdef FFI_DETAIL_OLD_NATIVE_HOOKS
   uint64_t first = FirstWord(r);
   bool maybe_new =
       first == static_cast<uint64_t>(kTVMFFIInt) || first == static_cast<uint64_t>(kTVMFFIError);
-  if (!maybe_new || (eq != nullptr && IsOldEqualHook(eq, v))) {
+  if (!maybe_new) return first;
+  if (void* eq = NativeEqualHook(v.type_index); eq != nullptr && IsOldEqualHook(eq, v)) {
     // An old hook that happened to return the error word returned no object: nothing to release.
     return first;
   }
-#else
-  (void)eq;
 #endif
   if (r.type_index == kTVMFFIError) ThrowHookError(r);
   return static_cast<uint64_t>(r.v_int64);
@@ -190,11 +202,6 @@ inline TVMFFIAny CallFunctionHook(const TVMFFIAny& hook, const TVMFFIAny* args, 
   return result;
 }
 
-/*! \brief The attribute column named `name`, looked up once per process (as the convention). */
-inline const TVMFFITypeAttrColumn* LookupColumn(const char* name) {
-  TVMFFIByteArray key{name, std::strlen(name)};
-  return TVMFFIGetTypeAttrColumn(&key);
-}
 }  // namespace detail
 
 /*! \brief Hash of a value as a map key, equal to TVM-FFI's for every value. */
@@ -218,16 +225,9 @@ struct AnyHash {
     if (v.type_index >= kTVMFFIStaticObjectBegin) {
       static const TVMFFITypeAttrColumn* column = detail::LookupColumn("__any_hash__");
       if (const TVMFFIAny* hook = detail::CustomHook(column, v.type_index)) {
-        uint64_t hash;
-        if (hook->type_index == kTVMFFIOpaquePtr) {
-          static const TVMFFITypeAttrColumn* eq_column = detail::LookupColumn("__any_equal__");
-          const TVMFFIAny* eq = detail::CustomHook(eq_column, v.type_index);
-          void* eq_native =
-              eq != nullptr && eq->type_index == kTVMFFIOpaquePtr ? eq->v_ptr : nullptr;
-          hash = detail::HashFromNative(hook->v_ptr, v, eq_native);
-        } else {
-          hash = static_cast<uint64_t>(detail::CallFunctionHook(*hook, &v, 1).v_int64);
-        }
+        uint64_t hash = hook->type_index == kTVMFFIOpaquePtr
+                            ? detail::HashFromNative(hook->v_ptr, v)
+                            : static_cast<uint64_t>(detail::CallFunctionHook(*hook, &v, 1).v_int64);
         return detail::StableHashCombine(v.type_index, hash);
       }
     }
