@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -388,7 +389,7 @@ Module LoadImportTree(const std::string& path, const char* bin, const Module& li
     if (rows[i] > rows[i + 1] || rows[i + 1] > children.size()) fail("has a malformed import tree");
     for (uint64_t j = rows[i]; j < rows[i + 1]; ++j) {
       if (children[j] >= count) fail("has a malformed import tree");
-      CallingModule([&] { AsModuleBase(modules[i])->ImportModule(modules[children[j]]); });
+      ModuleView(modules[i]).ImportModule(modules[children[j]]);
     }
   }
   return modules[0];
@@ -524,19 +525,23 @@ class SystemLibModuleObj final : public RuntimeModuleObj {
   std::string prefix_;
 };
 
+/*! \brief This runtime's own module whose header is `header`, or null for a client's module. */
+RuntimeModuleObj* AsRuntimeModule(TVMFFIObject* header) {
+  // Only modules this runtime made carry these deleters; anything else is not ours to cast.
+  auto* obj = static_cast<ModuleObj*>(detail::ObjectUnsafe::FromHeader(static_cast<void*>(header)));
+  if (header->deleter == detail::ObjectDeleter<LibraryModuleObj>) {
+    return static_cast<LibraryModuleObj*>(obj);
+  }
+  if (header->deleter == detail::ObjectDeleter<SystemLibModuleObj>) {
+    return static_cast<SystemLibModuleObj*>(obj);
+  }
+  return nullptr;
+}
+
 /*! \brief This runtime's own module behind `mod`, or null for a client's module. */
 RuntimeModuleObj* AsRuntimeModule(const Module& mod) {
   if (!mod.defined()) FFI_THROW(ValueError) << "The module is None";
-  // Only modules this runtime made carry these deleters; anything else is not ours to cast.
-  auto deleter = detail::ObjectUnsafe::Header(mod.get())->deleter;
-  const ModuleObj* obj = mod.get();
-  if (deleter == detail::ObjectDeleter<LibraryModuleObj>) {
-    return const_cast<LibraryModuleObj*>(static_cast<const LibraryModuleObj*>(obj));
-  }
-  if (deleter == detail::ObjectDeleter<SystemLibModuleObj>) {
-    return const_cast<SystemLibModuleObj*>(static_cast<const SystemLibModuleObj*>(obj));
-  }
-  return nullptr;
+  return AsRuntimeModule(detail::ObjectUnsafe::Header(mod.get()));
 }
 
 FFI_STATIC_INIT_BLOCK() {
@@ -563,7 +568,7 @@ FFI_STATIC_INIT_BLOCK() {
                   })
       .def("ffi.ModuleGetFunction",
            [](Module mod, const String& name, bool query_imports) {
-             return ModuleGetFunction(AsModuleBase(mod), name, query_imports);
+             return ModuleGetFunction(ModuleView(mod), name, query_imports);
            })
       .def("ffi.ModuleGetPath",
            [](Module mod) {
@@ -584,6 +589,8 @@ FFI_STATIC_INIT_BLOCK() {
 }
 
 }  // namespace
+
+ModuleBase* RuntimeModuleOf(TVMFFIObject* header) { return AsRuntimeModule(header); }
 
 int ModuleBridgeVisitContextSymbols(void (*visit)(void* context, const char* name, void* symbol),
                                     void* context) {
@@ -615,8 +622,9 @@ int TVMFFIEnvModRegisterContextSymbol(const char* name, void* symbol) {
 int TVMFFIEnvModLookupFromImports(TVMFFIObjectHandle library_ctx, const char* func_name,
                                   TVMFFIObjectHandle* out) {
   FFI_SAFE_CALL_BEGIN();
-  ffi::runtime::ModuleBase* mod = ffi::runtime::ModuleOfLibraryContext(library_ctx);
-  *out = ffi::runtime::ModuleLookupFromImports(mod, ffi::String(func_name));
+  std::optional<ffi::runtime::ModuleView> mod;
+  if (library_ctx != nullptr) mod = ffi::runtime::ModuleView::OfLibraryContext(library_ctx);
+  *out = ffi::runtime::ModuleLookupFromImports(mod ? &*mod : nullptr, ffi::String(func_name));
   FFI_SAFE_CALL_END();
 }
 

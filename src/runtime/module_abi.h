@@ -17,6 +17,11 @@
  * are non-trivial, so results come back through a hidden pointer as the reference's do.
  * cxx_abi/module_obj.cc declares the same class under the reference's name and exports its vtable
  * and typeinfo, which clients' subclasses link against.
+ *
+ * The two are one layout but two classes: a client's module derives from the reference's, this
+ * runtime's from ModuleBase, and a virtual call through the other class is undefined behaviour
+ * (-fsanitize=vptr reports it). So the runtime reaches a module it did not make through
+ * `ModuleView`, which calls this runtime's modules directly and a client's through cxx_abi/.
  */
 #ifndef FFI_SRC_RUNTIME_MODULE_ABI_H_
 #define FFI_SRC_RUNTIME_MODULE_ABI_H_
@@ -29,7 +34,6 @@
 #include <ffi/module.h>
 #include <ffi/string.h>
 
-#include <exception>
 #include <string>
 #include <utility>
 
@@ -82,10 +86,6 @@ class ModuleBase : public ModuleObj {
   /*! \brief Drops every import. */
   virtual void ClearImports();
 
-  /*! \brief The imported modules, in import order. */
-  const Array<Any>& imports() const { return imports_; }
-  /*! \brief Replaces the imports (module_base.cc, under its lock). */
-  void SetImports(Array<Any> imports) { imports_ = std::move(imports); }
   /*! \brief Registers the reflected field `imports_` of every module, as the reference does (its
    * Python package reads a module's imports through it). */
   static void RegisterReflection();
@@ -96,7 +96,7 @@ class ModuleBase : public ModuleObj {
    * lends (ModuleLookupFromImports, under module_base.cc's lock), as the reference's does. */
   Map<String, Function> import_lookup_cache_;
 
-  friend TVMFFIObject* ModuleLookupFromImports(ModuleBase* mod, const String& name);
+  friend class ModuleView;
 };
 
 static_assert(sizeof(Optional<Function>) == sizeof(void*), "Optional<Function> is one pointer");
@@ -107,65 +107,104 @@ static_assert(sizeof(Array<Any>) == sizeof(void*) && sizeof(Map<String, Function
               "Array and Map are one pointer");
 
 /*!
- * \brief Runs `body`, which calls a module's virtual function; a client's module throws the
- * reference's Error class, which arrives here as a std::exception and leaves as this runtime's
- * Error with the same error object (kind, message, backtrace intact).
+ * \brief This runtime's own module whose object header is `header`, or null for a client's module
+ * (module.cc tells them by the deleters of its module classes).
  */
-template <typename F>
-decltype(auto) CallingModule(F&& body) {
-  try {
-    return std::forward<F>(body)();
-  } catch (const Error&) {
-    throw;
-  } catch (const std::exception& e) {
-    TVMFFIObject* error = CxxAbiTakeErrorObject(&e);
-    if (error == nullptr) throw;
-    throw detail::ObjectUnsafe::RefFromOwnedHeader<Error>(error);
-  }
-}
-
-/*! \brief The module object behind `mod` (any module: this runtime's or a client's). */
-inline ModuleBase* AsModuleBase(const Module& mod) {
-  if (!mod.defined()) FFI_THROW(ValueError) << "The module is None";
-  return static_cast<ModuleBase*>(const_cast<ModuleObj*>(mod.get()));
-}
-
-/*! \brief The module object whose header is `header`. */
-inline ModuleBase* AsModuleBase(TVMFFIObject* header) {
-  return static_cast<ModuleBase*>(
-      static_cast<ModuleObj*>(detail::ObjectUnsafe::FromHeader(static_cast<void*>(header))));
-}
+ModuleBase* RuntimeModuleOf(TVMFFIObject* header);
 
 /*!
- * \brief The value a library's `__tvm_ffi__library_ctx` holds for its module `mod`: the address
- * of the polymorphic module object (the reference's `ModuleObj*`, as it writes it and as a client's
- * modules, TVM's JIT ones among them, write themselves), which is the vtable pointer's, 8 bytes
- * before the object handle.
+ * \brief Any module, this runtime's or a client's, with the reference's ModuleObj interface: the
+ * virtual functions run directly on this runtime's modules and through the reference's class
+ * (cxx_abi/) on a client's, an Error the client's code throws arriving as this runtime's Error.
+ * The fields are read by the shared layout. A view: it holds no reference to the module.
+ */
+class ModuleView {
+ public:
+  /*! \brief The module whose object header is `header` (not null). */
+  explicit ModuleView(TVMFFIObject* header) : header_(header), own_(RuntimeModuleOf(header)) {}
+  /*! \brief The module `mod` holds; ValueError for None. */
+  explicit ModuleView(const Module& mod);
+  /*!
+   * \brief The module a `__tvm_ffi__library_ctx` value names (not null): the address of the
+   * polymorphic module object (the reference's `ModuleObj*`, as it writes it and as a client's
+   * modules, TVM's JIT ones among them, write themselves), the vtable pointer's, which comes
+   * before the object header.
+   */
+  static ModuleView OfLibraryContext(void* ctx) {
+    return ModuleView(reinterpret_cast<TVMFFIObject*>(static_cast<char*>(ctx) + sizeof(void*)));
+  }
+
+  /*! \brief The module's object header. */
+  TVMFFIObject* header() const { return header_; }
+  bool operator==(const ModuleView& other) const { return header_ == other.header_; }
+
+  // The reference's ModuleObj virtual functions (ModuleBase documents each).
+  const char* kind() const;
+  int GetPropertyMask() const;
+  Optional<Function> GetFunction(const String& name) const;
+  bool ImplementsFunction(const String& name) const;
+  Any GetFunctionDoc(const String& name) const;
+  Any GetFunctionMetadata(const String& name) const;
+  void WriteToFile(const String& file_name, const String& format) const;
+  Array<String> GetWriteFormats() const;
+  Bytes SaveToBytes() const;
+  String InspectSource(const String& format) const;
+  void ImportModule(const Module& other) const;
+  void ClearImports() const;
+
+  /*! \brief The field holding the imports (module_base.cc reads and writes it under its lock). */
+  Array<Any>& imports() const { return own_ != nullptr ? own_->imports_ : fields()->imports; }
+  /*! \brief The field holding what TVMFFIEnvModLookupFromImports found (module_base.cc). */
+  Map<String, Function>& import_lookup_cache() const {
+    return own_ != nullptr ? own_->import_lookup_cache_ : fields()->import_lookup_cache;
+  }
+
+ private:
+  /*! \brief The fields every module has after its object header, in the reference's order. */
+  struct FieldLayout {
+    Array<Any> imports;
+    Map<String, Function> import_lookup_cache;
+  };
+  FieldLayout* fields() const { return reinterpret_cast<FieldLayout*>(header_ + 1); }
+
+  TVMFFIObject* header_;
+  /*! \brief The module as this runtime's class, or null for a client's module. */
+  ModuleBase* own_;
+};
+
+/*!
+ * \brief The value a library's `__tvm_ffi__library_ctx` holds for this runtime's module `mod`
+ * (ModuleView::OfLibraryContext reads it back).
  */
 inline void* LibraryContext(ModuleBase* mod) { return mod; }
-/*! \brief The module a `__tvm_ffi__library_ctx` value names (null for null). */
-inline ModuleBase* ModuleOfLibraryContext(void* ctx) { return static_cast<ModuleBase*>(ctx); }
 
 /*!
  * \brief The function `name` of `mod`, searching its imports (depth first, in import order) when
  * `query_imports` is set: the reference's ModuleObj::GetFunction(name, query_imports).
  */
-Optional<Function> ModuleGetFunction(ModuleBase* mod, const String& name, bool query_imports);
+Optional<Function> ModuleGetFunction(ModuleView mod, const String& name, bool query_imports);
 /*! \brief Whether `mod` (or, with `query_imports`, an import) has the function `name`. */
-bool ModuleImplementsFunction(ModuleBase* mod, const String& name, bool query_imports);
+bool ModuleImplementsFunction(ModuleView mod, const String& name, bool query_imports);
 /*! \brief The docstring of `name` from the first module (imports after `mod`) that has one. */
-Any ModuleGetFunctionDoc(ModuleBase* mod, const String& name, bool query_imports);
+Any ModuleGetFunctionDoc(ModuleView mod, const String& name, bool query_imports);
 /*! \brief The metadata of `name` from the first module (imports after `mod`) that has one. */
-Any ModuleGetFunctionMetadata(ModuleBase* mod, const String& name, bool query_imports);
-/*! \brief Makes `other` an import of `mod` (RuntimeError when it would close a cycle). */
-void ModuleImport(ModuleBase* mod, const Module& other);
+Any ModuleGetFunctionMetadata(ModuleView mod, const String& name, bool query_imports);
+/*! \brief The imports of `mod`, in import order (a snapshot: later imports do not change it). */
+Array<Any> ModuleImports(ModuleView mod);
+/*!
+ * \brief The base ImportModule: makes `other` an import of `mod` (RuntimeError when it would
+ * close a cycle).
+ */
+void ModuleImport(ModuleView mod, const Module& other);
+/*! \brief The base ClearImports: drops every import of `mod`. */
+void ModuleClearImports(ModuleView mod);
 /*!
  * \brief TVMFFIEnvModLookupFromImports: the function `name` from the imports of `mod` (each with
  * its own imports, in import order), else the global function; RuntimeError when neither has it.
  * The module itself is not searched. The result is lent: `mod` keeps it (a null `mod`: the
  * process does), and the same name gives the same function from then on.
  */
-TVMFFIObject* ModuleLookupFromImports(ModuleBase* mod, const String& name);
+TVMFFIObject* ModuleLookupFromImports(const ModuleView* mod, const String& name);
 
 }  // namespace runtime
 }  // namespace ffi

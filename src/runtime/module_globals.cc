@@ -59,71 +59,54 @@ FFI_STATIC_INIT_BLOCK() {
       .def("ffi.ModuleLoadFromFile", LoadFromFile,
            "Loads a module from a file, with the loader registered for its extension.")
       .def(
-          "ffi.ModuleGetKind",
-          [](Module mod) {
-            return String(CallingModule([&] { return AsModuleBase(mod)->kind(); }));
-          },
+          "ffi.ModuleGetKind", [](Module mod) { return String(ModuleView(mod).kind()); },
           "The kind of module (`library` for a loaded shared library or the system library).")
       .def(
-          "ffi.ModuleGetPropertyMask",
-          [](Module mod) {
-            return CallingModule([&] { return AsModuleBase(mod)->GetPropertyMask(); });
-          },
+          "ffi.ModuleGetPropertyMask", [](Module mod) { return ModuleView(mod).GetPropertyMask(); },
           "The module's property bits: 1 binary serializable, 2 runnable, 4 exportable.")
       .def(
           "ffi.ModuleImplementsFunction",
           [](Module mod, const String& name, bool query_imports) {
-            return ModuleImplementsFunction(AsModuleBase(mod), name, query_imports);
+            return ModuleImplementsFunction(ModuleView(mod), name, query_imports);
           },
           "Whether the module (or, with query_imports, an import) has the function `name`.")
       .def(
           "ffi.ModuleGetFunctionDoc",
           [](Module mod, const String& name, bool query_imports) {
-            return ModuleGetFunctionDoc(AsModuleBase(mod), name, query_imports);
+            return ModuleGetFunctionDoc(ModuleView(mod), name, query_imports);
           },
           "The docstring the module exports for `name`, or None.")
       .def(
           "ffi.ModuleGetFunctionMetadata",
           [](Module mod, const String& name, bool query_imports) {
-            return ModuleGetFunctionMetadata(AsModuleBase(mod), name, query_imports);
+            return ModuleGetFunctionMetadata(ModuleView(mod), name, query_imports);
           },
           "The metadata (JSON) the module exports for `name`, or None.")
       .def(
-          "ffi.ModuleGetWriteFormats",
-          [](Module mod) {
-            return CallingModule([&] { return AsModuleBase(mod)->GetWriteFormats(); });
-          },
+          "ffi.ModuleGetWriteFormats", [](Module mod) { return ModuleView(mod).GetWriteFormats(); },
           "The formats the module can be written in.")
       .def(
           "ffi.ModuleInspectSource",
-          [](Module mod, const String& format) {
-            return CallingModule([&] { return AsModuleBase(mod)->InspectSource(format); });
-          },
+          [](Module mod, const String& format) { return ModuleView(mod).InspectSource(format); },
           "The module's source in a format (empty when it has none).")
       .def(
           "ffi.ModuleWriteToFile",
           [](Module mod, const String& file_name, const String& format) {
-            CallingModule([&] { AsModuleBase(mod)->WriteToFile(file_name, format); });
+            ModuleView(mod).WriteToFile(file_name, format);
           },
           "Writes the module to a file (RuntimeError where its kind cannot).")
       .def(
-          "ffi.ModuleSaveToBytes",
-          [](Module mod) {
-            return CallingModule([&] { return AsModuleBase(mod)->SaveToBytes(); });
-          },
+          "ffi.ModuleSaveToBytes", [](Module mod) { return ModuleView(mod).SaveToBytes(); },
           "The module serialized (RuntimeError where its kind cannot).")
       .def(
-          "ffi.ModuleGetImports", [](Module mod) { return AsModuleBase(mod)->imports(); },
+          "ffi.ModuleGetImports", [](Module mod) { return ModuleImports(ModuleView(mod)); },
           "The modules `mod` imports, in order.")
       .def(
           "ffi.ModuleImportModule",
-          [](Module mod, Module other) {
-            CallingModule([&] { AsModuleBase(mod)->ImportModule(other); });
-          },
+          [](Module mod, Module other) { ModuleView(mod).ImportModule(other); },
           "Makes `other` an import of `mod` (RuntimeError when that would form a cycle).")
       .def(
-          "ffi.ModuleClearImports",
-          [](Module mod) { CallingModule([&] { AsModuleBase(mod)->ClearImports(); }); },
+          "ffi.ModuleClearImports", [](Module mod) { ModuleView(mod).ClearImports(); },
           "Drops every import of the module.")
       .def(
           "ffi.ModuleGlobalsAdd",

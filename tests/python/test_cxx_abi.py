@@ -98,8 +98,14 @@ def test_client_module_errors_arrive_typed(client):
     counter = client.make_counter(1)
     with pytest.raises(RuntimeError, match=r"Module\[test.counter\] does not support WriteToFile"):
         counter.write_to_file("/tmp/never", "so")
+    with pytest.raises(RuntimeError, match=r"Module\[test.counter\] does not support SaveToBytes"):
+        ffi.get_global_func("ffi.ModuleSaveToBytes")(counter)
+    with pytest.raises(ValueError, match="the function `broken` cannot be made"):
+        counter.get_function("broken")
+    # The module is intact after each error.
     assert counter.get_write_formats() == []
-    assert counter.inspect_source("") == ""
+    assert counter.inspect_source("") == "" and counter.inspect_source("txt") == "x + step"
+    assert counter.get_function("count")(1) == 2
 
 
 def test_imports_across_clients_and_runtime(client, kernels_path):

@@ -9,8 +9,6 @@
 
 #include <ffi/c_api.h>
 
-#include <exception>
-
 namespace tvm {
 namespace ffi {
 namespace runtime {
@@ -39,14 +37,36 @@ int ModuleBridgeClearImports(TVMFFIObject* mod);
 int ModuleBridgeVisitContextSymbols(void (*visit)(void* context, const char* name, void* symbol),
                                     void* context);
 
-// Implemented by cxx_abi/, for the rest of the runtime.
+// Implemented by cxx_abi/module_obj.cc, for the rest of the runtime: the virtual functions of a
+// client's module (one whose class derives from the reference's ModuleObj, not from this runtime's
+// ModuleBase), called through the reference's class. `mod` is the module's header address; string
+// arguments and results are String values, one TVMFFIAny each; results are owned. An Error the
+// module throws arrives as the raised error (-1); any other exception passes through unchanged.
 
-/*!
- * \brief When `e` is the reference's Error class (thrown by a client's code built with the
- * reference's headers, e.g. a module's virtual function), a new reference to its error object;
- * otherwise null.
- */
-TVMFFIObject* CxxAbiTakeErrorObject(const std::exception* e);
+/*! \brief ModuleObj::kind(). */
+int ClientModuleKind(TVMFFIObject* mod, const char** out);
+/*! \brief ModuleObj::GetPropertyMask(). */
+int ClientModuleGetPropertyMask(TVMFFIObject* mod, int* out);
+/*! \brief ModuleObj::GetFunction(name): a function object, or null for none. */
+int ClientModuleGetFunction(TVMFFIObject* mod, const TVMFFIAny* name, TVMFFIObject** out);
+/*! \brief ModuleObj::ImplementsFunction(name). */
+int ClientModuleImplementsFunction(TVMFFIObject* mod, const TVMFFIAny* name, int* out);
+/*! \brief ModuleObj::GetFunctionDoc(name): a String or None. */
+int ClientModuleGetFunctionDoc(TVMFFIObject* mod, const TVMFFIAny* name, TVMFFIAny* out);
+/*! \brief ModuleObj::GetFunctionMetadata(name): a String or None. */
+int ClientModuleGetFunctionMetadata(TVMFFIObject* mod, const TVMFFIAny* name, TVMFFIAny* out);
+/*! \brief ModuleObj::WriteToFile(file_name, format). */
+int ClientModuleWriteToFile(TVMFFIObject* mod, const TVMFFIAny* file_name, const TVMFFIAny* format);
+/*! \brief ModuleObj::GetWriteFormats(): an array object. */
+int ClientModuleGetWriteFormats(TVMFFIObject* mod, TVMFFIObject** out);
+/*! \brief ModuleObj::SaveToBytes(): a Bytes value. */
+int ClientModuleSaveToBytes(TVMFFIObject* mod, TVMFFIAny* out);
+/*! \brief ModuleObj::InspectSource(format): a String. */
+int ClientModuleInspectSource(TVMFFIObject* mod, const TVMFFIAny* format, TVMFFIAny* out);
+/*! \brief ModuleObj::ImportModule(other). */
+int ClientModuleImportModule(TVMFFIObject* mod, TVMFFIObject* other);
+/*! \brief ModuleObj::ClearImports(). */
+int ClientModuleClearImports(TVMFFIObject* mod);
 
 }  // namespace runtime
 }  // namespace ffi

@@ -8,7 +8,6 @@
 #include <new>
 #include <string>
 
-#include "bridge.h"
 #include "reference_types.h"
 
 namespace tvm {
@@ -257,18 +256,3 @@ void* FFICxxAbiStringifyByValueIndent(void* result, const tvm::ffi::Any* value,
   return new (result) tvm::ffi::String(
       tvm::ffi::cxx_abi::StringifyWith(*value, IndentFromStdOptionalLayout(indent)));
 }
-
-namespace tvm {
-namespace ffi {
-namespace runtime {
-
-TVMFFIObject* CxxAbiTakeErrorObject(const std::exception* e) {
-  const Error* error = dynamic_cast<const Error*>(e);
-  if (error == nullptr) return nullptr;
-  cxx_abi::IncRef(error->get());
-  return error->get();
-}
-
-}  // namespace runtime
-}  // namespace ffi
-}  // namespace tvm

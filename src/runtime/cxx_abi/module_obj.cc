@@ -43,13 +43,28 @@ class FFI_CXX_ABI_EXPORT ModuleObj : public Object {
   Optional<String> GetFunctionDoc(const String& name, bool query_imports);
   Optional<String> GetFunctionMetadata(const String& name, bool query_imports);
 
+  /*! \brief The module whose object header is `header` (the vtable pointer comes first). */
+  static ModuleObj* FromHeader(TVMFFIObject* header) {
+    return reinterpret_cast<ModuleObj*>(reinterpret_cast<char*>(header) - sizeof(void*));
+  }
+  /*!
+   * \brief The object header of `mod`, found by the layout alone: the non-virtual methods run on
+   * this runtime's modules too (clients call them on any module), whose class is not this one, so
+   * they must not touch a member.
+   */
+  static TVMFFIObject* HeaderOf(ModuleObj* mod) {
+    return reinterpret_cast<TVMFFIObject*>(reinterpret_cast<char*>(mod) + sizeof(void*));
+  }
+
  protected:
-  TVMFFIObject* header() { return &header_; }
   Array<Any> imports_;
 
  private:
   Map<String, Function> import_lookup_cache_;
 };
+
+static_assert(sizeof(ModuleObj) == sizeof(void*) + sizeof(TVMFFIObject) + 2 * sizeof(void*),
+              "ModuleObj: vtable pointer, object header, imports, import lookup cache");
 
 namespace {
 
@@ -58,14 +73,33 @@ void Check(int code) {
   if (code != 0) cxx_abi::ThrowRaised();
 }
 
+/*! \brief The String argument a bridge call passes as its TVMFFIAny (the same layout). */
+const String& StringArg(const TVMFFIAny* value) { return *reinterpret_cast<const String*>(value); }
+
+/*!
+ * \brief Runs `body` on the client's module `mod` as a bridge call: 0, or -1 with the Error the
+ * module threw raised. Other exceptions pass through to the runtime's caller, which runs inside a
+ * C ABI call of its own.
+ */
+template <typename F>
+int CallClientModule(TVMFFIObject* mod, F body) {
+  try {
+    body(ModuleObj::FromHeader(mod));
+    return 0;
+  } catch (const Error& error) {
+    TVMFFIErrorSetRaised(error.get());
+    return -1;
+  }
+}
+
 }  // namespace
 
 // The key function (first out-of-line virtual): the vtable and typeinfo are emitted here.
 void ModuleObj::ImportModule(const Module& other) {
-  Check(runtime::ModuleBridgeImport(header(), other.get()));
+  Check(runtime::ModuleBridgeImport(HeaderOf(this), other.get()));
 }
 
-void ModuleObj::ClearImports() { Check(runtime::ModuleBridgeClearImports(header())); }
+void ModuleObj::ClearImports() { Check(runtime::ModuleBridgeClearImports(HeaderOf(this))); }
 
 Array<String> ModuleObj::GetWriteFormats() const {
   static TVMFFIObject* cache = nullptr;
@@ -75,26 +109,26 @@ Array<String> ModuleObj::GetWriteFormats() const {
 
 Optional<Function> ModuleObj::GetFunction(const String& name, bool query_imports) {
   TVMFFIAny out = cxx_abi::NoneAny();
-  Check(runtime::ModuleBridgeGetFunction(header(), &name.raw(), query_imports, &out));
+  Check(runtime::ModuleBridgeGetFunction(HeaderOf(this), &name.raw(), query_imports, &out));
   return Optional<Function>(
       cxx_abi::Ref::Own(out.type_index == kTVMFFIFunction ? out.v_obj : nullptr));
 }
 
 bool ModuleObj::ImplementsFunction(const String& name, bool query_imports) {
   int out = 0;
-  Check(runtime::ModuleBridgeImplementsFunction(header(), &name.raw(), query_imports, &out));
+  Check(runtime::ModuleBridgeImplementsFunction(HeaderOf(this), &name.raw(), query_imports, &out));
   return out != 0;
 }
 
 Optional<String> ModuleObj::GetFunctionDoc(const String& name, bool query_imports) {
   TVMFFIAny out = cxx_abi::NoneAny();
-  Check(runtime::ModuleBridgeGetFunctionDoc(header(), &name.raw(), query_imports, &out));
+  Check(runtime::ModuleBridgeGetFunctionDoc(HeaderOf(this), &name.raw(), query_imports, &out));
   return Optional<String>(cxx_abi::Cell::Own(out));
 }
 
 Optional<String> ModuleObj::GetFunctionMetadata(const String& name, bool query_imports) {
   TVMFFIAny out = cxx_abi::NoneAny();
-  Check(runtime::ModuleBridgeGetFunctionMetadata(header(), &name.raw(), query_imports, &out));
+  Check(runtime::ModuleBridgeGetFunctionMetadata(HeaderOf(this), &name.raw(), query_imports, &out));
   return Optional<String>(cxx_abi::Cell::Own(out));
 }
 
@@ -130,5 +164,68 @@ void Module::VisitContextSymbols(const TypedFunction<void(String, void*)>& callb
   if (visit.failed) cxx_abi::ThrowRaised();
 }
 
+namespace runtime {
+
+int ClientModuleKind(TVMFFIObject* mod, const char** out) {
+  return CallClientModule(mod, [&](ModuleObj* m) { *out = m->kind(); });
+}
+
+int ClientModuleGetPropertyMask(TVMFFIObject* mod, int* out) {
+  return CallClientModule(mod, [&](ModuleObj* m) { *out = m->GetPropertyMask(); });
+}
+
+int ClientModuleGetFunction(TVMFFIObject* mod, const TVMFFIAny* name, TVMFFIObject** out) {
+  return CallClientModule(mod,
+                          [&](ModuleObj* m) { *out = m->GetFunction(StringArg(name)).Release(); });
+}
+
+int ClientModuleImplementsFunction(TVMFFIObject* mod, const TVMFFIAny* name, int* out) {
+  return CallClientModule(mod,
+                          [&](ModuleObj* m) { *out = m->ImplementsFunction(StringArg(name)); });
+}
+
+int ClientModuleGetFunctionDoc(TVMFFIObject* mod, const TVMFFIAny* name, TVMFFIAny* out) {
+  return CallClientModule(
+      mod, [&](ModuleObj* m) { *out = m->GetFunctionDoc(StringArg(name)).Release(); });
+}
+
+int ClientModuleGetFunctionMetadata(TVMFFIObject* mod, const TVMFFIAny* name, TVMFFIAny* out) {
+  return CallClientModule(
+      mod, [&](ModuleObj* m) { *out = m->GetFunctionMetadata(StringArg(name)).Release(); });
+}
+
+int ClientModuleWriteToFile(TVMFFIObject* mod, const TVMFFIAny* file_name,
+                            const TVMFFIAny* format) {
+  return CallClientModule(
+      mod, [&](ModuleObj* m) { m->WriteToFile(StringArg(file_name), StringArg(format)); });
+}
+
+int ClientModuleGetWriteFormats(TVMFFIObject* mod, TVMFFIObject** out) {
+  return CallClientModule(mod, [&](ModuleObj* m) { *out = m->GetWriteFormats().Release(); });
+}
+
+int ClientModuleSaveToBytes(TVMFFIObject* mod, TVMFFIAny* out) {
+  return CallClientModule(mod, [&](ModuleObj* m) { *out = m->SaveToBytes().Release(); });
+}
+
+int ClientModuleInspectSource(TVMFFIObject* mod, const TVMFFIAny* format, TVMFFIAny* out) {
+  return CallClientModule(
+      mod, [&](ModuleObj* m) { *out = m->InspectSource(StringArg(format)).Release(); });
+}
+
+int ClientModuleImportModule(TVMFFIObject* mod, TVMFFIObject* other) {
+  return CallClientModule(mod, [&](ModuleObj* m) {
+    cxx_abi::IncRef(other);  // borrowed by the caller; `imported` holds its own reference
+    Module imported;
+    static_cast<cxx_abi::Ref&>(imported) = cxx_abi::Ref::Own(other);
+    m->ImportModule(imported);
+  });
+}
+
+int ClientModuleClearImports(TVMFFIObject* mod) {
+  return CallClientModule(mod, [&](ModuleObj* m) { m->ClearImports(); });
+}
+
+}  // namespace runtime
 }  // namespace ffi
 }  // namespace tvm

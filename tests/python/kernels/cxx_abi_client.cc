@@ -16,13 +16,17 @@ namespace ffi = tvm::ffi;
 
 namespace {
 
-/*! \brief A module kind of the client's own: one function, a docstring, no WriteToFile. */
+/*!
+ * \brief A module kind of the client's own: one function, a docstring, a source, no WriteToFile
+ * or SaveToBytes; looking up `broken` throws.
+ */
 class CounterModuleObj : public ffi::ModuleObj {
  public:
   explicit CounterModuleObj(int64_t step) : step_(step) {}
   const char* kind() const final { return "test.counter"; }
   int GetPropertyMask() const final { return ffi::Module::kRunnable; }
   ffi::Optional<ffi::Function> GetFunction(const ffi::String& name) final {
+    if (name == "broken") TVM_FFI_THROW(ValueError) << "the function `broken` cannot be made";
     if (name != "count") return std::nullopt;
     int64_t step = step_;
     return ffi::Function::FromTyped([step](int64_t x) { return x + step; });
@@ -30,6 +34,9 @@ class CounterModuleObj : public ffi::ModuleObj {
   ffi::Optional<ffi::String> GetFunctionDoc(const ffi::String& name) final {
     if (name != "count") return std::nullopt;
     return ffi::String("Adds the step.");
+  }
+  ffi::String InspectSource(const ffi::String& format) const final {
+    return format == "txt" ? ffi::String("x + step") : ffi::String();
   }
 
  private:
