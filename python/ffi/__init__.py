@@ -49,6 +49,18 @@ from ._core import (  # noqa: E402
     remove_global_func,
     set_tensor_results,
 )
+
+
+def _adapt_runtime_to_reference_package(package_dir: str) -> None:
+    """Shows the runtime the reference package about to share it (a runtime that a host loaded
+    may not be ours, and then has nothing to adapt)."""
+    adapt = get_global_func("ffi.EnumAdaptToReferencePackage", allow_missing=True)
+    if adapt is not None:
+        adapt(package_dir)
+
+
+_runtime.share_with_reference_package(_LIB, _adapt_runtime_to_reference_package)
+
 from ._dtypes import (  # noqa: E402
     bfloat16,
     bool_,

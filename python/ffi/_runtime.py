@@ -10,9 +10,10 @@ records that name, so the dynamic loader hands each of them whichever runtime wa
   it: the reference's loader asks for its own library by path, which would map a second copy
   beside ours, so :class:`_ShareRuntime` makes that loader return the runtime already loaded.
 
-A reference package from before 0.1.14 reads ``ffi.Enum``'s fields under their old names
-(``_value``, ``_name``); when one is steered onto ours, the runtime is told to use those names
-(``ffi.EnumUseLegacyFieldNames``) before the package defines its classes.
+Some reference releases expect what the runtime has to adapt to (before 0.1.14, ``ffi.Enum``'s
+fields under their old names ``_value`` and ``_name``): when the package is steered onto ours, the
+runtime is shown the package's directory (``ffi.EnumAdaptToReferencePackage``, which reads its
+release) before the package defines its classes.
 """
 
 from __future__ import annotations
@@ -20,9 +21,8 @@ from __future__ import annotations
 import ctypes
 import importlib.machinery
 import os
-import re
 import sys
-from typing import Any
+from typing import Any, Callable
 
 from . import libinfo
 
@@ -35,16 +35,6 @@ ABI_VERSION = (0, 1)
 
 class _Version(ctypes.Structure):
     _fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32), ("patch", ctypes.c_uint32)]
-
-
-class _ByteArray(ctypes.Structure):
-    _fields_ = [("data", ctypes.c_char_p), ("size", ctypes.c_size_t)]
-
-
-class _Any(ctypes.Structure):
-    """A TVMFFIAny, as raw storage for a result that is always None here."""
-
-    _fields_ = [("words", ctypes.c_uint64 * 2)]
 
 
 class _DlInfo(ctypes.Structure):
@@ -109,8 +99,13 @@ def load() -> ctypes.CDLL:
             f"{'.'.join(map(str, ABI_VERSION))}.x. Import ffi in a process without it, or use a "
             "matching tvm_ffi."
         )
-    sys.meta_path.insert(0, _ShareRuntime(lib))
     return lib
+
+
+def share_with_reference_package(lib: ctypes.CDLL, adapt: Callable[[str], Any]) -> None:
+    """Makes a later ``import tvm_ffi`` use the runtime `lib` (see the module docstring); `adapt`
+    is called with the reference package's directory before the package loads its runtime."""
+    sys.meta_path.insert(0, _ShareRuntime(lib, adapt))
 
 
 def info(lib: ctypes.CDLL) -> dict[str, Any]:
@@ -127,49 +122,14 @@ def info(lib: ctypes.CDLL) -> dict[str, Any]:
     }
 
 
-#: The first reference release whose Python package reads ffi.Enum's fields as `_int_index` and
-#: `_str_index` (earlier ones: `_value` and `_name`).
-_ENUM_FIELDS_RENAMED_IN = (0, 1, 14)
-
-
-def _reference_version(libinfo_file: str | None) -> tuple[int, ...] | None:
-    """The release of the reference package whose ``libinfo.py`` is `libinfo_file`, from the
-    ``_version.py`` beside it (None when there is no file or it cannot be read)."""
-    if not libinfo_file:
-        return None
-    try:
-        with open(os.path.join(os.path.dirname(libinfo_file), "_version.py")) as f:
-            match = re.search(
-                r"__version__\s*=\s*(?:version\s*=\s*)?['\"](\d+)\.(\d+)\.(\d+)", f.read()
-            )
-    except OSError:
-        return None
-    return tuple(int(part) for part in match.groups()) if match else None
-
-
-def _call_global(lib: ctypes.CDLL, name: str) -> None:
-    """Calls the runtime's global function `name` with no arguments (its result is None), if the
-    runtime has one (a reference runtime that a host loaded lacks ours)."""
-    key = name.encode()
-    handle = ctypes.c_void_p()
-    if lib.TVMFFIFunctionGetGlobal(ctypes.byref(_ByteArray(key, len(key))), ctypes.byref(handle)):
-        raise RuntimeError(f"ffi: looking up {name} failed")
-    if not handle.value:
-        return
-    try:
-        if lib.TVMFFIFunctionCall(handle, None, 0, ctypes.byref(_Any())):
-            raise RuntimeError(f"ffi: {name} failed")
-    finally:
-        lib.TVMFFIObjectDecRef(handle)
-
-
 class _ShareRuntime:
     """Import hook: the reference package's ``tvm_ffi.libinfo`` loads the runtime already in the
     process instead of mapping a second copy of its own file. (A meta path finder by protocol, not
     by deriving from ``importlib.abc``, whose import costs ``import ffi`` several milliseconds.)"""
 
-    def __init__(self, lib: ctypes.CDLL) -> None:
+    def __init__(self, lib: ctypes.CDLL, adapt: Callable[[str], Any]) -> None:
         self._lib = lib
+        self._adapt = adapt
 
     def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
         if name != "tvm_ffi.libinfo":
@@ -177,24 +137,24 @@ class _ShareRuntime:
         spec = importlib.machinery.PathFinder.find_spec(name, path, target)
         if spec is None or spec.loader is None:
             return None
-        spec.loader = _SharedRuntimeLoader(spec.loader, self._lib)
+        spec.loader = _SharedRuntimeLoader(spec.loader, self._lib, self._adapt)
         return spec
 
 
 class _SharedRuntimeLoader:
     """Runs the reference's ``libinfo`` unchanged, then makes its runtime loader return ours."""
 
-    def __init__(self, loader: Any, lib: ctypes.CDLL) -> None:
+    def __init__(self, loader: Any, lib: ctypes.CDLL, adapt: Callable[[str], Any]) -> None:
         self._loader = loader
         self._lib = lib
+        self._adapt = adapt
 
     def create_module(self, spec: Any) -> Any:
         return self._loader.create_module(spec)
 
     def exec_module(self, module: Any) -> None:
-        version = _reference_version(module.__spec__.origin)
-        if version is not None and version < _ENUM_FIELDS_RENAMED_IN:
-            _call_global(self._lib, "ffi.EnumUseLegacyFieldNames")
+        if module.__spec__.origin:  # None: not loaded from a file, no _version.py to read
+            self._adapt(os.path.dirname(module.__spec__.origin))
         self._loader.exec_module(module)
         original = module.load_lib_ctypes
         lib = self._lib

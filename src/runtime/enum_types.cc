@@ -10,18 +10,42 @@
 //
 // Reference releases before 0.1.14 named ffi.Enum's two fields `_value` and `_name` (same layout:
 // an int64 at offset 24, a String at 32), and their Python packages read them under those names.
-// ffi.EnumUseLegacyFieldNames renames them for a process whose reference package is one of those
-// (python/ffi/_runtime.py calls it when that package loads on this runtime).
+// So the fields take those names in a process whose reference package is one of those releases:
+// ffi.EnumAdaptToReferencePackage when our Python package sees that package load
+// (python/ffi/_runtime.py), and at load when this runtime file was put in place of that package's
+// own (reference_package.h).
 #include <ffi/enum.h>
 #include <ffi/function.h>
 #include <ffi/reflection/registry.h>
 
+#include <string>
+
+#include "reference_package.h"
 #include "reflection_table.h"
 
 namespace tvm {
 namespace ffi {
 namespace runtime {
 namespace {
+
+/*! \brief The first reference release whose Python package reads `_int_index`/`_str_index`. */
+constexpr ReleaseVersion kEnumFieldsRenamedIn = {0, 1, 14};
+
+/*! \brief Names ffi.Enum's fields as releases before 0.1.14 did (a second call changes nothing). */
+void UseLegacyFieldNames() {
+  int32_t index = EnumObj::RuntimeTypeIndex();
+  RenameTypeField(index, "_int_index", "_value");
+  RenameTypeField(index, "_str_index", "_name");
+}
+
+/*! \brief Follows the release of the reference package in `package_dir`; true when that release
+ * reads the legacy names. */
+bool AdaptToReferencePackage(const std::string& package_dir) {
+  std::optional<ReleaseVersion> version = ReferencePackageVersion(package_dir);
+  if (!version.has_value() || *version >= kEnumFieldsRenamedIn) return false;
+  UseLegacyFieldNames();
+  return true;
+}
 
 FFI_STATIC_INIT_BLOCK() {
   namespace refl = reflection;
@@ -47,16 +71,17 @@ FFI_STATIC_INIT_BLOCK() {
   refl::ObjectDef<StrEnumObj>("A string enum singleton.")
       .def_ro("value", &EnumObj::_str_index, refl::init(false),
               refl::AttachFieldFlag::SEqHashIgnore(), "The string index (alias of _str_index).");
-  refl::GlobalDef().def(
-      "ffi.EnumUseLegacyFieldNames",
-      []() {
-        int32_t index = EnumObj::RuntimeTypeIndex();
-        RenameTypeField(index, "_int_index", "_value");
-        RenameTypeField(index, "_str_index", "_name");
-      },
-      "Names ffi.Enum's fields `_value` and `_name`, as reference releases before 0.1.14 did, for "
-      "a "
-      "process whose Python package is one of those; call it before any class reads ffi.Enum.");
+  refl::GlobalDef()
+      .def("ffi.EnumUseLegacyFieldNames", UseLegacyFieldNames,
+           "Names ffi.Enum's fields `_value` and `_name`, as reference releases before 0.1.14 "
+           "did; call it before any class reads ffi.Enum.")
+      .def("ffi.EnumAdaptToReferencePackage", AdaptToReferencePackage,
+           "Names ffi.Enum's fields as the reference package in the given directory (its "
+           "_version.py) reads them; true when that is the names before 0.1.14.");
+  // A runtime file in place of the reference package's own serves that package's release.
+  if (std::string package = EnclosingReferencePackage(); !package.empty()) {
+    AdaptToReferencePackage(package);
+  }
 }
 
 }  // namespace

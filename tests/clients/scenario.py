@@ -1,7 +1,10 @@
 """What every client scenario shares: the runtime it runs on (its one argument) and the way it
 reports its results (one JSON object on the standard output).
 
-    python <client>_scenario.py ours|reference   # `ours`: import ffi first, so our runtime serves
+    python <client>_scenario.py reference|ours|in-place
+        # ours: import ffi first, so our runtime serves; in-place: the client unchanged, with our
+        # runtime file in place of the reference package's own (run.sh puts such a copy of the
+        # package first on PYTHONPATH)
 """
 
 import json
@@ -19,7 +22,13 @@ def select_runtime() -> dict[str, Any]:
         return {"served_by": ffi.runtime_info()["implementation"]}
     if sys.argv[1:] == ["reference"]:
         return {"served_by": "reference"}
-    sys.exit(f"usage: {os.path.basename(sys.argv[0])} ours|reference")
+    if sys.argv[1:] == ["in-place"]:
+        import tvm_ffi  # noqa: PLC0415 - what the client imports first anyway
+
+        # A global function only our runtime registers tells which runtime the package loaded.
+        ours = tvm_ffi.get_global_func("ffi.EnumAdaptToReferencePackage", allow_missing=True)
+        return {"served_by": "ffi" if ours is not None else "reference"}
+    sys.exit(f"usage: {os.path.basename(sys.argv[0])} reference|ours|in-place")
 
 
 def keep_stdout_for_results() -> Any:

@@ -9,6 +9,7 @@ import copy
 import itertools
 import json
 import pickle
+import shutil
 import subprocess
 import sys
 from typing import ClassVar
@@ -413,16 +414,72 @@ def test_legacy_enum_field_names_keep_this_package_working(tmp_path):
     assert "Warning" not in proc.stderr
 
 
+ENUM_FIELDS_SCRIPT = """
+import ctypes, os, sys
+if len(sys.argv) > 2:  # a runtime file to load first, as a reference package would load its own
+    ctypes.CDLL(sys.argv[2], mode=ctypes.RTLD_GLOBAL)
+import ffi
+if len(sys.argv) == 2:
+    print(ffi.get_global_func("ffi.EnumAdaptToReferencePackage")(sys.argv[1]))
+else:
+    print(os.path.samefile(ffi.runtime_info()["path"], sys.argv[2]))
+index = ffi._core.type_key_to_index("ffi.Enum")
+print([f.__name__ for f in ffi._core._type_fields(index)])
+"""
+
+LEGACY = "['_value', '_name']"
+CURRENT = "['_int_index', '_str_index']"
+
+
+def _enum_fields_after(tmp_path, *args):
+    script = tmp_path / "enum_fields.py"
+    script.write_text(ENUM_FIELDS_SCRIPT)
+    proc = subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.split("\n")[:2]
+
+
 @pytest.mark.parametrize(
-    "text, expected",
+    "text, legacy",
     [
-        ("__version__ = version = '0.1.12'\n", (0, 1, 12)),
-        ('__version__ = "0.1.15.post2"\n', (0, 1, 15)),
-        ("version = 'unknown'\n", None),
+        ("__version__ = version = '0.1.12'\n", True),
+        ("__all__ = ['__version__']\n__version__ = '0.1.13rc1'\n", True),
+        ('__version__ = "0.1.15.post2"\n', False),
+        ("__version__ = version = '0.1.14'\n", False),
+        ("__version__ = version = '1.0.0'\n", False),
+        ("version = '0.1.12'\n", False),  # no __version__ line: nothing to follow
+        ("__version__ = unknown\n", False),
+        (None, False),  # no _version.py
     ],
 )
-def test_reference_version_is_read_beside_its_libinfo(tmp_path, text, expected):
-    (tmp_path / "_version.py").write_text(text)
-    assert ffi._runtime._reference_version(str(tmp_path / "libinfo.py")) == expected
-    assert ffi._runtime._reference_version(str(tmp_path / "missing" / "libinfo.py")) is None
-    assert ffi._runtime._reference_version(None) is None  # a module loaded from no file
+def test_runtime_follows_the_reference_package_it_is_shown(tmp_path, text, legacy):
+    # What our package does when a reference package loads on our runtime: it shows the runtime
+    # the package's directory, and the runtime reads the release there.
+    package = tmp_path / "tvm_ffi"
+    package.mkdir()
+    if text is not None:
+        (package / "_version.py").write_text(text)
+    assert _enum_fields_after(tmp_path, str(package)) == [
+        str(legacy),
+        LEGACY if legacy else CURRENT,
+    ]
+
+
+@pytest.mark.parametrize(
+    "package_name, version, legacy",
+    [("tvm_ffi", "0.1.12", True), ("tvm_ffi", "0.1.15", False), ("other", "0.1.12", False)],
+)
+def test_runtime_in_place_of_the_reference_file_follows_its_package(
+    tmp_path, package_name, version, legacy
+):
+    # Our runtime file put in place of the reference package's own (tvm_ffi/lib/libtvm_ffi.so)
+    # reads that package's release when it loads; elsewhere it reads nothing.
+    lib = tmp_path / package_name / "lib"
+    lib.mkdir(parents=True)
+    (tmp_path / package_name / "_version.py").write_text(f"__version__ = '{version}'\n")
+    runtime = lib / "libtvm_ffi.so"
+    shutil.copyfile(ffi.libinfo.get_runtime_library_path(), runtime)
+    assert _enum_fields_after(tmp_path, "", str(runtime)) == [
+        "True",
+        LEGACY if legacy else CURRENT,
+    ]
