@@ -299,8 +299,9 @@ int TVMFFITypeRegisterAttr(int32_t type_index, const TVMFFIByteArray* attr_name,
       FFI_THROW(ValueError) << "TVMFFITypeRegisterAttr: the attribute name is NULL";
     }
     if (attr_value == nullptr) FFI_THROW(ValueError) << "TVMFFITypeRegisterAttr: the value is NULL";
-    ReflectionTable::Global()->RegisterAttr(type_index, ffi::detail::ByteView(*attr_name),
-                                            *attr_value);
+    std::string_view name = ffi::detail::ByteView(*attr_name);
+    ffi::Any stored = ffi::runtime::KeyHookToStore(type_index, name, *attr_value);
+    ReflectionTable::Global()->RegisterAttr(type_index, name, *stored.raw());
   });
   FFI_SAFE_CALL_END();
 }

@@ -2,11 +2,13 @@
 // and their errors, key hashing and equality, Any conversions and reference counts.
 #include <ffi/container/dict.h>
 #include <ffi/container/map.h>
+#include <ffi/function.h>
 #include <gtest/gtest.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -274,9 +276,18 @@ void RegisterKeyHooks(int32_t t, void* hash, void* equal) {
   }
 }
 
+/*! \brief Registers KeyBox's hooks, once (a second registration is refused). */
+void RegisterKeyBoxHooks() {
+  static bool once =
+      (RegisterKeyHooks(KeyBoxObj::RuntimeTypeIndex(), reinterpret_cast<void*>(&BoxHash),
+                        reinterpret_cast<void*>(&BoxEqual)),
+       true);
+  (void)once;
+}
+
 TEST(Map, TypesWithTheirOwnKeyHooks) {
+  RegisterKeyBoxHooks();
   int32_t t = KeyBoxObj::RuntimeTypeIndex();
-  RegisterKeyHooks(t, reinterpret_cast<void*>(&BoxHash), reinterpret_cast<void*>(&BoxEqual));
   uint64_t k = static_cast<uint64_t>(t);
   EXPECT_EQ(ffi::AnyHash()(Any(KeyBox(7))), k ^ ((7 % 3) + 0x9e3779b9 + (k << 6) + (k >> 2)));
   Map<KeyBox, int64_t> m;
@@ -306,9 +317,18 @@ class OldKeyBox : public ffi::ObjectRef {
 int64_t OldBoxHash(const Any& v) { return BoxValue(v); }
 bool OldBoxEqual(const Any& a, const Any& b) { return BoxValue(a) == BoxValue(b); }
 
+/*! \brief Registers OldKeyBox's hooks, once. */
+void RegisterOldKeyBoxHooks() {
+  static bool once =
+      (RegisterKeyHooks(OldKeyBoxObj::RuntimeTypeIndex(), reinterpret_cast<void*>(&OldBoxHash),
+                        reinterpret_cast<void*>(&OldBoxEqual)),
+       true);
+  (void)once;
+}
+
 TEST(Map, TypesWithOldConventionKeyHooks) {
+  RegisterOldKeyBoxHooks();
   int32_t t = OldKeyBoxObj::RuntimeTypeIndex();
-  RegisterKeyHooks(t, reinterpret_cast<void*>(&OldBoxHash), reinterpret_cast<void*>(&OldBoxEqual));
   uint64_t k = static_cast<uint64_t>(t);
   for (int64_t v : {int64_t{0}, int64_t{1}, int64_t{2}, int64_t{67}, int64_t{1} << 40}) {
     EXPECT_EQ(ffi::AnyHash()(Any(OldKeyBox(v))),
@@ -324,6 +344,47 @@ TEST(Map, TypesWithOldConventionKeyHooks) {
   EXPECT_EQ(m.at(OldKeyBox(1)), 10);
   EXPECT_EQ(m.at(OldKeyBox(67)), 5);
   EXPECT_EQ(m.count(OldKeyBox(70)), 0u);
+}
+
+/*! \brief Type `t`'s key hook `name` as the runtime stores it. */
+TVMFFIAny StoredKeyHook(const char* name, int32_t t) {
+  TVMFFIByteArray key{name, std::strlen(name)};
+  const TVMFFITypeAttrColumn* column = TVMFFIGetTypeAttrColumn(&key);
+  EXPECT_NE(column, nullptr);
+  EXPECT_LT(t, column->size);
+  return column->data[t];
+}
+
+TEST(Map, NativeKeyHooksAreStoredAsFunctionsThatEveryConventionCalls) {
+  // Code built against a reference release before 0.1.15 calls a native hook the old way, and
+  // code built against a later one the new way, whoever registered it; both call a Function
+  // alike. So a native hook of either convention is stored as a Function answering what the hook
+  // answers (here called as such code calls it: hash with one value, equality with two).
+  RegisterKeyBoxHooks();
+  RegisterOldKeyBoxHooks();
+  struct Case {
+    int32_t type_index;
+    std::function<Any(int64_t)> make;
+    int64_t (*hash)(int64_t);
+  };
+  for (const Case& c :
+       {Case{KeyBoxObj::RuntimeTypeIndex(), [](int64_t v) { return Any(KeyBox(v)); },
+             [](int64_t v) { return v % 3; }},
+        Case{OldKeyBoxObj::RuntimeTypeIndex(), [](int64_t v) { return Any(OldKeyBox(v)); },
+             [](int64_t v) { return v; }}}) {
+    TVMFFIAny hash = StoredKeyHook("__any_hash__", c.type_index);
+    TVMFFIAny equal = StoredKeyHook("__any_equal__", c.type_index);
+    ASSERT_EQ(hash.type_index, kTVMFFIFunction);
+    ASSERT_EQ(equal.type_index, kTVMFFIFunction);
+    ffi::Function hash_fn = ffi::AnyView::FromRaw(hash).cast<ffi::Function>();
+    ffi::Function equal_fn = ffi::AnyView::FromRaw(equal).cast<ffi::Function>();
+    for (int64_t v : {int64_t{0}, int64_t{1}, int64_t{2}, int64_t{67}, int64_t{1} << 40}) {
+      EXPECT_EQ(hash_fn(c.make(v)).cast<int64_t>(), c.hash(v)) << v;
+      EXPECT_TRUE(equal_fn(c.make(v), c.make(v)).cast<bool>()) << v;
+      EXPECT_FALSE(equal_fn(c.make(v), c.make(v + 1)).cast<bool>()) << v;
+    }
+    EXPECT_THROW(hash_fn(c.make(1), c.make(1)), ffi::Error);  // the arity is checked
+  }
 }
 
 TEST(Map, AnyConversions) {

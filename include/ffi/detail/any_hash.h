@@ -161,16 +161,18 @@ inline void* NativeEqualHook(int32_t type_index) {
 /*!
  * \brief The hash a native hash hook gives `v`. An old hook's result is the hash itself; a new
  * one's starts with the word kTVMFFIInt (then the hash) or kTVMFFIError. An old hash that equals
- * one of those two words is told apart by the type's native equality hook (none: new).
+ * one of those two words is told apart by the type's native equality hook, which
+ * `native_equal_hook(type_index)` finds (null: none, so the hook is taken as new).
  */
-inline uint64_t HashFromNative(void* fn, const TVMFFIAny& v) {
+inline uint64_t HashFromNative(void* fn, const TVMFFIAny& v,
+                               void* (*native_equal_hook)(int32_t) = NativeEqualHook) {
   TVMFFIAny r = CallNativeHook(fn, &v, 1);
 #ifdef FFI_DETAIL_OLD_NATIVE_HOOKS
   uint64_t first = FirstWord(r);
   bool maybe_new =
       first == static_cast<uint64_t>(kTVMFFIInt) || first == static_cast<uint64_t>(kTVMFFIError);
   if (!maybe_new) return first;
-  if (void* eq = NativeEqualHook(v.type_index); eq != nullptr && IsOldEqualHook(eq, v)) {
+  if (void* eq = native_equal_hook(v.type_index); eq != nullptr && IsOldEqualHook(eq, v)) {
     // An old hook that happened to return the error word returned no object: nothing to release.
     return first;
   }
