@@ -3,7 +3,7 @@
 //
 // The rules, for both:
 // - Values of different type indices differ, except that a string (or bytes) compares by content
-//   whatever its storage. Integers and bools by value, floats by value with NaN equal to NaN,
+//   whatever its storage. Integers and bools by value, floats by their bits with NaN equal to NaN,
 //   dtypes and devices by their fields, pointers by address.
 // - Strings and bytes by content; arrays, lists and shapes element by element; maps and dicts by
 //   their entries; tensors by dtype, device and shape, and by content unless skip_tensor_content
@@ -57,8 +57,9 @@ inline std::string_view TypeKey(int32_t type_index) {
 
 /*! \brief The def region a field's flags ask for (None without SEqHashDef* flags). */
 inline int64_t FieldRegionKind(int64_t flags) {
-  if (flags & kTVMFFIFieldFlagBitMaskSEqHashDefPattern) return kTVMFFIDefRegionKindPattern;
+  // Both flags: simple, as the reference reads them.
   if (flags & kTVMFFIFieldFlagBitMaskSEqHashDefSimple) return kTVMFFIDefRegionKindSimple;
+  if (flags & kTVMFFIFieldFlagBitMaskSEqHashDefPattern) return kTVMFFIDefRegionKindPattern;
   return kTVMFFIDefRegionKindNone;
 }
 

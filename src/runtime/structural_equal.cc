@@ -153,7 +153,8 @@ class StructuralEqualer {
       case kTVMFFINone:
         return true;
       case kTVMFFIFloat:
-        return a.v_float64 == b.v_float64 || (std::isnan(a.v_float64) && std::isnan(b.v_float64));
+        // By the bits (0.0 and -0.0 differ, as the reference has them), every NaN equal.
+        return a.v_uint64 == b.v_uint64 || (std::isnan(a.v_float64) && std::isnan(b.v_float64));
       case kTVMFFIDataType:
         return a.v_dtype.code == b.v_dtype.code && a.v_dtype.bits == b.v_dtype.bits &&
                a.v_dtype.lanes == b.v_dtype.lanes;

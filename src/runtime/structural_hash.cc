@@ -1,21 +1,44 @@
-// Structural hashing (rules in structural.h), consistent with structural equality: the global
-// ffi.StructuralHash, which <ffi/extra/structural_hash.h> and the Python package call. Hashes are
-// stable across processes (type keys, not dynamic type indices, enter them), except for values
-// compared by identity (functions, unbound free variables, unique instances), which hash by
-// address.
+// Structural hashing: the global ffi.StructuralHash, which <ffi/extra/structural_hash.h>, the
+// exported StructuralHash::Hash and the Python packages call.
+//
+// The values are the reference runtime's, bit for bit: users persist them (tuning databases keyed
+// by a workload's hash), so a drop-in must give the same numbers. Every value folds into one word
+// with StableHashCombine, the convention's combine:
+// - a POD value: (type index, its 64-bit payload), a NaN as the canonical quiet NaN; an inline
+//   string as a string object with the same bytes; strings, bytes and big integers: (type index,
+//   StableHashBytes of the content);
+// - arrays, lists, shapes: (the type key's hash, size), then each element; maps and dicts:
+//   (the type key's hash, size), then, in the order of their keys' hashes, each key's hash and its
+//   value's hash. Only keys whose hash does not depend on the walk take part: PODs, strings, big
+//   integers and reflected objects hashed earlier in the walk; a value whose key shares its hash
+//   with another key's is left out (the order among them is not defined);
+// - tensors: (the type key's hash, ndim), the shape, the dtype, then the content's bytes unless
+//   skip_tensor_content;
+// - reflected objects: from the type key's hash, each field not flagged SEqHashIgnore (or the
+//   type's `__s_hash__` hook); a free variable adds its definition order inside a def region (a
+//   Pattern region everywhere with map_free_vars) and is its address outside one; a DAG node adds
+//   its first-visit order. An object met again is its first hash.
+// Beyond the reference (which raises or recurses forever there): functions, errors and Python
+// objects hash by identity, a strided tensor by its elements in row-major order, and a walk that
+// comes back into a value it is inside (a cycle) hashes the back edge as a constant.
+//
+// Equal values (structural_equal.cc) hash alike, with one exception kept from the reference: bytes
+// of up to 7 bytes held inline hash apart from a bytes object with the same content.
 #include <ffi/big_int.h>
 #include <ffi/container/array.h>
-#include <ffi/container/dict.h>
-#include <ffi/container/list.h>
 #include <ffi/container/map.h>
 #include <ffi/function.h>
 #include <ffi/reflection/accessor.h>
 #include <ffi/reflection/registry.h>
 #include <ffi/shape.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <optional>
 #include <unordered_map>
-#include <unordered_set>
+#include <utility>
+#include <vector>
 
 #include "stack_guard.h"
 #include "structural.h"
@@ -29,215 +52,269 @@ namespace {
 using ffi::detail::StableHashBytes;
 using ffi::detail::StableHashCombine;
 
-/*! \brief Tags that keep different kinds of value apart in a hash. */
-enum Tag : uint64_t {
-  kTagBoundVar = 0x51,    // a bound free variable: its binding order
-  kTagDagBackRef = 0x52,  // a DAG node met before: its first-visit order
-  kTagCycle = 0x53,       // the back edge of a cycle
-  kTagIdentity = 0x54,    // a value compared by identity: its address
-  kTagMapEntries = 0x55,  // the order-independent sum of a map's entries
-};
+/*! \brief What a back edge into a value being hashed contributes (a cycle). */
+constexpr uint64_t kCycleHash = 0x53;
 
-uint64_t HashText(uint64_t tag, const std::string& s) {
-  return StableHashCombine(tag, StableHashBytes(s.data(), s.size()));
+/*! \brief The hash of the type key of `type_index` (registered with the type). */
+uint64_t TypeKeyHash(int32_t type_index) { return TVMFFIGetTypeInfo(type_index)->type_key_hash; }
+
+/*! \brief A string, bytes or big integer value's hash; nothing for any other value. */
+std::optional<uint64_t> ContentHash(const TVMFFIAny& a) {
+  switch (a.type_index) {
+    case kTVMFFIStr:
+    case kTVMFFIBytes: {
+      const TVMFFIByteArray* bytes = TVMFFIBytesGetByteArrayPtr(a.v_obj);
+      return StableHashCombine(a.type_index, StableHashBytes(bytes->data, bytes->size));
+    }
+    case kTVMFFIBigInt: {
+      const auto* big = static_cast<const ffi::detail::BigIntObj*>(
+          ffi::detail::ObjectUnsafe::FromHeader(a.v_obj));
+      return StableHashCombine(a.type_index,
+                               StableHashBytes(big->words(), big->size * sizeof(int64_t)));
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+/*! \brief A POD value's hash; `canonical_nan` folds every NaN into one (as values, not as keys). */
+uint64_t PodHash(const TVMFFIAny& a, bool canonical_nan) {
+  if (a.type_index == kTVMFFISmallStr) {
+    // As the string object with the same bytes (the padding bytes are zero).
+    return StableHashCombine(kTVMFFIStr, StableHashBytes(&a.v_uint64, sizeof(a.v_uint64)));
+  }
+  if (canonical_nan && a.type_index == kTVMFFIFloat && std::isnan(a.v_float64)) {
+    TVMFFIAny nan = a;
+    nan.v_float64 = std::numeric_limits<double>::quiet_NaN();
+    return StableHashCombine(a.type_index, nan.v_uint64);
+  }
+  return StableHashCombine(a.type_index, a.v_uint64);
 }
 
 /*! \brief One structural hash computation. */
-/*! \brief A bijective mix of all 64 bits (the finalizer of splitmix64). */
-uint64_t Mix64(uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
 class StructuralHasher {
  public:
   StructuralHasher(bool map_free_vars, bool skip_tensor_content)
-      : map_free_vars_(map_free_vars), skip_tensor_content_(skip_tensor_content) {}
+      : region_(map_free_vars ? kTVMFFIDefRegionKindPattern : kTVMFFIDefRegionKindNone),
+        skip_tensor_content_(skip_tensor_content) {}
+
+  ~StructuralHasher() {
+    for (auto& [obj, memo] : memo_) TVMFFIObjectDecRef(memo.header);
+  }
+  StructuralHasher(const StructuralHasher&) = delete;
+  StructuralHasher& operator=(const StructuralHasher&) = delete;
 
   uint64_t Hash(const AnyView& v) {
-    int32_t index = v.type_index();
-    if (IsString(index)) return HashText(kTVMFFIStr, TextOf(v));
-    if (IsBytes(index)) return HashText(kTVMFFIBytes, TextOf(v));
-    if (index < kTVMFFIStaticObjectBegin) return HashPod(*v.raw());
-    CheckStackDepth("ffi.StructuralHash");
-    const void* obj = v.raw()->v_obj;
-    switch (index) {
+    const TVMFFIAny& a = *v.raw();
+    if (a.type_index < kTVMFFIStaticObjectBegin) return PodHash(a, /*canonical_nan=*/true);
+    if (std::optional<uint64_t> h = ContentHash(a)) return *h;
+    switch (a.type_index) {
       case kTVMFFIFunction:
       case kTVMFFIError:
       case kTVMFFIOpaquePyObject:
-        return Identity(index, obj);
+        return StableHashCombine(a.type_index, reinterpret_cast<uintptr_t>(a.v_obj));
       default:
-        break;
+        return Memoized(v);
     }
-    OpenScope<decltype(open_)> scope(&open_, obj);
-    return scope.entered() ? HashObject(v) : kTagCycle;
   }
 
  private:
-  static uint64_t Identity(int32_t index, const void* obj) {
-    return StableHashCombine(StableHashCombine(kTagIdentity, static_cast<uint64_t>(index)),
-                             reinterpret_cast<uintptr_t>(obj));
-  }
+  /*! \brief What the walk knows of an object it reached. */
+  struct Memo {
+    TVMFFIObject* header;  // a reference, held for the walk: the address stays this object's
+    uint64_t hash = 0;
+    bool done = false;       // false while the object is being hashed
+    bool container = false;  // a container's hash is not a key hash (see KeyHash)
+  };
 
-  static uint64_t HashPod(const TVMFFIAny& a) {
-    uint64_t bits = a.v_uint64;
-    switch (a.type_index) {
-      case kTVMFFINone:
-        bits = 0;
-        break;
-      case kTVMFFIFloat: {
-        double d = a.v_float64;
-        if (std::isnan(d)) d = std::nan("");  // every NaN equals every other
-        if (d == 0) d = 0;                    // -0.0 == 0.0
-        std::memcpy(&bits, &d, sizeof(bits));
-        break;
-      }
-      case kTVMFFIDataType:
-        bits = (static_cast<uint64_t>(a.v_dtype.code) << 24) |
-               (static_cast<uint64_t>(a.v_dtype.bits) << 16) | a.v_dtype.lanes;
-        break;
-      case kTVMFFIDevice:
-        bits = (static_cast<uint64_t>(static_cast<uint32_t>(a.v_device.device_type)) << 32) |
-               static_cast<uint32_t>(a.v_device.device_id);
-        break;
-      default:
-        break;
+  /*!
+   * \brief The hash of an object value, each object hashed once per walk. A container's hash is
+   * kept only when no map key was left out inside it: such a key may count when the container is
+   * met again (its object hashed in between), and then the hash differs, as it does in the
+   * reference, which hashes containers anew each time.
+   */
+  uint64_t Memoized(const AnyView& v) {
+    TVMFFIObject* header = v.raw()->v_obj;
+    auto [it, inserted] = memo_.try_emplace(header);
+    Memo& memo = it->second;
+    if (!inserted) return memo.done ? memo.hash : kCycleHash;
+    TVMFFIObjectIncRef(header);
+    memo.header = header;
+    CheckStackDepth("ffi.StructuralHash");
+    uint64_t left_out_before = left_out_keys_;
+    uint64_t hash;
+    try {
+      hash = HashObject(v, &memo);
+    } catch (...) {
+      // A type's hook may catch the error and go on: the object is not left marked as open.
+      TVMFFIObjectDecRef(header);
+      memo_.erase(header);
+      throw;
     }
-    return StableHashCombine(static_cast<uint64_t>(a.type_index), bits);
+    if (memo.container && left_out_keys_ != left_out_before) {
+      TVMFFIObjectDecRef(header);
+      memo_.erase(header);
+      return hash;
+    }
+    memo.hash = hash;
+    memo.done = true;
+    return hash;
   }
 
-  uint64_t HashObject(const AnyView& v) {
+  uint64_t HashObject(const AnyView& v, Memo* memo) {
     int32_t index = v.type_index();
-    uint64_t seed = static_cast<uint64_t>(index);
+    memo->container = true;
     switch (index) {
       case kTVMFFIArray:
-        return HashSequence(seed, v.cast<Array<Any>>());
       case kTVMFFIList:
-        return HashSequence(seed, v.cast<List<Any>>());
+        return HashSequence(index, static_cast<const SeqBaseObj*>(ObjectOf(v)));
       case kTVMFFIMap:
-        return HashMapping(seed, v.cast<Map<Any, Any>>());
       case kTVMFFIDict:
-        return HashMapping(seed, v.cast<Dict<Any, Any>>());
-      case kTVMFFIBigInt:
-        return StableHashCombine(seed, v.cast<BigInt>().hash());
-      case kTVMFFIShape:
-        for (int64_t d : v.cast<Shape>()) seed = StableHashCombine(seed, static_cast<uint64_t>(d));
-        return seed;
+        return HashMapping(index, static_cast<const MapBaseObj*>(ObjectOf(v)));
+      case kTVMFFIShape: {
+        Shape shape = v.cast<Shape>();
+        uint64_t h = StableHashCombine(TypeKeyHash(index), shape.size());
+        for (int64_t d : shape) h = StableHashCombine(h, static_cast<uint64_t>(d));
+        return h;
+      }
       case kTVMFFITensor:
-        return HashTensor(seed, *v.cast<Tensor>().GetDLTensorPtr());
+        return HashTensor(index, *v.cast<Tensor>().GetDLTensorPtr());
       default:
+        memo->container = false;
         return HashReflected(v);
     }
   }
 
-  template <typename Seq>
-  uint64_t HashSequence(uint64_t seed, const Seq& items) {
-    for (const Any& item : items) seed = StableHashCombine(seed, Hash(item));
-    return StableHashCombine(seed, items.size());
+  uint64_t HashSequence(int32_t index, const SeqBaseObj* seq) {
+    uint64_t h = StableHashCombine(TypeKeyHash(index), static_cast<uint64_t>(seq->size()));
+    for (const Any& item : *seq) h = StableHashCombine(h, Hash(item));
+    return h;
   }
 
-  /*! \brief Entries hash independently of their order (a map's iteration order is not part of
-   * its value). */
-  template <typename M>
-  uint64_t HashMapping(uint64_t seed, const M& map) {
-    // Each entry's hash is mixed before the sum: the combine alone spreads small values so
-    // little that sums of different maps collide ({a: 0, b: 2} and {a: 2, b: 0}).
-    uint64_t sum = 0;
-    for (const auto& kv : map) sum += Mix64(StableHashCombine(Hash(kv.first), Hash(kv.second)));
-    return StableHashCombine(StableHashCombine(seed, kTagMapEntries), sum + map.size());
+  /*!
+   * \brief The hash of a map key that does not depend on where the walk is: PODs (NaNs as they
+   * are), strings, bytes, big integers, and reflected objects hashed earlier in the walk; nothing
+   * for any other key.
+   */
+  std::optional<uint64_t> KeyHash(const TVMFFIAny& key) const {
+    if (key.type_index < kTVMFFIStaticObjectBegin) return PodHash(key, /*canonical_nan=*/false);
+    if (std::optional<uint64_t> h = ContentHash(key)) return h;
+    auto it = memo_.find(key.v_obj);
+    if (it == memo_.end() || !it->second.done || it->second.container) return std::nullopt;
+    return it->second.hash;
   }
 
-  uint64_t HashTensor(uint64_t seed, const DLTensor& t) const {
-    seed = StableHashCombine(seed, (static_cast<uint64_t>(t.dtype.code) << 24) |
-                                       (static_cast<uint64_t>(t.dtype.bits) << 16) | t.dtype.lanes);
-    seed = StableHashCombine(seed, static_cast<uint64_t>(t.device.device_type));
-    seed = StableHashCombine(seed, static_cast<uint64_t>(t.device.device_id));
-    for (int d = 0; d < t.ndim; ++d)
-      seed = StableHashCombine(seed, static_cast<uint64_t>(t.shape[d]));
-    if (skip_tensor_content_) return seed;
-    std::string bytes = TensorBytes(t);
-    return StableHashCombine(seed, StableHashBytes(bytes.data(), bytes.size()));
+  uint64_t HashMapping(int32_t index, const MapBaseObj* map) {
+    uint64_t h = StableHashCombine(TypeKeyHash(index), static_cast<uint64_t>(map->size()));
+    std::vector<std::pair<uint64_t, const Any*>> items;
+    items.reserve(map->size());
+    for (const auto& kv : *map) {
+      if (std::optional<uint64_t> key_hash = KeyHash(*kv.first.raw())) {
+        items.emplace_back(*key_hash, &kv.second);
+      } else {
+        ++left_out_keys_;
+      }
+    }
+    std::sort(items.begin(), items.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (size_t i = 0; i < items.size();) {
+      size_t end = i + 1;
+      while (end < items.size() && items[end].first == items[i].first) ++end;
+      h = StableHashCombine(h, items[i].first);
+      // Keys sharing a hash have no defined order, so their values cannot enter the hash.
+      if (end == i + 1) h = StableHashCombine(h, Hash(*items[i].second));
+      i = end;
+    }
+    return h;
+  }
+
+  uint64_t HashTensor(int32_t index, const DLTensor& t) const {
+    uint64_t h = StableHashCombine(TypeKeyHash(index), static_cast<uint64_t>(t.ndim));
+    for (int d = 0; d < t.ndim; ++d) h = StableHashCombine(h, static_cast<uint64_t>(t.shape[d]));
+    TVMFFIAny dtype{};
+    dtype.v_dtype = t.dtype;
+    h = StableHashCombine(h, dtype.v_uint64);
+    if (skip_tensor_content_) return h;
+    if (t.strides == nullptr || ffi::detail::IsContiguous(t)) {
+      if (!HostReadable(t.device)) TensorBytes(t);  // raises: the content cannot be read
+      const char* data = static_cast<const char*>(t.data) + t.byte_offset;
+      return StableHashCombine(h, StableHashBytes(data, ffi::GetDataSize(t)));
+    }
+    std::string bytes = TensorBytes(t);  // strided: the elements in row-major order
+    return StableHashCombine(h, StableHashBytes(bytes.data(), bytes.size()));
   }
 
   uint64_t HashReflected(const AnyView& v) {
     int32_t index = v.type_index();
+    const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(index);
+    TVMFFISEqHashKind kind = KindOf(index);
+    if (kind == kTVMFFISEqHashKindUnsupported) ThrowUnsupported(index, "Structural hashing");
     const Object* obj = ObjectOf(v);
-    std::string_view key = TypeKey(index);
-    uint64_t seed = StableHashBytes(key.data(), key.size());
-    AnyView hook = reflection::TypeAttrColumn("__s_hash__")[index];
-    if (hook != nullptr) {
-      Function recurse =
-          Function::FromTyped([this](AnyView x, int64_t init, int64_t kind) -> int64_t {
-            return static_cast<int64_t>(
-                StableHashCombine(static_cast<uint64_t>(init), HashInRegion(x, kind)));
-          });
-      return static_cast<uint64_t>(
-          hook.cast<Function>()(v, static_cast<int64_t>(seed), recurse).cast<int64_t>());
-    }
-    switch (KindOf(index)) {
-      case kTVMFFISEqHashKindUniqueInstance:
-        return Identity(index, obj);
-      case kTVMFFISEqHashKindTreeNode:
-      case kTVMFFISEqHashKindConstTreeNode:
-        return HashFields(seed, index, obj);
-      case kTVMFFISEqHashKindDAGNode: {
-        auto it = dag_order_.find(obj);
-        if (it != dag_order_.end()) return StableHashCombine(kTagDagBackRef, it->second);
-        uint64_t h = HashFields(seed, index, obj);
-        dag_order_.emplace(obj, dag_order_.size());
-        return h;
+    uint64_t h;
+    if (kind != kTVMFFISEqHashKindFreeVar) {
+      h = HashFields(v, info);
+    } else {
+      // A free variable's own fields are walked outside a simple def region (nested variables
+      // there are uses), even where the result is then its address: the walk numbers the
+      // variables it defines on the way, which later variables' hashes depend on.
+      {
+        RegionScope scope(
+            &region_, region_ == kTVMFFIDefRegionKindSimple ? kTVMFFIDefRegionKindNone : region_);
+        h = HashFields(v, info);
       }
-      case kTVMFFISEqHashKindFreeVar:
-        return HashFreeVar(seed, index, obj);
-      default:
-        ThrowUnsupported(index, "Structural hashing");
+      h = region_ != kTVMFFIDefRegionKindNone ? StableHashCombine(h, free_var_count_++)
+                                              : reinterpret_cast<uintptr_t>(obj);
     }
+    if (kind == kTVMFFISEqHashKindDAGNode) h = StableHashCombine(h, dag_node_count_++);
+    return h;
   }
 
-  /*! \brief A bound variable hashes as its binding order (so alpha-equivalent values hash alike);
-   * an unbound one binds where equality would, else hashes by address. */
-  uint64_t HashFreeVar(uint64_t seed, int32_t index, const Object* obj) {
-    auto it = var_order_.find(obj);
-    if (it != var_order_.end()) return StableHashCombine(kTagBoundVar, it->second);
-    if (region_ == kTVMFFIDefRegionKindNone && !map_free_vars_) return Identity(index, obj);
-    uint64_t order = var_order_.size();
-    var_order_.emplace(obj, order);
-    RegionScope scope(&region_,
-                      region_ == kTVMFFIDefRegionKindPattern ? region_ : kTVMFFIDefRegionKindNone);
-    uint64_t h = HashFields(seed, index, obj);
-    return StableHashCombine(StableHashCombine(kTagBoundVar, order), h);
-  }
-
-  uint64_t HashFields(uint64_t seed, int32_t index, const Object* obj) {
-    reflection::ForEachFieldInfo(TVMFFIGetTypeInfo(index), [&](const TVMFFIFieldInfo* field) {
+  uint64_t HashFields(const AnyView& v, const TVMFFITypeInfo* info) {
+    uint64_t h = info->type_key_hash;
+    static reflection::TypeAttrColumn s_hash("__s_hash__");
+    AnyView hook = s_hash[info->type_index];
+    if (hook != nullptr) return HashByHook(v, hook.cast<Function>(), h);
+    const Object* obj = ObjectOf(v);
+    reflection::ForEachFieldInfo(info, [&](const TVMFFIFieldInfo* field) {
       if (field->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) return;
       Any value = reflection::FieldGetter(field)(obj);
-      seed = StableHashCombine(seed, HashInRegion(value, FieldRegionKind(field->flags)));
+      RegionScope scope(&region_, EnterRegion(region_, FieldRegionKind(field->flags)));
+      h = StableHashCombine(h, Hash(value));
     });
-    return seed;
+    return h;
   }
 
-  /*! \brief Hash of `v` in the def region a field asking for `kind` walks in (as equality). */
-  uint64_t HashInRegion(const AnyView& v, int64_t kind) {
-    RegionScope scope(&region_, EnterRegion(region_, kind));
-    return Hash(v);
+  /*! \brief A type's `__s_hash__(obj, init, hash_part)`; `hash_part(part, init, region kind)`
+   * combines the part's hash (walked in that region) into `init`. */
+  uint64_t HashByHook(const AnyView& v, const Function& hook, uint64_t init) {
+    if (!hash_part_.defined()) {
+      hash_part_ = Function::FromTyped([this](AnyView part, int64_t part_init, int kind) {
+        RegionScope scope(&region_, EnterRegion(region_, kind));
+        // A hook may pass a borrowed C string or byte array (TVM passes std::string names): it
+        // hashes as the string or bytes it holds.
+        Any owned = part;
+        return static_cast<int64_t>(
+            StableHashCombine(static_cast<uint64_t>(part_init), Hash(owned)));
+      });
+    }
+    return static_cast<uint64_t>(hook(v, static_cast<int64_t>(init), hash_part_).cast<int64_t>());
   }
 
-  bool map_free_vars_;
+  TVMFFIDefRegionKind region_;
   bool skip_tensor_content_;
-  TVMFFIDefRegionKind region_ = kTVMFFIDefRegionKindNone;
-  std::unordered_map<const Object*, uint64_t> var_order_, dag_order_;
-  std::unordered_set<const void*> open_;
+  uint32_t free_var_count_ = 0;
+  uint32_t dag_node_count_ = 0;
+  /*! \brief Map keys left out so far (KeyHash had none for them). */
+  uint64_t left_out_keys_ = 0;
+  std::unordered_map<const TVMFFIObject*, Memo> memo_;
+  Function hash_part_;
 };
 
 }  // namespace
 
 uint64_t StructuralHash(const AnyView& value, bool map_free_vars, bool skip_tensor_content) {
-  // Mixed once more at the end, so that small values' hashes spread over all bits as well.
-  return Mix64(StructuralHasher(map_free_vars, skip_tensor_content).Hash(value));
+  Any owned = value;  // a borrowed C string or byte array hashes as the string or bytes it holds
+  return StructuralHasher(map_free_vars, skip_tensor_content).Hash(owned);
 }
 
 namespace {
@@ -248,7 +325,7 @@ FFI_STATIC_INIT_BLOCK() {
         return static_cast<int64_t>(StructuralHash(value, map_free_vars, skip_tensor_content));
       },
       "StructuralHash(value, map_free_vars, skip_tensor_content): a hash consistent with "
-      "ffi.StructuralEqual (equal values hash alike).");
+      "ffi.StructuralEqual (equal values hash alike), equal to the reference runtime's.");
 }
 }  // namespace
 

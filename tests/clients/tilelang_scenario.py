@@ -61,6 +61,7 @@ text = tvm.ir.save_json(axpy)
 out["ir_json"] = json.loads(text)
 out["ir_json_round_trip"] = bool(tvm.ir.structural_equal(tvm.ir.load_json(text), axpy))
 out["structural_equal_other"] = bool(tvm.ir.structural_equal(axpy, row_sum))
+out["structural_hash"] = [tvm.ir.structural_hash(f) for f in (axpy, row_sum)]
 
 kernel = tilelang.compile(row_sum, target="c")
 for rows in (3, 17):

@@ -31,6 +31,8 @@ out["script"] = func.script()
 text = tvm.ir.save_json(func)
 out["json"] = json.loads(text)
 out["json_round_trip"] = bool(tvm_ffi.structural_equal(func, tvm.ir.load_json(text)))
+# Structural hashes are persisted (tuning databases): the values must be the reference's.
+out["structural_hash"] = [tvm_ffi.structural_hash(func, map_free_vars=m) for m in (False, True)]
 
 lib = tvm.compile(func, target="llvm")
 a = tvm.runtime.tensor(np.arange(n, dtype="float32"))
@@ -57,6 +59,7 @@ class Module:
 
 
 out["relax_script"] = Module.script()
+out["relax_structural_hash"] = tvm_ffi.structural_hash(Module)  # through IRModule's own hook
 ex = tvm.compile(Module, target="llvm")
 vm = relax.VirtualMachine(ex, tvm.cpu())
 x = tvm.runtime.tensor(np.arange(4, dtype="float32"))

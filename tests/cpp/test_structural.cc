@@ -106,6 +106,16 @@ class HookedObj : public ffi::Object {
   TVM_FFI_DECLARE_OBJECT_INFO_FINAL("testing.structural.Hooked", HookedObj, ffi::Object);
 };
 
+/*! \brief A type whose hash hook passes its name as a borrowed C string (TVM's IRModule passes
+ * std::string names so). */
+class NamedObj : public ffi::Object {
+ public:
+  std::string name;
+  explicit NamedObj(std::string name) : name(std::move(name)) {}
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("testing.structural.Named", NamedObj, ffi::Object);
+};
+
 /*! \brief A global name, as TVM's GlobalVar: a free variable whose own hook compares its name. */
 class GlobalObj : public ffi::Object {
  public:
@@ -177,6 +187,13 @@ TVM_FFI_STATIC_INIT_BLOCK() {
                   ffi::TypedFunction<int64_t(ffi::AnyView, int64_t, int)> hash) {
                  return hash(o->a, init, 0);
                }));
+  refl::ObjectDef<NamedObj>();
+  refl::TypeAttrDef<NamedObj>().def(
+      ffi::type_attr::kSHash.name,
+      ffi::Function::FromTyped([](const NamedObj* o, int64_t init,
+                                  ffi::TypedFunction<int64_t(ffi::AnyView, int64_t, int)> hash) {
+        return hash(o->name.c_str(), init, 0);
+      }));
 }
 
 bool Eq(const Any& a, const Any& b, bool map_free_vars = false) {
@@ -221,8 +238,8 @@ TEST(StructuralEqual, PlainValuesByTypeAndValue) {
   EXPECT_FALSE(Eq(1, true));  // different type indices
   EXPECT_FALSE(Eq(1, 1.0));
   EXPECT_TRUE(Eq(std::nan(""), std::nan("")));
-  EXPECT_TRUE(Eq(0.0, -0.0));
-  EXPECT_EQ(H(0.0), H(-0.0));
+  EXPECT_FALSE(Eq(0.0, -0.0));  // by the bits, as the reference
+  EXPECT_NE(H(0.0), H(-0.0));
   EXPECT_EQ(H(std::nan("")), H(-std::nan("")));
   EXPECT_TRUE(Eq(nullptr, nullptr));
   EXPECT_TRUE(Eq(DLDataType{kDLFloat, 32, 1}, DLDataType{kDLFloat, 32, 1}));
@@ -345,6 +362,18 @@ TEST(StructuralEqual, TypeHooksTakeOver) {
   EXPECT_FALSE(Eq(x, z));
   EXPECT_NE(H(x), H(z));
   EXPECT_EQ(Mismatch(x, z), ".a | .a");
+}
+
+TEST(StructuralHash, HookPartsHashAsTheValuesTheyHold) {
+  // A borrowed C string passed to the hash callback hashes as the string it holds, not as its
+  // address: equal names in distinct buffers hash alike.
+  auto named = [](const char* name) {
+    return ffi::ObjectRef(ffi::make_object<NamedObj>(std::string(name)));
+  };
+  EXPECT_EQ(H(named("main")), H(named("main")));
+  EXPECT_NE(H(named("main")), H(named("other")));
+  uint64_t type_key_hash = TVMFFIGetTypeInfo(NamedObj::RuntimeTypeIndex())->type_key_hash;
+  EXPECT_EQ(H(named("main")), ffi::detail::StableHashCombine(type_key_hash, H(String("main"))));
 }
 
 TEST(StructuralEqual, HooksCompareContentUnderTheKind) {

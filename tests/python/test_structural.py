@@ -31,13 +31,12 @@ def test_containers_by_content():
 
 
 def test_hashes_of_maps_spread():
-    """Maps with the same keys and permuted values hash apart, and small values spread over the
-    whole hash (map entries are mixed before they are summed, the result once more)."""
+    """Maps with the same keys and permuted values hash apart (entries enter in the order of their
+    keys' hashes, each key with its value)."""
     h = ffi.structural_hash
     assert h({"a": 0, "b": 2}) != h({"a": 2, "b": 0})
     grid = {h({"a": i, "b": j, "c": k}) for i in range(12) for j in range(12) for k in range(12)}
     assert len(grid) == 12**3
-    assert len({h([i]) >> 48 for i in range(64)}) > 32  # high bits vary too
     assert h({"a": 1, "b": 2}) == h(ffi.Map({"b": 2, "a": 1}))  # still order-independent
 
 
