@@ -2,6 +2,7 @@
 // and found by value as map keys.
 #include <ffi/any.h>
 #include <ffi/big_int.h>
+#include <ffi/extra/dataclass.h>
 #include <ffi/object.h>
 #include <ffi/reflection/registry.h>
 
@@ -58,13 +59,25 @@ namespace runtime {
 namespace {
 
 // Two BigInt objects of one value are one map key (two ints of one value already are: the value
-// is inline).
+// is inline). Content equality, order and hash (ffi.Recursive*) by value, as the reference
+// registers them: the hash is the words' (what RecursiveHash then gives a BigInt, bit for bit).
 FFI_STATIC_INIT_BLOCK() {
   reflection::TypeAttrDef<BigIntObj>()
       .def("__any_hash__",
            Function::FromTyped([](const BigInt& v) { return static_cast<int64_t>(v.hash()); }))
       .def("__any_equal__",
-           Function::FromTyped([](const BigInt& a, const BigInt& b) { return a == b; }));
+           Function::FromTyped([](const BigInt& a, const BigInt& b) { return a == b; }))
+      .def(type_attr::kEq.name,
+           Function::FromTyped([](const BigInt& a, const BigInt& b, const Function&) {
+             return a == b;
+           }))
+      .def(type_attr::kCompare.name,
+           Function::FromTyped([](const BigInt& a, const BigInt& b, const Function&) {
+             return a < b ? -1 : (b < a ? 1 : 0);
+           }))
+      .def(type_attr::kHash.name, Function::FromTyped([](const BigInt& v, const Function&) {
+             return static_cast<int64_t>(v.hash());
+           }));
 }
 
 }  // namespace

@@ -27,14 +27,18 @@
 #include <ffi/shape.h>
 #include <ffi/string.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <utility>
+#include <vector>
 
 #include "stack_guard.h"
 #include "structural.h"
@@ -91,6 +95,7 @@ Kind KindOf(const AnyView& v) {
   }
 }
 
+using structural::ObjectOf;
 using structural::TextOf;
 using structural::TypeKey;
 
@@ -279,119 +284,154 @@ class Comparer {
   std::set<std::pair<const void*, const void*>> open_;
 };
 
-/*! \brief 64-bit mixing of a hash into a running seed (order-dependent). */
-uint64_t Mix(uint64_t seed, uint64_t h) {
-  return seed ^ (h + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));
-}
+/*!
+ * \brief One ffi.RecursiveHash computation: the reference runtime's values, bit for bit (the
+ * convention's StableHashCombine throughout). None is (0, 0); a string or bytes value, whatever
+ * its storage, (kTVMFFIStr or kTVMFFIBytes, hash of the content); another POD (type index,
+ * value), a bool as 0 or 1, a float with every NaN one NaN and -0.0 as 0.0, a dtype and a device
+ * field by field. Arrays and lists start from (type key hash, size) and fold (element hash,
+ * position) per element; maps and dicts fold (key hash, value hash) per entry in ascending order;
+ * shapes fold their dimensions; other objects start from their type key's hash and fold each
+ * field not flagged hash-off or compare-off, or take their `__ffi_hash__` hook's result. An object
+ * met again is its first hash; one met inside itself (a cycle) is its type key's hash.
+ */
+class RecursiveHasher {
+ public:
+  uint64_t Hash(const AnyView& v) {
+    using ffi::detail::StableHashBytes;
+    using ffi::detail::StableHashCombine;
+    const TVMFFIAny& a = *v.raw();
+    int32_t index = a.type_index;
+    switch (KindOf(v)) {
+      case Kind::kNone:
+        return StableHashCombine(0, 0);
+      case Kind::kString: {
+        std::string text = TextOf(v);
+        return StableHashCombine(kTVMFFIStr, StableHashBytes(text.data(), text.size()));
+      }
+      case Kind::kBytes: {
+        std::string bytes = TextOf(v);
+        return StableHashCombine(kTVMFFIBytes, StableHashBytes(bytes.data(), bytes.size()));
+      }
+      case Kind::kBool:
+        return StableHashCombine(index, a.v_int64 != 0 ? 1 : 0);
+      case Kind::kFloat: {
+        double d = a.v_float64;
+        if (std::isnan(d)) d = std::numeric_limits<double>::quiet_NaN();  // every NaN alike
+        if (d == 0) d = 0;                                                // -0.0 == 0.0
+        uint64_t bits;
+        std::memcpy(&bits, &d, sizeof(bits));
+        return StableHashCombine(index, bits);
+      }
+      case Kind::kPod:
+        if (index == kTVMFFIDataType) {
+          uint64_t h = StableHashCombine(StableHashCombine(index, a.v_dtype.code), a.v_dtype.bits);
+          return StableHashCombine(h, a.v_dtype.lanes);
+        }
+        if (index == kTVMFFIDevice) {
+          return StableHashCombine(
+              StableHashCombine(index, static_cast<uint64_t>(a.v_device.device_type)),
+              static_cast<uint64_t>(a.v_device.device_id));
+        }
+        return StableHashCombine(index, a.v_uint64);
+      default:
+        if (index < kTVMFFIStaticObjectBegin) return StableHashCombine(index, a.v_uint64);  // int
+        return HashObject(v);
+    }
+  }
 
-uint64_t HashText(std::string_view s) {
-  uint64_t h = 1469598103934665603ULL;  // FNV-1a: deterministic across processes.
-  for (unsigned char c : s) h = (h ^ c) * 1099511628211ULL;
-  return h;
-}
-
-uint64_t HashValue(const AnyView& v);
-
-/*! \brief The objects being hashed on this thread; one met again (a cycle) hashes as a constant. */
-thread_local std::unordered_set<const void*>* hashing = nullptr;
-
-/*! \brief A hash consistent with Comparer(false): equal values hash alike. */
-uint64_t Hash(const AnyView& v) {
-  if (v.type_index() < kTVMFFIStaticObjectBegin) return HashValue(v);
-  CheckStackDepth("ffi.RecursiveHash");
-  std::unordered_set<const void*> open;
-  bool outermost = hashing == nullptr;
-  if (outermost) hashing = &open;
-  uint64_t h = 0x2545f4914f6cdd1dULL;  // what a cycle's back edge contributes
-  if (hashing->insert(v.raw()->v_obj).second) {
+ private:
+  uint64_t HashObject(const AnyView& v) {
+    using ffi::detail::StableHashCombine;
+    const TVMFFIObject* obj = v.raw()->v_obj;
+    int32_t index = v.type_index();
+    uint64_t type_key_hash = TVMFFIGetTypeInfo(index)->type_key_hash;
+    if (auto it = memo_.find(obj); it != memo_.end()) return it->second;
+    if (!open_.insert(obj).second) return type_key_hash;  // a cycle
+    CheckStackDepth("ffi.RecursiveHash");
+    uint64_t h;
     try {
-      h = HashValue(v);
+      h = HashContent(v, index, type_key_hash);
     } catch (...) {
-      hashing->erase(v.raw()->v_obj);
-      if (outermost) hashing = nullptr;
+      open_.erase(obj);
       throw;
     }
-    hashing->erase(v.raw()->v_obj);
+    open_.erase(obj);
+    memo_.emplace(obj, h);
+    return h;
   }
-  if (outermost) hashing = nullptr;
-  return h;
-}
 
-uint64_t HashValue(const AnyView& v) {
-  Kind kind = KindOf(v);
-  uint64_t seed = static_cast<uint64_t>(kind) * 0x100000001b3ULL;
-  switch (kind) {
-    case Kind::kNone:
-      return seed;
-    case Kind::kInt:
-      return Mix(seed, v.cast<BigInt>().hash());  // an Int's value, a BigInt's words
-    case Kind::kBool:
-      return Mix(seed, static_cast<uint64_t>(v.raw()->v_int64));
-    case Kind::kFloat: {
-      double d = v.raw()->v_float64;
-      if (std::isnan(d)) d = std::nan("");  // every NaN equals every other
-      if (d == 0) d = 0;                    // -0.0 == 0.0
-      uint64_t bits;
-      std::memcpy(&bits, &d, sizeof(bits));
-      return Mix(seed, bits);
-    }
-    case Kind::kString:
-    case Kind::kBytes:
-      return Mix(seed, HashText(TextOf(v)));
-    case Kind::kSequence: {
-      Array<Any> items = v.type_index() == kTVMFFIArray ? v.cast<Array<Any>>() : [&] {
-        List<Any> l = v.cast<List<Any>>();
-        return Array<Any>(l.begin(), l.end());
-      }();
-      seed = Mix(seed, static_cast<uint64_t>(v.type_index()));
-      for (const Any& item : items) seed = Mix(seed, Hash(item));
-      return seed;
-    }
-    case Kind::kShape: {
-      for (int64_t d : v.cast<Shape>()) seed = Mix(seed, static_cast<uint64_t>(d));
-      return seed;
-    }
-    case Kind::kMapping: {
-      uint64_t sum = 0;  // Order-independent: entries may iterate in any order.
-      auto add = [&](const auto& map) {
-        for (const auto& kv : map) sum += Mix(Hash(kv.first), Hash(kv.second));
-      };
-      if (v.type_index() == kTVMFFIMap) {
-        add(v.cast<Map<Any, Any>>());
-      } else {
-        add(v.cast<Dict<Any, Any>>());
+  uint64_t HashContent(const AnyView& v, int32_t index, uint64_t h) {
+    using ffi::detail::StableHashCombine;
+    switch (index) {
+      case kTVMFFIArray:
+      case kTVMFFIList: {
+        const auto* seq = static_cast<const SeqBaseObj*>(ObjectOf(v));
+        h = StableHashCombine(h, seq->size());
+        uint64_t position = 0;
+        for (const Any& item : *seq)
+          h = StableHashCombine(h, StableHashCombine(Hash(item), position++));
+        return h;
       }
-      return Mix(Mix(seed, static_cast<uint64_t>(v.type_index())), sum);
+      case kTVMFFIMap:
+      case kTVMFFIDict: {
+        const auto* map = static_cast<const MapBaseObj*>(ObjectOf(v));
+        h = StableHashCombine(h, map->size());
+        std::vector<uint64_t> entries;
+        entries.reserve(map->size());
+        for (const auto& kv : *map)
+          entries.push_back(StableHashCombine(Hash(kv.first), Hash(kv.second)));
+        std::sort(entries.begin(), entries.end());
+        for (uint64_t entry : entries) h = StableHashCombine(h, entry);
+        return h;
+      }
+      case kTVMFFIShape: {
+        Shape shape = v.cast<Shape>();
+        h = StableHashCombine(h, shape.size());
+        for (int64_t d : shape) h = StableHashCombine(h, static_cast<uint64_t>(d));
+        return h;
+      }
+      default:
+        break;
     }
-    case Kind::kPod:
-      return Mix(Mix(seed, static_cast<uint64_t>(v.type_index())),
-                 static_cast<uint64_t>(v.raw()->v_int64));
-    case Kind::kObject:
-      break;
+    static reflection::TypeAttrColumn hash_hook(type_attr::kHash);
+    if (AnyView hook = hash_hook[index]; hook != nullptr) {
+      if (!hash_part_.defined()) {
+        hash_part_ = Function::FromTyped([this](AnyView part) {
+          Any owned = part;  // a borrowed C string or byte array hashes as what it holds
+          return static_cast<int64_t>(Hash(owned));
+        });
+      }
+      return static_cast<uint64_t>(hook.cast<Function>()(v, hash_part_).cast<int64_t>());
+    }
+    // A type that defines its own equality but no hash has no hash consistent with it.
+    static reflection::TypeAttrColumn eq_hook(type_attr::kEq), compare_hook(type_attr::kCompare);
+    if (index >= kTVMFFIStaticObjectEnd &&
+        (eq_hook[index] != nullptr || compare_hook[index] != nullptr)) {
+      FFI_THROW(ValueError)
+          << "Cannot hash `" << TypeKey(index)
+          << "`: the type defines __ffi_eq__ or __ffi_compare__ but not __ffi_hash__";
+    }
+    // Fields only (objects of one type without fields are all equal, so hash alike).
+    const Object* obj = ObjectOf(v);
+    reflection::ForEachFieldInfo(TVMFFIGetTypeInfo(index), [&](const TVMFFIFieldInfo* field) {
+      if (field->flags & (kTVMFFIFieldFlagBitMaskCompareOff | kTVMFFIFieldFlagBitMaskHashOff))
+        return;
+      Any value = reflection::FieldGetter(field)(obj);
+      h = StableHashCombine(h, Hash(value));
+    });
+    return h;
   }
-  int32_t type_index = v.type_index();
-  const Object* obj = reinterpret_cast<const Object*>(v.raw()->v_obj);
-  AnyView hook = reflection::TypeAttrColumn(type_attr::kHash)[type_index];
-  if (hook != nullptr) {
-    Function recurse = Function::FromTyped([](AnyView x) { return static_cast<int64_t>(Hash(x)); });
-    return static_cast<uint64_t>(hook.cast<Function>()(v, recurse).cast<int64_t>());
-  }
-  // A type that defines its own equality but no hash has no hash consistent with it.
-  if (reflection::TypeAttrColumn(type_attr::kEq)[type_index] != nullptr ||
-      reflection::TypeAttrColumn(type_attr::kCompare)[type_index] != nullptr) {
-    const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
-    FFI_THROW(ValueError)
-        << "Cannot hash `" << detail::ByteView(info->type_key)
-        << "`: the type defines __ffi_eq__ or __ffi_compare__ but not __ffi_hash__";
-  }
-  // Fields only (objects of one type without fields are all equal, so hash alike).
-  seed = Mix(seed, static_cast<uint64_t>(type_index));
-  reflection::ForEachFieldInfo(TVMFFIGetTypeInfo(type_index), [&](const TVMFFIFieldInfo* field) {
-    if (field->flags & (kTVMFFIFieldFlagBitMaskCompareOff | kTVMFFIFieldFlagBitMaskHashOff)) return;
-    Any value = reflection::FieldGetter(field)(obj);
-    seed = Mix(seed, Hash(value));
-  });
-  return seed;
+
+  std::unordered_map<const TVMFFIObject*, uint64_t> memo_;
+  std::unordered_set<const TVMFFIObject*> open_;
+  Function hash_part_;
+};
+
+/*! \brief ffi.RecursiveHash: a hash consistent with Comparer(false), equal values alike. */
+uint64_t RecursiveHash(const AnyView& v) {
+  Any owned = v;  // a borrowed C string or byte array hashes as the string or bytes it holds
+  return RecursiveHasher().Hash(owned);
 }
 
 FFI_STATIC_INIT_BLOCK() {
@@ -413,7 +453,7 @@ FFI_STATIC_INIT_BLOCK() {
           "ffi.RecursiveGe", [](AnyView a, AnyView b) { return Comparer(true).Compare(a, b) >= 0; },
           "Content order: a >= b.")
       .def(
-          "ffi.RecursiveHash", [](AnyView v) { return static_cast<int64_t>(Hash(v)); },
+          "ffi.RecursiveHash", [](AnyView v) { return static_cast<int64_t>(RecursiveHash(v)); },
           "A content hash consistent with ffi.RecursiveEq.");
 }
 

@@ -1,11 +1,13 @@
-"""A corpus of values and their structural hashes, computed by whichever package is named:
+"""A corpus of values and their structural hashes (and content hashes, ffi.RecursiveHash),
+computed by whichever package is named:
 
     python structural_hash_corpus.py tvm_ffi|ffi OBJECTS_LIBRARY
 
 imports that package first (so that its runtime serves the process), builds every value of the
 corpus with it (the object types from OBJECTS_LIBRARY, kernels/structural_objects.cc built with
-the reference's headers) and prints one JSON object: name -> hash (a string: the hash as an
-unsigned decimal, or `TypeName: message` when hashing raised). test_structural_hash_values.py
+the reference's headers) and prints one JSON object: name -> structural hash and
+"recursive:" + name -> RecursiveHash (a string: the hash as an unsigned decimal, or
+`TypeName: message` when hashing raised). test_structural_hash_values.py
 compares the two packages' results.
 """
 
@@ -152,16 +154,25 @@ def main() -> None:
         for n in ("Var", "Func", "Binding", "Meta", "Plain")
     }
     values = {**fixed_values(pkg, T), **generated_values(pkg, T, count=200, seed=36)}
+    recursive_hash = pkg.get_global_func("ffi.RecursiveHash")
     results = {}
     for name, (value, mode) in values.items():
-        try:
-            h = pkg.structural_hash(
+        results[name] = outcome(
+            lambda: pkg.structural_hash(
                 value, map_free_vars=mode is True, skip_tensor_content=mode == "skip"
             )
-            results[name] = str(h & (2**64 - 1))
-        except Exception as err:  # noqa: BLE001 - the error is the result
-            results[name] = f"{type(err).__name__}: {err}"
+        )
+        if mode is False:
+            results["recursive:" + name] = outcome(lambda: recursive_hash(value))
     json.dump(results, sys.stdout, indent=1, sort_keys=True)
+
+
+def outcome(hash_fn) -> str:
+    """The hash `hash_fn()` gives, as an unsigned decimal, or `TypeName: message`."""
+    try:
+        return str(hash_fn() & (2**64 - 1))
+    except Exception as err:  # noqa: BLE001 - the error is the result
+        return f"{type(err).__name__}: {err}"
 
 
 if __name__ == "__main__":
