@@ -13,10 +13,12 @@
 #include <ffi/reflection/registry.h>
 #include <ffi/string.h>
 
-#include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -69,21 +71,51 @@ class Parser {
   }
 
   Any ParseValue() {
-    CheckStackDepth("ffi.json.Parse");
     SkipSpace();
     if (AtEnd()) Fail("Expecting value", pos_);
     size_t start = pos_;
-    char c = s_[pos_];
-    if (c == '{') return ParseObject();
-    if (c == '[') return ParseArray();
-    if (c == '"') return String(ParseString());
-    if (Match("true")) return true;
-    if (Match("false")) return false;
-    if (Match("null")) return nullptr;
-    if (Match("NaN")) return std::nan("");
-    if (Match("Infinity")) return HUGE_VAL;
-    if (Match("-Infinity")) return -HUGE_VAL;
-    if ((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.') return ParseNumber();
+    // The first character decides what can follow.
+    switch (s_[pos_]) {
+      case '{':
+        return ParseObject();
+      case '[':
+        return ParseArray();
+      case '"':
+        return ParseString();
+      case 't':
+        if (Match("true")) return true;
+        break;
+      case 'f':
+        if (Match("false")) return false;
+        break;
+      case 'n':
+        if (Match("null")) return nullptr;
+        break;
+      case 'N':
+        if (Match("NaN")) return std::nan("");
+        break;
+      case 'I':
+        if (Match("Infinity")) return HUGE_VAL;
+        break;
+      case '-':
+        if (Match("-Infinity")) return -HUGE_VAL;
+        return ParseNumber();
+      case '+':
+      case '.':
+      case '0':
+      case '1':
+      case '2':
+      case '3':
+      case '4':
+      case '5':
+      case '6':
+      case '7':
+      case '8':
+      case '9':
+        return ParseNumber();
+      default:
+        break;
+    }
     Fail("Expecting value", start);
   }
 
@@ -101,16 +133,46 @@ class Parser {
       }
       ++pos_;
     }
-    std::string token(s_.substr(start, pos_ - start));
-    char* end = nullptr;
+    std::string_view token = s_.substr(start, pos_ - start);
     if (!is_float) {
-      errno = 0;
-      long long v = std::strtoll(token.c_str(), &end, 10);
-      if (errno == 0 && end == token.c_str() + token.size()) return static_cast<int64_t>(v);
+      if (std::optional<int64_t> v = ParseInt64(token)) return *v;
     }
-    double d = std::strtod(token.c_str(), &end);
-    if (end != token.c_str() + token.size() || std::isinf(d)) Fail("Expecting value", start);
+    // strtod needs a terminated copy; short numbers (nearly all) stay on the stack.
+    char buffer[64];
+    std::string long_token;
+    const char* text = buffer;
+    if (token.size() < sizeof(buffer)) {
+      std::memcpy(buffer, token.data(), token.size());
+      buffer[token.size()] = '\0';
+    } else {
+      long_token.assign(token);
+      text = long_token.c_str();
+    }
+    char* end = nullptr;
+    double d = std::strtod(text, &end);
+    if (end != text + token.size() || std::isinf(d)) Fail("Expecting value", start);
     return d;
+  }
+
+  /*! \brief `token` as an int64 (what strtoll reads: an optional sign, then decimal digits), or
+   * nothing when it is not one or does not fit. */
+  static std::optional<int64_t> ParseInt64(std::string_view token) {
+    size_t i = 0;
+    bool negative = false;
+    if (i < token.size() && (token[i] == '+' || token[i] == '-')) negative = token[i++] == '-';
+    if (i == token.size()) return std::nullopt;
+    uint64_t magnitude = 0;
+    constexpr uint64_t kLimit = uint64_t{1} << 63;  // |INT64_MIN|
+    for (; i < token.size(); ++i) {
+      char c = token[i];
+      if (c < '0' || c > '9') return std::nullopt;
+      uint64_t digit = static_cast<uint64_t>(c - '0');
+      if (magnitude > (kLimit - digit) / 10) return std::nullopt;
+      magnitude = magnitude * 10 + digit;
+    }
+    if (negative) return magnitude == kLimit ? INT64_MIN : -static_cast<int64_t>(magnitude);
+    if (magnitude == kLimit) return std::nullopt;
+    return static_cast<int64_t>(magnitude);
   }
 
   static int HexDigit(char c) {
@@ -168,7 +230,22 @@ class Parser {
     AppendUtf8(out, cp);
   }
 
-  std::string ParseString() {
+  /*! \brief The string at `pos_` (its opening quote); without escapes it is made from the text
+   * in place. */
+  String ParseString() {
+    size_t start = pos_;
+    for (size_t i = start + 1; i < s_.size(); ++i) {
+      char c = s_[i];
+      if (c == '"') {
+        pos_ = i + 1;
+        return String(s_.data() + start + 1, i - start - 1);
+      }
+      if (c == '\\' || static_cast<unsigned char>(c) < 0x20) break;
+    }
+    return String(ParseEscapedString());
+  }
+
+  std::string ParseEscapedString() {
     size_t start = pos_++;
     std::string out;
     while (true) {
@@ -180,8 +257,14 @@ class Parser {
       }
       if (static_cast<unsigned char>(c) < 0x20) Fail("Invalid control character at", pos_);
       if (c != '\\') {
-        out += c;
-        ++pos_;
+        // The run up to the next quote, escape or control character, at once.
+        size_t run = pos_;
+        while (run < s_.size() && s_[run] != '"' && s_[run] != '\\' &&
+               static_cast<unsigned char>(s_[run]) >= 0x20) {
+          ++run;
+        }
+        out.append(s_.data() + pos_, run - pos_);
+        pos_ = run;
         continue;
       }
       size_t e = pos_ + 1;
@@ -242,6 +325,7 @@ class Parser {
   }
 
   Any ParseArray() {
+    stack_.Check();
     Array<Any> items;
     if (OpenEmpty(']')) return items;
     do {
@@ -251,13 +335,14 @@ class Parser {
   }
 
   Any ParseObject() {
+    stack_.Check();
     Map<Any, Any> object;
     if (OpenEmpty('}')) return object;
     do {
       if (AtEnd() || s_[pos_] != '"') {
         Fail("Expecting property name enclosed in double quotes", pos_);
       }
-      String key(ParseString());
+      String key = ParseString();
       SkipSpace();
       if (AtEnd() || s_[pos_] != ':') Fail("Expecting ':' delimiter", pos_);
       ++pos_;
@@ -268,6 +353,7 @@ class Parser {
 
   std::string_view s_;
   size_t pos_ = 0;
+  StackLimit stack_{"ffi.json.Parse"};
 };
 
 /*! \brief The type key of what `v` holds, as the reference's messages name it. */

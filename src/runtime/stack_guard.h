@@ -66,6 +66,30 @@ inline const StackReserve& ThreadStackReserve() {
   }
 }
 
+/*!
+ * \brief CheckStackDepth for one walk on one thread: the thread's reserve is read once, when the
+ * walk starts, so each check is a comparison (no thread-local lookup per level).
+ */
+class StackLimit {
+ public:
+  explicit StackLimit(const char* what) : what_(what) {
+    const StackReserve& r = ThreadStackReserve();
+    end_ = r.end;
+    size_ = r.size;
+  }
+  /*! \brief Raises RecursionError when the caller's frame is within the reserve. */
+  [[gnu::always_inline]] void Check() const {
+    if (FFI_UNLIKELY(reinterpret_cast<uintptr_t>(__builtin_frame_address(0)) - end_ < size_)) {
+      FFI_THROW(RecursionError) << what_ << ": the value nests deeper than the stack allows";
+    }
+  }
+
+ private:
+  const char* what_;
+  uintptr_t end_;
+  uintptr_t size_;
+};
+
 }  // namespace runtime
 }  // namespace ffi
 }  // namespace tvm

@@ -88,6 +88,27 @@ inline std::string TextOf(const AnyView& v) {
   return std::string(v.cast<Bytes>().view());
 }
 
+/*! \brief The content of a string or bytes value, in any storage, viewed in place (valid while
+ * the value is). */
+inline std::string_view ContentOf(const TVMFFIAny& v) {
+  switch (v.type_index) {
+    case kTVMFFIRawStr:
+      return v.v_c_str == nullptr ? std::string_view() : std::string_view(v.v_c_str);
+    case kTVMFFIByteArrayPtr: {
+      const auto* bytes = static_cast<const TVMFFIByteArray*>(v.v_ptr);
+      return bytes == nullptr ? std::string_view() : std::string_view(bytes->data, bytes->size);
+    }
+    default:
+      return ffi::detail::BytesOfAny(v);
+  }
+}
+
+/*! \brief Whether the object `obj` may be reached more than once in a walk: some reference to it
+ * besides the one it was reached through and the `held` ones the walk itself added. An object
+ * reached twice has two references inside the value (two parents, or a parent and a cycle's back
+ * edge), so an unshared one is met once: walks keep per-object state only for shared ones. */
+inline bool MaybeShared(const Object* obj, uint32_t held) { return obj->use_count() > 1 + held; }
+
 /*! \brief Whether a tensor's memory is readable from the host. */
 inline bool HostReadable(const DLDevice& device) {
   return device.device_type == kDLCPU || device.device_type == kDLCUDAHost ||

@@ -64,7 +64,7 @@ using reflection::AccessStep;
 
 /*! \brief Hash of an ordered pair of pointers, for the set of pairs being compared. */
 struct PairHash {
-  size_t operator()(const std::pair<const void*, const void*>& p) const {
+  size_t operator()(const std::pair<const Object*, const Object*>& p) const {
     return std::hash<const void*>()(p.first) * 31 + std::hash<const void*>()(p.second);
   }
 };
@@ -107,23 +107,24 @@ class StructuralEqualer {
 
   /*! \brief Compares `l` and `r` one step down each path (the step made only when tracking). */
   template <typename MakeSteps>
-  bool CompareAt(const AnyView& l, const AnyView& r, MakeSteps make_steps) {
-    if (!track_path_) return Compare(l, r);
+  bool CompareAt(const AnyView& l, const AnyView& r, uint32_t held, MakeSteps make_steps) {
+    if (!track_path_) return Compare(l, r, held);
     std::pair<AccessStep, AccessStep> steps = make_steps();
     lhs_steps_.push_back(std::move(steps.first));
     rhs_steps_.push_back(std::move(steps.second));
-    bool equal = Compare(l, r);
+    bool equal = Compare(l, r, held);
     lhs_steps_.pop_back();
     rhs_steps_.pop_back();
     return equal;
   }
 
-  bool Compare(const AnyView& l, const AnyView& r) {
-    CheckStackDepth("ffi.StructuralEqual");
+  /*! \brief Whether `l` and `r` are equal; `held` references to each are the walk's own (a
+   * field's value, copied out of its object), which MaybeShared discounts. */
+  bool Compare(const AnyView& l, const AnyView& r, uint32_t held = 0) {
     int32_t li = l.type_index(), ri = r.type_index();
     if (li != ri) {
       if ((IsString(li) && IsString(ri)) || (IsBytes(li) && IsBytes(ri))) {
-        return TextOf(l) == TextOf(r) || Fail();
+        return ContentOf(*l.raw()) == ContentOf(*r.raw()) || Fail();
       }
       return Fail();
     }
@@ -133,7 +134,7 @@ class StructuralEqualer {
     switch (li) {
       case kTVMFFIStr:
       case kTVMFFIBytes:
-        return lo == ro || TextOf(l) == TextOf(r) || Fail();
+        return lo == ro || ContentOf(*l.raw()) == ContentOf(*r.raw()) || Fail();
       case kTVMFFIFunction:
       case kTVMFFIError:
       case kTVMFFIOpaquePyObject:
@@ -141,9 +142,23 @@ class StructuralEqualer {
       default:
         break;
     }
-    // A pair met again inside itself (two cycles walked in step) is taken as equal.
-    OpenScope<decltype(open_)> scope(&open_, {lo, ro});
-    return !scope.entered() || CompareObjects(l, r, lo, ro);
+    stack_.Check();
+    // A pair that may be met again (both sides shared) is remembered while it is compared and,
+    // once found equal, for the rest of the walk: a pair met again inside itself (two cycles
+    // walked in step) is taken as equal, and one found equal before is not compared again, so a
+    // shared (DAG-shaped) value costs what its distinct nodes cost.
+    if (!MaybeShared(lo, held) || !MaybeShared(ro, held)) return CompareObjects(l, r, lo, ro);
+    std::pair<const Object*, const Object*> pair(lo, ro);
+    if (!pairs_.insert(pair).second) return true;
+    bool equal;
+    try {
+      equal = CompareObjects(l, r, lo, ro);
+    } catch (...) {
+      pairs_.erase(pair);  // a type's hook may catch the error and go on
+      throw;
+    }
+    if (!equal) pairs_.erase(pair);
+    return equal;
   }
 
   static bool ComparePod(const AnyView& l, const AnyView& r) {
@@ -174,13 +189,13 @@ class StructuralEqualer {
   bool CompareObjects(const AnyView& l, const AnyView& r, const Object* lo, const Object* ro) {
     switch (l.type_index()) {
       case kTVMFFIArray:
-        return CompareSequences(l.cast<Array<Any>>(), r.cast<Array<Any>>());
       case kTVMFFIList:
-        return CompareSequences(l.cast<List<Any>>(), r.cast<List<Any>>());
+        return CompareSequences(static_cast<const SeqBaseObj*>(lo),
+                                static_cast<const SeqBaseObj*>(ro));
       case kTVMFFIMap:
-        return CompareMappings(l.cast<Map<Any, Any>>(), r.cast<Map<Any, Any>>());
       case kTVMFFIDict:
-        return CompareMappings(l.cast<Dict<Any, Any>>(), r.cast<Dict<Any, Any>>());
+        return CompareMappings(static_cast<const MapBaseObj*>(lo),
+                               static_cast<const MapBaseObj*>(ro));
       case kTVMFFIBigInt:
         return l.cast<BigInt>() == r.cast<BigInt>() || Fail();
       case kTVMFFIShape: {
@@ -196,17 +211,18 @@ class StructuralEqualer {
     }
   }
 
-  template <typename Seq>
-  bool CompareSequences(const Seq& a, const Seq& b) {
-    int64_t n = std::min<int64_t>(a.size(), b.size());
+  bool CompareSequences(const SeqBaseObj* a, const SeqBaseObj* b) {
+    int64_t n = std::min<int64_t>(a->size(), b->size());
+    const Any* x = a->begin();
+    const Any* y = b->begin();
     for (int64_t i = 0; i < n; ++i) {
-      Any x = a[i], y = b[i];
-      bool equal = CompareAt(
-          x, y, [i] { return std::make_pair(AccessStep::ArrayItem(i), AccessStep::ArrayItem(i)); });
+      bool equal = CompareAt(x[i], y[i], 0, [i] {
+        return std::make_pair(AccessStep::ArrayItem(i), AccessStep::ArrayItem(i));
+      });
       if (!equal) return false;
     }
-    if (static_cast<int64_t>(a.size()) == static_cast<int64_t>(b.size())) return true;
-    if (static_cast<int64_t>(a.size()) > n) {
+    if (a->size() == b->size()) return true;
+    if (static_cast<int64_t>(a->size()) > n) {
       return Fail(AccessStep::ArrayItem(n), AccessStep::ArrayItemMissing(n));
     }
     return Fail(AccessStep::ArrayItemMissing(n), AccessStep::ArrayItem(n));
@@ -216,37 +232,43 @@ class StructuralEqualer {
    * node maps to its partner, everything else to itself. */
   Any PartnerKey(const Any& key) const {
     if (key.type_index() >= kTVMFFIStaticObjectBegin) {
-      const Object* obj = ObjectOf(key);
-      for (const auto* map : {&var_map_, &dag_map_}) {
-        auto it = map->find(obj);
-        if (it != map->end()) {
-          return ObjectRef(ffi::detail::ObjectUnsafe::ObjectPtrFromUnowned<Object>(
-              const_cast<Object*>(it->second)));
-        }
+      if (const Object* partner = PartnerOf(ObjectOf(key))) {
+        return ObjectRef(
+            ffi::detail::ObjectUnsafe::ObjectPtrFromUnowned<Object>(const_cast<Object*>(partner)));
       }
     }
     return key;
   }
+  /*! \brief The partner of a bound variable or matched DAG node, else null. */
+  const Object* PartnerOf(const Object* obj) const {
+    for (const auto* map : {&var_map_, &dag_map_}) {
+      if (map->empty()) continue;
+      auto it = map->find(obj);
+      if (it != map->end()) return it->second;
+    }
+    return nullptr;
+  }
 
-  template <typename M>
-  bool CompareMappings(const M& a, const M& b) {
-    for (const auto& kv : a) {
-      Any key = PartnerKey(kv.first);
-      auto it = b.find(key);
-      if (it == b.end()) {
+  bool CompareMappings(const MapBaseObj* a, const MapBaseObj* b) {
+    for (const auto& kv : *a) {
+      bool bound = kv.first.type_index() >= kTVMFFIStaticObjectBegin &&
+                   PartnerOf(ObjectOf(kv.first)) != nullptr;
+      Any partner = bound ? PartnerKey(kv.first) : Any();
+      const Any& key = bound ? partner : kv.first;
+      auto it = b->find(key);
+      if (it == b->end()) {
         return Fail(AccessStep::MapItem(kv.first), AccessStep::MapItemMissing(kv.first));
       }
-      Any x = kv.second, y = (*it).second;
-      bool equal = CompareAt(x, y, [&] {
+      bool equal = CompareAt(kv.second, (*it).second, 0, [&] {
         return std::make_pair(AccessStep::MapItem(kv.first), AccessStep::MapItem(key));
       });
       if (!equal) return false;
     }
-    if (a.size() == b.size()) return true;
+    if (a->size() == b->size()) return true;
     // Every left key matched: the right has one more, the first not matched by a left key.
     std::unordered_set<Any, AnyHash, AnyEqual> matched;
-    for (const auto& kv : a) matched.insert(PartnerKey(kv.first));
-    for (const auto& kv : b) {
+    for (const auto& kv : *a) matched.insert(PartnerKey(kv.first));
+    for (const auto& kv : *b) {
       if (!matched.count(kv.first)) {
         return Fail(AccessStep::MapItemMissing(kv.first), AccessStep::MapItem(kv.first));
       }
@@ -264,6 +286,14 @@ class StructuralEqualer {
       if (a.shape[d] != b.shape[d]) return false;
     }
     if (skip_tensor_content_) return true;
+    if ((a.strides == nullptr || ffi::detail::IsContiguous(a)) &&
+        (b.strides == nullptr || ffi::detail::IsContiguous(b)) && HostReadable(a.device) &&
+        HostReadable(b.device)) {
+      // Compact on both sides: the bytes in place.
+      size_t size = ffi::GetDataSize(a);
+      return size == 0 || std::memcmp(static_cast<const char*>(a.data) + a.byte_offset,
+                                      static_cast<const char*>(b.data) + b.byte_offset, size) == 0;
+    }
     return TensorBytes(a) == TensorBytes(b);
   }
 
@@ -294,7 +324,8 @@ class StructuralEqualer {
   }
 
   static AnyView HookOf(int32_t type_index) {
-    return reflection::TypeAttrColumn("__s_equal__")[type_index];
+    static reflection::TypeAttrColumn column("__s_equal__");
+    return column[type_index];
   }
   static bool HasHook(int32_t type_index) { return HookOf(type_index) != nullptr; }
 
@@ -346,8 +377,8 @@ class StructuralEqualer {
         TVMFFIGetTypeInfo(type_index), [&](const TVMFFIFieldInfo* field) {
           if (field->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) return false;
           reflection::FieldGetter get(field);
-          Any x = get(lo), y = get(ro);
-          equal = CompareInRegion(x, y, FieldRegionKind(field->flags), [field] {
+          Any x = get(lo), y = get(ro);  // one reference each of the walk's own
+          equal = CompareInRegion(x, y, 1, FieldRegionKind(field->flags), [field] {
             String name(field->name.data, field->name.size);
             return std::make_pair(AccessStep::Attr(name), AccessStep::Attr(name));
           });
@@ -357,33 +388,40 @@ class StructuralEqualer {
   }
 
   template <typename MakeSteps>
-  bool CompareInRegion(const AnyView& x, const AnyView& y, int64_t kind, MakeSteps make_steps) {
+  bool CompareInRegion(const AnyView& x, const AnyView& y, uint32_t held, int64_t kind,
+                       MakeSteps make_steps) {
     RegionScope scope(&region_, EnterRegion(region_, kind));
-    return CompareAt(x, y, make_steps);
+    return CompareAt(x, y, held, make_steps);
   }
 
   /*! \brief A type's own `__s_equal__(lhs, rhs, eq)`; `eq(l, r, def_region_kind, field_name)`
    * compares parts (a string field name adds a step to the mismatch paths). */
   bool CallHook(const AnyView& hook, const AnyView& l, const AnyView& r) {
-    Function recurse =
-        Function::FromTyped([this](AnyView x, AnyView y, int64_t kind, AnyView field_name) -> bool {
-          return CompareInRegion(x, y, kind, [&] {
-            if (IsString(field_name.type_index())) {
-              String name = field_name.cast<String>();
-              return std::make_pair(AccessStep::Attr(name), AccessStep::Attr(name));
-            }
-            return std::make_pair(AccessStep::AttrMissing(String("<hook>")),
-                                  AccessStep::AttrMissing(String("<hook>")));
+    if (!compare_part_.defined()) {
+      compare_part_ = Function::FromTyped(
+          [this](AnyView x, AnyView y, int64_t kind, AnyView field_name) -> bool {
+            return CompareInRegion(x, y, 0, kind, [&] {
+              if (IsString(field_name.type_index())) {
+                String name = field_name.cast<String>();
+                return std::make_pair(AccessStep::Attr(name), AccessStep::Attr(name));
+              }
+              return std::make_pair(AccessStep::AttrMissing(String("<hook>")),
+                                    AccessStep::AttrMissing(String("<hook>")));
+            });
           });
-        });
-    return hook.cast<Function>()(l, r, recurse).cast<bool>();
+    }
+    return hook.cast<Function>()(l, r, compare_part_).cast<bool>();
   }
 
   bool skip_tensor_content_;
   bool track_path_;
   TVMFFIDefRegionKind region_;
   std::unordered_map<const Object*, const Object*> var_map_, var_rmap_, dag_map_, dag_rmap_;
-  std::unordered_set<std::pair<const void*, const void*>, PairHash> open_;
+  /*! \brief Pairs of shared objects being compared, or found equal (see Compare). */
+  std::unordered_set<std::pair<const Object*, const Object*>, PairHash> pairs_;
+  StackLimit stack_{"ffi.StructuralEqual"};
+  /*! \brief What a type's `__s_equal__` hook compares parts with (made on first use). */
+  Function compare_part_;
   std::vector<AccessStep> lhs_steps_, rhs_steps_;
   Optional<AccessPathPair> mismatch_;
 };

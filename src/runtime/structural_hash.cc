@@ -104,7 +104,9 @@ class StructuralHasher {
   StructuralHasher(const StructuralHasher&) = delete;
   StructuralHasher& operator=(const StructuralHasher&) = delete;
 
-  uint64_t Hash(const AnyView& v) {
+  /*! \brief The hash of `v`; `held` references to it are the walk's own (a field's value, copied
+   * out of its object), which MaybeShared discounts. */
+  uint64_t Hash(const AnyView& v, uint32_t held = 0) {
     const TVMFFIAny& a = *v.raw();
     if (a.type_index < kTVMFFIStaticObjectBegin) return PodHash(a, /*canonical_nan=*/true);
     if (std::optional<uint64_t> h = ContentHash(a)) return *h;
@@ -114,8 +116,16 @@ class StructuralHasher {
       case kTVMFFIOpaquePyObject:
         return StableHashCombine(a.type_index, reinterpret_cast<uintptr_t>(a.v_obj));
       default:
-        return Memoized(v);
+        break;
     }
+    stack_.Check();
+    // An object met once needs no record: only a shared one can be met again, or be a map key
+    // hashed before.
+    if (!MaybeShared(ObjectOf(v), held)) {
+      Memo unrecorded;
+      return HashObject(v, &unrecorded);
+    }
+    return Memoized(v);
   }
 
  private:
@@ -140,7 +150,6 @@ class StructuralHasher {
     if (!inserted) return memo.done ? memo.hash : kCycleHash;
     TVMFFIObjectIncRef(header);
     memo.header = header;
-    CheckStackDepth("ffi.StructuralHash");
     uint64_t left_out_before = left_out_keys_;
     uint64_t hash;
     try {
@@ -279,7 +288,7 @@ class StructuralHasher {
       if (field->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) return;
       Any value = reflection::FieldGetter(field)(obj);
       RegionScope scope(&region_, EnterRegion(region_, FieldRegionKind(field->flags)));
-      h = StableHashCombine(h, Hash(value));
+      h = StableHashCombine(h, Hash(value, /*held=*/1));
     });
     return h;
   }
@@ -294,7 +303,7 @@ class StructuralHasher {
         // hashes as the string or bytes it holds.
         Any owned = part;
         return static_cast<int64_t>(
-            StableHashCombine(static_cast<uint64_t>(part_init), Hash(owned)));
+            StableHashCombine(static_cast<uint64_t>(part_init), Hash(owned, /*held=*/1)));
       });
     }
     return static_cast<uint64_t>(hook(v, static_cast<int64_t>(init), hash_part_).cast<int64_t>());
@@ -308,13 +317,14 @@ class StructuralHasher {
   uint64_t left_out_keys_ = 0;
   std::unordered_map<const TVMFFIObject*, Memo> memo_;
   Function hash_part_;
+  StackLimit stack_{"ffi.StructuralHash"};
 };
 
 }  // namespace
 
 uint64_t StructuralHash(const AnyView& value, bool map_free_vars, bool skip_tensor_content) {
   Any owned = value;  // a borrowed C string or byte array hashes as the string or bytes it holds
-  return StructuralHasher(map_free_vars, skip_tensor_content).Hash(owned);
+  return StructuralHasher(map_free_vars, skip_tensor_content).Hash(owned, /*held=*/1);
 }
 
 namespace {
