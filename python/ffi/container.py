@@ -96,10 +96,11 @@ def _as_tensor(x: object) -> Tensor | None:
 
 
 _walking = threading.local()  # per thread: {walk name: handles of the containers being walked}
+_memos = threading.local()  # per thread: {walk name: (results so far, keys being walked)}
 
 
 def _guarded(walk: str, container: Object, body: Callable[[], Any], on_cycle: Any) -> Any:
-    """`body()`, or `on_cycle` when this thread is already inside `walk` (repr, hash) of the same
+    """`body()`, or `on_cycle` when this thread is already inside `walk` (repr) of the same
     container: a container that holds itself is shown as ``...`` and hashed as a constant, where
     recursing would never end."""
     if walk == "repr" and container.__chandle__() == 0:  # type: ignore[attr-defined]
@@ -113,6 +114,32 @@ def _guarded(walk: str, container: Object, body: Callable[[], Any], on_cycle: An
         return body()
     finally:
         active.discard(key)
+
+
+def _memoized(walk: str, key: Any, body: Callable[[], Any], on_cycle: Any) -> Any:
+    """`body()` once per `key` within one outermost `walk` (``hash``, ``eq``) on this thread: the
+    result is kept until the outermost call returns, so a value whose parts are shared (a DAG)
+    costs what its distinct parts cost; a key met inside its own walk (a cycle) is `on_cycle`."""
+    state = _memos.__dict__.get(walk)
+    outermost = state is None
+    if outermost:
+        state = _memos.__dict__[walk] = ({}, set())
+    results, active = state
+    try:
+        if key in results:
+            return results[key]
+        if key in active:
+            return on_cycle
+        active.add(key)
+        try:
+            result = body()
+        finally:
+            active.discard(key)
+        results[key] = result
+        return result
+    finally:
+        if outermost:
+            del _memos.__dict__[walk]
 
 
 def _same_container(a: object, b: object) -> bool:
@@ -256,7 +283,11 @@ class _SeqReads(Generic[T]):
     def __eq__(self, other: object) -> bool:
         if _same_container(self, other):
             return True
-        return _seq_eq(_core._seq_items(self, True), other)  # type: ignore[no-any-return]
+        items = lambda: _seq_eq(_core._seq_items(self, True), other)  # noqa: E731
+        if not isinstance(other, (Array, List)):
+            return items()  # type: ignore[no-any-return]
+        key = (self._handle, other._handle)  # type: ignore[attr-defined]
+        return _memoized("eq", key, items, True)  # type: ignore[no-any-return]
 
     def __ne__(self, other: object) -> bool:
         r = self.__eq__(other)
@@ -264,7 +295,7 @@ class _SeqReads(Generic[T]):
 
     def __hash__(self) -> int:
         items = lambda: hash(tuple(map(_elem_hash, _core._seq_items(self, True))))  # noqa: E731
-        return _guarded("hash", self, items, 0x5EED)  # type: ignore[no-any-return]
+        return _memoized("hash", self._handle, items, 0x5EED)  # type: ignore[no-any-return,attr-defined]
 
     def __bool__(self) -> bool:
         return _core._seq_len(self) > 0
@@ -312,7 +343,10 @@ class _MapReads(Generic[K, V]):
     def __eq__(self, other: object) -> bool:
         if _same_container(self, other):
             return True
-        return _map_eq(self, other)  # type: ignore[no-any-return]
+        if not isinstance(other, (Map, Dict)):
+            return _map_eq(self, other)  # type: ignore[no-any-return]
+        key = (self._handle, other._handle)  # type: ignore[attr-defined]
+        return _memoized("eq", key, lambda: _map_eq(self, other), True)  # type: ignore[no-any-return]
 
     def __ne__(self, other: object) -> bool:
         r = self.__eq__(other)
@@ -323,7 +357,7 @@ class _MapReads(Generic[K, V]):
             items = _core._map_items(self, True)
             return hash(frozenset((_elem_hash(k), _elem_hash(v)) for k, v in items))
 
-        return _guarded("hash", self, entries, 0x5EED)  # type: ignore[no-any-return]
+        return _memoized("hash", self._handle, entries, 0x5EED)  # type: ignore[no-any-return,attr-defined]
 
     def __bool__(self) -> bool:
         return _core._map_len(self) > 0

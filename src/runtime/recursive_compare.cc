@@ -31,8 +31,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <optional>
-#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -95,6 +95,7 @@ Kind KindOf(const AnyView& v) {
   }
 }
 
+using structural::MaybeShared;
 using structural::ObjectOf;
 using structural::TextOf;
 using structural::TypeKey;
@@ -107,8 +108,9 @@ class Comparer {
  public:
   explicit Comparer(bool order) : order_(order), ordering_(order) {}
 
-  int Compare(const AnyView& a, const AnyView& b) {
-    CheckStackDepth("recursive comparison");
+  /*! \brief Three-way comparison of `a` and `b`; `held` references to each are the walk's own
+   * (a field's value, copied out of its object), which MaybeShared discounts. */
+  int Compare(const AnyView& a, const AnyView& b, uint32_t held = 0) {
     // One object equals itself (this also ends the walk around a cycle back to the same pair).
     if (a.type_index() >= kTVMFFIStaticObjectBegin && a.type_index() == b.type_index() &&
         a.raw()->v_obj == b.raw()->v_obj) {
@@ -121,19 +123,38 @@ class Comparer {
       if (order_ && kb == Kind::kNone) return 1;
       return Unordered(a, b);
     }
-    if (a.type_index() >= kTVMFFIStaticObjectBegin && b.type_index() >= kTVMFFIStaticObjectBegin) {
-      // A pair met again inside itself (two cycles walked in step) is taken as equal: nothing
-      // found so far tells them apart. An order cannot be decided that way.
-      std::pair<const void*, const void*> pair(a.raw()->v_obj, b.raw()->v_obj);
-      if (!open_.insert(pair).second) {
-        if (ordering_) FFI_THROW(ValueError) << "Cannot order values with a cyclic reference";
-        return 0;
-      }
-      int result = CompareKind(a, b, ka);
-      open_.erase(pair);
-      return result;
+    if (a.type_index() < kTVMFFIStaticObjectBegin || b.type_index() < kTVMFFIStaticObjectBegin) {
+      return CompareKind(a, b, ka);
     }
-    return CompareKind(a, b, ka);
+    stack_.Check();
+    // Only a pair of shared objects can be met again. While it is compared, meeting it again
+    // (two cycles walked in step) takes it as equal: nothing found so far tells them apart (an
+    // order cannot be decided that way). Once found equal, it is equal for the rest of the walk,
+    // so a shared (DAG-shaped) value costs what its distinct parts cost.
+    if (!MaybeShared(ObjectOf(a), held) || !MaybeShared(ObjectOf(b), held)) {
+      return CompareKind(a, b, ka);
+    }
+    std::pair<const void*, const void*> pair(a.raw()->v_obj, b.raw()->v_obj);
+    auto [it, inserted] = pairs_.try_emplace(pair, false);
+    if (!inserted) {
+      if (!it->second && ordering_) {
+        FFI_THROW(ValueError) << "Cannot order values with a cyclic reference";
+      }
+      return 0;  // equal before, or a cycle
+    }
+    int result;
+    try {
+      result = CompareKind(a, b, ka);
+    } catch (...) {
+      pairs_.erase(pair);
+      throw;
+    }
+    if (result == 0) {
+      pairs_[pair] = true;
+    } else {
+      pairs_.erase(pair);
+    }
+    return result;
   }
 
  private:
@@ -191,21 +212,13 @@ class Comparer {
 
   int CompareSequences(const AnyView& a, const AnyView& b) {
     if (a.type_index() != b.type_index()) return Unordered(a, b);
-    Array<Any> x = Elements(a), y = Elements(b);
-    size_t n = x.size() < y.size() ? x.size() : y.size();
+    const auto* x = static_cast<const SeqBaseObj*>(ObjectOf(a));
+    const auto* y = static_cast<const SeqBaseObj*>(ObjectOf(b));
+    size_t n = x->size() < y->size() ? x->size() : y->size();
     for (size_t i = 0; i < n; ++i) {
-      const Any& xi = x[i];
-      const Any& yi = y[i];
-      if (int c = Compare(xi, yi)) return c;
+      if (int c = Compare(x->begin()[i], y->begin()[i])) return c;
     }
-    return x.size() < y.size() ? -1 : (x.size() > y.size() ? 1 : 0);
-  }
-
-  /*! \brief The elements of an Array or a List, as an Array view of the same items. */
-  static Array<Any> Elements(const AnyView& v) {
-    if (v.type_index() == kTVMFFIArray) return v.cast<Array<Any>>();
-    List<Any> list = v.cast<List<Any>>();
-    return Array<Any>(list.begin(), list.end());
+    return x->size() < y->size() ? -1 : (x->size() > y->size() ? 1 : 0);
   }
 
   static int CompareShapes(const Shape& x, const Shape& y) {
@@ -270,8 +283,8 @@ class Comparer {
     reflection::ForEachFieldInfoWithEarlyStop(info, [&](const TVMFFIFieldInfo* field) {
       if (field->flags & kTVMFFIFieldFlagBitMaskCompareOff) return false;
       reflection::FieldGetter get(field);
-      Any fx = get(x), fy = get(y);
-      result = Compare(fx, fy);
+      Any fx = get(x), fy = get(y);  // one reference each of the walk's own
+      result = Compare(fx, fy, 1);
       return result != 0;
     });
     return result;
@@ -281,7 +294,9 @@ class Comparer {
   bool order_;
   /*! \brief Whether the caller asked for an order (the whole walk). */
   bool ordering_;
-  std::set<std::pair<const void*, const void*>> open_;
+  /*! \brief Pairs of shared objects being compared (false) or found equal (true). */
+  std::map<std::pair<const void*, const void*>, bool> pairs_;
+  StackLimit stack_{"recursive comparison"};
 };
 
 /*!
