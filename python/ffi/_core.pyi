@@ -551,6 +551,11 @@ def _seq_items(seq: Object, raw: bool = False, /) -> list[Any]:
 def _map_len(map: Object, /) -> int:
     """Size of a Map or Dict."""
 
+def _map_key(key: Any, /) -> Any:
+    """The key as a Map or Dict made or read through the container API holds it: itself, or an
+    ffi.core.OpaquePyObject holding it when it would convert to a new object each time (found by
+    Python's hash and ==); TypeError for a key Python refuses (a list, a dict, a set)."""
+
 def _map_get(map: Object, key: Any, default: Any = ..., /) -> Any:
     """The value of `key` in a Map or Dict; `default` when absent and given, else KeyError."""
 

@@ -517,12 +517,12 @@ class Dict(_MapReads[K, V], Object, MutableMapping[K, V]):
         return _core._new_container(_DICT, {} if input_dict is None else input_dict)  # type: ignore[no-any-return]
 
     def __setitem__(self, key: K, value: V) -> None:
-        _runtime_fn("ffi.DictSetItem")(self, key, value)
+        _runtime_fn("ffi.DictSetItem")(self, _core._map_key(key), value)
 
     def __delitem__(self, key: K) -> None:
         if key not in self:
             raise KeyError(key)
-        _runtime_fn("ffi.DictErase")(self, key)
+        _runtime_fn("ffi.DictErase")(self, _core._map_key(key))
 
     def clear(self) -> None:
         """Removes every entry."""

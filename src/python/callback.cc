@@ -1,6 +1,7 @@
 // C++ -> Python calls: a Python callable wrapped as an FFI function. The callback may run on any
 // thread (a kernel's worker, say): it takes the GIL itself, and refuses cleanly once Python is
 // finalizing.
+#include <cstring>
 #include <memory>
 #include <new>
 
@@ -227,6 +228,101 @@ TVMFFIObject* NewOpaquePyObject(PyObject* obj) {
   return MakeHolding(obj, [&](TVMFFIObjectHandle* out) {
     return TVMFFIObjectCreateOpaque(obj, kTVMFFIOpaquePyObject, PythonCallbackDeleter, out);
   });
+}
+
+namespace {
+/*! \brief The Python object an OpaquePyObject value holds (borrowed). */
+PyObject* HeldPyObject(const TVMFFIAny& v) {
+  return static_cast<PyObject*>(TVMFFIOpaqueObjectGetCellPtr(v.v_obj)->handle);
+}
+
+/*! \brief Whether a key hook got `n` OpaquePyObject values; else a raised TypeError. */
+bool OpaqueKeyArgs(const TVMFFIAny* args, int32_t num_args, int32_t n) {
+  bool ok = num_args == n;
+  for (int32_t i = 0; ok && i < n; ++i) ok = args[i].type_index == kTVMFFIOpaquePyObject;
+  if (!ok) {
+    TVMFFIErrorSetRaisedFromCStr("TypeError", "an OpaquePyObject key hook got other values");
+  }
+  return ok;
+}
+
+/*!
+ * \brief `__any_hash__` of OpaquePyObject: the held object's Python hash (with the GIL, taken
+ * from any thread), so that a key the container API held (a tuple, a callable, any other Python
+ * object) is found again by an equal one. Once Python is shutting down: the object's address.
+ */
+int OpaqueKeyHash(void*, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
+  if (!OpaqueKeyArgs(args, num_args, 1)) return -1;
+  PyObject* obj = HeldPyObject(args[0]);
+  int64_t hash = reinterpret_cast<intptr_t>(obj);
+  int rc = 0;
+  if (PythonAlive()) {
+    PyGILState_STATE gil = PyGILState_Ensure();
+    Py_hash_t h = PyObject_Hash(obj);
+    if (h == -1 && PyErr_Occurred()) {
+      rc = SetFFIErrorFromPython();
+    } else {
+      hash = static_cast<int64_t>(h);
+    }
+    PyGILState_Release(gil);
+  }
+  if (rc == 0) {
+    result->type_index = kTVMFFIInt;
+    result->zero_padding = 0;
+    result->v_int64 = hash;
+  }
+  return rc;
+}
+
+/*! \brief `__any_equal__` of OpaquePyObject: Python's == on the held objects (identity once
+ * Python is shutting down). */
+int OpaqueKeyEqual(void*, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
+  if (!OpaqueKeyArgs(args, num_args, 2)) return -1;
+  PyObject* a = HeldPyObject(args[0]);
+  PyObject* b = HeldPyObject(args[1]);
+  int equal = a == b;
+  int rc = 0;
+  if (!equal && PythonAlive()) {
+    PyGILState_STATE gil = PyGILState_Ensure();
+    equal = PyObject_RichCompareBool(a, b, Py_EQ);
+    if (equal < 0) rc = SetFFIErrorFromPython();
+    PyGILState_Release(gil);
+  }
+  if (rc == 0) {
+    result->type_index = kTVMFFIBool;
+    result->zero_padding = 0;
+    result->v_int64 = equal;
+  }
+  return rc;
+}
+
+/*! \brief Registers `hook` as OpaquePyObject's type attribute `name` (nothing when the type
+ * already has one: another copy of this package, or a runtime that brings its own). */
+void RegisterOpaqueKeyHook(const char* name, TVMFFISafeCallType hook) {
+  TVMFFIObjectHandle f = nullptr;
+  if (TVMFFIFunctionCreate(nullptr, hook, nullptr, &f) != 0) {
+    TVMFFIObjectHandle error = nullptr;
+    TVMFFIErrorMoveFromRaised(&error);
+    if (error != nullptr) TVMFFIObjectDecRef(error);
+    return;
+  }
+  TVMFFIByteArray key{name, std::strlen(name)};
+  TVMFFIAny value;
+  value.type_index = kTVMFFIFunction;
+  value.zero_padding = 0;
+  value.v_obj = static_cast<TVMFFIObject*>(f);
+  if (TVMFFITypeRegisterAttr(kTVMFFIOpaquePyObject, &key, &value) != 0) {
+    TVMFFIObjectHandle error = nullptr;
+    TVMFFIErrorMoveFromRaised(&error);
+    if (error != nullptr) TVMFFIObjectDecRef(error);
+  }
+  TVMFFIObjectDecRef(f);
+}
+}  // namespace
+
+void InitOpaqueKeyHooks() {
+  RegisterOpaqueKeyHook("__any_hash__", OpaqueKeyHash);
+  RegisterOpaqueKeyHook("__any_equal__", OpaqueKeyEqual);
 }
 
 TVMFFIObject* FunctionFromCallable(PyObject* fn) {

@@ -52,6 +52,50 @@ bool ItemToAny(PyObject* item, Any* out) {
   return true;
 }
 
+/*!
+ * \brief Whether a key of this kind converts to a new FFI object each time (an Array, a Map, a
+ * Function, a tensor, an error, an opaque object), which as a map key would never be found again:
+ * such a key is held as itself in an OpaquePyObject, found by Python's hash and == instead.
+ */
+bool KeyByPythonValue(PyKind kind) {
+  switch (kind) {
+    case PyKind::kSequence:
+    case PyKind::kMapping:
+    case PyKind::kCallable:
+    case PyKind::kOpaque:
+    case PyKind::kExchange:
+    case PyKind::kNumpy:
+    case PyKind::kDLPack:
+    case PyKind::kException:
+      return true;
+    default:
+      return false;
+  }
+}
+
+/*!
+ * \brief `key` as a key of a Map or Dict made or read through the container API: refused with
+ * Python's TypeError when Python refuses it as a dict key (a list, a dict, a set), held in an
+ * OpaquePyObject when KeyByPythonValue, else converted as any value. `*held` (optional) tells
+ * whether it was held.
+ */
+bool KeyToAny(PyObject* key, Any* out, bool* held = nullptr) {
+  if (held != nullptr) *held = false;
+  if (Py_TYPE(key) == &PyUnicode_Type || Py_TYPE(key) == &PyLong_Type) return ItemToAny(key, out);
+  if (PyByteArray_Check(key)) {
+    PyObject_Hash(key);  // TypeError: unhashable type: 'bytearray', as a dict says
+    return false;
+  }
+  if (!KeyByPythonValue(Classify(key).kind)) return ItemToAny(key, out);
+  if (PyObject_Hash(key) == -1) return false;  // TypeError: unhashable type, as a dict says
+  TVMFFIObject* opaque = NewOpaquePyObject(key);
+  if (opaque == nullptr) return false;
+  *out = ObjectRef(detail::ObjectUnsafe::ObjectPtrFromOwned<Object>(
+      static_cast<Object*>(detail::ObjectUnsafe::FromHeader(opaque))));
+  if (held != nullptr) *held = true;
+  return true;
+}
+
 /*! \brief Guards one level of container nesting against runaway depth (RecursionError). */
 class NestingGuard {
  public:
@@ -131,10 +175,10 @@ bool FillArray(PyObject* fast, const char* what, TVMFFIAny* out) {
 }
 
 /*! \brief The converted entries of a dict or other mapping, in its order. */
-bool CollectEntries(PyObject* value, std::vector<std::pair<Any, Any>>* entries) {
+bool CollectEntries(PyObject* value, std::vector<std::pair<Any, Any>>* entries, bool python_keys) {
   auto set = [&](PyObject* k, PyObject* v) {
     Any key, val;
-    if (!ItemToAny(k, &key)) {
+    if (!(python_keys ? KeyToAny(k, &key) : ItemToAny(k, &key))) {
       PrefixTypeError("dict key", k);
       return false;
     }
@@ -250,7 +294,7 @@ PyObject* NewContainer(PyObject*, PyObject* const* args, Py_ssize_t n) {
         PyErr_Format(PyExc_TypeError, "expected a mapping, not `%s`", Py_TYPE(args[1])->tp_name);
         return nullptr;
       }
-      ok = MappingToAny(args[1], static_cast<int32_t>(type_index), &out);
+      ok = MappingToAny(args[1], static_cast<int32_t>(type_index), &out, /*python_keys=*/true);
       break;
     default:
       PyErr_Format(PyExc_ValueError, "type index %lld is not a container", type_index);
@@ -314,6 +358,20 @@ PyObject* SeqItems(PyObject*, PyObject* const* args, Py_ssize_t n) {
   return out;
 }
 
+/*! \brief `key` as the container API stores it (KeyToAny): itself, or an OpaquePyObject. */
+PyObject* MapKey(PyObject*, PyObject* key) {
+  Any out;
+  bool held = false;
+  if (!KeyToAny(key, &out, &held)) return nullptr;
+  if (!held) {
+    Py_INCREF(key);
+    return key;
+  }
+  // The object itself (ToPython would give back the Python object it holds).
+  TVMFFIAny raw = std::move(out).release();
+  return WrapObject(ClassForTypeIndex(kTVMFFIOpaquePyObject), raw.v_obj);
+}
+
 PyObject* MapLen(PyObject*, PyObject* obj) {
   const MapBaseObj* map = MapOf(obj);
   return map ? PyLong_FromSize_t(map->size()) : nullptr;
@@ -327,17 +385,17 @@ PyObject* MapGet(PyObject*, PyObject* const* args, Py_ssize_t n) {
   if (n != 2 && n != 3) return CheckArgs("_map_get", n, 3), nullptr;
   const MapBaseObj* map = MapOf(args[0]);
   if (map == nullptr) return nullptr;
-  TVMFFIAny raw;
   const Any* found = nullptr;
   Any key;
-  if (ToOwnedAny(args[1], &raw)) {
-    key = Any::FromRaw(raw);
+  bool held = false;
+  if (KeyToAny(args[1], &key, &held)) {
     auto it = map->find(key);
     if (it != map->end()) found = &it->second;
-  } else if (PyErr_ExceptionMatches(PyExc_TypeError)) {
-    PyErr_Clear();
+  } else if (!held && PyErr_ExceptionMatches(PyExc_TypeError) && !PyByteArray_Check(args[1]) &&
+             !KeyByPythonValue(Classify(args[1]).kind)) {
+    PyErr_Clear();  // no FFI form: absent
   } else {
-    return nullptr;
+    return nullptr;  // an unhashable key, as a dict refuses it, or another error
   }
   if (found != nullptr) return AnyToPython(*found, TensorAPIOf(args[0]));
   if (n == 3) {
@@ -386,6 +444,11 @@ PyMethodDef container_functions[] = {
      "list; with `raw`, tensors as ffi.Tensor whatever framework the container hands out."},
     {"_map_len", FFI_PY_ENTRY(MapLen), METH_O,
      "_map_len($module, map, /)\n--\n\nSize of a Map or Dict."},
+    {"_map_key", MapKey, METH_O,
+     "_map_key($module, key, /)\n--\n\nThe key as a Map or Dict made or read through the "
+     "container API holds it: itself, or an ffi.core.OpaquePyObject holding it when it would "
+     "convert to a new object each time (a tuple, a callable, any other Python object: found by "
+     "Python's hash and ==); TypeError for a key Python refuses (a list, a dict, a set)."},
     {"_map_get", FFI_FASTCALL(MapGet), METH_FASTCALL,
      "_map_get($module, map, key, default=..., /)\n--\n\nThe value of `key` in a Map or Dict; "
      "`default` when absent and given, else KeyError."},
@@ -433,13 +496,13 @@ bool SequenceToAny(PyObject* value, int32_t type_index, TVMFFIAny* out) {
   return ok;
 }
 
-bool MappingToAny(PyObject* value, int32_t type_index, TVMFFIAny* out) {
+bool MappingToAny(PyObject* value, int32_t type_index, TVMFFIAny* out, bool python_keys) {
   NestingGuard guard;
   if (!guard.ok()) return false;
   try {
     // Built from all entries at once: the table is sized once instead of growing per entry.
     std::vector<std::pair<Any, Any>> entries;
-    if (!CollectEntries(value, &entries)) {
+    if (!CollectEntries(value, &entries, python_keys)) {
       DropKeepingError(&entries);
       return false;
     }

@@ -214,6 +214,11 @@ TVMFFIObject* FunctionFromCallable(PyObject* fn);
  */
 TVMFFIObject* NewOpaquePyObject(PyObject* obj);
 /*!
+ * \brief Gives OpaquePyObject map-key hooks (`__any_hash__`, `__any_equal__`) that use the held
+ * objects' Python hash and ==, so that a key the container API holds in one is found again.
+ */
+void InitOpaqueKeyHooks();
+/*!
  * \brief A Function calling C code at `address`: a TVMFFISafeCallType function (which ignores its
  * `self`), or with `mlir_packed` an MLIR packed-interface function `void(void**)`. The Function
  * holds a reference to `keep_alive` (NULL: none), e.g. the JIT engine owning the code.
@@ -259,8 +264,13 @@ bool SequenceToAny(PyObject* value, int32_t type_index, TVMFFIAny* out);
  * far.
  */
 bool ListIntoArray(PyObject* value, ArrayObj* array);
-/*! \brief Converts a dict or other mapping to an owned Map, or Dict for kTVMFFIDict. */
-bool MappingToAny(PyObject* value, int32_t type_index, TVMFFIAny* out);
+/*!
+ * \brief Converts a dict or other mapping to an owned Map, or Dict for kTVMFFIDict. With
+ * `python_keys` (the container API: ffi.Map(...), ffi.Dict(...)), keys that would convert to a
+ * new object each time are held as themselves and found by Python's hash and == (containers.cc,
+ * KeyToAny); otherwise every key is converted as any value.
+ */
+bool MappingToAny(PyObject* value, int32_t type_index, TVMFFIAny* out, bool python_keys = false);
 /*! \brief Adds the module functions the package's container classes are built on. */
 bool InitContainerFunctions(PyObject* module);
 

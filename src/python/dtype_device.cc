@@ -142,7 +142,8 @@ bool TakeField(PyObject* obj, const char* what, long lo, long hi, long* out) {
 
 PyObject* DTypeWithLanes(PyObject* self, PyObject* arg) {
   long lanes = 0;
-  if (!TakeField(arg, "lanes", 1, 0xFFFF, &lanes)) return nullptr;
+  // At most 32767: the lanes field reads signed, negative values being scalable vectors.
+  if (!TakeField(arg, "lanes", 1, 0x7FFF, &lanes)) return nullptr;
   DLDataType d = DT(self);
   d.lanes = static_cast<uint16_t>(lanes);
   return NewDType(d);

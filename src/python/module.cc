@@ -304,6 +304,7 @@ NB_MODULE(_core, m) {
     throw nb::python_error();
   }
   TVMFFIEnvRegisterCAPI("TVMFFIPyErrCheckSignals", reinterpret_cast<void*>(CheckPythonSignals));
+  InitOpaqueKeyHooks();
   // nanobind-bound functions raise an ffi::Error thrown inside them as raw entry points do: the
   // exception class registered for its kind (nanobind alone would make it a RuntimeError).
   nb::register_exception_translator([](const std::exception_ptr& p, void*) {

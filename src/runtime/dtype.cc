@@ -101,11 +101,17 @@ class DTypeParser {
     bool scalable = false;
     if (!named) {
       uint32_t bits = 0;
-      if (ReadNumber(&bits) && bits > 255) {
+      bool has_bits = ReadNumber(&bits);
+      if (has_bits && bits > 255) {
         FFI_THROW(ValueError) << "Bits value " << bits << " is out of range for uint8_t in dtype '"
                               << s_ << "'";
       }
-      if (bits != 0) t.bits = static_cast<uint8_t>(bits);  // 0 keeps the family's default
+      // No number keeps the family's default width ("int" is int32); an explicit 0 bits is no
+      // type (it would have read as the default).
+      if (has_bits && bits == 0) {
+        FFI_THROW(ValueError) << "Invalid bits in dtype '" << s_ << "': a width of 0 bits";
+      }
+      if (has_bits) t.bits = static_cast<uint8_t>(bits);
       if (s_.compare(pos_, 7, "xvscale") == 0) scalable = true, pos_ += 7;
     }
     if (pos_ < s_.size() && s_[pos_] == 'x') {
@@ -115,9 +121,12 @@ class DTypeParser {
         FFI_THROW(ValueError) << "Invalid lanes specification in dtype '" << s_
                               << "'. Lanes must be a positive integer.";
       }
-      if (lanes > 0xFFFF) {
-        FFI_THROW(ValueError) << "Lanes value " << lanes
-                              << " is out of range for uint16_t in dtype '" << s_ << "'";
+      // DLPack's lanes are 16 bits, read as signed: negative values mark scalable vectors, so
+      // a fixed vector has at most 32767 lanes (more would read back as a scalable one) and a
+      // scalable one a multiplier of at most 32768.
+      if (lanes > (scalable ? 0x8000u : 0x7FFFu)) {
+        FFI_THROW(ValueError) << "Lanes value " << lanes << " is out of range in dtype '" << s_
+                              << "': a vector has at most 32767 lanes";
       }
       // A scalable vector stores its lane multiplier negated.
       t.lanes = static_cast<uint16_t>(scalable ? 0x10000 - lanes : lanes);

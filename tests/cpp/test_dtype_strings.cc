@@ -72,8 +72,10 @@ TEST(DTypeStrings, FamiliesWithoutBitsTakeTheirDefault) {
   EXPECT_EQ(Parse("handle"), (DLDataType{kDLOpaqueHandle, 64, 1}));
   EXPECT_EQ(Parse("bool"), (DLDataType{kDLBool, 8, 1}));
   EXPECT_EQ(Parse("complex"), (DLDataType{kDLComplex, 64, 1}));
-  // Zero bits mean the default too; other widths are taken as written, leading zeros allowed.
-  EXPECT_EQ(Parse("int0"), (DLDataType{kDLInt, 32, 1}));
+  // Other widths are taken as written, leading zeros allowed; a width of 0 is no type (it read
+  // as the default width before, so "int0" was int32).
+  EXPECT_EQ(ParseError("int0"), "Invalid bits in dtype 'int0': a width of 0 bits");
+  EXPECT_EQ(ParseError("float00x4"), "Invalid bits in dtype 'float00x4': a width of 0 bits");
   EXPECT_EQ(Parse("bool1"), (DLDataType{kDLBool, 1, 1}));
   EXPECT_EQ(Parse("handle8x2"), (DLDataType{kDLOpaqueHandle, 8, 2}));
   EXPECT_EQ(Parse("int08x002"), (DLDataType{kDLInt, 8, 2}));
@@ -110,7 +112,14 @@ TEST(DTypeStrings, MalformedStringsGiveTheReferenceMessages) {
             "integer.");
   EXPECT_EQ(ParseError("int256"), "Bits value 256 is out of range for uint8_t in dtype 'int256'");
   EXPECT_EQ(ParseError("int8x65536"),
-            "Lanes value 65536 is out of range for uint16_t in dtype 'int8x65536'");
+            "Lanes value 65536 is out of range in dtype 'int8x65536': a vector has at most 32767 "
+            "lanes");
+  // 16 bits read signed (negative lanes are scalable vectors): a fixed vector ends at 32767.
+  EXPECT_EQ(Parse("int8x32767"), (DLDataType{kDLInt, 8, 32767}));
+  EXPECT_EQ(ParseError("float32x32768"),
+            "Lanes value 32768 is out of range in dtype 'float32x32768': a vector has at most "
+            "32767 lanes");
+  EXPECT_EQ(Parse("int8xvscalex32768"), (DLDataType{kDLInt, 8, 0x8000}));
   EXPECT_EQ(ParseError("int4294967296"),
             "Integer value in dtype string '4294967296' is out of range for uint32_t");
   EXPECT_EQ(ParseError("float8_e4m3fn_x2"), "unknown float8 type `float8_e4m3fn_x2`");

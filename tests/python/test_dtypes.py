@@ -136,7 +136,11 @@ def test_vector_and_odd_width_strings_round_trip(text, fields):
         ("fp8", "unknown dtype `fp8`"),
         ("int8x2x2", "unknown dtype `int8x2x2`"),
         ("int256", "Bits value 256 is out of range for uint8_t in dtype 'int256'"),
-        ("int8x65536", "Lanes value 65536 is out of range for uint16_t in dtype 'int8x65536'"),
+        ("int8x65536", "Lanes value 65536 is out of range in dtype 'int8x65536'"),
+        ("float32x32768", "Lanes value 32768 is out of range in dtype 'float32x32768': a vector"),
+        ("float32x65535", "Lanes value 65535 is out of range"),
+        ("int0", "Invalid bits in dtype 'int0': a width of 0 bits"),
+        ("uint0x4", "Invalid bits in dtype 'uint0x4': a width of 0 bits"),
         # Short names are spelled out before parsing; errors name the long form.
         ("i8x0", "Invalid lanes specification in dtype 'int8x0'"),
         ("f4_e2m1", "unknown float4 type `float4_e2m1`"),
@@ -168,9 +172,8 @@ def test_bad_strings_are_value_errors(text, message):
         ("f4_e2m1fnx2", "float4_e2m1fnx2"),
         ("fp4_e2m1fn_x2", "float4_e2m1fnx2"),
         ("float4_e2m1fn_", "float4_e2m1fn"),
-        # A family without bits (or with 0) takes its default width.
+        # A family without bits takes its default width.
         ("float", "float32"),
-        ("int0", "int32"),
         ("bfloat", "bfloat16"),
         ("intx4", "int32x4"),
         ("int32xvscalex4", "int32xvscalex4"),
@@ -289,10 +292,11 @@ def test_with_lanes():
     assert ffi.float8_e4m3fn.with_lanes(4) == "float8_e4m3fnx4"
     assert ffi.dtype("float32x4").with_lanes(1) == ffi.float32
     assert ffi.float4_e2m1fn.with_lanes(2) == ffi.float4_e2m1fnx2
-    with pytest.raises(ValueError, match=r"lanes must be in \[1, 65535\], got 0"):
+    with pytest.raises(ValueError, match=r"lanes must be in \[1, 32767\], got 0"):
         ffi.float32.with_lanes(0)
-    with pytest.raises(ValueError, match="got 65536"):
-        ffi.float32.with_lanes(65536)
+    with pytest.raises(ValueError, match="got 32768"):  # it would read back as negative lanes
+        ffi.float32.with_lanes(32768)
+    assert ffi.float32.with_lanes(32767).lanes == 32767
     with pytest.raises(TypeError, match="lanes must be an int, got str"):
         ffi.float32.with_lanes("2")
     assert ffi.float32 == "float32"  # the constant itself is untouched
