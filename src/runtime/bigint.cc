@@ -67,10 +67,8 @@ FFI_STATIC_INIT_BLOCK() {
            Function::FromTyped([](const BigInt& v) { return static_cast<int64_t>(v.hash()); }))
       .def("__any_equal__",
            Function::FromTyped([](const BigInt& a, const BigInt& b) { return a == b; }))
-      .def(type_attr::kEq.name,
-           Function::FromTyped([](const BigInt& a, const BigInt& b, const Function&) {
-             return a == b;
-           }))
+      .def(type_attr::kEq.name, Function::FromTyped([](const BigInt& a, const BigInt& b,
+                                                       const Function&) { return a == b; }))
       .def(type_attr::kCompare.name,
            Function::FromTyped([](const BigInt& a, const BigInt& b, const Function&) {
              return a < b ? -1 : (b < a ? 1 : 0);

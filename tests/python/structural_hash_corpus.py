@@ -157,20 +157,17 @@ def main() -> None:
     recursive_hash = pkg.get_global_func("ffi.RecursiveHash")
     results = {}
     for name, (value, mode) in values.items():
-        results[name] = outcome(
-            lambda: pkg.structural_hash(
-                value, map_free_vars=mode is True, skip_tensor_content=mode == "skip"
-            )
-        )
+        options = {"map_free_vars": mode is True, "skip_tensor_content": mode == "skip"}
+        results[name] = outcome(pkg.structural_hash, value, **options)
         if mode is False:
-            results["recursive:" + name] = outcome(lambda: recursive_hash(value))
+            results["recursive:" + name] = outcome(recursive_hash, value)
     json.dump(results, sys.stdout, indent=1, sort_keys=True)
 
 
-def outcome(hash_fn) -> str:
-    """The hash `hash_fn()` gives, as an unsigned decimal, or `TypeName: message`."""
+def outcome(hash_fn, *args, **kwargs) -> str:
+    """The hash `hash_fn(*args, **kwargs)` gives, as an unsigned decimal, or `TypeName: message`."""
     try:
-        return str(hash_fn() & (2**64 - 1))
+        return str(hash_fn(*args, **kwargs) & (2**64 - 1))
     except Exception as err:  # noqa: BLE001 - the error is the result
         return f"{type(err).__name__}: {err}"
 
