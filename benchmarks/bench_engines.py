@@ -1,7 +1,7 @@
 """Runtime engines, by instructions: the reference's Python package (`tvm_ffi`) running the same
 operations on the reference runtime and on ours, counted with callgrind.
 
-Usage: python benchmarks/bench_engines.py [--ops OP,...] [--repeat N] [--wall]
+Usage: python benchmarks/bench_engines.py [--ops OP,...] [--repeat N (200)] [--wall]
 
 Each operation runs in a process of its own per runtime (`ours`: `import ffi` first, so our
 runtime serves `tvm_ffi`), under `valgrind --tool=callgrind`, once with N repetitions and once with
@@ -100,7 +100,10 @@ def instructions(worker: str, runtime: str, op: str, repeat: int, out_dir: str) 
     out = os.path.join(out_dir, f"{runtime}.{op}.{repeat}.callgrind")
     cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"]
     cmd += [sys.executable, worker, runtime, op, str(repeat)]
-    subprocess.run(cmd, check=True, capture_output=True)
+    # A fixed hash seed: Python's start-up then runs the same instructions every time, so the
+    # difference of the two runs is the operation's alone.
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    subprocess.run(cmd, check=True, capture_output=True, env=env)
     with open(out) as f:
         match = re.search(r"^(?:summary|totals): (\d+)", f.read(), re.MULTILINE)
     if match is None:
@@ -125,7 +128,7 @@ def per_operation(worker: str, runtime: str, op: str, repeat: int, wall: bool, t
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--ops", default=",".join(OPS))
-    parser.add_argument("--repeat", type=int, default=4)
+    parser.add_argument("--repeat", type=int, default=200)
     parser.add_argument("--wall", action="store_true")
     args = parser.parse_args()
     unit = "µs" if args.wall else "Ir"
