@@ -101,8 +101,8 @@ _memos = threading.local()  # per thread: {walk name: (results so far, keys bein
 
 def _guarded(walk: str, container: Object, body: Callable[[], Any], on_cycle: Any) -> Any:
     """`body()`, or `on_cycle` when this thread is already inside `walk` (repr) of the same
-    container: a container that holds itself is shown as ``...`` and hashed as a constant, where
-    recursing would never end."""
+    container: a container that holds itself is shown as ``...``, where recursing would never
+    end."""
     if walk == "repr" and container.__chandle__() == 0:  # type: ignore[attr-defined]
         return f"<ffi.{type(container).__name__} (no FFI object)>"  # handed over with _move()
     active = _walking.__dict__.setdefault(walk, set())

@@ -387,11 +387,10 @@ PyObject* MapGet(PyObject*, PyObject* const* args, Py_ssize_t n) {
   if (map == nullptr) return nullptr;
   const Any* found = nullptr;
   Any key;
-  bool held = false;
-  if (KeyToAny(args[1], &key, &held)) {
+  if (KeyToAny(args[1], &key)) {
     auto it = map->find(key);
     if (it != map->end()) found = &it->second;
-  } else if (!held && PyErr_ExceptionMatches(PyExc_TypeError) && !PyByteArray_Check(args[1]) &&
+  } else if (PyErr_ExceptionMatches(PyExc_TypeError) && !PyByteArray_Check(args[1]) &&
              !KeyByPythonValue(Classify(args[1]).kind)) {
     PyErr_Clear();  // no FFI form: absent
   } else {

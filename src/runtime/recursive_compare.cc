@@ -35,8 +35,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -95,9 +93,10 @@ Kind KindOf(const AnyView& v) {
   }
 }
 
+using structural::ContentOf;
 using structural::MaybeShared;
+using structural::ObjectHashMemo;
 using structural::ObjectOf;
-using structural::TextOf;
 using structural::TypeKey;
 
 int Sign(double d) { return d < 0 ? -1 : (d > 0 ? 1 : 0); }
@@ -176,7 +175,7 @@ class Comparer {
         return CompareFloats(a.raw()->v_float64, b.raw()->v_float64);
       case Kind::kString:
       case Kind::kBytes:
-        return TextOf(a).compare(TextOf(b));
+        return ContentOf(*a.raw()).compare(ContentOf(*b.raw()));
       case Kind::kSequence:
         return CompareSequences(a, b);
       case Kind::kShape:
@@ -312,22 +311,19 @@ class Comparer {
  */
 class RecursiveHasher {
  public:
-  uint64_t Hash(const AnyView& v) {
-    using ffi::detail::StableHashBytes;
+  /*! \brief The hash of `v`; `held` references to it are the walk's own (a field's value, copied
+   * out of its object), which MaybeShared discounts. */
+  uint64_t Hash(const AnyView& v, uint32_t held = 0) {
     using ffi::detail::StableHashCombine;
     const TVMFFIAny& a = *v.raw();
     int32_t index = a.type_index;
     switch (KindOf(v)) {
       case Kind::kNone:
         return StableHashCombine(0, 0);
-      case Kind::kString: {
-        std::string text = TextOf(v);
-        return StableHashCombine(kTVMFFIStr, StableHashBytes(text.data(), text.size()));
-      }
-      case Kind::kBytes: {
-        std::string bytes = TextOf(v);
-        return StableHashCombine(kTVMFFIBytes, StableHashBytes(bytes.data(), bytes.size()));
-      }
+      case Kind::kString:
+        return HashContentAs(kTVMFFIStr, a);
+      case Kind::kBytes:
+        return HashContentAs(kTVMFFIBytes, a);
       case Kind::kBool:
         return StableHashCombine(index, a.v_int64 != 0 ? 1 : 0);
       case Kind::kFloat: {
@@ -349,30 +345,41 @@ class RecursiveHasher {
               static_cast<uint64_t>(a.v_device.device_id));
         }
         return StableHashCombine(index, a.v_uint64);
-      default:
-        if (index < kTVMFFIStaticObjectBegin) return StableHashCombine(index, a.v_uint64);  // int
-        return HashObject(v);
+      case Kind::kInt:
+        if (index == kTVMFFIInt) return StableHashCombine(index, a.v_uint64);
+        return HashObject(v, held);  // a big integer: its __ffi_hash__
+      default:                       // containers and other objects
+        return HashObject(v, held);
     }
   }
 
  private:
-  uint64_t HashObject(const AnyView& v) {
-    using ffi::detail::StableHashCombine;
-    const TVMFFIObject* obj = v.raw()->v_obj;
+  /*! \brief A string's or bytes' hash, whatever its storage: as the object of type `index`. */
+  static uint64_t HashContentAs(int32_t index, const TVMFFIAny& a) {
+    std::string_view content = ContentOf(a);
+    return ffi::detail::StableHashCombine(
+        index, ffi::detail::StableHashBytes(content.data(), content.size()));
+  }
+
+  /*! \brief An object's hash: once per walk for a shared one (ObjectHashMemo), the type key's
+   * hash for the back edge of a cycle. */
+  uint64_t HashObject(const AnyView& v, uint32_t held) {
+    TVMFFIObject* obj = v.raw()->v_obj;
     int32_t index = v.type_index();
     uint64_t type_key_hash = TVMFFIGetTypeInfo(index)->type_key_hash;
-    if (auto it = memo_.find(obj); it != memo_.end()) return it->second;
-    if (!open_.insert(obj).second) return type_key_hash;  // a cycle
-    CheckStackDepth("ffi.RecursiveHash");
-    uint64_t h;
+    stack_.Check();
+    // Only a shared object can be met again (MaybeShared): nothing else is recorded.
+    if (!MaybeShared(ObjectOf(v), held)) return HashContent(v, index, type_key_hash);
+    uint64_t h = type_key_hash;
+    ObjectHashMemo::State state = memo_.Open(obj, &h);
+    if (state != ObjectHashMemo::State::kNew) return h;  // done, or a cycle's back edge
     try {
       h = HashContent(v, index, type_key_hash);
     } catch (...) {
-      open_.erase(obj);
+      memo_.Drop(obj);
       throw;
     }
-    open_.erase(obj);
-    memo_.emplace(obj, h);
+    memo_.Close(obj, h);
     return h;
   }
 
@@ -414,7 +421,7 @@ class RecursiveHasher {
       if (!hash_part_.defined()) {
         hash_part_ = Function::FromTyped([this](AnyView part) {
           Any owned = part;  // a borrowed C string or byte array hashes as what it holds
-          return static_cast<int64_t>(Hash(owned));
+          return static_cast<int64_t>(Hash(owned, /*held=*/1));
         });
       }
       return static_cast<uint64_t>(hook.cast<Function>()(v, hash_part_).cast<int64_t>());
@@ -433,20 +440,20 @@ class RecursiveHasher {
       if (field->flags & (kTVMFFIFieldFlagBitMaskCompareOff | kTVMFFIFieldFlagBitMaskHashOff))
         return;
       Any value = reflection::FieldGetter(field)(obj);
-      h = StableHashCombine(h, Hash(value));
+      h = StableHashCombine(h, Hash(value, /*held=*/1));
     });
     return h;
   }
 
-  std::unordered_map<const TVMFFIObject*, uint64_t> memo_;
-  std::unordered_set<const TVMFFIObject*> open_;
+  ObjectHashMemo memo_;
   Function hash_part_;
+  StackLimit stack_{"ffi.RecursiveHash"};
 };
 
 /*! \brief ffi.RecursiveHash: a hash consistent with Comparer(false), equal values alike. */
 uint64_t RecursiveHash(const AnyView& v) {
   Any owned = v;  // a borrowed C string or byte array hashes as the string or bytes it holds
-  return RecursiveHasher().Hash(owned);
+  return RecursiveHasher().Hash(owned, /*held=*/1);
 }
 
 FFI_STATIC_INIT_BLOCK() {

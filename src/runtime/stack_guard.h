@@ -53,20 +53,6 @@ inline const StackReserve& ThreadStackReserve() {
 }
 
 /*!
- * \brief Raises RecursionError ("<what>: the value nests deeper than the stack allows") when the
- * caller's frame is within this thread's StackReserve. A frame outside the thread's stack (a
- * coroutine's or fiber's own stack) is not judged. `what` names the operation, e.g.
- * "ffi.DeepCopy".
- */
-[[gnu::always_inline]] inline void CheckStackDepth(const char* what) {
-  const StackReserve& r = ThreadStackReserve();
-  // Unsigned: a frame below `end` wraps around to a large offset and passes.
-  if (FFI_UNLIKELY(reinterpret_cast<uintptr_t>(__builtin_frame_address(0)) - r.end < r.size)) {
-    FFI_THROW(RecursionError) << what << ": the value nests deeper than the stack allows";
-  }
-}
-
-/*!
  * \brief CheckStackDepth for one walk on one thread: the thread's reserve is read once, when the
  * walk starts, so each check is a comparison (no thread-local lookup per level).
  */
@@ -79,6 +65,7 @@ class StackLimit {
   }
   /*! \brief Raises RecursionError when the caller's frame is within the reserve. */
   [[gnu::always_inline]] void Check() const {
+    // Unsigned: a frame below `end` wraps around to a large offset and passes.
     if (FFI_UNLIKELY(reinterpret_cast<uintptr_t>(__builtin_frame_address(0)) - end_ < size_)) {
       FFI_THROW(RecursionError) << what_ << ": the value nests deeper than the stack allows";
     }
@@ -89,6 +76,14 @@ class StackLimit {
   uintptr_t end_;
   uintptr_t size_;
 };
+
+/*!
+ * \brief Raises RecursionError ("<what>: the value nests deeper than the stack allows") when the
+ * caller's frame is within this thread's StackReserve. A frame outside the thread's stack (a
+ * coroutine's or fiber's own stack) is not judged. `what` names the operation, e.g.
+ * "ffi.DeepCopy".
+ */
+[[gnu::always_inline]] inline void CheckStackDepth(const char* what) { StackLimit(what).Check(); }
 
 }  // namespace runtime
 }  // namespace ffi

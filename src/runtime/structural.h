@@ -29,6 +29,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 namespace tvm {
 namespace ffi {
@@ -81,13 +82,6 @@ inline bool IsBytes(int32_t i) {
   return i == kTVMFFIBytes || i == kTVMFFISmallBytes || i == kTVMFFIByteArrayPtr;
 }
 
-/*! \brief The content of a string or bytes value, in any storage (copied: a small string's
- * bytes live in the value itself). */
-inline std::string TextOf(const AnyView& v) {
-  if (IsString(v.type_index())) return std::string(v.cast<String>().view());
-  return std::string(v.cast<Bytes>().view());
-}
-
 /*! \brief The content of a string or bytes value, in any storage, viewed in place (valid while
  * the value is). */
 inline std::string_view ContentOf(const TVMFFIAny& v) {
@@ -108,6 +102,57 @@ inline std::string_view ContentOf(const TVMFFIAny& v) {
  * reached twice has two references inside the value (two parents, or a parent and a cycle's back
  * edge), so an unshared one is met once: walks keep per-object state only for shared ones. */
 inline bool MaybeShared(const Object* obj, uint32_t held) { return obj->use_count() > 1 + held; }
+
+/*!
+ * \brief What a hashing walk records of the shared objects it reached: each one's hash once known.
+ * It holds a reference to each for the walk, so that an address stays its object's (a field
+ * getter may make a new object, freed after use, whose address a later one could take).
+ */
+class ObjectHashMemo {
+ public:
+  ObjectHashMemo() = default;
+  ObjectHashMemo(const ObjectHashMemo&) = delete;
+  ObjectHashMemo& operator=(const ObjectHashMemo&) = delete;
+  ~ObjectHashMemo() {
+    for (auto& [obj, entry] : entries_) TVMFFIObjectDecRef(obj);
+  }
+
+  /*! \brief Where `obj` stands: met for the first time (now open), open (a cycle), or done. */
+  enum class State { kNew, kOpen, kDone };
+  /*! \brief Opens `obj` when it is new; `*hash` is its hash when it is done. */
+  State Open(TVMFFIObject* obj, uint64_t* hash) {
+    auto [it, inserted] = entries_.try_emplace(obj);
+    if (inserted) {
+      TVMFFIObjectIncRef(obj);
+      return State::kNew;
+    }
+    if (!it->second.done) return State::kOpen;
+    *hash = it->second.hash;
+    return State::kDone;
+  }
+  /*! \brief Records the hash of the open object `obj`. */
+  void Close(TVMFFIObject* obj, uint64_t hash) {
+    Entry& entry = entries_.at(obj);
+    entry.hash = hash;
+    entry.done = true;
+  }
+  /*! \brief Forgets the open object `obj` (its walk failed, or its hash must not be kept). */
+  void Drop(TVMFFIObject* obj) {
+    if (entries_.erase(obj) != 0) TVMFFIObjectDecRef(obj);
+  }
+  /*! \brief The hash of `obj` when it is done, else null. */
+  const uint64_t* Find(const TVMFFIObject* obj) const {
+    auto it = entries_.find(const_cast<TVMFFIObject*>(obj));
+    return it != entries_.end() && it->second.done ? &it->second.hash : nullptr;
+  }
+
+ private:
+  struct Entry {
+    uint64_t hash = 0;
+    bool done = false;
+  };
+  std::unordered_map<TVMFFIObject*, Entry> entries_;
+};
 
 /*! \brief Whether a tensor's memory is readable from the host. */
 inline bool HostReadable(const DLDevice& device) {

@@ -180,7 +180,7 @@ class StructuralEqualer {
       case kTVMFFISmallBytes:
       case kTVMFFIRawStr:
       case kTVMFFIByteArrayPtr:
-        return TextOf(l) == TextOf(r);
+        return ContentOf(a) == ContentOf(b);
       default:  // int, bool, pointers
         return a.v_int64 == b.v_int64;
     }
@@ -228,19 +228,10 @@ class StructuralEqualer {
     return Fail(AccessStep::ArrayItemMissing(n), AccessStep::ArrayItem(n));
   }
 
-  /*! \brief The key on the right that a left key stands for: a bound variable or a matched DAG
-   * node maps to its partner, everything else to itself. */
-  Any PartnerKey(const Any& key) const {
-    if (key.type_index() >= kTVMFFIStaticObjectBegin) {
-      if (const Object* partner = PartnerOf(ObjectOf(key))) {
-        return ObjectRef(
-            ffi::detail::ObjectUnsafe::ObjectPtrFromUnowned<Object>(const_cast<Object*>(partner)));
-      }
-    }
-    return key;
-  }
-  /*! \brief The partner of a bound variable or matched DAG node, else null. */
-  const Object* PartnerOf(const Object* obj) const {
+  /*! \brief The partner of a key that is a bound variable or a matched DAG node, else null. */
+  const Object* PartnerOf(const Any& key) const {
+    if (key.type_index() < kTVMFFIStaticObjectBegin) return nullptr;
+    const Object* obj = ObjectOf(key);
     for (const auto* map : {&var_map_, &dag_map_}) {
       if (map->empty()) continue;
       auto it = map->find(obj);
@@ -248,13 +239,23 @@ class StructuralEqualer {
     }
     return nullptr;
   }
+  /*! \brief A new reference to `obj`. */
+  static Any RefTo(const Object* obj) {
+    return ObjectRef(
+        ffi::detail::ObjectUnsafe::ObjectPtrFromUnowned<Object>(const_cast<Object*>(obj)));
+  }
+  /*! \brief The key on the right that a left key stands for: a bound variable or a matched DAG
+   * node maps to its partner, everything else to itself. */
+  Any PartnerKey(const Any& key) const {
+    const Object* partner = PartnerOf(key);
+    return partner != nullptr ? RefTo(partner) : key;
+  }
 
   bool CompareMappings(const MapBaseObj* a, const MapBaseObj* b) {
     for (const auto& kv : *a) {
-      bool bound = kv.first.type_index() >= kTVMFFIStaticObjectBegin &&
-                   PartnerOf(ObjectOf(kv.first)) != nullptr;
-      Any partner = bound ? PartnerKey(kv.first) : Any();
-      const Any& key = bound ? partner : kv.first;
+      const Object* partner = PartnerOf(kv.first);
+      Any partner_key = partner != nullptr ? RefTo(partner) : Any();
+      const Any& key = partner != nullptr ? partner_key : kv.first;
       auto it = b->find(key);
       if (it == b->end()) {
         return Fail(AccessStep::MapItem(kv.first), AccessStep::MapItemMissing(kv.first));

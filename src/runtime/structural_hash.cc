@@ -36,7 +36,6 @@
 #include <cmath>
 #include <limits>
 #include <optional>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -98,12 +97,6 @@ class StructuralHasher {
       : region_(map_free_vars ? kTVMFFIDefRegionKindPattern : kTVMFFIDefRegionKindNone),
         skip_tensor_content_(skip_tensor_content) {}
 
-  ~StructuralHasher() {
-    for (auto& [obj, memo] : memo_) TVMFFIObjectDecRef(memo.header);
-  }
-  StructuralHasher(const StructuralHasher&) = delete;
-  StructuralHasher& operator=(const StructuralHasher&) = delete;
-
   /*! \brief The hash of `v`; `held` references to it are the walk's own (a field's value, copied
    * out of its object), which MaybeShared discounts. */
   uint64_t Hash(const AnyView& v, uint32_t held = 0) {
@@ -121,58 +114,45 @@ class StructuralHasher {
     stack_.Check();
     // An object met once needs no record: only a shared one can be met again, or be a map key
     // hashed before.
-    if (!MaybeShared(ObjectOf(v), held)) {
-      Memo unrecorded;
-      return HashObject(v, &unrecorded);
-    }
+    if (!MaybeShared(ObjectOf(v), held)) return HashObject(v);
     return Memoized(v);
   }
 
  private:
-  /*! \brief What the walk knows of an object it reached. */
-  struct Memo {
-    TVMFFIObject* header;  // a reference, held for the walk: the address stays this object's
-    uint64_t hash = 0;
-    bool done = false;       // false while the object is being hashed
-    bool container = false;  // a container's hash is not a key hash (see KeyHash)
-  };
+  /*! \brief Whether objects of this type are containers (their hash is no map key's, KeyHash). */
+  static bool IsContainer(int32_t index) {
+    return index == kTVMFFIArray || index == kTVMFFIList || index == kTVMFFIMap ||
+           index == kTVMFFIDict || index == kTVMFFIShape || index == kTVMFFITensor;
+  }
 
   /*!
-   * \brief The hash of an object value, each object hashed once per walk. A container's hash is
+   * \brief The hash of a shared object value, each hashed once per walk. A container's hash is
    * kept only when no map key was left out inside it: such a key may count when the container is
    * met again (its object hashed in between), and then the hash differs, as it does in the
    * reference, which hashes containers anew each time.
    */
   uint64_t Memoized(const AnyView& v) {
-    TVMFFIObject* header = v.raw()->v_obj;
-    auto [it, inserted] = memo_.try_emplace(header);
-    Memo& memo = it->second;
-    if (!inserted) return memo.done ? memo.hash : kCycleHash;
-    TVMFFIObjectIncRef(header);
-    memo.header = header;
+    TVMFFIObject* obj = v.raw()->v_obj;
+    uint64_t hash = kCycleHash;
+    ObjectHashMemo::State state = memo_.Open(obj, &hash);
+    if (state != ObjectHashMemo::State::kNew) return hash;  // done, or a cycle's back edge
     uint64_t left_out_before = left_out_keys_;
-    uint64_t hash;
     try {
-      hash = HashObject(v, &memo);
+      hash = HashObject(v);
     } catch (...) {
-      // A type's hook may catch the error and go on: the object is not left marked as open.
-      TVMFFIObjectDecRef(header);
-      memo_.erase(header);
+      memo_.Drop(obj);  // a type's hook may catch the error and go on: not left open
       throw;
     }
-    if (memo.container && left_out_keys_ != left_out_before) {
-      TVMFFIObjectDecRef(header);
-      memo_.erase(header);
-      return hash;
+    if (IsContainer(v.type_index()) && left_out_keys_ != left_out_before) {
+      memo_.Drop(obj);
+    } else {
+      memo_.Close(obj, hash);
     }
-    memo.hash = hash;
-    memo.done = true;
     return hash;
   }
 
-  uint64_t HashObject(const AnyView& v, Memo* memo) {
+  uint64_t HashObject(const AnyView& v) {
     int32_t index = v.type_index();
-    memo->container = true;
     switch (index) {
       case kTVMFFIArray:
       case kTVMFFIList:
@@ -189,7 +169,6 @@ class StructuralHasher {
       case kTVMFFITensor:
         return HashTensor(index, *v.cast<Tensor>().GetDLTensorPtr());
       default:
-        memo->container = false;
         return HashReflected(v);
     }
   }
@@ -208,9 +187,10 @@ class StructuralHasher {
   std::optional<uint64_t> KeyHash(const TVMFFIAny& key) const {
     if (key.type_index < kTVMFFIStaticObjectBegin) return PodHash(key, /*canonical_nan=*/false);
     if (std::optional<uint64_t> h = ContentHash(key)) return h;
-    auto it = memo_.find(key.v_obj);
-    if (it == memo_.end() || !it->second.done || it->second.container) return std::nullopt;
-    return it->second.hash;
+    if (IsContainer(key.type_index)) return std::nullopt;
+    const uint64_t* hash = memo_.Find(key.v_obj);
+    if (hash == nullptr) return std::nullopt;
+    return *hash;
   }
 
   uint64_t HashMapping(int32_t index, const MapBaseObj* map) {
@@ -315,7 +295,7 @@ class StructuralHasher {
   uint32_t dag_node_count_ = 0;
   /*! \brief Map keys left out so far (KeyHash had none for them). */
   uint64_t left_out_keys_ = 0;
-  std::unordered_map<const TVMFFIObject*, Memo> memo_;
+  ObjectHashMemo memo_;
   Function hash_part_;
   StackLimit stack_{"ffi.StructuralHash"};
 };
