@@ -10,6 +10,7 @@ count). Prints a Markdown table of nanoseconds per call and ratios.
 
 For the plain call rows the nanobind column is the floor too: a nanobind function releasing the GIL
 around its body, as both FFIs do around a call (the keep_gil rows compare with one that keeps it);
+so is it for the tensor-returning row, whose floor allocates with the GIL released;
 for field access it is a nanobind `def_rw` attribute. For PyTorch tensors the nanobind column is the
 floor: functions that only call PyTorch's own DLPack exchange API
 (`torch.Tensor.__dlpack_c_exchange_api__`) on each tensor, which any FFI taking PyTorch tensors must
@@ -55,10 +56,18 @@ CASES = [
         3,
     ),
     # A kernel allocating its result (through PyTorch's allocator), to a torch.Tensor in hand.
+    # The kernel runs without the GIL in both FFIs, so the floor allocates without it too
+    # (PyTorch's allocator takes it again); the keep_gil row compares with a floor keeping it.
     (
         "PyTorch tensor in, torch.Tensor out",
         "r = f.make_output(tx)\nif not isinstance(r, T): r = tfd(r)",
-        None,
+        "r = f.make_output_released(tx)\nif not isinstance(r, T): r = tfd(r)",
+        1,
+    ),
+    (
+        "PyTorch tensor in, torch.Tensor out, keep_gil=True (ffi only)",
+        "r = g.make_output(tx)\nif not isinstance(r, T): r = tfd(r)",
+        "r = f.make_output(tx)\nif not isinstance(r, T): r = tfd(r)",
         1,
     ),
     ("three NumPy arrays", "f.tensors3(na, na, na)", None, 0),
@@ -176,9 +185,10 @@ def worker(impl: str, kernel: str, nb_build: str, gpu: bool) -> dict:
             import types
 
             g = types.SimpleNamespace(
-                **{n: env["f"].get_function(n) for n in ("nop", "add3", "tensors3")}
+                **{n: env["f"].get_function(n) for n in ("nop", "add3", "tensors3", "make_output")}
             )
-            g.nop.keep_gil = g.add3.keep_gil = g.tensors3.keep_gil = True
+            for fn in vars(g).values():
+                fn.keep_gil = True
             env["g"] = g
     env["pt"] = env["f"].make_point(3)
     out: dict = {}

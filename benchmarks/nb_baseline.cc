@@ -53,16 +53,26 @@ void ViewAll(nb::args args) {
   for (nb::handle t : args) ViewTensor(api, t, &view, &stream_device);
 }
 
-/*! \brief The floor of a kernel returning a new tensor: view, allocate, wrap as torch.Tensor. */
+/*!
+ * \brief The floor of a kernel returning a new tensor: view, allocate, wrap as torch.Tensor. With
+ * `release_gil`, as a binding that releases the GIL around its kernel must do it (both FFIs do):
+ * the allocation, inside the kernel, runs without the GIL (PyTorch's allocator takes it again).
+ */
+template <bool release_gil>
 nb::object MakeOutput(nb::handle x) {
   const DLPackExchangeAPI* api = TorchAPI();
   int stream_device = -1;
   DLTensor view;
   ViewTensor(api, x, &view, &stream_device);
   DLManagedTensorVersioned* out = nullptr;
-  if (api->managed_tensor_allocator(&view, &out, nullptr, nullptr) != 0) {
-    throw std::runtime_error("allocation failed");
+  int rc = 0;
+  if constexpr (release_gil) {
+    nb::gil_scoped_release released;
+    rc = api->managed_tensor_allocator(&view, &out, nullptr, nullptr);
+  } else {
+    rc = api->managed_tensor_allocator(&view, &out, nullptr, nullptr);
   }
+  if (rc != 0) throw std::runtime_error("allocation failed");
   void* py = nullptr;
   if (api->managed_tensor_to_py_object_no_sync(out, &py) != 0) throw nb::python_error();
   return nb::steal(static_cast<PyObject*>(py));
@@ -113,7 +123,8 @@ NB_MODULE(nb_baseline, m) {
     ViewTensor(api, c, &view, &stream_device);
   });
   m.def("torch_n", &ViewAll);
-  m.def("make_output", &MakeOutput);
+  m.def("make_output", &MakeOutput<false>);
+  m.def("make_output_released", &MakeOutput<true>);
   nb::class_<Exported>(m, "Exported")
       .def("__dlpack_device__", &Exported::Device)
       .def("__dlpack__", &Exported::DLPack, nb::kw_only(), nb::arg("stream") = nb::none(),

@@ -95,7 +95,8 @@ LD_PRELOAD="$preload" python -m pytest -q -n 2 -p no:cacheprovider \
   tests/python/test_dlpack_producers.py tests/python/test_values.py \
   tests/python/test_py_class.py tests/python/test_py_class_fields.py \
   tests/python/test_containers.py tests/python/test_enum.py tests/python/test_deep_values.py \
-  tests/python/test_cxx_abi.py tests/python/test_map_keys.py tests/python/test_shared_values.py ||
+  tests/python/test_cxx_abi.py tests/python/test_map_keys.py tests/python/test_shared_values.py \
+  tests/python/test_framework_results.py ||
   status=$?
 if [ -n "$(ls -A "$logs")" ]; then
   echo "sanitizer reports:" >&2

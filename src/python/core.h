@@ -521,7 +521,9 @@ const DLPackExchangeAPI* TensorExchangeAPI();
 extern bool framework_tensor_results;
 /*!
  * \brief The tensor `handle` as a tensor of the framework of `api`, zero-copy (steals the
- * reference, also on failure). Falls back to ffi.Tensor when the framework cannot take it.
+ * reference, also on failure): the producer's own DLPack tensor when `handle` was its only owner
+ * and the runtime can hand it back, else an export. Falls back to ffi.Tensor when the framework
+ * cannot take it; NULL with an error only when it released a tensor it refused.
  */
 PyObject* TensorToFramework(TVMFFIObject* handle, const DLPackExchangeAPI* api);
 /*! \brief Adds set_tensor_results and Tensor.__dlpack_c_exchange_api__. */

@@ -1,5 +1,11 @@
 // ffi.Tensor's DLPack exchange API (the C table consumers use instead of `__dlpack__`), and the
 // other direction: tensor results handed to the caller's framework through its exchange API.
+#include <ffi/detail/runtime_entries.h>
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <dlfcn.h>
+#endif
+
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -148,12 +154,14 @@ const DLPackExchangeAPI kTensorExchangeAPI = {
 using ManagedDeleter = void (*)(DLManagedTensorVersioned*);
 
 /*!
- * \brief The runtime's deleter of exported tensors, learned from the first export (the runtime
- * exports every tensor with the same one).
+ * \brief Deleters of the tensors handed to frameworks, learned as first seen: the runtime's export
+ * deleter, and the producers' own for tensors handed back (ffi.TensorDetachDLPackVersioned). A
+ * handful exist in a process (one a framework); a slot, once set, never changes.
  */
-std::atomic<ManagedDeleter> export_deleter{nullptr};
+constexpr int kDeleterSlots = 4;
+std::atomic<ManagedDeleter> known_deleters[kDeleterSlots];
 
-/*! \brief The export a framework is converting on this thread, and whether it released it. */
+/*! \brief The tensor a framework is converting on this thread, and whether it released it. */
 struct Conversion {
   DLManagedTensorVersioned* tensor;
   bool released;
@@ -161,14 +169,95 @@ struct Conversion {
 thread_local Conversion* conversion = nullptr;
 
 /*!
- * \brief The deleter an export carries while a framework converts it: notes that the framework
- * released it (frameworks differ in whether a failed conversion already did), then frees it. A
- * framework that kept this pointer rather than reading the field later still frees correctly.
+ * \brief The deleter a tensor carries while a framework converts it: notes that the framework
+ * released it (frameworks differ in whether a failed conversion already did), then frees it with
+ * the deleter of slot `kSlot`. A framework that kept this pointer rather than reading the field
+ * later still frees correctly.
  */
+template <int kSlot>
 void DeleteDuringConversion(DLManagedTensorVersioned* self) {
   Conversion* c = conversion;
   if (c != nullptr && c->tensor == self) c->released = true;
-  export_deleter.load(std::memory_order_relaxed)(self);
+  known_deleters[kSlot].load(std::memory_order_relaxed)(self);
+}
+constexpr ManagedDeleter kDuringConversion[kDeleterSlots] = {
+    DeleteDuringConversion<0>, DeleteDuringConversion<1>, DeleteDuringConversion<2>,
+    DeleteDuringConversion<3>};
+
+/*! \brief The slot holding `deleter` (non-null), taking a free one; -1 when all hold others. */
+int SlotOf(ManagedDeleter deleter) {
+  for (int i = 0; i < kDeleterSlots; ++i) {
+    // Learned once; afterwards a plain load (no read-modify-write on every result).
+    ManagedDeleter known = known_deleters[i].load(std::memory_order_relaxed);
+    if (known == nullptr && known_deleters[i].compare_exchange_strong(known, deleter)) return i;
+    if (known == deleter) return i;
+  }
+  return -1;
+}
+
+/*!
+ * \brief Hands `m` to the framework (its managed_tensor_to_py_object_no_sync): the new object, or
+ * NULL with no Python error set when the framework refused it, `*released` telling whether it
+ * freed `m` in doing so. The deleter runs exactly once whatever the framework does (`slot` holds
+ * it; -1 for a tensor without one).
+ */
+PyObject* ConvertGuarded(DLManagedTensorVersioned* m, int slot, const DLPackExchangeAPI* api,
+                         bool* released) {
+  ManagedDeleter deleter = m->deleter;
+  Conversion c{m, false};
+  Conversion* outer = conversion;
+  conversion = &c;
+  if (slot >= 0) m->deleter = kDuringConversion[slot];
+  void* out = nullptr;
+  int rc = api->managed_tensor_to_py_object_no_sync(m, &out);
+  conversion = outer;
+  // Back in place before anyone else sees the tensor.
+  if (!c.released) m->deleter = deleter;
+  *released = c.released;
+  if (rc == 0 && out != nullptr) return static_cast<PyObject*>(out);
+  // The framework refused (a dtype it lacks, ...).
+  Py_XDECREF(static_cast<PyObject*>(out));
+  PyErr_Clear();
+  return nullptr;
+}
+
+/*!
+ * \brief The serving runtime's FFIRuntimeTensorDetachDLPackVersioned (looked up once), NULL where
+ * it lacks it: the reference's runtime, or a platform without the lookup. The symbol must lie in
+ * the library whose TVMFFIGetVersion this extension calls.
+ */
+FFIRuntimeTensorDetachDLPackVersionedType DetachFunction() {
+  static const FFIRuntimeTensorDetachDLPackVersionedType fn = [] {
+    FFIRuntimeTensorDetachDLPackVersionedType found = nullptr;
+#if defined(__unix__) || defined(__APPLE__)
+    Dl_info serving{}, entry{};
+    void* symbol = dlsym(RTLD_DEFAULT, FFI_RUNTIME_TENSOR_DETACH_DLPACK_VERSIONED);
+    if (symbol != nullptr && dladdr(reinterpret_cast<void*>(&TVMFFIGetVersion), &serving) != 0 &&
+        dladdr(symbol, &entry) != 0 && entry.dli_fbase == serving.dli_fbase) {
+      found = reinterpret_cast<FFIRuntimeTensorDetachDLPackVersionedType>(symbol);
+    }
+#endif
+    return found;
+  }();
+  return fn;
+}
+
+/*!
+ * \brief The producer's tensor `handle` was imported from, when `handle` is its only reference and
+ * the runtime can hand it back (the handle is then released); else NULL, nothing changed.
+ */
+DLManagedTensorVersioned* DetachSoleImport(TVMFFIObject* handle) {
+  constexpr uint64_t kSoleOwner = detail::kStrongOne | detail::kWeakOne;
+  if (__atomic_load_n(&handle->combined_ref_count, __ATOMIC_ACQUIRE) != kSoleOwner) return nullptr;
+  FFIRuntimeTensorDetachDLPackVersionedType detach = DetachFunction();
+  if (detach == nullptr) return nullptr;
+  DLManagedTensorVersioned* own = nullptr;
+  if (detach(handle, &own) != 0) {
+    ClearRaisedFFIError();
+    return nullptr;
+  }
+  if (own != nullptr) TVMFFIObjectDecRef(handle);  // left without data
+  return own;
 }
 
 PyObject* SetTensorResults(PyObject*, PyObject* mode) {
@@ -201,38 +290,47 @@ const DLPackExchangeAPI* TensorExchangeAPI() { return &kTensorExchangeAPI; }
 
 PyObject* TensorToFramework(TVMFFIObject* handle, const DLPackExchangeAPI* api) {
   if (api->managed_tensor_to_py_object_no_sync == nullptr) return WrapTensor(handle, false);
+  // A result nobody else holds, imported from a producer (a kernel's output from the framework's
+  // allocator): the producer's own tensor goes to the framework, no export around it.
+  if (DLManagedTensorVersioned* own = DetachSoleImport(handle)) {
+    int slot = own->deleter != nullptr ? SlotOf(own->deleter) : -1;
+    bool guarded = own->deleter == nullptr || slot >= 0;
+    bool read_only = (own->flags & DLPACK_FLAG_BITMASK_READ_ONLY) != 0;
+    if (guarded) {
+      bool released = false;
+      if (PyObject* out = ConvertGuarded(own, slot, api, &released)) return out;
+      if (released) {
+        return PyErr_Format(PyExc_RuntimeError,
+                            "the framework refused a tensor result and released it");
+      }
+    }
+    // Refused (the caller gets an ffi.Tensor), or a producer's deleter past the known ones
+    // (exported as any result): imported again.
+    TVMFFIObjectHandle again = nullptr;
+    if (TVMFFITensorFromDLPackVersioned(own, 0, 0, &again) != 0) {
+      if (own->deleter != nullptr) own->deleter(own);
+      return RaiseFromFFI(-1), nullptr;
+    }
+    handle = static_cast<TVMFFIObject*>(again);
+    if (guarded) return WrapTensor(handle, read_only);
+  }
   DLManagedTensorVersioned* inner = nullptr;
   if (TVMFFITensorToDLPackVersioned(handle, &inner) != 0) {
     ClearRaisedFFIError();
     return WrapTensor(handle, false);
   }
-  ManagedDeleter deleter = inner->deleter;
-  // Learned once; afterwards a plain load (no read-modify-write on every result).
-  ManagedDeleter known = export_deleter.load(std::memory_order_relaxed);
-  if (known == nullptr && export_deleter.compare_exchange_strong(known, deleter)) known = deleter;
-  if (known != deleter) {
+  int slot = SlotOf(inner->deleter);
+  if (slot < 0) {
     inner->deleter(inner);  // not expected: one runtime, one export deleter
     return WrapTensor(handle, false);
   }
-  // The deleter runs exactly once whatever the framework does: while it converts, the export
-  // carries one that notes a release; the runtime's own is back in place before anyone else sees
-  // the export.
-  Conversion c{inner, false};
-  Conversion* outer = conversion;
-  conversion = &c;
-  inner->deleter = DeleteDuringConversion;
-  void* out = nullptr;
-  int rc = api->managed_tensor_to_py_object_no_sync(inner, &out);
-  conversion = outer;
-  if (!c.released) inner->deleter = deleter;
-  if (rc == 0 && out != nullptr) {
+  bool released = false;
+  if (PyObject* out = ConvertGuarded(inner, slot, api, &released)) {
     TVMFFIObjectDecRef(handle);
-    return static_cast<PyObject*>(out);
+    return out;
   }
   // The framework refused (a dtype it lacks, ...): the caller gets an ffi.Tensor instead.
-  Py_XDECREF(static_cast<PyObject*>(out));
-  PyErr_Clear();
-  if (!c.released) deleter(inner);
+  if (!released) inner->deleter(inner);
   return WrapTensor(handle, false);
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "loading.h"
+#include "tensor_import.h"
 
 namespace tvm {
 namespace ffi {
@@ -87,10 +88,15 @@ void CheckPrototype(const DLTensor& t) {
  * would write past a smaller one.
  */
 void CheckAllocated(const DLTensor& want, const DLTensor& got) {
-  bool same = got.ndim == want.ndim && got.dtype == want.dtype &&
-              got.device.device_type == want.device.device_type &&
+  bool same = got.ndim == want.ndim && (got.ndim == 0 || got.shape != nullptr) &&
+              got.dtype == want.dtype && got.device.device_type == want.device.device_type &&
               got.device.device_id == want.device.device_id;
   for (int32_t i = 0; same && i < want.ndim; ++i) same = got.shape[i] == want.shape[i];
+  if (!same &&
+      (got.ndim < 0 || got.ndim > ffi::kMaxTensorNDim || (got.ndim > 0 && got.shape == nullptr))) {
+    FFI_THROW(RuntimeError) << "The tensor allocator returned a malformed tensor (ndim " << got.ndim
+                            << (got.shape == nullptr ? ", no shape)" : ")");
+  }
   if (!same) {
     FFI_THROW(RuntimeError) << "The tensor allocator returned a tensor of shape "
                             << ffi::ShapeView(got.shape, static_cast<size_t>(got.ndim)) << ", "
@@ -257,14 +263,13 @@ int TVMFFIEnvTensorAlloc(DLTensor* prototype, TVMFFIObjectHandle* out) {
     return -1;
   }
   if (managed == nullptr) FFI_THROW(RuntimeError) << "The tensor allocator returned no tensor";
-  TVMFFIObjectHandle handle = nullptr;
-  if (TVMFFITensorFromDLPackVersioned(managed, 0, 0, &handle) != 0) {
+  try {
+    CheckAllocated(*prototype, managed->dl_tensor);
+    *out = ffi::runtime::ImportAllocatedTensor(managed);
+  } catch (...) {
     if (managed->deleter != nullptr) managed->deleter(managed);  // refused: still ours
-    return -1;
+    throw;
   }
-  ffi::Tensor t = ffi::detail::ObjectUnsafe::RefFromOwnedHeader<ffi::Tensor>(handle);
-  CheckAllocated(*prototype, *t.dl_tensor());
-  *out = ffi::detail::ObjectUnsafe::MoveToHeader(std::move(t));
   FFI_SAFE_CALL_END();
 }
 

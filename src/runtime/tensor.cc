@@ -1,8 +1,11 @@
 // Tensors from and to DLPack (legacy and versioned).
+#include <ffi/detail/runtime_entries.h>
 #include <ffi/string.h>
 #include <ffi/tensor.h>
 
 #include <string>
+
+#include "tensor_import.h"
 
 namespace tvm {
 namespace ffi {
@@ -24,9 +27,19 @@ class DLPackTensorObj : public TensorObj {
                                  static_cast<int64_t*>(detail::ExtraStorage(this)));
   }
   ~DLPackTensorObj() {
-    if (managed_->deleter != nullptr) managed_->deleter(managed_);
+    if (managed_ != nullptr && managed_->deleter != nullptr) managed_->deleter(managed_);
   }
   uint64_t flags() const { return flags_; }
+  /*!
+   * \brief Gives up the producer's tensor: the caller owns it (and runs its deleter); this object
+   * is left without data, to be released.
+   */
+  Managed* Detach() {
+    Managed* m = managed_;
+    managed_ = nullptr;
+    data = nullptr;
+    return m;
+  }
 
  private:
   Managed* managed_;
@@ -138,6 +151,14 @@ void CheckImported(const DLTensor& t, int32_t require_alignment, bool require_co
   }
 }
 
+/*! \brief The Tensor owning `managed`, once its description was checked. */
+template <typename Managed>
+TVMFFIObjectHandle MakeImported(Managed* managed, uint64_t flags) {
+  ObjectPtr<DLPackTensorObj<Managed>> obj = make_object_with_extra<DLPackTensorObj<Managed>>(
+      2 * static_cast<size_t>(managed->dl_tensor.ndim) * sizeof(int64_t), managed, flags);
+  return detail::ObjectUnsafe::Header(obj.release());
+}
+
 /*!
  * \brief Takes ownership of `managed` on success (`*out` owns it; its deleter runs when the last
  * reference goes). On any failure the error is thrown and `managed` is still the caller's, as in
@@ -154,11 +175,25 @@ void Import(Managed* managed, uint64_t flags, int32_t require_alignment, bool re
                                     << " (supported: " << DLPACK_MAJOR_VERSION << ")";
     }
   }
-  const DLTensor& t = managed->dl_tensor;
-  CheckImported(t, require_alignment, require_contiguous);
-  ObjectPtr<DLPackTensorObj<Managed>> obj = make_object_with_extra<DLPackTensorObj<Managed>>(
-      2 * static_cast<size_t>(t.ndim) * sizeof(int64_t), managed, flags);
-  *out = detail::ObjectUnsafe::Header(obj.release());
+  CheckImported(managed->dl_tensor, require_alignment, require_contiguous);
+  *out = MakeImported(managed, flags);
+}
+
+/*!
+ * \brief Whether `t`, whose extents' product is known to fit in int64_t, addresses exactly the
+ * compact span from `data`: no byte offset, compact strides (or none), no empty extent.
+ * CheckImported then holds (with no alignment or contiguity asked for).
+ */
+bool IsPlainCompact(const DLTensor& t) {
+  if (t.byte_offset != 0) return false;
+  int64_t expected = 1;
+  for (int32_t i = t.ndim - 1; i >= 0; --i) {
+    int64_t extent = t.shape[i];
+    if (extent <= 0) return false;
+    if (t.strides != nullptr && extent != 1 && t.strides[i] != expected) return false;
+    expected *= extent;  // a prefix of a product that fits
+  }
+  return true;
 }
 
 /*!
@@ -201,6 +236,16 @@ Managed* MakeExport(TVMFFIObjectHandle from, Managed** out) {
 }
 
 }  // namespace
+
+TVMFFIObjectHandle ImportAllocatedTensor(DLManagedTensorVersioned* managed) {
+  if (managed->version.major == DLPACK_MAJOR_VERSION && IsPlainCompact(managed->dl_tensor)) {
+    return MakeImported(managed, managed->flags);
+  }
+  TVMFFIObjectHandle out = nullptr;
+  Import(managed, managed->flags, 0, false, &out);
+  return out;
+}
+
 }  // namespace runtime
 }  // namespace ffi
 }  // namespace tvm
@@ -208,6 +253,25 @@ Managed* MakeExport(TVMFFIObjectHandle from, Managed** out) {
 using namespace ffi::runtime;
 
 extern "C" {
+
+// Not in the TVM-FFI C ABI: the project's extension looks it up (ffi/detail/runtime_entries.h).
+TVM_FFI_DLL int FFIRuntimeTensorDetachDLPackVersioned(TVMFFIObjectHandle tensor,
+                                                      DLManagedTensorVersioned** out) {
+  FFI_SAFE_CALL_BEGIN();
+  using Versioned = DLPackTensorObj<DLManagedTensorVersioned>;
+  if (out == nullptr) FFI_THROW(ValueError) << "Cannot detach a tensor: the out pointer is NULL";
+  auto* header = static_cast<TVMFFIObject*>(tensor);
+  if (header == nullptr || header->type_index != kTVMFFITensor) {
+    FFI_THROW(TypeError) << "Cannot detach a tensor: the object is not a Tensor";
+  }
+  *out = nullptr;
+  constexpr uint64_t kSoleOwner = ffi::detail::kStrongOne | ffi::detail::kWeakOne;
+  if (header->deleter == ffi::detail::ObjectDeleter<Versioned> &&
+      __atomic_load_n(&header->combined_ref_count, __ATOMIC_ACQUIRE) == kSoleOwner) {
+    *out = static_cast<Versioned*>(ffi::detail::ObjectUnsafe::FromHeader(header))->Detach();
+  }
+  FFI_SAFE_CALL_END();
+}
 
 int TVMFFITensorFromDLPack(DLManagedTensor* from, int32_t require_alignment,
                            int32_t require_contiguous, TVMFFIObjectHandle* out) {

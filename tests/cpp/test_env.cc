@@ -1,7 +1,7 @@
 // The environment a host provides to kernels: current streams per device and per thread,
 // StreamGuard, tensor allocation through TVMFFIEnvTensorAlloc (built-in aligned CPU allocator,
-// per-thread and process-wide DLPack allocators, allocator errors, malformed prototypes), and the
-// signal-check hook registered through TVMFFIEnvRegisterCAPI.
+// per-thread and process-wide DLPack allocators, allocator errors, malformed prototypes, allocated
+// layouts kept or refused), and the signal-check hook registered through TVMFFIEnvRegisterCAPI.
 #include <ffi/ffi.h>
 #include <gtest/gtest.h>
 
@@ -11,6 +11,7 @@
 #include <cstring>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "testing.h"
@@ -404,6 +405,80 @@ TEST(EnvAlloc, AllocatorResultIsValidatedAndReleasedOnRefusal) {
   EXPECT_EQ(e.kind(), "ValueError");
   EXPECT_EQ(log_bad_version.calls, 1);
   EXPECT_EQ(log_bad_version.frees, 1);  // the refused tensor went back to its producer
+}
+
+/*!
+ * \brief How ReshapingAllocator changes the tensor LoggingAllocator made for a {3, 4} float32
+ * prototype before returning it: strides and byte offset a caller must keep, or a description
+ * TVMFFIEnvTensorAlloc must refuse.
+ */
+enum class Reshape { kTransposedStrides, kByteOffset, kWrongShape, kNoShape, kHugeStrides };
+Reshape reshape = Reshape::kTransposedStrides;
+AllocLog log_reshaped;
+int64_t transposed_strides[] = {1, 3};
+int64_t huge_strides[] = {int64_t{1} << 62, 1};
+int64_t wrong_shape[] = {3, 5};
+
+int ReshapingAllocator(DLTensor* prototype, DLManagedTensorVersioned** out, void* ctx,
+                       void (*set_error)(void*, const char*, const char*)) {
+  int rc = LoggingAllocator<&log_reshaped>(prototype, out, ctx, set_error);
+  DLTensor& t = (*out)->dl_tensor;
+  switch (reshape) {
+    case Reshape::kTransposedStrides:
+      t.strides = transposed_strides;
+      break;
+    case Reshape::kByteOffset:
+      t.byte_offset = 4;  // only described: nothing reads through it
+      break;
+    case Reshape::kWrongShape:
+      t.shape = wrong_shape;
+      break;
+    case Reshape::kNoShape:
+      t.shape = nullptr;
+      break;
+    case Reshape::kHugeStrides:
+      t.strides = huge_strides;
+      break;
+  }
+  return rc;
+}
+
+TEST(EnvAlloc, AllocatorLayoutIsKeptWhenItDiffersFromCompact) {
+  AllocatorReset reset;
+  ASSERT_EQ(TVMFFIEnvSetDLPackManagedTensorAllocator(&ReshapingAllocator, 0, nullptr), 0);
+  log_reshaped.Clear();
+  reshape = Reshape::kTransposedStrides;
+  {
+    Tensor t = Tensor::FromEnvAlloc(TVMFFIEnvTensorAlloc, {3, 4}, kF32, kCPU);
+    EXPECT_EQ(Vec(t.strides()), (std::vector<int64_t>{1, 3}));
+    EXPECT_FALSE(t.IsContiguous());
+    EXPECT_EQ(t.data_ptr(), log_reshaped.data);
+  }
+  reshape = Reshape::kByteOffset;
+  {
+    Tensor t = Tensor::FromEnvAlloc(TVMFFIEnvTensorAlloc, {3, 4}, kF32, kCPU);
+    EXPECT_EQ(t.byte_offset(), 4u);
+    EXPECT_EQ(Vec(t.shape()), (std::vector<int64_t>{3, 4}));
+  }
+  EXPECT_EQ(log_reshaped.calls, 2);
+  EXPECT_EQ(log_reshaped.frees, 2);
+}
+
+TEST(EnvAlloc, AllocatorResultUnlikeThePrototypeIsRefusedAndReleasedOnce) {
+  AllocatorReset reset;
+  ASSERT_EQ(TVMFFIEnvSetDLPackManagedTensorAllocator(&ReshapingAllocator, 0, nullptr), 0);
+  for (auto [how, kind] : {std::pair{Reshape::kWrongShape, "RuntimeError"},
+                           std::pair{Reshape::kNoShape, "RuntimeError"},
+                           std::pair{Reshape::kHugeStrides, "OverflowError"}}) {
+    log_reshaped.Clear();
+    reshape = how;
+    ffi::Error e = CatchError([] {
+      Tensor::FromEnvAlloc(TVMFFIEnvTensorAlloc, {3, 4}, kF32, kCPU);
+    });
+    EXPECT_EQ(e.kind(), kind) << static_cast<int>(how) << ": " << e.message();
+    EXPECT_EQ(log_reshaped.calls, 1);
+    EXPECT_EQ(log_reshaped.frees, 1);  // back to the producer, exactly once
+  }
 }
 
 TEST(EnvAlloc, MalformedPrototypeNeverReachesTheAllocator) {

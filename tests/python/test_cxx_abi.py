@@ -31,7 +31,7 @@ def _allowed_cxx_symbols():
 
 
 def _is_c_abi(name):
-    return name.startswith(("TVMFFI", "__tvm_ffi"))
+    return name.startswith(("TVMFFI", "__tvm_ffi", "FFIRuntime"))
 
 
 def test_runtime_exports_the_c_abi_and_the_listed_cxx_symbols_alone():

@@ -81,6 +81,65 @@ def test_result_the_framework_cannot_take_stays_ffi_tensor(fmod):
     assert type(fmod.counted(x, 2, 1)) is torch.Tensor
 
 
+def test_imported_result_goes_to_the_framework_once(fmod):
+    # A result only the call holds, imported from a DLPack producer: handed to PyTorch as the
+    # producer's own tensor, whose deleter runs once, when PyTorch's tensor goes.
+    x = torch.zeros(1)
+    y = fmod.counted_dlpack(x, 5, 1, False)
+    assert type(y) is torch.Tensor and y.shape == (5,) and y.dtype == torch.float32
+    y += 2.0  # writable, and the memory is the producer's
+    assert y.tolist() == [2.0] * 5
+    assert fmod.live_buffers() == 1
+    del y
+    assert fmod.live_buffers() == 0
+
+
+def test_imported_result_the_framework_cannot_take_stays_ffi_tensor(fmod):
+    x = torch.zeros(1)
+    y = fmod.counted_dlpack(x, 3, 4, False)
+    assert type(y) is ffi.Tensor and str(y.dtype) == "float32x4" and y.shape == (3,)
+    assert fmod.live_buffers() == 1
+    del y
+    assert fmod.live_buffers() == 0
+    assert type(fmod.counted_dlpack(x, 2, 1, False)) is torch.Tensor
+    assert fmod.live_buffers() == 0
+
+
+def test_read_only_imported_result_is_released_once(fmod):
+    # The flag goes to PyTorch with the tensor, as it would in an export (PyTorch 2.13 takes
+    # it as an ordinary tensor); the producer's deleter runs once either way.
+    x = torch.zeros(1)
+    y = fmod.counted_dlpack(x, 4, 1, True)
+    assert y.shape == (4,)
+    assert fmod.live_buffers() == 1
+    del y
+    gc.collect()
+    assert fmod.live_buffers() == 0
+
+
+def test_result_the_library_keeps_is_shared_not_handed_over(fmod):
+    # The library holds a reference to its result: PyTorch gets a view of it, and the library's
+    # reference stays valid after PyTorch's tensor is gone.
+    x = torch.zeros(4)
+    y = fmod.keep_new(x)
+    assert type(y) is torch.Tensor and y.tolist() == [0.0, 1.0, 2.0, 3.0]
+    y[2] = 42.0
+    assert fmod.kept_at(2) == 42.0
+    del y
+    gc.collect()
+    assert fmod.kept_at(3) == 3.0
+    fmod.release_kept()
+
+
+def test_allocated_results_in_a_loop_stay_distinct(fmod):
+    # Results handed back one after another: each its own memory, values intact.
+    x = torch.arange(3.0)
+    ys = [fmod.add_one_from_map({"x": [x + i]}) for i in range(50)]
+    assert all(type(y) is torch.Tensor for y in ys)
+    assert len({y.data_ptr() for y in ys}) == 50
+    assert [y.tolist() for y in ys] == [[i + 1.0, i + 2.0, i + 3.0] for i in range(50)]
+
+
 def test_tensors_in_returned_containers_are_torch_tensors(fmod):
     x = torch.arange(2.0)
     a, b = fmod.pair(x)
