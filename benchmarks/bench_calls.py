@@ -1,6 +1,7 @@
 """Side-by-side call overhead: ffi vs the reference package (apache-tvm-ffi) vs plain nanobind.
 
 Usage: python benchmarks/bench_calls.py [--rounds N] [--gpu auto|on|off]
+       python benchmarks/bench_calls.py --callgrind ROW [--calls N]
 
 Builds the kernel library (with ffi's headers; both packages load the same binary) and a plain
 nanobind module into build/bench, then runs each implementation in its own interpreter (the two
@@ -19,7 +20,9 @@ reference's time cannot be reached) and each package's time above the floor per 
 one more tensor is the least-squares slope over calls with 1 to 32 tensors. CUDA rows (three
 tensors, the slope; the current-stream lookup included) are added when torch.cuda is available, or
 with --gpu on.
-Absolute times drift on shared machines; the ratios from one run are what to compare.
+Absolute times drift on shared machines; the ratios from one run are what to compare. With
+--callgrind ROW, the row's instructions per call on each implementation instead (callgrind, start-up
+cancelled out by runs of N and 2N calls): stable where times are not.
 """
 
 from __future__ import annotations
@@ -154,7 +157,8 @@ def time_case(timer: timeit.Timer, seconds: float = 0.01, repeat: int = 7) -> fl
     return min(timer.repeat(repeat=repeat, number=number)) / number * 1e9
 
 
-def worker(impl: str, kernel: str, nb_build: str, gpu: bool) -> dict:
+def setup(impl: str, kernel: str, nb_build: str, gpu: bool) -> tuple[dict, list]:
+    """The globals the statements run with, and this implementation's (row, statement) cases."""
     import numpy as np
     import torch
 
@@ -191,6 +195,13 @@ def worker(impl: str, kernel: str, nb_build: str, gpu: bool) -> dict:
                 fn.keep_gil = True
             env["g"] = g
     env["pt"] = env["f"].make_point(3)
+    return env, [(name, stmt) for name, stmt, _, _ in cases]
+
+
+def worker(impl: str, kernel: str, nb_build: str, gpu: bool) -> dict:
+    import torch
+
+    env, cases = setup(impl, kernel, nb_build, gpu)
     out: dict = {}
     result = env["f"].make_output(env["tx"])
     out[PATH_KEY] = (
@@ -198,11 +209,41 @@ def worker(impl: str, kernel: str, nb_build: str, gpu: bool) -> dict:
         if isinstance(result, torch.Tensor)
         else f"returned {type(result).__module__}.{type(result).__name__}, then torch.from_dlpack"
     )
-    for name, stmt, _, _ in cases:
+    for name, stmt in cases:
         # The thread's CPU time, not the wall clock: on a shared machine a timing that spans a
         # preemption would otherwise count the other process's time slice. No row waits.
         out[name] = time_case(timeit.Timer(stmt, globals=env, timer=time.thread_time))
     return out
+
+
+def count_worker(impl: str, kernel: str, nb_build: str, row: str, calls: int) -> None:
+    """Runs row `row`'s statement `calls` times (under callgrind, see instructions())."""
+    env, cases = setup(impl, kernel, nb_build, False)
+    stmt = dict(cases).get(row)
+    if stmt is None:
+        sys.exit(3)  # no such row for this implementation
+    body = "".join(f"    {line}\n" for line in stmt.splitlines())
+    exec(compile(f"for _ in range({calls}):\n{body}", "<row>", "exec"), env)
+
+
+def instructions(row: str, kernel: str, nb_build: str, calls: int) -> dict[str, float | None]:
+    """Instructions per call of `row` for each implementation, by callgrind: (Ir of a run making
+    2 * `calls` calls - Ir of one making `calls`) / `calls`, so start-up cancels out."""
+    env = dict(os.environ, PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    result: dict[str, float | None] = {}
+    for impl in IMPLS:
+        counts = []
+        for n in (calls, 2 * calls):
+            cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+            cmd += [sys.executable, __file__, "--count-worker", impl, "--kernel", kernel]
+            cmd += ["--nb-build", nb_build, "--row", row, "--calls", str(n)]
+            run = subprocess.run(cmd, env=env, capture_output=True, text=True)
+            if run.returncode == 3:
+                break
+            run.check_returncode()
+            counts += [int(run.stderr.rsplit("Collected : ", 1)[1].split()[0])]
+        result[impl] = (counts[1] - counts[0]) / calls if counts else None
+    return result
 
 
 def import_time(module: str, runs: int = 5) -> float:
@@ -292,10 +333,22 @@ def main() -> None:
         default="auto",
         help="CUDA tensor rows (auto: when torch.cuda.is_available())",
     )
+    parser.add_argument(
+        "--callgrind",
+        metavar="ROW",
+        help="instructions per call of this row (its exact name) on each implementation, by "
+        "callgrind, instead of the timed table",
+    )
+    parser.add_argument("--calls", type=int, default=5000, help="calls per --callgrind run")
     parser.add_argument("--worker", choices=IMPLS)
+    parser.add_argument("--count-worker", choices=IMPLS)
+    parser.add_argument("--row")
     parser.add_argument("--kernel")
     parser.add_argument("--nb-build")
     args = parser.parse_args()
+    if args.count_worker:
+        count_worker(args.count_worker, args.kernel, args.nb_build, args.row, args.calls)
+        return
     if args.gpu == "auto":
         import torch
 
@@ -306,6 +359,13 @@ def main() -> None:
         print(json.dumps(worker(args.worker, args.kernel, args.nb_build, gpu)))
         return
     kernel, nb_build = build()
+    if args.callgrind:
+        ir = instructions(args.callgrind, kernel, nb_build, args.calls)
+        cells = [f"{ir[impl]:,.0f}" if ir[impl] is not None else "n/a" for impl in IMPLS]
+        print("| row | ffi (Ir) | reference (Ir) | nanobind / floor (Ir) | ffi ÷ reference |")
+        print("| --- | ---: | ---: | ---: | ---: |")
+        print(f"| {args.callgrind} | {' | '.join(cells)} | {ratio(ir['ffi'], ir['tvm_ffi'])} |")
+        return
     best: dict[str, dict[str, float]] = {impl: {} for impl in IMPLS}
     paths: dict[str, str] = {}
     for _ in range(args.rounds):

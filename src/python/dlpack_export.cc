@@ -244,7 +244,7 @@ FFIRuntimeTensorDetachDLPackVersionedType DetachFunction() {
 
 /*!
  * \brief The producer's tensor `handle` was imported from, when `handle` is its only reference and
- * the runtime can hand it back (the handle is then released); else NULL, nothing changed.
+ * the runtime can hand it back (`handle` is then consumed); else NULL, nothing changed.
  */
 DLManagedTensorVersioned* DetachSoleImport(TVMFFIObject* handle) {
   constexpr uint64_t kSoleOwner = detail::kStrongOne | detail::kWeakOne;
@@ -256,8 +256,7 @@ DLManagedTensorVersioned* DetachSoleImport(TVMFFIObject* handle) {
     ClearRaisedFFIError();
     return nullptr;
   }
-  if (own != nullptr) TVMFFIObjectDecRef(handle);  // left without data
-  return own;
+  return own;  // when set, `handle` is gone
 }
 
 PyObject* SetTensorResults(PyObject*, PyObject* mode) {

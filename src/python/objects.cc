@@ -320,6 +320,18 @@ PyObject* WrapObject(PyTypeObject* type, TVMFFIObject* handle) {
  * defining __getattr__ in Python would make every `mod.fn` lookup take CPython's slower hook.
  */
 PyObject* ModuleGetAttr(PyObject* self, PyObject* name) {
+  // The instance dict first, without the class's lookup along its bases: the package never puts
+  // a function there under the name of a class member (Module._populate), and setting a member's
+  // name on a module goes through the member, so the generic order finds the same.
+  if (PyObject* dict = PyObject_GenericGetDict(self, nullptr)) {
+    PyObject* function = PyDict_GetItemWithError(dict, name);
+    Py_XINCREF(function);
+    Py_DECREF(dict);
+    if (function != nullptr) return function;
+    if (PyErr_Occurred()) return nullptr;
+  } else {
+    PyErr_Clear();  // no instance dict: the generic lookup decides
+  }
   PyObject* found = PyObject_GenericGetAttr(self, name);
   if (found != nullptr || !PyErr_ExceptionMatches(PyExc_AttributeError)) return found;
   if (PyUnicode_Check(name) && PyUnicode_GET_LENGTH(name) >= 2 &&

@@ -30,14 +30,10 @@ class DLPackTensorObj : public TensorObj {
     if (managed_ != nullptr && managed_->deleter != nullptr) managed_->deleter(managed_);
   }
   uint64_t flags() const { return flags_; }
-  /*!
-   * \brief Gives up the producer's tensor: the caller owns it (and runs its deleter); this object
-   * is left without data, to be released.
-   */
+  /*! \brief Gives up the producer's tensor: the caller owns it (and runs its deleter). */
   Managed* Detach() {
     Managed* m = managed_;
     managed_ = nullptr;
-    data = nullptr;
     return m;
   }
 
@@ -269,6 +265,9 @@ TVM_FFI_DLL int FFIRuntimeTensorDetachDLPackVersioned(TVMFFIObjectHandle tensor,
   if (header->deleter == ffi::detail::ObjectDeleter<Versioned> &&
       __atomic_load_n(&header->combined_ref_count, __ATOMIC_ACQUIRE) == kSoleOwner) {
     *out = static_cast<Versioned*>(ffi::detail::ObjectUnsafe::FromHeader(header))->Detach();
+    // The caller's reference was the only one, and the emptied object holds nothing: freed here,
+    // with no count to drop and nothing to queue.
+    header->deleter(header, kTVMFFIObjectDeleterFlagBitMaskBoth);
   }
   FFI_SAFE_CALL_END();
 }

@@ -19,11 +19,12 @@ extern "C" {
 /*!
  * \brief For a caller about to release the only reference to `tensor`: the versioned DLPack tensor
  * it was imported from (TVMFFITensorFromDLPackVersioned, TVMFFIEnvTensorAlloc's results), handed
- * back rather than wrapped again by an export. On success `*out` is that DLManagedTensorVersioned,
- * now the caller's (who runs its deleter or passes it on), and the tensor is left without data
- * (data NULL) for the caller to release at once. `*out` is NULL, and nothing changes, when the
- * tensor has another owner (a strong or weak reference) or was not imported from a versioned
- * DLPack tensor. Returns 0, or -1 with an error raised (`tensor` not a Tensor, `out` NULL).
+ * back rather than wrapped again by an export. When `*out` is set, it is that
+ * DLManagedTensorVersioned, now the caller's (who runs its deleter or passes it on), and the
+ * caller's reference to `tensor` is consumed: the tensor is gone. `*out` is NULL, and nothing
+ * changes (the reference stays the caller's), when the tensor has another owner (a strong or weak
+ * reference) or was not imported from a versioned DLPack tensor. Returns 0, or -1 with an error
+ * raised (`tensor` not a Tensor, `out` NULL).
  */
 typedef int (*FFIRuntimeTensorDetachDLPackVersionedType)(TVMFFIObjectHandle tensor,
                                                          DLManagedTensorVersioned** out);
