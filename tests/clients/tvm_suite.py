@@ -2,7 +2,7 @@
 test file in processes of its own (a crash stays in its file), and compares the outcome of every
 test. Not part of CI (it takes long); its result goes into docs/clients.md.
 
-    python tests/clients/tvm_suite.py TVM_CHECKOUT DIR [DIR ...] [--jobs N] [--out FILE]
+    python tests/clients/tvm_suite.py TVM_CHECKOUT DIR_OR_FILE [...] [--jobs N] [--out FILE]
 
 Run it with the Python of the clients tier's `tvm` environment (apache-tvm, its reference runtime
 and our package; tests/clients/run.sh makes it), e.g. build/clients/tvm/bin/python. TVM_CHECKOUT
@@ -73,13 +73,16 @@ def run_file(path: str, runtime: str, cwd: str) -> dict[str, str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("checkout")
-    parser.add_argument("dirs", nargs="+")
+    parser.add_argument("dirs", nargs="+", help="directories (or test files) under tests/python")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", help="also write every outcome here, as JSON")
     args = parser.parse_args()
     tests_root = os.path.join(args.checkout, "tests", "python")
     files = set()
     for d in args.dirs:
+        if os.path.isfile(os.path.join(tests_root, d)):  # a single test file
+            files.add(os.path.join(tests_root, d))
+            continue
         for root, _, names in os.walk(os.path.join(tests_root, d)):
             files.update(
                 os.path.join(root, n) for n in names if n.startswith("test_") and n.endswith(".py")
@@ -107,7 +110,7 @@ def main() -> int:
         counts = {r: collections.Counter() for r in RUNTIMES}
         lines = []
         for rel, by_runtime in sorted(table.items()):
-            if not rel.startswith(d + os.sep):
+            if rel != os.path.normpath(d) and not rel.startswith(d + os.sep):
                 continue
             for runtime in RUNTIMES:
                 counts[runtime].update(by_runtime[runtime].values())
