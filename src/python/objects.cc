@@ -324,11 +324,17 @@ PyObject* ModuleGetAttr(PyObject* self, PyObject* name) {
   // a function there under the name of a class member (Module._populate), and setting a member's
   // name on a module goes through the member, so the generic order finds the same.
   if (PyObject* dict = PyObject_GenericGetDict(self, nullptr)) {
+#if PY_VERSION_HEX >= 0x030D0000
+    // A strong reference from the lookup itself: safe while another thread changes the dict.
+    PyObject* function = nullptr;
+    int found = PyDict_GetItemRef(dict, name, &function);
+#else
     PyObject* function = PyDict_GetItemWithError(dict, name);
     Py_XINCREF(function);
+    int found = function != nullptr ? 1 : (PyErr_Occurred() ? -1 : 0);
+#endif
     Py_DECREF(dict);
-    if (function != nullptr) return function;
-    if (PyErr_Occurred()) return nullptr;
+    if (found != 0) return function;  // NULL with the error when the lookup failed
   } else {
     PyErr_Clear();  // no instance dict: the generic lookup decides
   }
