@@ -472,7 +472,7 @@ ObjectPtr<T> make_object_with_extra(size_t extra_bytes, Args&&... args) {
     throw;
   }
   TVMFFIObject* h = detail::ObjectUnsafe::Header(obj);
-  h->combined_ref_count = detail::kStrongOne | detail::kWeakOne;
+  h->combined_ref_count = detail::kSoleReference;
   h->type_index = T::RuntimeTypeIndex();
   h->deleter = detail::ObjectDeleter<T>;
   return ObjectPtr<T>::Steal(obj);

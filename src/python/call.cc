@@ -24,9 +24,6 @@ namespace {
 struct BorrowedTensor {
   /*! \brief Tensors with more dimensions are imported as ordinary Tensor objects instead. */
   static constexpr int32_t kMaxDims = 16;
-  /*! \brief One strong and one weak reference: the pool's, and nobody else's. */
-  static constexpr uint64_t kPoolOnly = detail::kStrongOne | detail::kWeakOne;
-
   TVMFFIObject header;
   DLTensor dl;
   PyObject* owner;       // set when handed over
@@ -94,8 +91,7 @@ void PoolBorrowedTensor(TensorPool* pool, BorrowedTensor* t) {
 
 /*! \brief Returns `t` to the pool, or hands it over to whoever kept it after the call. */
 void ReleaseBorrowedTensor(TensorPool* pool, BorrowedTensor* t, PyObject* owner) {
-  if (__atomic_load_n(&t->header.combined_ref_count, __ATOMIC_ACQUIRE) ==
-      BorrowedTensor::kPoolOnly) {
+  if (detail::HasSoleReference(&t->header)) {  // the pool's, and nobody else's
     return PoolBorrowedTensor(pool, t);
   }
   Py_INCREF(owner);
@@ -448,9 +444,7 @@ class CallArgs {
    * again; one the callee kept is left to its holders.
    */
   static void ReleasePooledArray(ArrayPool* pool, TVMFFIObject* array) {
-    constexpr uint64_t kPoolOnly = detail::kStrongOne | detail::kWeakOne;
-    if (__atomic_load_n(&array->combined_ref_count, __ATOMIC_ACQUIRE) == kPoolOnly &&
-        pool->free.size() < ArrayPool::kMaxPooled) {
+    if (detail::HasSoleReference(array) && pool->free.size() < ArrayPool::kMaxPooled) {
       static_cast<ArrayObj*>(detail::ObjectUnsafe::FromHeader(array))->clear();
       pool->free.push_back(array);
       return;

@@ -125,8 +125,7 @@ int CallPython(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* r
   for (int32_t i = 0; i < converted; ++i) {
     Py_DECREF(py_args[i]);
     if (CallbackTensorView* v = views[i]) {
-      uint64_t refs = __atomic_load_n(&v->header.combined_ref_count, __ATOMIC_ACQUIRE);
-      if (refs != (detail::kStrongOne | detail::kWeakOne)) v->Detach();  // someone kept it
+      if (!detail::HasSoleReference(&v->header)) v->Detach();  // someone kept it
       TVMFFIObjectDecRef(&v->header);
     }
   }

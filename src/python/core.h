@@ -113,7 +113,7 @@ inline bool IsReadOnlyTensor(PyObject* obj, const TVMFFIObject* handle) {
  */
 inline void InitObjectHeader(TVMFFIObject* header, int32_t type_index,
                              void (*deleter)(void* self, int flags)) {
-  header->combined_ref_count = detail::kStrongOne | detail::kWeakOne;
+  header->combined_ref_count = detail::kSoleReference;
   header->type_index = type_index;
   header->__padding = 0;
   header->deleter = deleter;

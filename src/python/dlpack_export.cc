@@ -155,7 +155,7 @@ using ManagedDeleter = void (*)(DLManagedTensorVersioned*);
 
 /*!
  * \brief Deleters of the tensors handed to frameworks, learned as first seen: the runtime's export
- * deleter, and the producers' own for tensors handed back (ffi.TensorDetachDLPackVersioned). A
+ * deleter, and the producers' own for tensors handed back (DetachSoleImport). A
  * handful exist in a process (one a framework); a slot, once set, never changes.
  */
 constexpr int kDeleterSlots = 4;
@@ -247,8 +247,6 @@ FFIRuntimeTensorDetachDLPackVersionedType DetachFunction() {
  * the runtime can hand it back (`handle` is then consumed); else NULL, nothing changed.
  */
 DLManagedTensorVersioned* DetachSoleImport(TVMFFIObject* handle) {
-  constexpr uint64_t kSoleOwner = detail::kStrongOne | detail::kWeakOne;
-  if (__atomic_load_n(&handle->combined_ref_count, __ATOMIC_ACQUIRE) != kSoleOwner) return nullptr;
   FFIRuntimeTensorDetachDLPackVersionedType detach = DetachFunction();
   if (detach == nullptr) return nullptr;
   DLManagedTensorVersioned* own = nullptr;

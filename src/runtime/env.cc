@@ -88,15 +88,14 @@ void CheckPrototype(const DLTensor& t) {
  * would write past a smaller one.
  */
 void CheckAllocated(const DLTensor& want, const DLTensor& got) {
-  bool same = got.ndim == want.ndim && (got.ndim == 0 || got.shape != nullptr) &&
-              got.dtype == want.dtype && got.device.device_type == want.device.device_type &&
-              got.device.device_id == want.device.device_id;
-  for (int32_t i = 0; same && i < want.ndim; ++i) same = got.shape[i] == want.shape[i];
-  if (!same &&
-      (got.ndim < 0 || got.ndim > ffi::kMaxTensorNDim || (got.ndim > 0 && got.shape == nullptr))) {
+  if (got.ndim < 0 || got.ndim > ffi::kMaxTensorNDim || (got.ndim > 0 && got.shape == nullptr)) {
     FFI_THROW(RuntimeError) << "The tensor allocator returned a malformed tensor (ndim " << got.ndim
                             << (got.shape == nullptr ? ", no shape)" : ")");
   }
+  bool same = got.ndim == want.ndim && got.dtype == want.dtype &&
+              got.device.device_type == want.device.device_type &&
+              got.device.device_id == want.device.device_id;
+  for (int32_t i = 0; same && i < want.ndim; ++i) same = got.shape[i] == want.shape[i];
   if (!same) {
     FFI_THROW(RuntimeError) << "The tensor allocator returned a tensor of shape "
                             << ffi::ShapeView(got.shape, static_cast<size_t>(got.ndim)) << ", "

@@ -261,9 +261,8 @@ TVM_FFI_DLL int FFIRuntimeTensorDetachDLPackVersioned(TVMFFIObjectHandle tensor,
     FFI_THROW(TypeError) << "Cannot detach a tensor: the object is not a Tensor";
   }
   *out = nullptr;
-  constexpr uint64_t kSoleOwner = ffi::detail::kStrongOne | ffi::detail::kWeakOne;
   if (header->deleter == ffi::detail::ObjectDeleter<Versioned> &&
-      __atomic_load_n(&header->combined_ref_count, __ATOMIC_ACQUIRE) == kSoleOwner) {
+      ffi::detail::HasSoleReference(header)) {
     *out = static_cast<Versioned*>(ffi::detail::ObjectUnsafe::FromHeader(header))->Detach();
     // The caller's reference was the only one, and the emptied object holds nothing: freed here,
     // with no count to drop and nothing to queue.

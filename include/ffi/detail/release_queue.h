@@ -24,6 +24,15 @@ constexpr uint64_t kWeakOne = uint64_t{1} << 32;
 /*! \brief Mask of the strong count. */
 constexpr uint64_t kStrongMask = kWeakOne - 1;
 /*!
+ * \brief combined_ref_count of an object held by one strong reference and no weak pointer (the
+ * weak count includes one for the strong references together): a new object's count.
+ */
+constexpr uint64_t kSoleReference = kStrongOne | kWeakOne;
+/*! \brief Whether the caller's reference to `h` is its only one, strong or weak. */
+inline bool HasSoleReference(const TVMFFIObject* h) {
+  return __atomic_load_n(&h->combined_ref_count, __ATOMIC_ACQUIRE) == kSoleReference;
+}
+/*!
  * \brief Objects of this thread whose last strong reference went while kMaxReleaseDepth
  * releases were already running; the outermost release destroys them. Destroying a long chain
  * (an Array holding an Array holding ...) thus takes bounded stack, as CPython's "trashcan" does
@@ -97,7 +106,7 @@ inline bool DeferRelease(ReleaseQueue& q, TVMFFIObject* h) {
   ReleaseQueue& q = *queue;
   if (FFI_UNLIKELY(q.depth >= kMaxReleaseDepth)) return DeferOrDestroy(q, h);
   ++q.depth;
-  if (before == (kStrongOne | kWeakOne)) {  // no weak pointer: destroy and free in one step
+  if (before == kSoleReference) {  // no weak pointer: destroy and free in one step
     h->deleter(h, kTVMFFIObjectDeleterFlagBitMaskBoth);
   } else {
     h->deleter(h, kTVMFFIObjectDeleterFlagBitMaskStrong);
