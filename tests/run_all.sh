@@ -136,8 +136,14 @@ section "Clients of the reference: apache-tvm, TileLang and xgrammar on both run
 # the pins) and the interpreter, so a later run only reinstalls our wheel.
 clients_key="$( (cat tests/clients/run.sh; python -c 'import sys; print(sys.version)') \
   | sha256sum | cut -c1-16)"
-bash tests/clients/run.sh "${XDG_CACHE_HOME:-$HOME/.cache}/ffi/clients-$clients_key" \
-  "${wheel_settings[@]}"
+clients_cache="${XDG_CACHE_HOME:-$HOME/.cache}/ffi"
+# Environments under an older key (about 5 GB each) are never used again: remove them.
+for stale in "$clients_cache"/clients-*; do
+  if [ -d "$stale" ] && [ "$stale" != "$clients_cache/clients-$clients_key" ]; then
+    rm -rf "$stale"
+  fi
+done
+bash tests/clients/run.sh "$clients_cache/clients-$clients_key" "${wheel_settings[@]}"
 
 section "Lint: ruff"
 py_dirs=()
