@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the package (runtime, extension, testing library) with AddressSanitizer and
-# UndefinedBehaviorSanitizer into build/asan-py, then runs the Python tests on lifetimes, threads,
-# tensors, calls and errors against that build, with the ASan runtime preloaded into the
-# (uninstrumented) interpreter. The CMake tree (build/asan) builds the C++ test suites and the
+# UndefinedBehaviorSanitizer into build/asan-py, then runs the Python tests marked `sanitized`
+# (lifetimes, threads, tensors, calls, errors) against that build, with the ASan runtime preloaded
+# into the (uninstrumented) interpreter. The CMake tree (build/asan) builds the C++ test suites and the
 # libFuzzer targets as well, so tests/run_all.sh runs those from it without compiling the runtime
 # again. Built with clang: it compiles the instrumented code twice as fast as GCC, it is the
 # compiler libFuzzer needs, and its warnings (-Werror) complement those of the GCC build.
@@ -88,15 +88,8 @@ assert ffi.__file__.startswith('$target/'), ffi.__file__
 "
 
 status=0
-LD_PRELOAD="$preload" python -m pytest -q -n 2 -p no:cacheprovider \
-  tests/python/test_lifetimes_threads.py tests/python/test_tensors.py \
-  tests/python/test_calls.py tests/python/test_errors_callbacks.py \
-  tests/python/test_gil_signals.py tests/python/test_tensor_ownership.py \
-  tests/python/test_dlpack_producers.py tests/python/test_values.py \
-  tests/python/test_py_class.py tests/python/test_py_class_fields.py \
-  tests/python/test_containers.py tests/python/test_enum.py tests/python/test_deep_values.py \
-  tests/python/test_cxx_abi.py tests/python/test_map_keys.py tests/python/test_shared_values.py \
-  tests/python/test_framework_results.py ||
+# The files marked `sanitized` (pyproject.toml): lifetimes, threads, tensors, calls, errors.
+LD_PRELOAD="$preload" python -m pytest -q -n 2 -p no:cacheprovider -m sanitized tests/python ||
   status=$?
 if [ -n "$(ls -A "$logs")" ]; then
   echo "sanitizer reports:" >&2

@@ -34,7 +34,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "detail/any_hash.h"
+#include "any_hash.h"
 #include "detail/big_int_ops.h"
 #include "error.h"
 #include "object.h"

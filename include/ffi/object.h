@@ -6,7 +6,7 @@
  * make_object<T> in the library that made the object, knows the concrete type. That is what lets a
  * library built with other headers, or another runtime, release our objects and we theirs.
  *
- * ffi::Object itself and the macros declaring an object type are in object_base.h, included here;
+ * ffi::Object itself and the macros declaring an object type are in object_class.h, included here;
  * this header holds what points to objects (ObjectPtr, WeakObjectPtr, ObjectRef and its macros),
  * detail::ObjectUnsafe and make_object.
  */
@@ -22,7 +22,7 @@
 #include <utility>
 
 #include "base.h"
-#include "object_base.h"
+#include "object_class.h"
 
 namespace tvm {
 namespace ffi {

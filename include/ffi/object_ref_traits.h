@@ -17,7 +17,7 @@
 #include "error.h"
 #include "object.h"
 #include "optional.h"
-#include "type_traits_base.h"
+#include "traits_protocol.h"
 
 namespace tvm {
 namespace ffi {

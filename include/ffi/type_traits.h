@@ -1,7 +1,7 @@
 /*
  * ffi/type_traits.h - how C++ values go into and come out of a TVMFFIAny.
  *
- * Brings the TypeTraits protocol (type_traits_base.h) and the traits of object references
+ * Brings the TypeTraits protocol (traits_protocol.h) and the traits of object references
  * (object_ref_traits.h), and defines the traits of plain values (numbers, bool, pointers, DLDevice,
  * DLDataType, DLTensor*) and of Optional; strings, Function and Tensor add theirs next to their
  * definitions. Code that converts values includes this header, not its parts.
@@ -19,7 +19,7 @@
 #include "detail/parse.h"
 #include "object_ref_traits.h"
 #include "optional.h"
-#include "type_traits_base.h"
+#include "traits_protocol.h"
 
 namespace tvm {
 namespace ffi {

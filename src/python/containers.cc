@@ -74,6 +74,16 @@ bool KeyByPythonValue(PyKind kind) {
 }
 
 /*!
+ * \brief KeyByPythonValue for `key`'s kind, asked with the pending exception set aside: classifying
+ * a type looks attributes up in its MRO, and CPython clears a pending exception on a miss of its
+ * type cache (the caller would then fail with "error return without exception set").
+ */
+bool KeyByPythonValueKeepingError(PyObject* key) {
+  PendingErrorGuard keep;
+  return KeyByPythonValue(Classify(key).kind);
+}
+
+/*!
  * \brief `key` as a key of a Map or Dict made or read through the container API: refused with
  * Python's TypeError when Python refuses it as a dict key (a list, a dict, a set), held in an
  * OpaquePyObject when KeyByPythonValue, else converted as any value. `*held` (optional) tells
@@ -391,7 +401,7 @@ PyObject* MapGet(PyObject*, PyObject* const* args, Py_ssize_t n) {
     auto it = map->find(key);
     if (it != map->end()) found = &it->second;
   } else if (PyErr_ExceptionMatches(PyExc_TypeError) && !PyByteArray_Check(args[1]) &&
-             !KeyByPythonValue(Classify(args[1]).kind)) {
+             !KeyByPythonValueKeepingError(args[1])) {
     PyErr_Clear();  // no FFI form: absent
   } else {
     return nullptr;  // an unhashable key, as a dict refuses it, or another error

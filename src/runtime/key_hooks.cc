@@ -4,12 +4,12 @@
 // A type's `__any_hash__` and `__any_equal__` are read and called inline by every library that
 // hashes or compares Map and Dict keys, whichever library registered them. Their native form
 // changed convention in reference 0.1.15 (`int64_t`/`bool` results before, `TVMFFIAny` after;
-// include/ffi/detail/any_hash.h), and code built against either release calls a native hook its
+// include/ffi/any_hash.h), and code built against either release calls a native hook its
 // own way: a hook of one convention is misread by code of the other. A Function is called alike by
 // both. So the runtime stores a Function that calls the native hook and tells its convention from
 // what comes back, and every caller, old or new, gets the registered hook's answer.
 #include <ffi/any.h>
-#include <ffi/detail/any_hash.h>
+#include <ffi/any_hash.h>
 #include <ffi/function.h>
 
 #include <mutex>

@@ -1,7 +1,7 @@
-// ffi.DeepCopy (src/runtime/deep_copy.cc) and the enum types (src/runtime/enum_types.cc): copies
-// keep the input's sharing and its cycles (through lists, dicts and object fields, as values and
-// as map keys, whatever container is the root); enum singletons are shared; a type that cannot be
-// copied is a RuntimeError; enums expose `value` and print by name.
+// ffi.DeepCopy (src/runtime/extra/deep_copy.cc) and the enum types (src/runtime/enum_types.cc):
+// copies keep the input's sharing and its cycles (through lists, dicts and object fields, as values
+// and as map keys, whatever container is the root); enum singletons are shared; a type that cannot
+// be copied is a RuntimeError; enums expose `value` and print by name.
 #include <ffi/container/array.h>
 #include <ffi/container/dict.h>
 #include <ffi/container/list.h>

@@ -3,8 +3,8 @@
 // header functions, the C entry points and Any conversion).
 #include <ffi/container/array.h>
 #include <ffi/ffi.h>
-#include <ffi/tvm_compat.h>
 #include <gtest/gtest.h>
+#include <tvm/ffi/tvm_compat.h>
 
 #include <string>
 #include <utility>

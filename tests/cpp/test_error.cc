@@ -2,9 +2,9 @@
 // and backtraces. ffi::Error itself: test_error_object.cc; how messages format values:
 // test_error_format.cc.
 #include <ffi/ffi.h>
-#include <ffi/tvm_compat.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <tvm/ffi/tvm_compat.h>
 #include <unistd.h>
 
 #include <cstdint>

@@ -1,8 +1,8 @@
-// Parameter names and defaults of exports (ffi/arg.h): the exported C function fills omitted
+// Parameter names and defaults of exports (ffi/named_args.h): the exported C function fills omitted
 // trailing arguments, refuses too few or too many, and its metadata names the parameters and
 // carries the reference's "type_schema"; and the runtime's KWARGS constructor
-// (src/runtime/kwargs.cc) makes reflected objects from fields given by position and by name.
-#include <ffi/arg.h>
+// (src/runtime/extra/kwargs.cc) makes reflected objects from fields given by position and by name.
+#include <ffi/named_args.h>
 #include <ffi/reflection/registry.h>
 
 #include <string>

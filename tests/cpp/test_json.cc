@@ -6,10 +6,10 @@
 #include <ffi/extra/json.h>
 #include <ffi/extra/serialization.h>
 #include <ffi/reflection/registry.h>
-#include <ffi/tvm_compat.h>
 #include <gtest/gtest.h>
 #include <tvm/ffi/extra/json.h>
 #include <tvm/ffi/extra/serialization.h>
+#include <tvm/ffi/tvm_compat.h>
 
 #include <cmath>
 #include <cstdint>

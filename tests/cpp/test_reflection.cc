@@ -7,8 +7,8 @@
 #include <ffi/reflection/accessor.h>
 #include <ffi/reflection/creator.h>
 #include <ffi/reflection/registry.h>
-#include <ffi/tvm_compat.h>
 #include <gtest/gtest.h>
+#include <tvm/ffi/tvm_compat.h>
 
 #include <cstdint>
 #include <string>
@@ -156,7 +156,7 @@ TEST(Reflection, StaticAndPredefinedKeyDeclarations) {
 TEST(Reflection, GeneratedConstructorHookUnlessInitGivenOrRefused) {
   // The runtime's ffi._RegisterFFIInit (when it has one) is asked for a constructor for types
   // registered without init<...>; init(false) refuses it. A recording stand-in shows the calls.
-  // The runtime's own (src/runtime/kwargs.cc) is put back afterwards.
+  // The runtime's own (src/runtime/extra/kwargs.cc) is put back afterwards.
   static std::vector<int32_t> asked;
   ffi::Function runtime_hook = ffi::Function::GetGlobalRequired("ffi._RegisterFFIInit");
   ffi::Function::SetGlobal("ffi._RegisterFFIInit",

@@ -1,9 +1,9 @@
 // Seeds: the seeds' own kernel code (tests/cpp/seeds/, TVM-FFI vocabulary through
-// <ffi/tvm_compat.h>) built into libraries, loaded with ffi::Module and called with DLTensor*
+// <tvm/ffi/tvm_compat.h>) built into libraries, loaded with ffi::Module and called with DLTensor*
 // views and owning Tensors; and the compatibility macros themselves.
 #include <ffi/reflection/registry.h>
-#include <ffi/tvm_compat.h>
 #include <gtest/gtest.h>
+#include <tvm/ffi/tvm_compat.h>
 
 #include <sstream>
 #include <string>

@@ -11,8 +11,8 @@
 #include <ffi/reflection/access_path.h>
 #include <ffi/reflection/accessor.h>
 #include <ffi/reflection/registry.h>
-#include <ffi/tvm_compat.h>
 #include <gtest/gtest.h>
+#include <tvm/ffi/tvm_compat.h>
 
 #include <cmath>
 #include <cstdint>

@@ -1,7 +1,7 @@
-// The reference's vocabulary (<ffi/tvm_compat.h>): check macros with an error kind, debug-only
+// The reference's vocabulary (<tvm/ffi/tvm_compat.h>): check macros with an error kind, debug-only
 // checks, attribute macros and PyTorch-style tensor accessors.
-#include <ffi/tvm_compat.h>
 #include <gtest/gtest.h>
+#include <tvm/ffi/tvm_compat.h>
 
 #include <string>
 

@@ -4,8 +4,10 @@ libraries they load."""
 
 import fcntl
 import hashlib
+import importlib.util
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -18,6 +20,18 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # JAX on a GPU takes most of its memory at first use unless told otherwise; the xdist workers and
 # PyTorch share the one GPU.
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+
+_TORCH_INSTALLED = importlib.util.find_spec("torch") is not None
+_IMPORTS_TORCH = re.compile(r"^(import torch|torch = )", re.M)
+
+
+def pytest_ignore_collect(collection_path, config):
+    """Without PyTorch (an interpreter its wheel is not built for), the test files that import it
+    at the top are not collected; the rest runs (tests/run_all.sh interpreters)."""
+    if _TORCH_INSTALLED or collection_path.suffix != ".py":
+        return None
+    return bool(_IMPORTS_TORCH.search(collection_path.read_text(encoding="utf-8"))) or None
+
 
 # Where compile_cached keeps what it built: shared by the xdist workers of one session (set by
 # _compile_cache_root before any test).

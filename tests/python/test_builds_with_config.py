@@ -10,6 +10,9 @@ import textwrap
 
 import pytest
 
+# Tools, headers and examples: not run again on other interpreters (run_all.sh interpreters).
+pytestmark = pytest.mark.tooling
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HOSTS = os.path.join(ROOT, "tests", "python", "hosts")
 

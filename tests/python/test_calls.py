@@ -8,6 +8,9 @@ import pytest
 
 import ffi
 
+# Run again against the AddressSanitizer build (tests/run_all.sh python-asan).
+pytestmark = pytest.mark.sanitized
+
 
 def test_plain_values_round_trip(mod):
     for value in [

@@ -17,6 +17,9 @@ from conftest import build_kernel, compile_cached
 
 import ffi
 
+# Run again against the AddressSanitizer build (tests/run_all.sh python-asan).
+pytestmark = pytest.mark.sanitized
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.join(HERE, "kernels", "containers_kernels.cc")
 

@@ -15,6 +15,9 @@ from test_reflection_interop import build, reference_include_dir
 import ffi
 from ffi import libinfo
 
+# Run again against the AddressSanitizer build (tests/run_all.sh python-asan).
+pytestmark = pytest.mark.sanitized
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 EXPORTS_MAP = os.path.join(HERE, "..", "..", "cmake", "runtime_exports.map")
 

@@ -12,6 +12,9 @@ import pytest
 
 import ffi
 
+# Run again against the AddressSanitizer build (tests/run_all.sh python-asan).
+pytestmark = pytest.mark.sanitized
+
 # Deeper than any build's frames fit in the 1 MiB thread stack the walkers run on below (768 KiB
 # usable after the runtime's reserve: under 8 bytes a level).
 DEPTH = 100_000

@@ -8,6 +8,9 @@ import pytest
 
 import ffi
 
+# Run again against the AddressSanitizer build (tests/run_all.sh python-asan).
+pytestmark = pytest.mark.sanitized
+
 _capsule_new = ctypes.pythonapi.PyCapsule_New
 _capsule_new.restype = ctypes.py_object
 _capsule_new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]

@@ -419,6 +419,9 @@ import ctypes, os, sys
 if len(sys.argv) > 2:  # a runtime file to load first, as a reference package would load its own
     ctypes.CDLL(sys.argv[2], mode=ctypes.RTLD_GLOBAL)
 import ffi
+
+# Run again against the AddressSanitizer build (tests/run_all.sh python-asan).
+pytestmark = pytest.mark.sanitized
 if len(sys.argv) == 2:
     print(ffi.get_global_func("ffi.EnumAdaptToReferencePackage")(sys.argv[1]))
 else:

@@ -8,6 +8,9 @@ import pytest
 
 import ffi
 
+# Run again against the AddressSanitizer build (tests/run_all.sh python-asan).
+pytestmark = pytest.mark.sanitized
+
 
 @pytest.mark.parametrize(
     "kind, exc",

@@ -8,6 +8,9 @@ import sys
 
 import pytest
 
+# Tools, headers and examples: not run again on other interpreters (run_all.sh interpreters).
+pytestmark = pytest.mark.tooling
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 

@@ -13,6 +13,9 @@ from conftest import HERE, build_kernel
 
 import ffi
 
+# Run again against the AddressSanitizer build (tests/run_all.sh python-asan).
+pytestmark = pytest.mark.sanitized
+
 
 @pytest.fixture(scope="module")
 def fmod(tmp_path_factory):

@@ -9,6 +9,9 @@ import threading
 
 import pytest
 
+# Run again against the AddressSanitizer build (tests/run_all.sh python-asan).
+pytestmark = pytest.mark.sanitized
+
 
 def run_python(code: str, timeout: float = 120) -> subprocess.CompletedProcess:
     """Runs `code` in a fresh interpreter; a deadlock shows up as a timeout, not a hung suite."""

@@ -10,6 +10,9 @@ import pytest
 
 import ffi
 
+# Tools, headers and examples: not run again on other interpreters (run_all.sh interpreters).
+pytestmark = pytest.mark.tooling
+
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
 

@@ -5,9 +5,13 @@ import sys
 import threading
 
 import numpy as np
+import pytest
 import torch
 
 import ffi
+
+# Run again against the AddressSanitizer build (tests/run_all.sh python-asan).
+pytestmark = pytest.mark.sanitized
 
 
 def test_no_leaks_over_many_calls(mod):

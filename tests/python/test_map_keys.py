@@ -13,6 +13,9 @@ import pytest
 
 import ffi
 
+# Run again against the AddressSanitizer build (tests/run_all.sh python-asan).
+pytestmark = pytest.mark.sanitized
+
 
 class Point:
     """A hashable Python key with value equality."""
@@ -83,6 +86,23 @@ def test_unhashable_keys_are_refused_as_a_dict_refuses_them(key):
     with pytest.raises(TypeError, match="unhashable"):
         ffi.Map({"a": 1}).get(key)
     assert dict(d) == {"kept": 1}  # left intact
+
+
+class StaleningHash:
+    """Unhashable, and its __hash__ changes its own class first: CPython's type cache then misses
+    on the next attribute lookup of the class, and a miss clears a pending exception."""
+
+    def __hash__(self):
+        type(self).hashed = getattr(type(self), "hashed", 0) + 1
+        raise TypeError("unhashable type: 'StaleningHash'")
+
+
+def test_an_unhashable_key_stays_refused_when_the_type_cache_misses():
+    d = ffi.Dict({"kept": 1})
+    for lookup in (lambda k: d[k], lambda k: k in d, lambda k: ffi.Map({"a": 1}).get(k)):
+        with pytest.raises(TypeError, match="unhashable type: 'StaleningHash'"):
+            lookup(StaleningHash())
+    assert dict(d) == {"kept": 1}
 
 
 def test_a_failing_hash_propagates_and_leaves_the_map_intact():

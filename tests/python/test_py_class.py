@@ -19,6 +19,9 @@ import pytest
 import ffi
 from ffi.dataclasses import KW_ONLY, asdict, astuple, field, fields, is_dataclass, py_class, replace
 
+# Run again against the AddressSanitizer build (tests/run_all.sh python-asan).
+pytestmark = pytest.mark.sanitized
+
 
 @py_class("pyc.Point", eq=True, order=True, unsafe_hash=True)
 class Point(ffi.Object):

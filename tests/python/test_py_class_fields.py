@@ -17,6 +17,9 @@ import pytest
 import ffi
 from ffi.dataclasses import asdict, field, fields, py_class
 
+# Run again against the AddressSanitizer build (tests/run_all.sh python-asan).
+pytestmark = pytest.mark.sanitized
+
 
 def test_init_property_is_a_computed_field():
     from ffi.dataclasses import init_property

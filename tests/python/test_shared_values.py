@@ -12,6 +12,11 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
+# Run again against the AddressSanitizer build (tests/run_all.sh python-asan).
+pytestmark = pytest.mark.sanitized
+
 SCRIPT = textwrap.dedent(
     """
     import ffi

@@ -240,6 +240,9 @@ WRONG_CODE = """
 import ffi
 import kernels
 
+# Tools, headers and examples: not run again on other interpreters (run_all.sh interpreters).
+pytestmark = pytest.mark.tooling
+
 
 def wrong(x: ffi.Tensor) -> None:
     kernels.add_one(x, 3)  # E: arg-type

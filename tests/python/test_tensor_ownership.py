@@ -7,6 +7,9 @@ import torch
 
 import ffi
 
+# Run again against the AddressSanitizer build (tests/run_all.sh python-asan).
+pytestmark = pytest.mark.sanitized
+
 
 def test_kept_numpy_array_does_not_follow_an_in_place_reshape(rmod):
     a = np.arange(6, dtype=np.float32)

@@ -9,6 +9,9 @@ import torch
 
 import ffi
 
+# Run again against the AddressSanitizer build (tests/run_all.sh python-asan).
+pytestmark = pytest.mark.sanitized
+
 
 def test_seed_004_kernel_with_torch(mod):
     x = torch.arange(6.0)

@@ -175,6 +175,9 @@ from typing_extensions import assert_type
 import ffi
 import ffi.cpp
 
+# Tools, headers and examples: not run again on other interpreters (run_all.sh interpreters).
+pytestmark = pytest.mark.tooling
+
 
 def gaps(path: str) -> None:
     mod = ffi.load_module(path)

@@ -8,6 +8,9 @@ import pytest
 
 import ffi
 
+# Run again against the AddressSanitizer build (tests/run_all.sh python-asan).
+pytestmark = pytest.mark.sanitized
+
 
 def test_from_dlpack_alignment_out_of_range():
     a = np.zeros(4, dtype=np.float32)

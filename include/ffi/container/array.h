@@ -2,7 +2,7 @@
  * ffi/container/array.h - Array<T>: an immutable-looking, shared sequence with copy-on-write.
  *
  * The object is an ArrayObj (type index kTVMFFIArray, key "ffi.Array"): the sequence cell of
- * detail/seq_base.h with its Any cells in the same allocation. Copies of an Array share the
+ * container/seq_base.h with its Any cells in the same allocation. Copies of an Array share the
  * object; a mutation (push_back, Set, erase, ...) through a reference that is not the only one
  * first copies it, so other holders never see the change. A Tuple is stored as an ArrayObj too.
  */
@@ -13,7 +13,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "../detail/seq_base.h"
+#include "seq_base.h"
 
 namespace tvm {
 namespace ffi {

@@ -2,7 +2,7 @@
  * ffi/container/dict.h - Dict<K, V>: a mutable hash map shared by reference (type index
  * kTVMFFIDict).
  *
- * A Dict is a reference to a DictObj table, laid out as a Map's (detail/map_base.h). Unlike Map
+ * A Dict is a reference to a DictObj table, laid out as a Map's (container/map_base.h). Unlike Map
  * there is no copy-on-write: every reference to the table sees Set, erase and clear at once, also
  * across libraries and languages. When a table must grow, the new storage is moved into the same
  * object, so references never go stale.

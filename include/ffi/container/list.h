@@ -2,7 +2,7 @@
  * ffi/container/list.h - List<T>: a shared, mutable sequence.
  *
  * The object is a ListObj (type index kTVMFFIList, key "ffi.List"): the sequence cell of
- * detail/seq_base.h with its Any cells in a separate buffer that grows in place, freed through
+ * container/seq_base.h with its Any cells in a separate buffer that grows in place, freed through
  * the cell's data_deleter. Unlike Array there is no copy-on-write: every copy of a List refers to
  * the same list and sees every change, like a Python list.
  */

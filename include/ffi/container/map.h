@@ -1,7 +1,7 @@
 /*
  * ffi/container/map.h - Map<K, V>: an immutable-by-sharing hash map (type index kTVMFFIMap).
  *
- * A Map is a reference to a MapObj table (layout in detail/map_base.h, the convention's). Copies
+ * A Map is a reference to a MapObj table (layout in container/map_base.h, the convention's). Copies
  * share the table; Set and erase copy it first unless this reference is its only owner
  * (copy-on-write), so a Map handed to someone else never changes under them. Iteration follows
  * insertion order. Keys are compared by AnyHash/AnyEqual: strings by content, everything else by

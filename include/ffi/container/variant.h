@@ -14,7 +14,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "../detail/seq_base.h"
+#include "seq_base.h"
 
 namespace tvm {
 namespace ffi {

@@ -1,6 +1,6 @@
 /*
  * ffi/detail/map_impl.h - the algorithms on MapBaseObj tables, small and dense (the convention's,
- * described in detail/map_base.h): lookup, insertion with growth, erasure, copies, and a Dict
+ * described in container/map_base.h): lookup, insertion with growth, erasure, copies, and a Dict
  * adopting grown storage in place.
  */
 #ifndef FFI_DETAIL_MAP_IMPL_H_
@@ -11,7 +11,7 @@
 #include <new>
 #include <utility>
 
-#include "any_hash.h"
+#include "../any_hash.h"
 #include "map_layout.h"
 
 namespace tvm {

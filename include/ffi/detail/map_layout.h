@@ -1,6 +1,6 @@
 /*
  * ffi/detail/map_layout.h - MapBaseObj: the object behind Map and Dict, and its dense form's
- * records. The layout is the convention's; detail/map_base.h describes it and its algorithms.
+ * records. The layout is the convention's; container/map_base.h describes it and its algorithms.
  */
 #ifndef FFI_DETAIL_MAP_LAYOUT_H_
 #define FFI_DETAIL_MAP_LAYOUT_H_

@@ -11,7 +11,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "map_base.h"
+#include "../container/map_base.h"
 #include "type_schema.h"
 
 namespace tvm {

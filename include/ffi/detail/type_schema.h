@@ -4,7 +4,7 @@
  * the reference's hosts read (its stub generator and Python dataclasses). Internal: included by
  * function.h (export metadata) and the reflection headers, never by users.
  *
- * Each type's TypeTraits supplies `static std::string TypeSchema()` (type_traits_base.h declares
+ * Each type's TypeTraits supplies `static std::string TypeSchema()` (traits_protocol.h declares
  * the helpers they use, defined here); this header turns traits into schemas and adds function
  * signatures.
  */

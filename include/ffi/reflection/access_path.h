@@ -15,9 +15,9 @@
 #include <utility>
 
 #include "../any.h"
+#include "../any_hash.h"
 #include "../container/array.h"
 #include "../container/tuple.h"
-#include "../detail/any_hash.h"
 #include "../object.h"
 #include "../optional.h"
 #include "../string.h"

@@ -29,8 +29,8 @@
 #include <type_traits>
 #include <utility>
 
-#include "../arg.h"
 #include "../detail/type_schema.h"
+#include "../named_args.h"
 #include "accessor.h"
 #include "info_traits.h"
 #include "overload_cast.h"

@@ -1,10 +1,10 @@
 // <tvm/ffi/memory.h>: make_object and ObjectPtr, at the reference's include path. Forwards to
-// <ffi/object.h> and the tvm::ffi / TVM_FFI_* vocabulary (<ffi/tvm_compat.h>), so sources written
-// for the reference's headers compile unchanged.
+// <ffi/object.h> and the tvm::ffi / TVM_FFI_* vocabulary (<tvm/ffi/tvm_compat.h>), so sources
+// written for the reference's headers compile unchanged.
 #ifndef FFI_FORWARD_TVM_FFI_MEMORY_H_
 #define FFI_FORWARD_TVM_FFI_MEMORY_H_
 
 #include <ffi/object.h>
-#include <ffi/tvm_compat.h>
+#include <tvm/ffi/tvm_compat.h>
 
 #endif  // FFI_FORWARD_TVM_FFI_MEMORY_H_

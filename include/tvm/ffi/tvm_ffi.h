@@ -1,6 +1,6 @@
 // <tvm/ffi/tvm_ffi.h>: everything a kernel library uses, at the reference's include path. Forwards
-// to <ffi/ffi.h> and the tvm::ffi / TVM_FFI_* vocabulary (<ffi/tvm_compat.h>), so sources written
-// for the reference's headers compile unchanged.
+// to <ffi/ffi.h> and the tvm::ffi / TVM_FFI_* vocabulary (<tvm/ffi/tvm_compat.h>), so sources
+// written for the reference's headers compile unchanged.
 #ifndef FFI_FORWARD_TVM_FFI_TVM_FFI_H_
 #define FFI_FORWARD_TVM_FFI_TVM_FFI_H_
 
@@ -19,6 +19,6 @@
 #include <ffi/reflection/enum_def.h>
 #include <ffi/reflection/overload.h>
 #include <ffi/reflection/registry.h>
-#include <ffi/tvm_compat.h>
+#include <tvm/ffi/tvm_compat.h>
 
 #endif  // FFI_FORWARD_TVM_FFI_TVM_FFI_H_

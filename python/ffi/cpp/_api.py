@@ -42,7 +42,7 @@ def build_inline(
 ) -> str:
     """Compile inline C++ (and CUDA) sources into a library and return its path.
 
-    ``<ffi/ffi.h>`` is included for you (with ``<ffi/tvm_compat.h>``, the reference's
+    ``<ffi/ffi.h>`` is included for you (with ``<tvm/ffi/tvm_compat.h>``, the reference's
     ``TVM_FFI_*`` macros, when a source uses them, and the CUDA helpers of ``<ffi/extra/cuda/>``
     in CUDA sources); each name in `functions` (a name, a sequence of names, or a mapping of names
     to docstrings) is exported with ``FFI_DLL_EXPORT_TYPED_FUNC(name, name)``, and a non-empty

@@ -33,7 +33,7 @@ def _cpp_string(text: str) -> str:
 
 def _inline_sources(cpp_sources: object, cuda_sources: object, functions: object) -> dict[str, str]:
     """The generated files' texts by suffix: ffi's headers included (and the TVM_FFI_* spelling,
-    <ffi/tvm_compat.h>, for sources that use it), `functions` exported with their docs."""
+    <tvm/ffi/tvm_compat.h>, for sources that use it), `functions` exported with their docs."""
     cpp = _texts(cpp_sources, "cpp_sources")
     cuda = _texts(cuda_sources, "cuda_sources")
     if not cpp and not cuda:
@@ -58,7 +58,7 @@ def _inline_sources(cpp_sources: object, cuda_sources: object, functions: object
             continue
         header = "#include <ffi/ffi.h>\n"
         if any("TVM_FFI_" in part for part in parts):
-            header += "#include <ffi/tvm_compat.h>\n"
+            header += "#include <tvm/ffi/tvm_compat.h>\n"
         body = header + helpers + "\n" + "\n".join(parts) + "\n"
         texts[suffix] = body + exports if suffix == ".cc" or not cpp else body
     return texts

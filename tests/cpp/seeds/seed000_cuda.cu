@@ -5,7 +5,7 @@
 //   - The CUDANDAlloc custom allocator and the FromNDAlloc call using it.
 //   - Reading the current stream with TVMFFIEnvGetStream.
 #include <cuda_runtime.h>
-#include <ffi/tvm_compat.h>
+#include <tvm/ffi/tvm_compat.h>
 
 // ---- Common pattern ----
 

@@ -5,7 +5,7 @@
 //     the CPU device (seed000_cuda.cu has the CUDA original).
 //   - Tensor::FromEnvAlloc(TVMFFIEnvTensorAlloc, ...) returning a tensor across the ABI.
 //   - The C conversions between TVMFFIAny and tensors, used by two raw safe-call functions.
-#include <ffi/tvm_compat.h>
+#include <tvm/ffi/tvm_compat.h>
 
 #include <cstdint>
 

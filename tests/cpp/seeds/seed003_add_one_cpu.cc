@@ -1,6 +1,6 @@
 // Seed 003 ("Minimal example for Libraries"): AddOne exported as add_one_cpu, as the seed writes
 // it; only the include lines are ours. Part of the seed_kernels library.
-#include <ffi/tvm_compat.h>  // was <tvm/ffi/container/tensor.h> and <tvm/ffi/function.h>
+#include <tvm/ffi/tvm_compat.h>  // was <tvm/ffi/container/tensor.h> and <tvm/ffi/function.h>
 
 void AddOne(tvm::ffi::TensorView x, tvm::ffi::TensorView y) {
   int64_t n = x.size(0);

@@ -3,7 +3,7 @@
 // and the parts the seed elides ("// Kernel Impl", "...") are ours. Built by nvcc into the
 // seed_cuda_kernels library and loaded by tests/cpp/test_seeds.cc.
 #include <cuda_runtime.h>
-#include <ffi/tvm_compat.h>
+#include <tvm/ffi/tvm_compat.h>
 
 __global__ void AddOneKernel(float* x, float* y, int n) {
   // Kernel Impl

@@ -2,7 +2,7 @@
 // Only the include lines are ours, plus what the seed leaves out: the `Alloc1DTensor` helper, the
 // library path as argv[1] (default "add_one_cpu.so"), and checking the result.
 // Run by ctest as `seeds_cpp_caller <path to seed_kernels.so>`.
-#include <ffi/tvm_compat.h>  // was <tvm/ffi/container/tensor.h> and <tvm/ffi/extra/module.h>
+#include <tvm/ffi/tvm_compat.h>  // was <tvm/ffi/container/tensor.h> and <tvm/ffi/extra/module.h>
 
 #include <cstdio>
 #include <cstdlib>

@@ -2,7 +2,7 @@
 // a workspace, declared as the seed declares it; only the include line is ours. The seed gives no
 // body; this one computes workspace = 2 * input, output = workspace (+ optional_input), using the
 // seed's table of tensor methods. Part of the seed_kernels library.
-#include <ffi/tvm_compat.h>  // `ffi::` below is ::ffi (tvm::ffi is an alias of it)
+#include <tvm/ffi/tvm_compat.h>  // `ffi::` below is ::ffi (tvm::ffi is an alias of it)
 
 // Kernel definition
 void func(ffi::TensorView input, ffi::Optional<ffi::Tensor> optional_input, ffi::TensorView output,

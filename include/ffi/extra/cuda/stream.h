@@ -7,7 +7,7 @@
 
 #include <cuda_runtime.h>
 
-#include "../../env.h"
+#include "../../call_context.h"
 
 namespace tvm {
 namespace ffi {

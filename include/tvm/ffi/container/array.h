@@ -1,10 +1,10 @@
 // <tvm/ffi/container/array.h>: Array, at the reference's include path. Forwards to
-// <ffi/container/array.h> and the tvm::ffi / TVM_FFI_* vocabulary (<ffi/tvm_compat.h>), so sources
-// written for the reference's headers compile unchanged.
+// <ffi/container/array.h> and the tvm::ffi / TVM_FFI_* vocabulary (<tvm/ffi/tvm_compat.h>), so
+// sources written for the reference's headers compile unchanged.
 #ifndef FFI_FORWARD_TVM_FFI_CONTAINER_ARRAY_H_
 #define FFI_FORWARD_TVM_FFI_CONTAINER_ARRAY_H_
 
 #include <ffi/container/array.h>
-#include <ffi/tvm_compat.h>
+#include <tvm/ffi/tvm_compat.h>
 
 #endif  // FFI_FORWARD_TVM_FFI_CONTAINER_ARRAY_H_

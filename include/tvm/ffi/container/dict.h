@@ -1,10 +1,10 @@
 // <tvm/ffi/container/dict.h>: Dict<K, V> at the reference's include path. Forwards to
-// <ffi/container/dict.h> and the tvm::ffi / TVM_FFI_* vocabulary (<ffi/tvm_compat.h>).
+// <ffi/container/dict.h> and the tvm::ffi / TVM_FFI_* vocabulary (<tvm/ffi/tvm_compat.h>).
 #ifndef FFI_FORWARD_TVM_FFI_CONTAINER_DICT_H_
 #define FFI_FORWARD_TVM_FFI_CONTAINER_DICT_H_
 
 #include <ffi/container/dict.h>
-#include <ffi/tvm_compat.h>
+#include <tvm/ffi/tvm_compat.h>
 
 // Code written for the reference's header relies on it bringing in <unordered_map>.
 #include <unordered_map>

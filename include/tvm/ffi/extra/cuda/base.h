@@ -5,6 +5,6 @@
 #define FFI_FORWARD_TVM_FFI_EXTRA_CUDA_BASE_H_
 
 #include <ffi/extra/cuda/base.h>
-#include <ffi/tvm_compat.h>
+#include <tvm/ffi/tvm_compat.h>
 
 #endif  // FFI_FORWARD_TVM_FFI_EXTRA_CUDA_BASE_H_

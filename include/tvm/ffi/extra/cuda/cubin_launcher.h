@@ -5,6 +5,6 @@
 #define FFI_FORWARD_TVM_FFI_EXTRA_CUDA_CUBIN_LAUNCHER_H_
 
 #include <ffi/extra/cuda/cubin_launcher.h>
-#include <ffi/tvm_compat.h>
+#include <tvm/ffi/tvm_compat.h>
 
 #endif  // FFI_FORWARD_TVM_FFI_EXTRA_CUDA_CUBIN_LAUNCHER_H_

@@ -4,6 +4,6 @@
 #define FFI_FORWARD_TVM_FFI_EXTRA_CUDA_DEVICE_GUARD_H_
 
 #include <ffi/extra/cuda/device_guard.h>
-#include <ffi/tvm_compat.h>
+#include <tvm/ffi/tvm_compat.h>
 
 #endif  // FFI_FORWARD_TVM_FFI_EXTRA_CUDA_DEVICE_GUARD_H_

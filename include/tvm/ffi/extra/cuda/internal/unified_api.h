@@ -5,6 +5,6 @@
 #define FFI_FORWARD_TVM_FFI_EXTRA_CUDA_INTERNAL_UNIFIED_API_H_
 
 #include <ffi/extra/cuda/unified_api.h>
-#include <ffi/tvm_compat.h>
+#include <tvm/ffi/tvm_compat.h>
 
 #endif  // FFI_FORWARD_TVM_FFI_EXTRA_CUDA_INTERNAL_UNIFIED_API_H_

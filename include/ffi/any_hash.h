@@ -1,5 +1,5 @@
 /*
- * ffi/detail/any_hash.h - AnyHash and AnyEqual: how map keys are hashed and compared.
+ * ffi/any_hash.h - AnyHash and AnyEqual: how map keys are hashed and compared.
  *
  * Maps built by libraries compiled against either implementation's headers are read inline by the
  * other, so these functions are part of the ABI: they compute exactly the values TVM-FFI 0.1.x
@@ -8,13 +8,13 @@
  * objects by address), unless an object type registered its own "__any_hash__" /
  * "__any_equal__" type attribute.
  */
-#ifndef FFI_DETAIL_ANY_HASH_H_
-#define FFI_DETAIL_ANY_HASH_H_
+#ifndef FFI_ANY_HASH_H_
+#define FFI_ANY_HASH_H_
 
 #include <cstdint>
 #include <cstring>
 
-#include "../any.h"
+#include "any.h"
 
 namespace tvm {
 namespace ffi {
@@ -275,4 +275,4 @@ struct AnyEqual {
 }  // namespace ffi
 }  // namespace tvm
 
-#endif  // FFI_DETAIL_ANY_HASH_H_
+#endif  // FFI_ANY_HASH_H_

@@ -1,11 +1,11 @@
 /*
- * ffi/object_base.h - ffi::Object, the base class of every object: the 24-byte TVMFFIObject
+ * ffi/object_class.h - ffi::Object, the base class of every object: the 24-byte TVMFFIObject
  * header, its strong and weak reference counts, the type identity (type_index, IsInstance) and the
  * macros with which a subclass declares its type (FFI_DECLARE_OBJECT_INFO and the like).
  * Pointers and references to objects, and make_object, are in object.h, which includes this.
  */
-#ifndef FFI_OBJECT_BASE_H_
-#define FFI_OBJECT_BASE_H_
+#ifndef FFI_OBJECT_CLASS_H_
+#define FFI_OBJECT_CLASS_H_
 
 #include <cstdint>
 #include <string>
@@ -257,4 +257,4 @@ inline bool Object::IsInstance() const {
 }  // namespace ffi
 }  // namespace tvm
 
-#endif  // FFI_OBJECT_BASE_H_
+#endif  // FFI_OBJECT_CLASS_H_

@@ -1,5 +1,6 @@
 /*
- * ffi/detail/map_base.h - MapBaseObj: the hash table shared by Map and Dict, laid out as TVM-FFI's.
+ * ffi/container/map_base.h - MapBaseObj: the hash table shared by Map and Dict, laid out as
+ * TVM-FFI's.
  *
  * Kernels built with either implementation's headers read and (for Dict) write each other's
  * tables inline, so the layout and the algorithms are the convention's:
@@ -22,11 +23,11 @@
  * reach of the jump table. Setting an existing key keeps its place in a small map and moves it to
  * the end of the iteration order in a dense one.
  */
-#ifndef FFI_DETAIL_MAP_BASE_H_
-#define FFI_DETAIL_MAP_BASE_H_
+#ifndef FFI_CONTAINER_MAP_BASE_H_
+#define FFI_CONTAINER_MAP_BASE_H_
 
-#include "map_impl.h"
-#include "map_layout.h"
+#include "../detail/map_impl.h"
+#include "../detail/map_layout.h"
 
 namespace tvm {
 namespace ffi {
@@ -117,4 +118,4 @@ inline void MapBaseObj::clear() {
 }  // namespace ffi
 }  // namespace tvm
 
-#endif  // FFI_DETAIL_MAP_BASE_H_
+#endif  // FFI_CONTAINER_MAP_BASE_H_

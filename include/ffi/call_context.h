@@ -1,9 +1,9 @@
 /*
- * ffi/env.h - what the host environment provides during a call: the current stream per device
- * and the tensor allocator (declared in c_api.h), with C++ conveniences.
+ * ffi/call_context.h - what the host environment provides during a call: the current stream per
+ * device and the tensor allocator (declared in c_api.h), with C++ conveniences.
  */
-#ifndef FFI_ENV_H_
-#define FFI_ENV_H_
+#ifndef FFI_CALL_CONTEXT_H_
+#define FFI_CALL_CONTEXT_H_
 
 #include "error.h"
 
@@ -48,4 +48,4 @@ inline TVMFFIStreamHandle GetCurrentStream(DLDevice device) {
 }  // namespace ffi
 }  // namespace tvm
 
-#endif  // FFI_ENV_H_
+#endif  // FFI_CALL_CONTEXT_H_

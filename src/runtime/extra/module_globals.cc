@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "module_abi.h"
+#include "../module_abi.h"
 
 namespace tvm {
 namespace ffi {

@@ -1,6 +1,6 @@
 /*
- * src/runtime/stack_guard.h - private to the runtime: how the functions that recurse through a
- * value (JSON parsing and writing, JSON graphs, deep copy, structural and recursive comparison
+ * src/runtime/extra/stack_guard.h - private to the runtime: how the functions that recurse through
+ * a value (JSON parsing and writing, JSON graphs, deep copy, structural and recursive comparison
  * and hashing, repr, structural visits) refuse nesting deeper than the thread's stack can follow.
  *
  * Each level of nesting takes a few frames of a size that differs between builds (sanitizers make

@@ -1,5 +1,5 @@
 /*
- * ffi/detail/seq_base.h - what Array and List share: the object layout of a sequence, the
+ * ffi/container/seq_base.h - what Array and List share: the object layout of a sequence, the
  * iterators of a typed sequence reference, and its Any conversions. Not for users to include.
  *
  * A sequence object is {TVMFFIObject, data, size, capacity, data_deleter}: `data` points at
@@ -7,8 +7,8 @@
  * cells in the object's own allocation (data_deleter null); a List in a separate buffer freed by
  * data_deleter. Kernels built with either implementation's headers read these fields inline.
  */
-#ifndef FFI_DETAIL_SEQ_BASE_H_
-#define FFI_DETAIL_SEQ_BASE_H_
+#ifndef FFI_CONTAINER_SEQ_BASE_H_
+#define FFI_CONTAINER_SEQ_BASE_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -19,9 +19,9 @@
 #include <utility>
 
 #include "../any.h"
+#include "../detail/type_schema.h"
 #include "../error.h"
 #include "../object.h"
-#include "type_schema.h"
 
 namespace tvm {
 namespace ffi {
@@ -385,4 +385,4 @@ struct SeqTraits : TypeTraitsBase {
 }  // namespace ffi
 }  // namespace tvm
 
-#endif  // FFI_DETAIL_SEQ_BASE_H_
+#endif  // FFI_CONTAINER_SEQ_BASE_H_

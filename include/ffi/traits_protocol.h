@@ -1,5 +1,5 @@
 /*
- * ffi/type_traits_base.h - the TypeTraits protocol: how C++ values go into and come out of a
+ * ffi/traits_protocol.h - the TypeTraits protocol: how C++ values go into and come out of a
  * TVMFFIAny.
  *
  * TypeTraits<T> is the single place that knows how a type is stored in the ABI value. This header
@@ -22,8 +22,8 @@
  *                                         every built-in trait has one (detail/type_schema.h
  *                                         falls back on TypeStr for a trait without)
  */
-#ifndef FFI_TYPE_TRAITS_BASE_H_
-#define FFI_TYPE_TRAITS_BASE_H_
+#ifndef FFI_TRAITS_PROTOCOL_H_
+#define FFI_TRAITS_PROTOCOL_H_
 
 #include <cstdint>
 #include <cstdio>
@@ -343,4 +343,4 @@ std::string MismatchTypeInfo(const TVMFFIAny* src) {
 }  // namespace ffi
 }  // namespace tvm
 
-#endif  // FFI_TYPE_TRAITS_BASE_H_
+#endif  // FFI_TRAITS_PROTOCOL_H_

@@ -1,6 +1,6 @@
 /*
- * ffi/arg.h - parameter names and defaults for exported functions, so that hosts can call them
- * with keyword arguments and leave out trailing arguments that have defaults:
+ * ffi/named_args.h - parameter names and defaults for exported functions, so that hosts can call
+ * them with keyword arguments and leave out trailing arguments that have defaults:
  *
  *   Tensor Scale(TensorView x, double alpha, bool inplace) { ... }
  *   FFI_DLL_EXPORT_TYPED_FUNC_ARGS(scale, Scale, ffi::arg("x"), ffi::arg("alpha") = 2.0,
@@ -16,8 +16,8 @@
  * parameters, and a default the parameter's type accepts. `reflection::GlobalDef().def(name, f,
  * ffi::arg(...)...)` takes the same annotations for global functions (reflection/registry.h).
  */
-#ifndef FFI_ARG_H_
-#define FFI_ARG_H_
+#ifndef FFI_NAMED_ARGS_H_
+#define FFI_NAMED_ARGS_H_
 
 #include <cstdio>
 #include <optional>
@@ -375,4 +375,4 @@ std::string ArgsExportMetadata(std::string_view base, const std::tuple<A...>& sp
 }  // namespace ffi
 }  // namespace tvm
 
-#endif  // FFI_ARG_H_
+#endif  // FFI_NAMED_ARGS_H_

@@ -1,8 +1,8 @@
 /*
- * ffi/tvm_compat.h - the vocabulary of TVM-FFI code (the seeds' spelling) on top of these headers,
- * so existing kernel sources compile with only their includes replaced by this one:
+ * tvm/ffi/tvm_compat.h - the vocabulary of TVM-FFI code (the seeds' spelling) on top of these
+ * headers, so existing kernel sources compile with only their includes replaced by this one:
  *
- *   #include <ffi/tvm_compat.h>   // instead of <tvm/ffi/...>
+ *   #include <tvm/ffi/tvm_compat.h>   // instead of <tvm/ffi/...>
  *
  *   void AddOne(tvm::ffi::TensorView x, tvm::ffi::TensorView y) { ... }
  *   TVM_FFI_DLL_EXPORT_TYPED_FUNC(add_one_cpu, AddOne);
@@ -10,11 +10,16 @@
  * Each TVM_FFI_* macro is the FFI_* macro of the same name.
  * Nothing here changes the ABI: both spellings produce the same symbols and objects.
  */
-#ifndef FFI_TVM_COMPAT_H_
-#define FFI_TVM_COMPAT_H_
+#ifndef TVM_FFI_TVM_COMPAT_H_
+#define TVM_FFI_TVM_COMPAT_H_
 
 // Code written for TVM-FFI's headers may rely on the standard headers those bring in; ffi.h leaves
 // them out to keep kernel compiles fast, so the compatibility layer brings them.
+#include <ffi/any_hash.h>  // details::StableHashBytes
+#include <ffi/c_api.h>
+#include <ffi/ffi.h>
+#include <ffi/named_args.h>
+
 #include <algorithm>
 #include <functional>
 #include <iostream>
@@ -23,11 +28,6 @@
 #include <unordered_map>
 #include <utility>
 #include <vector>
-
-#include "arg.h"
-#include "c_api.h"
-#include "detail/any_hash.h"  // details::StableHashBytes
-#include "ffi.h"
 
 namespace tvm {
 namespace ffi {
@@ -223,4 +223,4 @@ T CompatCheckNotNull(T&& value, const char* kind, const char* text, const char* 
 /*! \brief Evaluates an ABI call and throws the raised error when it fails; FFI_CHECK_SAFE_CALL. */
 #define TVM_FFI_CHECK_SAFE_CALL(call) FFI_CHECK_SAFE_CALL(call)
 
-#endif  // FFI_TVM_COMPAT_H_
+#endif  // TVM_FFI_TVM_COMPAT_H_
