@@ -8,12 +8,12 @@ import pickle
 import random
 
 import pytest
-from test_reflection_interop import build_with_both_headers, built_copy
+from support.build import build_with_both_headers, built_copy
+from support.paths import TESTS_DIR
 
 import ffi
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SRC = os.path.join(HERE, "kernels", "big_int_kernels.cc")
+SRC = os.path.join(TESTS_DIR, "kernels", "big_int_kernels.cc")
 
 
 COPIES = ["ours", "reference"]

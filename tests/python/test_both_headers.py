@@ -7,12 +7,12 @@ import os
 import numpy as np
 import pytest
 import torch
-from test_reflection_interop import build_with_both_headers
+from support.build import build_with_both_headers
+from support.paths import TESTS_DIR
 
 import ffi
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SRC = os.path.join(HERE, "kernels", "both_headers_kernels.cc")
+SRC = os.path.join(TESTS_DIR, "kernels", "both_headers_kernels.cc")
 
 
 @pytest.fixture(scope="module", params=["ours", "reference"])

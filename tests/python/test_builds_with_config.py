@@ -9,11 +9,11 @@ import sys
 import textwrap
 
 import pytest
+from support.paths import ROOT
 
 # Tools, headers and examples: not run again on other interpreters (run_all.sh interpreters).
 pytestmark = pytest.mark.tooling
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HOSTS = os.path.join(ROOT, "tests", "python", "hosts")
 
 

@@ -13,9 +13,8 @@ import sys
 import textwrap
 
 import pytest
-from conftest import build_kernel, compile_cached
-
-HERE = os.path.dirname(os.path.abspath(__file__))
+from support.build import build_kernel, compile_cached, reference_include_dir
+from support.paths import TESTS_DIR
 
 # A kernel library written against the reference's headers (tvm/ffi/...), built with them.
 REFERENCE_KERNELS = """
@@ -226,10 +225,8 @@ def libs(tmp_path_factory):
     if importlib.util.find_spec("torch") is None:
         pytest.skip("torch is not installed")
     out = tmp_path_factory.mktemp("coexist")
-    ours = build_kernel(os.path.join(HERE, "kernels", "py_kernels.cc"), str(out))
-    ref_include = os.path.join(
-        os.path.dirname(importlib.util.find_spec("tvm_ffi").origin), "include"
-    )
+    ours = build_kernel(os.path.join(TESTS_DIR, "kernels", "py_kernels.cc"), str(out))
+    ref_include = reference_include_dir()
     src = out / "ref_kernels.cc"
     src.write_text(REFERENCE_KERNELS)
     ref = str(out / "ref_kernels.so")

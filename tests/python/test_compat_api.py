@@ -8,19 +8,17 @@ object."""
 import os
 
 import pytest
-from test_reflection_interop import built_copy
+from support.build import built_copy
+from support.paths import TESTS_DIR
 
 import ffi
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-
 
 COPIES = ["compat_ours", "compat_reference"]
 
 
 @pytest.fixture(scope="module", params=COPIES)
 def mod(request, tmp_path_factory):
-    src = os.path.join(HERE, "kernels", "compat_api_kernels.cc")
+    src = os.path.join(TESTS_DIR, "kernels", "compat_api_kernels.cc")
     return ffi.load_module(
         built_copy(request.param, COPIES, src, "COMPAT_PREFIX", tmp_path_factory)
     )

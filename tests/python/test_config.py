@@ -11,11 +11,10 @@ import sysconfig
 import textwrap
 
 import pytest
+from support.paths import TESTS_DIR
 
 import ffi
 from ffi import libinfo
-
-HERE = os.path.dirname(os.path.abspath(__file__))
 
 KERNEL = textwrap.dedent(
     """
@@ -95,7 +94,7 @@ def test_program_built_with_printed_flags(tmp_path):
     _run(["c++", "-shared", "-fPIC", *cxxflags, str(tmp_path / "kern.cc"), "-o", str(kernel)])
     host = tmp_path / "host"
     libfile, libdir = _config("--libfiles", "--libdir").splitlines()
-    src = os.path.join(HERE, "hosts", "cpp_host.cc")
+    src = os.path.join(TESTS_DIR, "hosts", "cpp_host.cc")
     _run(["c++", *cxxflags, src, libfile, f"-Wl,-rpath,{libdir}", "-o", str(host)])
     assert _run([str(host), str(kernel), "add_int", "40", "2"]).stdout == "42\n"
     assert ffi.load_module(kernel).add_int(1, 2) == 3
@@ -199,7 +198,7 @@ def _cmake(tmp_path, cmakelists, package="ffi"):
 
 
 def test_cmake_kernel_library_in_one_call(tmp_path):
-    host_src = os.path.join(HERE, "hosts", "cpp_host.cc")
+    host_src = os.path.join(TESTS_DIR, "hosts", "cpp_host.cc")
     configure, build = _cmake(tmp_path, CMAKELISTS.format(host=host_src))
     assert configure.returncode == 0, configure.stdout + configure.stderr
     _run(["cmake", "--build", str(build), "-j2"])

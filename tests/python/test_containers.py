@@ -6,32 +6,21 @@ headers and with the reference's, and both builds are called with plain Python v
 import collections
 import collections.abc
 import copy
-import importlib.metadata
 import os
 import pickle
 
 import numpy as np
 import pytest
 import torch
-from conftest import build_kernel, compile_cached
+from support.build import build_kernel, compile_cached, reference_include_dir
+from support.paths import TESTS_DIR
 
 import ffi
 
 # Run again against the AddressSanitizer build (tests/run_all.sh python-asan).
 pytestmark = pytest.mark.sanitized
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SOURCE = os.path.join(HERE, "kernels", "containers_kernels.cc")
-
-
-def _reference_include():
-    # Found through the distribution: importing tvm_ffi beside ffi is refused.
-    try:
-        dist = importlib.metadata.distribution("apache-tvm-ffi")
-    except importlib.metadata.PackageNotFoundError:
-        return None
-    include = str(dist.locate_file(os.path.join("tvm_ffi", "include")))
-    return include if os.path.isfile(os.path.join(include, "tvm", "ffi", "c_api.h")) else None
+SOURCE = os.path.join(TESTS_DIR, "kernels", "containers_kernels.cc")
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +30,7 @@ def ours(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def theirs(tmp_path_factory):
-    include = _reference_include()
+    include = reference_include_dir()
     if include is None:
         pytest.skip("apache-tvm-ffi is not installed")
     lib = str(tmp_path_factory.mktemp("containers_ref") / "containers_ref.so")

@@ -4,31 +4,20 @@ Variant values through our package and runtime, and the runtime's ffi.Array*/ffi
 build and read them. Arrays come back as ffi.Array (an ffi.Object) and pass back in unchanged;
 Python lists converting on call are tested in test_containers.py."""
 
-import importlib.metadata
 import os
 import subprocess
 import sys
 
 import pytest
-from conftest import compile_cached
+from support.build import compile_cached, reference_include_dir
+from support.paths import TESTS_DIR
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SOURCE = os.path.join(HERE, "..", "cpp", "loader", "containers_seq_reference.cc")
-
-
-def _reference_include():
-    # Located through its distribution: importing (or finding) tvm_ffi beside ffi is refused.
-    try:
-        dist = importlib.metadata.distribution("apache-tvm-ffi")
-    except importlib.metadata.PackageNotFoundError:
-        return None
-    include = str(dist.locate_file(os.path.join("tvm_ffi", "include")))
-    return include if os.path.isfile(os.path.join(include, "tvm", "ffi", "c_api.h")) else None
+SOURCE = os.path.join(TESTS_DIR, "..", "cpp", "loader", "containers_seq_reference.cc")
 
 
 @pytest.fixture(scope="module")
 def ref(tmp_path_factory):
-    include = _reference_include()
+    include = reference_include_dir()
     if include is None:
         pytest.skip("apache-tvm-ffi is not installed")
     lib = str(tmp_path_factory.mktemp("containers_seq") / "containers_seq_reference.so")
@@ -107,11 +96,11 @@ def test_static_initializer_arrays(ref):
 def test_our_containers_under_the_reference_runtime(tmp_path):
     # A kernel built with our headers, loaded by the reference's Python package in a process of
     # its own (ffi and tvm_ffi cannot share one): it converts Python lists to its Array and List.
-    if _reference_include() is None:
+    if reference_include_dir() is None:
         pytest.skip("apache-tvm-ffi is not installed")
     from conftest import build_kernel
 
-    lib = build_kernel(os.path.join(HERE, "kernels", "seq_kernels.cc"), str(tmp_path))
+    lib = build_kernel(os.path.join(TESTS_DIR, "kernels", "seq_kernels.cc"), str(tmp_path))
     code = f"""
 import tvm_ffi
 m = tvm_ffi.load_module({lib!r})

@@ -10,7 +10,9 @@ import os
 
 import pytest
 import torch
-from conftest import HERE, needs_nvcc, on_gpu, shared_build_dir
+from support.build import shared_build_dir
+from support.markers import needs_nvcc, on_gpu
+from support.paths import TESTS_DIR
 
 import ffi
 import ffi.cpp
@@ -20,7 +22,7 @@ import ffi.cpp
 def cuda_path(tmp_path_factory):
     return ffi.cpp.build(
         "cuda_framework_kernels",
-        cuda_files=[os.path.join(HERE, "kernels", "cuda_framework_kernels.cu")],
+        cuda_files=[os.path.join(TESTS_DIR, "kernels", "cuda_framework_kernels.cu")],
         build_directory=shared_build_dir("cuda_framework")
         or tmp_path_factory.mktemp("cuda_framework"),
     )

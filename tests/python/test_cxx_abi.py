@@ -10,7 +10,8 @@ import re
 import subprocess
 
 import pytest
-from test_reflection_interop import build, reference_include_dir
+from support.build import build, reference_include_dir
+from support.paths import TESTS_DIR
 
 import ffi
 from ffi import libinfo
@@ -18,8 +19,7 @@ from ffi import libinfo
 # Run again against the AddressSanitizer build (tests/run_all.sh python-asan).
 pytestmark = pytest.mark.sanitized
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-EXPORTS_MAP = os.path.join(HERE, "..", "..", "cmake", "runtime_exports.map")
+EXPORTS_MAP = os.path.join(TESTS_DIR, "..", "..", "cmake", "runtime_exports.map")
 
 
 def _defined_dynamic_symbols(lib):
@@ -79,7 +79,7 @@ def client(tmp_path_factory):
     include = reference_include_dir()
     if include is None:
         pytest.skip("the reference package is not installed")
-    src = os.path.join(HERE, "kernels", "cxx_abi_client.cc")
+    src = os.path.join(TESTS_DIR, "kernels", "cxx_abi_client.cc")
     lib = build("reference", ["-isystem", include], str(tmp_path_factory.mktemp("cxx_abi")),
                 src=src, prefix_macro="UNUSED")  # fmt: skip
     # RTLD_NOW: every C++ symbol the client links must resolve in our runtime.

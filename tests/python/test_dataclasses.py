@@ -9,7 +9,8 @@ import pickle
 from collections import OrderedDict
 
 import pytest
-from test_reflection_interop import build_with_both_headers
+from support.build import build_with_both_headers
+from support.paths import KERNELS_DIR
 
 import ffi
 from ffi import dataclasses as dc
@@ -25,9 +26,7 @@ PREFIXES = ["dcours", "dcref"]
 def libs(tmp_path_factory):
     import os
 
-    src = os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "kernels", "dataclass_objects.cc"
-    )
+    src = os.path.join(KERNELS_DIR, "dataclass_objects.cc")
     out = build_with_both_headers(
         src, tuple(PREFIXES), "DC_PREFIX", str(tmp_path_factory.mktemp("dc"))
     )

@@ -9,7 +9,7 @@ import sys
 import numpy as np
 import pytest
 import torch
-from test_dlpack_producers import Producer as _Capsule  # hands out one prepared capsule
+from support.producers import Producer as _Capsule
 
 import ffi
 

@@ -5,6 +5,7 @@ deleter runs exactly once."""
 import ctypes
 
 import pytest
+from support.producers import Producer
 
 import ffi
 
@@ -44,19 +45,6 @@ def native(reliability_path):
     global _native_lib
     _native_lib = lib
     return lib
-
-
-class Producer:
-    """Hands out one prepared capsule (a real producer makes a new one per call)."""
-
-    def __init__(self, capsule):
-        self.capsule = capsule
-
-    def __dlpack__(self, **kwargs):
-        return self.capsule
-
-    def __dlpack_device__(self):
-        return (1, 0)
 
 
 def owning_capsule(native, kind):

@@ -8,7 +8,8 @@ import os
 
 import pytest
 import torch
-from conftest import HERE, needs_nvcc, on_gpu
+from support.markers import needs_nvcc, on_gpu
+from support.paths import TESTS_DIR
 
 import ffi
 import ffi.cpp
@@ -21,7 +22,7 @@ N = 1 << 16
 def spin_path(tmp_path_factory):
     return ffi.cpp.build(
         "stream_spin_kernels",
-        cuda_files=[os.path.join(HERE, "kernels", "stream_spin_kernels.cu")],
+        cuda_files=[os.path.join(TESTS_DIR, "kernels", "stream_spin_kernels.cu")],
         build_directory=tmp_path_factory.mktemp("stream_spin"),
     )
 

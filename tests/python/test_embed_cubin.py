@@ -5,20 +5,20 @@ The real case compiles the cubin-launcher kernel library (tests/cpp/cubin) with 
 with the reference's, embeds an nvcc-built fatbin into each object and loads the result; the
 launch itself needs a GPU, everything else runs anywhere nvcc does."""
 
-import importlib.util
 import os
 import shlex
 import subprocess
 import sys
 
 import pytest
-from conftest import HERE
+from support.build import reference_include_dir
+from support.paths import TESTS_DIR
 
 import ffi
 import ffi.cpp
 from ffi.utils.embed_cubin import embed_cubin, main
 
-CUBIN_DIR = os.path.join(HERE, "..", "cpp", "cubin")
+CUBIN_DIR = os.path.join(TESTS_DIR, "..", "cpp", "cubin")
 SYMBOL = "__tvm_ffi__cubin_kernels"
 
 # Reads the image TVM_FFI_EMBED_CUBIN(kernels) declares, without CUDA: the macro's two symbols.
@@ -146,18 +146,13 @@ def _nvcc():
         return None
 
 
-def _reference_include():
-    spec = importlib.util.find_spec("tvm_ffi")
-    return os.path.join(os.path.dirname(spec.origin), "include") if spec else None
-
-
 @pytest.mark.skipif(_nvcc() is None, reason="nvcc is not installed")
 @pytest.mark.parametrize("headers", ["ours", "reference"])
 def test_fatbin_in_the_cubin_launcher_library(headers, tmp_path):
     """The cubin-launcher library (TVM_FFI_EMBED_CUBIN(add_one_fatbin)), compiled by the host
     compiler, gets an nvcc fatbin embedded by the utility: the library holds its bytes, and the
     kernel launches on a GPU; without one, looking it up is a clear error."""
-    if headers == "reference" and _reference_include() is None:
+    if headers == "reference" and reference_include_dir() is None:
         pytest.skip("the reference package is not installed")
     nvcc = _nvcc()
     fatbin = tmp_path / "add_one.fatbin"
@@ -166,7 +161,7 @@ def test_fatbin_in_the_cubin_launcher_library(headers, tmp_path):
     subprocess.run([*nvcc, "-fatbin", arch, "-o", str(fatbin), kernel_src], check=True)
     cuda_lib = ffi.cpp._build._cuda_lib_dir(nvcc[0])
     cuda_include = os.path.join(os.path.dirname(cuda_lib), "include")
-    flags = _cflags() if headers == "ours" else ["-isystem", _reference_include()]
+    flags = _cflags() if headers == "ours" else ["-isystem", reference_include_dir()]
     obj = tmp_path / "cubin_ops.o"
     src = open(os.path.join(CUBIN_DIR, "cubin_ops.cc")).read()
     _compile_object(src, obj, *flags, "-isystem", cuda_include)

@@ -15,13 +15,17 @@ import sys
 from typing import ClassVar
 
 import pytest
-from test_reflection_interop import build_with_both_headers
+from support.build import build_with_both_headers
+from support.paths import KERNELS_DIR
 
 import ffi
 from ffi import dataclasses as dc
 from ffi.dataclasses import Enum, EnumAttrMap, EnumState, IntEnum, StrEnum, auto, entry
 from ffi.dataclasses.enum import ENUM_STATE_ATTR
 from ffi.serialization import from_json_graph_str, to_json_graph_str
+
+# Run again against the AddressSanitizer build (tests/run_all.sh python-asan).
+pytestmark = pytest.mark.sanitized
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 _keys = itertools.count()
@@ -263,7 +267,7 @@ PREFIXES = ["enours", "enref"]
 def libs(tmp_path_factory):
     import os
 
-    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "kernels", "enum_objects.cc")
+    src = os.path.join(KERNELS_DIR, "enum_objects.cc")
     out = build_with_both_headers(
         src, tuple(PREFIXES), "ENUM_PREFIX", str(tmp_path_factory.mktemp("enum"))
     )
@@ -419,9 +423,6 @@ import ctypes, os, sys
 if len(sys.argv) > 2:  # a runtime file to load first, as a reference package would load its own
     ctypes.CDLL(sys.argv[2], mode=ctypes.RTLD_GLOBAL)
 import ffi
-
-# Run again against the AddressSanitizer build (tests/run_all.sh python-asan).
-pytestmark = pytest.mark.sanitized
 if len(sys.argv) == 2:
     print(ffi.get_global_func("ffi.EnumAdaptToReferencePackage")(sys.argv[1]))
 else:

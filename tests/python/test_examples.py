@@ -7,11 +7,10 @@ import subprocess
 import sys
 
 import pytest
+from support.paths import ROOT
 
 # Tools, headers and examples: not run again on other interpreters (run_all.sh interpreters).
 pytestmark = pytest.mark.tooling
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def _werror_env(env=None):

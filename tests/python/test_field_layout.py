@@ -13,12 +13,12 @@ import os
 
 import pytest
 import torch
-from test_reflection_interop import built_copy
+from support.build import built_copy
+from support.paths import TESTS_DIR
 
 import ffi
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SRC = os.path.join(HERE, "kernels", "field_layout_kernels.cc")
+SRC = os.path.join(TESTS_DIR, "kernels", "field_layout_kernels.cc")
 COPIES = ["layout_ours", "layout_reference"]
 
 

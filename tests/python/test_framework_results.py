@@ -9,7 +9,8 @@ import weakref
 import numpy as np
 import pytest
 import torch
-from conftest import HERE, build_kernel
+from support.build import build_kernel
+from support.paths import TESTS_DIR
 
 import ffi
 
@@ -20,7 +21,7 @@ pytestmark = pytest.mark.sanitized
 @pytest.fixture(scope="module")
 def fmod(tmp_path_factory):
     path = build_kernel(
-        os.path.join(HERE, "kernels", "framework_kernels.cc"),
+        os.path.join(TESTS_DIR, "kernels", "framework_kernels.cc"),
         str(tmp_path_factory.mktemp("framework")),
     )
     return ffi.load_module(path)

@@ -14,11 +14,11 @@ import subprocess
 import sys
 
 import pytest
+from support.paths import ROOT
 
 # Tools, headers and examples: not run again on other interpreters (run_all.sh interpreters).
 pytestmark = pytest.mark.tooling
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 INCLUDE = os.path.join(ROOT, "include")
 # Every public header, as the path after "ffi/" ("tensor.h", "container/array.h", ...).
 HEADERS = sorted(

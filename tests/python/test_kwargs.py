@@ -14,8 +14,8 @@ import textwrap
 
 import numpy as np
 import pytest
-from conftest import HERE, build_kernel
-from test_reflection_interop import build_with_both_headers
+from support.build import build_kernel, build_with_both_headers
+from support.paths import TESTS_DIR
 
 import ffi
 
@@ -23,7 +23,7 @@ import ffi
 @pytest.fixture(scope="module")
 def kwmod(tmp_path_factory):
     path = build_kernel(
-        os.path.join(HERE, "kernels", "kwargs_kernels.cc"), str(tmp_path_factory.mktemp("kw"))
+        os.path.join(TESTS_DIR, "kernels", "kwargs_kernels.cc"), str(tmp_path_factory.mktemp("kw"))
     )
     return ffi.load_module(path)
 
@@ -175,7 +175,7 @@ def test_set_function_params_validates():
 def object_libs(tmp_path_factory):
     """kwargs_objects.cc built with our headers ("kwours") and, when installed, the reference's."""
     out = str(tmp_path_factory.mktemp("kwobj"))
-    src = os.path.join(HERE, "kernels", "kwargs_objects.cc")
+    src = os.path.join(TESTS_DIR, "kernels", "kwargs_objects.cc")
     return build_with_both_headers(src, ("kwours", "kwref"), "KW_PREFIX", out)
 
 

@@ -6,18 +6,18 @@ libraries, and libraries that cannot be linked or initialised, raise RuntimeErro
 and the reason. The process lives on after every case.
 """
 
-import importlib.metadata
 import os
 import subprocess
 import sys
 import textwrap
 
 import pytest
-from conftest import HERE, build_kernel
+from support.build import build_kernel, reference_include_dir
+from support.paths import TESTS_DIR
 
 import ffi
 
-LOADER_SOURCES = os.path.join(os.path.dirname(HERE), "cpp", "loader")
+LOADER_SOURCES = os.path.join(os.path.dirname(TESTS_DIR), "cpp", "loader")
 
 
 @pytest.fixture(scope="module")
@@ -111,19 +111,12 @@ def test_duplicate_registration_in_static_init_fails_the_load(build):
         ffi.remove_global_func("ffi_loader_test.dup")
 
 
-def _reference_include_dir():
-    # Located through its distribution: importing tvm_ffi beside ffi is refused.
-    try:
-        dist = importlib.metadata.distribution("apache-tvm-ffi")
-    except importlib.metadata.PackageNotFoundError:
-        pytest.skip("apache-tvm-ffi is not installed")
-    return str(dist.locate_file(os.path.join("tvm_ffi", "include")))
-
-
 def test_duplicate_registration_by_a_reference_built_library(tmp_path):
     # The reference's headers throw from the static initializer when registration fails, which
     # would terminate the process; through our loader it is a load error.
-    include = _reference_include_dir()
+    include = reference_include_dir()
+    if include is None:
+        pytest.skip("apache-tvm-ffi is not installed")
     lib = str(tmp_path / "duplicate_global_reference.so")
     src = os.path.join(LOADER_SOURCES, "duplicate_global_reference.cc")
     cmd = ["g++", "-std=c++17", "-O1", "-shared", "-fPIC", f"-I{include}", src, "-o", lib]
@@ -189,14 +182,16 @@ def test_exports_named_like_module_members(tmp_path):
     reachable by item and get_function (a library exporting `get_function` failed to load).
     Members the reference's Module lacks (`path`, `type_key`, `type_index`) give way to the
     export, so that `mod.path(...)` calls the library's function as there."""
-    path = build_kernel(os.path.join(HERE, "kernels", "member_names_kernels.cc"), str(tmp_path))
+    path = build_kernel(
+        os.path.join(TESTS_DIR, "kernels", "member_names_kernels.cc"), str(tmp_path)
+    )
     mod = ffi.load_module(path, keep_module_alive=False)
     assert mod.twice(21) == 42
     assert mod.same_as(mod) and not mod.same_as(ffi.system_lib())
     assert mod.path(1) == 2 and mod.type_key(1) == 2 and mod.type_index(1) == 3
     assert repr(mod) == f"<ffi.Module {path!r}>" and mod.entry_name == "main"
     plain = ffi.load_module(
-        build_kernel(os.path.join(HERE, "kernels", "py_kernels.cc"), str(tmp_path))
+        build_kernel(os.path.join(TESTS_DIR, "kernels", "py_kernels.cc"), str(tmp_path))
     )
     assert plain.path.endswith("py_kernels.so") and plain.type_key == "ffi.Module"
     assert plain.type_index >= 64  # an object type's index

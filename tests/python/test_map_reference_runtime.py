@@ -9,10 +9,10 @@ import sys
 import textwrap
 
 import pytest
-from conftest import compile_cached
+from support.build import compile_cached
+from support.paths import TESTS_DIR
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-INCLUDE = os.path.join(os.path.dirname(os.path.dirname(HERE)), "include")
+INCLUDE = os.path.join(os.path.dirname(os.path.dirname(TESTS_DIR)), "include")
 
 
 @pytest.fixture(scope="module")
@@ -22,7 +22,7 @@ def lib(tmp_path_factory):
     except importlib.metadata.PackageNotFoundError:
         pytest.skip("apache-tvm-ffi is not installed")
     out = str(tmp_path_factory.mktemp("map") / "map_kernels.so")
-    src = os.path.join(HERE, "kernels", "map_kernels.cc")
+    src = os.path.join(TESTS_DIR, "kernels", "map_kernels.cc")
     cmd = ["g++", "-std=c++17", "-O1", "-shared", "-fPIC", "-Wall", "-Wextra", "-Werror"]
     proc = compile_cached([*cmd, f"-I{INCLUDE}", src, "-o", out], out)
     assert proc.returncode == 0, proc.stderr

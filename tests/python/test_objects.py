@@ -16,18 +16,17 @@ import types
 
 import numpy as np
 import pytest
-from conftest import build_kernel
-from test_reflection_interop import build, reference_include_dir
+from support.build import build, build_kernel, reference_include_dir
+from support.paths import TESTS_DIR
 
 import ffi
-
-HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 @pytest.fixture(scope="module")
 def objmod(tmp_path_factory):
     path = build_kernel(
-        os.path.join(HERE, "kernels", "objects_kernels.cc"), str(tmp_path_factory.mktemp("objs"))
+        os.path.join(TESTS_DIR, "kernels", "objects_kernels.cc"),
+        str(tmp_path_factory.mktemp("objs")),
     )
     return ffi.load_module(path)
 

@@ -7,12 +7,12 @@ TypeError naming every signature, and the type's metadata lists each one."""
 import os
 
 import pytest
-from test_reflection_interop import built_copy
-from test_typing import needs_mypy
+from support.build import built_copy
+from support.markers import needs_mypy
+from support.paths import TESTS_DIR
 
 import ffi
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 # The library each copy of the type came from (by type key), for the stub generator.
 LIBS = {}
 
@@ -22,7 +22,7 @@ COPIES = ["ovtest_ours", "ovtest_reference"]
 
 @pytest.fixture(scope="module", params=COPIES)
 def Overloaded(request, tmp_path_factory):
-    src = os.path.join(HERE, "kernels", "overload_objects.cc")
+    src = os.path.join(TESTS_DIR, "kernels", "overload_objects.cc")
     lib = built_copy(request.param, COPIES, src, "OVTEST_PREFIX", tmp_path_factory)
     ffi.load_module(lib)
     LIBS[f"{request.param}.Overloaded"] = lib

@@ -14,12 +14,11 @@ import sys
 import textwrap
 
 import pytest
-from conftest import build_kernel, compile_cached
+from support.build import build_kernel, compile_cached, reference_include_dir
+from support.paths import TESTS_DIR
 
 import ffi
 import ffi.libinfo
-
-HERE = os.path.dirname(os.path.abspath(__file__))
 
 REFERENCE_KERNELS = """
 #include <tvm/ffi/container/array.h>
@@ -190,8 +189,8 @@ def reference_copy(tmp_path_factory):
 @pytest.fixture(scope="module")
 def kernels(tmp_path_factory):
     out = tmp_path_factory.mktemp("kernels_both_headers")
-    ours = build_kernel(os.path.join(HERE, "kernels", "py_kernels.cc"), str(out))
-    include = os.path.join(os.path.dirname(importlib.util.find_spec("tvm_ffi").origin), "include")
+    ours = build_kernel(os.path.join(TESTS_DIR, "kernels", "py_kernels.cc"), str(out))
+    include = reference_include_dir()
     src = out / "ref_kernels.cc"
     src.write_text(REFERENCE_KERNELS)
     ref = str(out / "ref_kernels.so")

@@ -3,7 +3,6 @@ built with our headers ("ours") and with the reference wheel's ("ref"), used fro
 package, and from the reference's package and runtime (in a subprocess, so that the two runtimes
 never share a process)."""
 
-import importlib.metadata
 import json
 import os
 import shlex
@@ -12,73 +11,7 @@ import sys
 import textwrap
 
 import pytest
-from conftest import compile_cached
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-LIB_SRC = os.path.join(HERE, "..", "cpp", "loader", "reflection_lib.cc")
-
-
-def reference_include_dir():
-    """The wheel's include dir, found through its distribution: importing (or finding) tvm_ffi
-    beside ffi is refused, and would load its runtime here."""
-    try:
-        dist = importlib.metadata.distribution("apache-tvm-ffi")
-    except importlib.metadata.PackageNotFoundError:
-        return None
-    include = str(dist.locate_file(os.path.join("tvm_ffi", "include")))
-    return include if os.path.isfile(os.path.join(include, "tvm", "ffi", "c_api.h")) else None
-
-
-def build(prefix, include_flags, out_dir, src=LIB_SRC, prefix_macro="REFL_LIB_PREFIX"):
-    """Builds `src` with `prefix_macro` naming the copy (other tests build their own sources)."""
-    name = os.path.splitext(os.path.basename(src))[0]
-    lib = os.path.join(out_dir, f"{name}_{prefix}.so")
-    cmd = ["g++", "-std=c++17", "-O1", "-shared", "-fPIC", "-Wall", "-Wextra", *include_flags,
-           f'-D{prefix_macro}="{prefix}"', src, "-o", lib]  # fmt: skip
-    proc = compile_cached(cmd, lib)
-    assert proc.returncode == 0, proc.stderr
-    return lib
-
-
-def build_with_both_headers(src, prefixes, prefix_macro, out_dir):
-    """`src` built with our headers (as `prefixes[0]`, warnings as errors) and, when the wheel is
-    installed, with the reference's (as `prefixes[1]`): {prefix: library path}."""
-    import ffi.libinfo
-
-    includes = {prefixes[0]: ["-I", ffi.libinfo.get_include_dir(), "-Werror"]}
-    if reference_include_dir() is not None:
-        includes[prefixes[1]] = ["-isystem", reference_include_dir()]
-    return {
-        prefix: build(prefix, flags, out_dir, src=src, prefix_macro=prefix_macro)
-        for prefix, flags in includes.items()
-    }
-
-
-# Libraries built_copy made in this process: a module fixture set up again (xdist may interleave
-# modules) must load the same file, since a second copy of a library would register its types
-# again.
-_BUILT = {}
-
-
-def built_copy(copy, copies, src, prefix_macro, tmp_path_factory):
-    """The library `copy` (one of `copies`: [ours, reference]) of `src`, built with our headers
-    or with the reference's (as build_with_both_headers does, one copy at a time, once per
-    process), for a fixture parametrized by those names; the reference's copy skips the test
-    without the wheel."""
-    import ffi.libinfo
-
-    key = (src, copy, prefix_macro)
-    if key in _BUILT:
-        return _BUILT[key]
-    if copy == copies[0]:
-        flags = ["-I", ffi.libinfo.get_include_dir(), "-Werror"]
-    elif reference_include_dir() is None:
-        pytest.skip("the reference package is not installed")
-    else:
-        flags = ["-isystem", reference_include_dir()]
-    out = str(tmp_path_factory.mktemp(copy))
-    _BUILT[key] = build(copy, flags, out, src=src, prefix_macro=prefix_macro)
-    return _BUILT[key]
+from support.build import build, reference_include_dir
 
 
 @pytest.fixture(scope="module")

@@ -5,10 +5,11 @@ import pathlib
 import re
 
 import pytest
+from support.paths import ROOT as ROOT_DIR
 
 pytestmark = pytest.mark.tooling
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
+ROOT = pathlib.Path(ROOT_DIR)
 DOCS = ROOT / "docs"
 LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
 CODE = re.compile(r"`[^`]*`")

@@ -12,10 +12,9 @@ import subprocess
 import sys
 
 import pytest
+from support.paths import TESTS_DIR
 
 import ffi
-
-HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 @pytest.fixture(scope="module")
@@ -23,7 +22,7 @@ def reference_objects(tmp_path_factory):
     """kernels/structural_objects.cc built with the reference's headers (both runtimes load it)."""
     from test_reflection_interop import build_with_both_headers
 
-    src = os.path.join(HERE, "kernels", "structural_objects.cc")
+    src = os.path.join(TESTS_DIR, "kernels", "structural_objects.cc")
     out = str(tmp_path_factory.mktemp("structural_hash_values"))
     libs = build_with_both_headers(src, ("seours", "seref"), "SE_PREFIX", out)
     if "seref" not in libs:
@@ -35,7 +34,7 @@ def corpus_hashes(package, library):
     """{name: hash or 'TypeName: message'} of the corpus, computed in a process served by
     `package`'s runtime."""
     proc = subprocess.run(
-        [sys.executable, os.path.join(HERE, "structural_hash_corpus.py"), package, library],
+        [sys.executable, os.path.join(TESTS_DIR, "structural_hash_corpus.py"), package, library],
         capture_output=True,
         text=True,
         timeout=300,

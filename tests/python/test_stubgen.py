@@ -12,12 +12,15 @@ import sys
 import textwrap
 
 import pytest
-from conftest import compile_cached, shared_build_dir
-from test_reflection_interop import reference_include_dir
-from test_typing import _mypy_config, assert_reported_as_tagged, needs_mypy
+from support.build import compile_cached, reference_include_dir, shared_build_dir
+from support.markers import needs_mypy
+from support.paths import TESTS_DIR
+from support.typecheck import assert_reported_as_tagged, mypy_config
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SRC = os.path.join(HERE, "kernels", "stubgen_kernels.cc")
+# Tools, headers and examples: not run again on other interpreters (run_all.sh interpreters).
+pytestmark = pytest.mark.tooling
+
+SRC = os.path.join(TESTS_DIR, "kernels", "stubgen_kernels.cc")
 
 
 @pytest.fixture(scope="module")
@@ -240,9 +243,6 @@ WRONG_CODE = """
 import ffi
 import kernels
 
-# Tools, headers and examples: not run again on other interpreters (run_all.sh interpreters).
-pytestmark = pytest.mark.tooling
-
 
 def wrong(x: ffi.Tensor) -> None:
     kernels.add_one(x, 3)  # E: arg-type
@@ -261,7 +261,7 @@ def _mypy_on(tmp_path, cache, stub_text, source):
     (tmp_path / "kernels.pyi").write_text(stub_text)
     (tmp_path / "user.py").write_text(textwrap.dedent(source).lstrip())
     cmd = [sys.executable, "-m", "mypy", "--strict", "--no-error-summary", "--show-error-codes"]
-    cmd += ["--config-file", _mypy_config(tmp_path), "--cache-dir", str(cache)]
+    cmd += ["--config-file", mypy_config(tmp_path), "--cache-dir", str(cache)]
     return subprocess.run(
         [*cmd, "user.py", "kernels.pyi"], cwd=tmp_path, capture_output=True, text=True, timeout=600
     )

@@ -5,7 +5,8 @@ lookup and one module per prefix."""
 import os
 
 import pytest
-from conftest import HERE, build_kernel
+from support.build import build_kernel
+from support.paths import TESTS_DIR
 
 import ffi
 
@@ -13,7 +14,8 @@ import ffi
 @pytest.fixture(scope="module")
 def registered(tmp_path_factory):
     lib = build_kernel(
-        os.path.join(HERE, "kernels", "syslib_kernels.cc"), str(tmp_path_factory.mktemp("syslib"))
+        os.path.join(TESTS_DIR, "kernels", "syslib_kernels.cc"),
+        str(tmp_path_factory.mktemp("syslib")),
     )
     return ffi.load_module(lib)  # its static initializer registers the symbols
 

@@ -9,7 +9,8 @@ import os
 from typing import Optional
 
 import pytest
-from test_reflection_interop import build_with_both_headers
+from support.build import build_with_both_headers
+from support.paths import TESTS_DIR
 
 import ffi
 import ffi.container
@@ -21,8 +22,7 @@ import ffi.stream
 from ffi.core import MISSING, TypeField, TypeInfo, TypeMethod, TypeSchema
 from ffi.dataclasses import Field, c_class, field, py_class
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-LIB_SRC = os.path.join(HERE, "..", "cpp", "loader", "reflection_lib.cc")
+LIB_SRC = os.path.join(TESTS_DIR, "..", "cpp", "loader", "reflection_lib.cc")
 K_INT, K_FLOAT, K_OBJECT, K_ARRAY = 1, 3, 64, 71  # TVMFFITypeIndex values
 
 

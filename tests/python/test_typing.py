@@ -3,7 +3,6 @@ typed code using the public API passes ``mypy --strict``, wrong calls are report
 matches the extension (``mypy.stubtest`` plus a check of nanobind's own signatures)."""
 
 import ast
-import importlib.util
 import os
 import re
 import subprocess
@@ -11,22 +10,18 @@ import sys
 import textwrap
 
 import pytest
+from support.markers import needs_mypy
+from support.paths import TESTS_DIR
+from support.typecheck import assert_reported_as_tagged, mypy_config
 
 import ffi
 from ffi import _core
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+# Tools, headers and examples: not run again on other interpreters (run_all.sh interpreters).
+pytestmark = pytest.mark.tooling
+
 PACKAGE_DIR = os.path.dirname(os.path.abspath(ffi.__file__))
 STUB = os.path.join(PACKAGE_DIR, "_core.pyi")
-
-
-def needs_mypy(test):
-    """Skips `test` without mypy; under pytest-xdist (``--dist loadgroup``) all mypy runs share one
-    worker, so the session's cache (the ``mypy_cache`` fixture) is warm after the first."""
-    test = pytest.mark.xdist_group("mypy")(test)
-    return pytest.mark.skipif(
-        importlib.util.find_spec("mypy") is None, reason="mypy is not installed"
-    )(test)
 
 
 # Type-checked only, never run: every public name with the types users should see.
@@ -175,9 +170,6 @@ from typing_extensions import assert_type
 import ffi
 import ffi.cpp
 
-# Tools, headers and examples: not run again on other interpreters (run_all.sh interpreters).
-pytestmark = pytest.mark.tooling
-
 
 def gaps(path: str) -> None:
     mod = ffi.load_module(path)
@@ -198,46 +190,16 @@ def gaps(path: str) -> None:
     print(result, product)
 """
 
-ERROR_LINE = re.compile(r"^[^:]+:(\d+): error: .*\[([a-z-]+)\]$")
-
-
-def assert_reported_as_tagged(proc: subprocess.CompletedProcess, source: str) -> None:
-    """mypy reported exactly the errors `source` tags with ``# E: <code>`` on their lines."""
-    lines = textwrap.dedent(source).lstrip().splitlines()
-    expected = {
-        (i, line.split("# E: ")[1].strip())
-        for i, line in enumerate(lines, start=1)
-        if "# E: " in line
-    }
-    assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert _errors(proc) == expected, proc.stdout + proc.stderr
-
-
-def _mypy_config(tmp_path) -> str:
-    """An empty configuration, so that no setup.cfg or pyproject.toml around changes the run."""
-    config = tmp_path / "mypy.ini"
-    config.write_text("[mypy]\n")
-    return str(config)
-
 
 def _mypy(tmp_path, cache, source: str) -> subprocess.CompletedProcess:
     sample = tmp_path / "sample.py"
     sample.write_text(textwrap.dedent(source).lstrip())
     cmd = [sys.executable, "-m", "mypy", "--strict", "--no-error-summary", "--show-error-codes"]
-    cmd += ["--cache-dir", str(cache), "--config-file", _mypy_config(tmp_path)]
+    cmd += ["--cache-dir", str(cache), "--config-file", mypy_config(tmp_path)]
     # Run away from the repository so that the installed package is what mypy sees.
     return subprocess.run(
         [*cmd, "sample.py"], cwd=tmp_path, capture_output=True, text=True, timeout=600
     )
-
-
-def _errors(proc: subprocess.CompletedProcess) -> set:
-    found = set()
-    for line in proc.stdout.splitlines():
-        m = ERROR_LINE.match(line)
-        if m:
-            found.add((int(m.group(1)), m.group(2)))
-    return found
 
 
 def test_typing_files_installed():
@@ -272,10 +234,10 @@ def test_stubtest(tmp_path):
             "mypy.stubtest",
             "ffi._core",
             "--allowlist",
-            os.path.join(HERE, "stubtest_allowlist.txt"),
+            os.path.join(TESTS_DIR, "stubtest_allowlist.txt"),
             "--ignore-unused-allowlist",
             "--mypy-config-file",
-            _mypy_config(tmp_path),
+            mypy_config(tmp_path),
         ],
         cwd=tmp_path,
         capture_output=True,
