@@ -64,47 +64,70 @@ inline Error ErrorIn(const Any& data) {
 [[noreturn]] inline void ThrowBadExpectedAccess() {
   FFI_THROW(RuntimeError) << "Bad expected access: contains value, not error";
 }
+
+/*!
+ * \brief What Expected<T> and Expected<void> share: the one Any holding the result or an Error,
+ * the error constructors and the error-side queries.
+ */
+class ExpectedBase {
+ public:
+  /*! \brief An error. */
+  ExpectedBase(Error error) : data_(Any(std::move(error))) {}
+  /*! \brief The error `unexpected` holds. */
+  template <typename E>
+  ExpectedBase(Unexpected<E> unexpected) : data_(Any(Error(std::move(unexpected).error()))) {}
+
+  /*! \brief The stored type index (kTVMFFIError for an error). */
+  int32_t type_index() const noexcept { return data_.type_index(); }
+  /*! \brief Whether it holds a value (or, for Expected<void>, success). */
+  bool is_ok() const noexcept { return data_.type_index() != kTVMFFIError; }
+  /*! \brief Whether it holds an error. */
+  bool is_err() const noexcept { return data_.type_index() == kTVMFFIError; }
+  /*! \brief Same as is_ok(). */
+  bool has_value() const noexcept { return is_ok(); }
+  /*! \brief The error; RuntimeError when it holds none. */
+  Error error() const {
+    if (FFI_UNLIKELY(is_ok())) ThrowBadExpectedAccess();
+    return ErrorIn(data_);
+  }
+  /*! \brief The content as it travels in the ABI. */
+  const Any& data() const& { return data_; }
+  Any&& data() && { return std::move(data_); }
+
+ protected:
+  ExpectedBase() = default;
+  explicit ExpectedBase(Any data) : data_(std::move(data)) {}
+  /*! \brief Throws the error when it holds one. */
+  void ThrowIfError() const {
+    if (FFI_UNLIKELY(is_err())) throw ErrorIn(data_);
+  }
+
+  Any data_;  // the value (None for Expected<void>), or an Error
+};
 }  // namespace detail
 
 /*! \brief A `T` or an Error; stored as one Any holding either. */
 template <typename T>
-class Expected {
+class Expected : public detail::ExpectedBase {
  public:
   static_assert(!std::is_void_v<T> || std::is_same_v<T, void>, "use Expected<void>");
   static_assert(!std::is_base_of_v<Error, T>, "Expected<Error> is not allowed; use Error");
 
   /*! \brief A value. */
-  Expected(T value) : data_(Any(std::move(value))) {}
+  Expected(T value) : ExpectedBase(Any(std::move(value))) {}
   /*! \brief A value of a type converting to `T`. */
   template <typename U,
             typename = std::enable_if_t<
                 !detail::kIsExpected<std::decay_t<U>> && !detail::kIsUnexpected<std::decay_t<U>> &&
                 !std::is_base_of_v<Error, std::decay_t<U>> && !std::is_same_v<std::decay_t<U>, T> &&
                 std::is_convertible_v<U, T>>>
-  Expected(U&& value) : data_(Any(T(std::forward<U>(value)))) {}
-  /*! \brief An error. */
-  Expected(Error error) : data_(Any(std::move(error))) {}
-  template <typename E>
-  Expected(Unexpected<E> unexpected) : data_(Any(Error(std::move(unexpected).error()))) {}
-
-  /*! \brief The stored type index (kTVMFFIError for an error). */
-  int32_t type_index() const noexcept { return data_.type_index(); }
-  /*! \brief Whether it holds a value. */
-  bool is_ok() const noexcept { return data_.type_index() != kTVMFFIError; }
-  /*! \brief Whether it holds an error. */
-  bool is_err() const noexcept { return data_.type_index() == kTVMFFIError; }
-  /*! \brief Same as is_ok(). */
-  bool has_value() const noexcept { return is_ok(); }
+  Expected(U&& value) : ExpectedBase(Any(T(std::forward<U>(value)))) {}
+  using ExpectedBase::ExpectedBase;  // an Error, or an Unexpected's
 
   /*! \brief The value; throws the error when it holds one. */
   T value() const {
-    if (FFI_UNLIKELY(is_err())) throw detail::ErrorIn(data_);
+    ThrowIfError();
     return data_.cast<T>();
-  }
-  /*! \brief The error; RuntimeError when it holds a value. */
-  Error error() const {
-    if (FFI_UNLIKELY(is_ok())) detail::ThrowBadExpectedAccess();
-    return detail::ErrorIn(data_);
   }
   /*! \brief The value, or `fallback` when it holds an error. */
   template <typename U = T>
@@ -112,14 +135,10 @@ class Expected {
     if (is_ok()) return data_.cast<T>();
     return T(std::forward<U>(fallback));
   }
-  /*! \brief The content as it travels in the ABI. */
-  const Any& data() const& { return data_; }
-  Any&& data() && { return std::move(data_); }
 
  private:
   struct NoneTag {};
   explicit Expected(NoneTag) noexcept {}  // None: only an empty Optional<Expected<T>> holds it
-  Any data_;                              // A `T`, or an Error.
   friend struct detail::CellOptionalAccess<Expected<T>>;
 };
 
@@ -137,33 +156,13 @@ struct CellOptionalAccess<Expected<T>> {
 
 /*! \brief Success (None) or an Error. */
 template <>
-class Expected<void> {
+class Expected<void> : public detail::ExpectedBase {
  public:
   /*! \brief Success. */
   Expected() = default;
-  /*! \brief An error. */
-  Expected(Error error) : data_(Any(std::move(error))) {}
-  template <typename E>
-  Expected(Unexpected<E> unexpected) : data_(Any(Error(std::move(unexpected).error()))) {}
-
-  int32_t type_index() const noexcept { return data_.type_index(); }
-  bool is_ok() const noexcept { return data_.type_index() != kTVMFFIError; }
-  bool is_err() const noexcept { return data_.type_index() == kTVMFFIError; }
-  bool has_value() const noexcept { return is_ok(); }
+  using ExpectedBase::ExpectedBase;  // an Error, or an Unexpected's
   /*! \brief Throws the error when it holds one. */
-  void value() const {
-    if (FFI_UNLIKELY(is_err())) throw detail::ErrorIn(data_);
-  }
-  /*! \brief The error; RuntimeError when it holds none. */
-  Error error() const {
-    if (FFI_UNLIKELY(is_ok())) detail::ThrowBadExpectedAccess();
-    return detail::ErrorIn(data_);
-  }
-  const Any& data() const& { return data_; }
-  Any&& data() && { return std::move(data_); }
-
- private:
-  Any data_;  // None, or an Error.
+  void value() const { ThrowIfError(); }
 };
 
 /*! \brief Expected<T> travels as its value or its Error; either converts back. */

@@ -40,24 +40,16 @@ template <typename T, typename IterType>
 inline constexpr bool is_valid_iterator_v = is_valid_iterator<T, IterType>::value;
 
 /*! \brief The object behind Array<T> and Tuple<...>: Any cells stored inline after the cell. */
-class ArrayObj : public SeqBaseObj {
+class ArrayObj : public detail::SeqObjCommon<ArrayObj> {
  public:
   FFI_DECLARE_STATIC_OBJECT_INFO("ffi.Array", ArrayObj, Object, kTVMFFIArray);
   /*! \brief ArrayObj has no subclasses. */
   static constexpr bool _type_final = true;
-  /*! \brief Capacity of a new empty array. */
-  static constexpr int64_t kInitSize = 4;
-  /*! \brief Factor the capacity grows by when full. */
-  static constexpr int64_t kIncFactor = 2;
 
   /*! \brief An empty array with room for `capacity` values; ValueError if negative. */
   static ObjectPtr<ArrayObj> Empty(int64_t capacity = kInitSize) {
     if (capacity < 0) FFI_THROW(ValueError) << "cannot construct an Array of negative size";
-    if (static_cast<uint64_t>(capacity) > SIZE_MAX / sizeof(Any)) {
-      FFI_THROW(OverflowError) << "Array capacity " << capacity << " is too large";
-    }
-    ObjectPtr<ArrayObj> p =
-        make_object_with_extra<ArrayObj>(static_cast<size_t>(capacity) * sizeof(Any));
+    ObjectPtr<ArrayObj> p = make_object_with_extra<ArrayObj>(CellBytes(capacity, "Array"));
     p->data = detail::ExtraStorage(p.get());
     p->SetCapacity(capacity);
     return p;
@@ -72,12 +64,6 @@ class ArrayObj : public SeqBaseObj {
   static ObjectPtr<ArrayObj> MoveFrom(int64_t capacity, ArrayObj* from) {
     ObjectPtr<ArrayObj> p = Empty(capacity < from->Len() ? from->Len() : capacity);
     p->RelocateFrom(from);
-    return p;
-  }
-  /*! \brief An array of `n` copies of `value`. */
-  static ObjectPtr<ArrayObj> CreateRepeated(int64_t n, const Any& value) {
-    ObjectPtr<ArrayObj> p = Empty(n);
-    p->EnlargeBy(n, value);
     return p;
   }
 
@@ -99,97 +85,24 @@ class ArrayObj : public SeqBaseObj {
  *     b.push_back(4);        // b copies first; a is still [1, 2, 3]
  */
 template <typename T>
-class Array : public ObjectRef {
+class Array : public detail::SeqRefBase<Array, T, ArrayObj> {
+  using Base = detail::SeqRefBase<Array, T, ArrayObj>;
+
  public:
-  /*! \brief The element type. */
-  using value_type = T;
-  /*! \brief Iterator yielding `T` by value. */
-  using iterator = detail::SeqIterator<T, 1>;
-  /*! \brief Same as iterator (an Array is only changed through its methods). */
-  using const_iterator = iterator;
-  /*! \brief Iterator from the last value to the first. */
-  using reverse_iterator = detail::SeqIterator<T, -1>;
+  /*! \brief An empty array. */
+  Array() : Base(ArrayObj::Empty()) {}
+  // The other constructors, the iterators, the readers and insert are SeqRefBase's; those used
+  // below are named here, as the base depends on T.
+  using Base::Base;
+  using Base::begin;
+  using Base::capacity;
+  using Base::empty;
+  using Base::size;
+  using typename Base::iterator;
+
   /*! \brief Name in type strings and mismatch messages. */
   static constexpr const char kSeqName[] = "Array";
 
-  /*! \brief An empty array. */
-  Array() : ObjectRef(ArrayObj::Empty()) {}
-  Array(const Array&) = default;
-  Array(Array&&) = default;
-  Array& operator=(const Array&) = default;
-  Array& operator=(Array&&) = default;
-  /*! \brief Shares an Array<U> whose values are all `T`s (Array<Any> from Array<int>, ...). */
-  template <typename U, typename = std::enable_if_t<!std::is_same_v<T, U> && type_subsumes_v<T, U>>>
-  Array(const Array<U>& other) : ObjectRef(other) {}
-  template <typename U, typename = std::enable_if_t<!std::is_same_v<T, U> && type_subsumes_v<T, U>>>
-  Array(Array<U>&& other) : ObjectRef(std::move(other)) {}
-  /*! \brief Wraps an ArrayObj. */
-  explicit Array(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {}
-  /*! \brief A null Array, for a field filled in before use (see UnsafeInit). */
-  explicit Array(UnsafeInit tag) : ObjectRef(tag) {}
-  /*! \brief The values of [first, last), converted to `T`. */
-  template <typename Iter, typename = std::enable_if_t<detail::kIsIterator<Iter>>>
-  Array(Iter first, Iter last) {
-    Assign(first, last);
-  }
-  /*! \brief The listed values. */
-  Array(std::initializer_list<T> init) { Assign(init.begin(), init.end()); }
-  /*! \brief The values of a range such as std::vector<T> (no <vector> needed here). */
-  template <typename C, typename = std::enable_if_t<detail::kIsRangeOf<C, T>>>
-  Array(const C& range) {
-    Assign(std::begin(range), std::end(range));
-  }
-  /*! \brief `n` copies of `value`. */
-  explicit Array(size_t n, const T& value)
-      : ObjectRef(ArrayObj::CreateRepeated(static_cast<int64_t>(n), Any(value))) {}
-
-  iterator begin() const { return iterator(GetArrayObj() ? GetArrayObj()->begin() : nullptr); }
-  iterator end() const { return iterator(GetArrayObj() ? GetArrayObj()->end() : nullptr); }
-  reverse_iterator rbegin() const { return reverse_iterator(end().cell() - 1); }
-  reverse_iterator rend() const { return reverse_iterator(begin().cell() - 1); }
-
-  /*! \brief Value `i`; IndexError unless 0 <= i < size(). */
-  T operator[](int64_t i) const { return detail::CopyFromAnyViewAfterCheck<T>(Obj()->at(i).raw()); }
-  /*! \brief Number of values. */
-  size_t size() const { return GetArrayObj() ? GetArrayObj()->size() : 0; }
-  /*! \brief Number of values the object has room for. */
-  size_t capacity() const { return GetArrayObj() ? GetArrayObj()->capacity() : 0; }
-  /*! \brief Whether there are no values. */
-  bool empty() const { return size() == 0; }
-  /*! \brief The first value; IndexError when empty. */
-  T front() const { return detail::CopyFromAnyViewAfterCheck<T>(Obj()->front().raw()); }
-  /*! \brief The last value; IndexError when empty. */
-  T back() const { return detail::CopyFromAnyViewAfterCheck<T>(Obj()->back().raw()); }
-
-  /*! \brief Appends `item`. */
-  void push_back(const T& item) {
-    Any value(item);  // made before the storage may move: `item` may refer into it
-    CopyOnWrite(1)->EmplaceBack(std::move(value));
-  }
-  /*! \brief Appends a `T` made from `args`. */
-  template <typename... Args>
-  void emplace_back(Args&&... args) {
-    Any value(T(std::forward<Args>(args)...));
-    CopyOnWrite(1)->EmplaceBack(std::move(value));
-  }
-  /*! \brief Inserts `value` before `position`. */
-  void insert(iterator position, const T& value) {
-    int64_t idx = position - begin();
-    CheckInsertIndex(idx);
-    Any item(value);
-    CopyOnWrite(1)->insert(idx, std::move(item));
-  }
-  /*! \brief Inserts the values of [first, last) before `position`. */
-  template <typename Iter, typename = std::enable_if_t<detail::kIsIterator<Iter>>>
-  void insert(iterator position, Iter first, Iter last) {
-    int64_t idx = position - begin();
-    int64_t count = static_cast<int64_t>(std::distance(first, last));
-    if (count == 0) return;
-    CheckInsertIndex(idx);
-    // [first, last) may be this array's own values: keep their object alive while it is copied.
-    ObjectPtr<Object> keep_alive = detail::kIsSeqIterator<Iter> ? data_ : ObjectPtr<Object>();
-    CopyOnWrite(count)->insert(idx, first, last);
-  }
   /*! \brief Drops the last value; IndexError when empty. */
   void pop_back() {
     if (empty()) FFI_THROW(IndexError) << "pop_back on empty sequence";
@@ -217,7 +130,7 @@ class Array : public ObjectRef {
     if (n < 0) FFI_THROW(ValueError) << "cannot resize an Array to negative size";
     int64_t cur = static_cast<int64_t>(size());
     if (n == cur) return;
-    CopyOnWrite(n > cur ? n - cur : 0)->resize(n);
+    WithRoom(n > cur ? n - cur : 0)->resize(n);
   }
   /*! \brief Makes room for `n` values. */
   void reserve(int64_t n) {
@@ -289,8 +202,7 @@ class Array : public ObjectRef {
   }
 
   /*! \brief The object (null only for an Array wrapping a null pointer). */
-  ArrayObj* GetArrayObj() const { return static_cast<ArrayObj*>(const_cast<Object*>(get())); }
-  const ArrayObj* operator->() const { return GetArrayObj(); }
+  ArrayObj* GetArrayObj() const { return this->SeqPtr(); }
   /*! \brief The object, copied first unless this reference is its only one. */
   ArrayObj* CopyOnWrite() {
     if (GetArrayObj() == nullptr) return SwitchContainer(ArrayObj::kInitSize);
@@ -298,29 +210,23 @@ class Array : public ObjectRef {
     return GetArrayObj();
   }
 
-  /*! \brief The object type behind Array. */
-  using ContainerType = ArrayObj;
-  /*! \brief False: an object of ContainerType may hold elements of other types. */
-  static constexpr bool _type_container_is_exact = false;
-  /*! \brief An Array is never null. */
-  static constexpr bool _type_is_nullable = false;
+ protected:
+  using Base::data_;
+  using Base::Obj;
 
  private:
-  const ArrayObj* Obj() const {
-    if (FFI_UNLIKELY(GetArrayObj() == nullptr))
-      FFI_THROW(IndexError) << "cannot index a null array";
-    return GetArrayObj();
-  }
-  void CheckInsertIndex(int64_t idx) const {
-    int64_t n = static_cast<int64_t>(size());
-    if (idx < 0 || idx > n)
-      FFI_THROW(IndexError) << "Index " << idx << " out of bounds [0, " << n << "]";
-  }
   static bool SameValue(const Any& a, const Any& b) {
     return std::memcmp(a.raw(), b.raw(), sizeof(TVMFFIAny)) == 0;
   }
+  /*! \brief Inserts the `count` values of [first, last) at `idx` (checked by the caller). */
+  template <typename Iter>
+  void InsertRange(int64_t idx, int64_t count, Iter first, Iter last) {
+    // [first, last) may be this array's own values: keep their object alive while it is copied.
+    ObjectPtr<Object> keep_alive = detail::kIsSeqIterator<Iter> ? data_ : ObjectPtr<Object>();
+    WithRoom(count)->insert(idx, first, last);
+  }
   /*! \brief The object with room for `extra` more values, copied or grown as needed. */
-  ArrayObj* CopyOnWrite(int64_t extra) {
+  ArrayObj* WithRoom(int64_t extra) {
     ArrayObj* p = GetArrayObj();
     if (p == nullptr)
       return SwitchContainer(extra > ArrayObj::kInitSize ? extra : ArrayObj::kInitSize);
@@ -344,6 +250,7 @@ class Array : public ObjectRef {
 
   template <typename>
   friend class Array;
+  friend Base;  // its insert and push_back call InsertRange and WithRoom
 };
 
 /*! \brief `lhs` followed by the values of `rhs`. */
@@ -352,21 +259,6 @@ Array<T> Concat(Array<T> lhs, const Array<T>& rhs) {
   lhs.insert(lhs.end(), rhs.begin(), rhs.end());
   return lhs;
 }
-
-/*! \brief Array<T> converts through its own traits, which look at the values. */
-template <typename T>
-inline constexpr bool use_default_type_traits_v<Array<T>> = false;
-/*! \brief An Array<U> is an Array<T> when every U is a T (Array<Array<Any>> from
- * Array<Array<int>>). */
-template <typename T, typename U>
-inline constexpr bool type_subsumes_v<Array<T>, Array<U>> = type_subsumes_v<T, U>;
-
-/*!
- * \brief Array<T>: kTVMFFIArray. An Array whose values are all stored as `T` is shared; a List, or
- * an Array whose values only convert to `T` (ints for Array<double>), is copied value by value.
- */
-template <typename T>
-struct TypeTraits<Array<T>> : detail::SeqTraits<Array<T>, T, kTVMFFIArray, kTVMFFIList> {};
 
 }  // namespace ffi_v1
 }  // namespace ffi

@@ -1,6 +1,7 @@
 /*
  * ffi/container/map_base.h - MapBaseObj: the hash table shared by Map and Dict, laid out as
- * TVM-FFI's.
+ * TVM-FFI's, and their table objects MapObj and DictObj (the same layout, told apart by type
+ * index).
  *
  * Kernels built with either implementation's headers read and (for Dict) write each other's
  * tables inline, so the layout and the algorithms are the convention's:
@@ -113,6 +114,31 @@ inline void MapBaseObj::clear() {
     detail::MapImpl::DenseClear(this);
   }
 }
+
+namespace detail {
+/*! \brief Base of MapObj and DictObj (`Self`): a table whose copies are of its own type. */
+template <typename Self>
+class MapTableObj : public MapBaseObj {
+ public:
+  /*! \brief A new table with the same entries in the same order. */
+  static ObjectPtr<Object> ShallowCopy(const Self* src) { return MapImpl::Copy<Self>(src); }
+};
+}  // namespace detail
+
+/*! \brief The object behind Map (type key "ffi.Map"), copied before a change when shared. */
+class MapObj : public detail::MapTableObj<MapObj> {
+ public:
+  static constexpr bool _type_final = true;
+  FFI_DECLARE_STATIC_OBJECT_INFO("ffi.Map", MapObj, Object, kTVMFFIMap);
+};
+/*! \brief The object behind Dict (type key "ffi.Dict"), changed in place for every holder. */
+class DictObj : public detail::MapTableObj<DictObj> {
+ public:
+  static constexpr bool _type_final = true;
+  FFI_DECLARE_STATIC_OBJECT_INFO("ffi.Dict", DictObj, Object, kTVMFFIDict);
+};
+static_assert(sizeof(MapObj) == 56, "MapObj layout");
+static_assert(sizeof(DictObj) == 56, "DictObj layout");
 
 }  // namespace ffi_v1
 }  // namespace ffi

@@ -1,6 +1,7 @@
 /*
  * ffi/container/seq_base.h - what Array and List share: the object layout of a sequence, the
- * iterators of a typed sequence reference, and its Any conversions. Not for users to include.
+ * constructors, iterators, readers and inserting writers of a typed sequence reference, and its
+ * Any conversions (the TypeTraits of both). Not for users to include.
  *
  * A sequence object is {TVMFFIObject, data, size, capacity, data_deleter}: `data` points at
  * `capacity` cells of TVMFFIAny (Any), of which the first `size` hold values. An Array keeps its
@@ -13,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <iterator>
 #include <string>
 #include <type_traits>
@@ -35,6 +37,9 @@ static_assert(sizeof(Any) == sizeof(TVMFFIAny), "sequence cells are Any values")
 [[noreturn]] FFI_COLD_NOINLINE inline void ThrowSeqIndex(int64_t i, int64_t size) {
   FFI_THROW(IndexError) << "Index " << i << " out of bounds " << size;
 }
+
+template <template <typename> class Ref, typename T, typename SeqObj>
+class SeqRefBase;
 }  // namespace detail
 
 /*!
@@ -219,9 +224,43 @@ class SeqBaseObj : public Object, protected TVMFFISeqCell {
                  static_cast<size_t>(TVMFFISeqCell::size - last) * sizeof(Any));
     TVMFFISeqCell::size -= last - first;
   }
+
+  // The references build their objects value by value (EmplaceBack).
+  template <template <typename> class, typename, typename>
+  friend class detail::SeqRefBase;
 };
 
 namespace detail {
+/*!
+ * \brief Base of ArrayObj and ListObj (`Self`), which differ in where their cells live (each has
+ * its own `Self::Empty(capacity)`): their growth policy and the objects built on Empty.
+ */
+template <typename Self>
+class SeqObjCommon : public SeqBaseObj {
+ public:
+  /*! \brief Capacity of Self::Empty() by default. */
+  static constexpr int64_t kInitSize = 4;
+  /*! \brief Factor the capacity grows by when full. */
+  static constexpr int64_t kIncFactor = 2;
+
+  /*! \brief An object of `n` copies of `value`. */
+  static ObjectPtr<Self> CreateRepeated(int64_t n, const Any& value) {
+    ObjectPtr<Self> p = Self::Empty(n);
+    p->EnlargeBy(n, value);
+    return p;
+  }
+
+ protected:
+  /*! \brief The bytes of `n` >= 0 cells; OverflowError ("`kind` capacity n is too large") when
+   * they do not fit in a size_t. */
+  static size_t CellBytes(int64_t n, const char* kind) {
+    if (static_cast<uint64_t>(n) > SIZE_MAX / sizeof(Any)) {
+      FFI_THROW(OverflowError) << kind << " capacity " << n << " is too large";
+    }
+    return static_cast<size_t>(n) * sizeof(Any);
+  }
+};
+
 /*!
  * \brief Iterator over the values of a typed sequence, reading each as a `T` (by value), or for
  * `Any` the stored value itself (a const reference, as the reference's iterator gives, so that
@@ -308,6 +347,139 @@ constexpr bool kIsRangeOf<
                                     decltype(std::end(std::declval<const C&>()))>>> = true;
 
 /*!
+ * \brief What Array<T> and List<T> (`Ref<T>`) share over their object `SeqObj` (ArrayObj or
+ * ListObj): element and iterator types, constructors and the reading API. They differ in how they
+ * change the values (Array copies a shared object first, List changes it for every holder), so
+ * that stays in each class. It adds no data: a sequence reference is one ObjectRef.
+ */
+template <template <typename> class Ref, typename T, typename SeqObj>
+class SeqRefBase : public ObjectRef {
+ public:
+  /*! \brief The element type. */
+  using value_type = T;
+  /*! \brief Iterator yielding `T` by value. */
+  using iterator = SeqIterator<T, 1>;
+  /*! \brief Same as iterator (values change only through the reference's methods). */
+  using const_iterator = iterator;
+  /*! \brief Iterator from the last value to the first. */
+  using reverse_iterator = SeqIterator<T, -1>;
+
+  /*! \brief Shares a Ref<U> whose values are all `T`s (Array<Any> from Array<int>, ...). */
+  template <typename U, typename = std::enable_if_t<!std::is_same_v<T, U> && type_subsumes_v<T, U>>>
+  SeqRefBase(const Ref<U>& other) : ObjectRef(other) {}
+  /*! \brief Takes over the object of such a Ref<U>. */
+  template <typename U, typename = std::enable_if_t<!std::is_same_v<T, U> && type_subsumes_v<T, U>>>
+  SeqRefBase(Ref<U>&& other) : ObjectRef(std::move(other)) {}
+  /*! \brief Wraps an object of type SeqObj. */
+  explicit SeqRefBase(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {}
+  /*! \brief A null reference, for a field filled in before use (see UnsafeInit). */
+  explicit SeqRefBase(UnsafeInit tag) : ObjectRef(tag) {}
+  /*! \brief The values of [first, last), converted to `T`. */
+  template <typename Iter, typename = std::enable_if_t<kIsIterator<Iter>>>
+  SeqRefBase(Iter first, Iter last) : ObjectRef(FromRange(first, last)) {}
+  /*! \brief The listed values. */
+  SeqRefBase(std::initializer_list<T> init) : ObjectRef(FromRange(init.begin(), init.end())) {}
+  /*! \brief The values of a range such as std::vector<T> (no <vector> needed here). */
+  template <typename C, typename = std::enable_if_t<kIsRangeOf<C, T>>>
+  SeqRefBase(const C& range) : ObjectRef(FromRange(std::begin(range), std::end(range))) {}
+  /*! \brief `n` copies of `value`. */
+  explicit SeqRefBase(size_t n, const T& value)
+      : ObjectRef(SeqObj::CreateRepeated(static_cast<int64_t>(n), Any(value))) {}
+
+  /*! \brief The first value. */
+  iterator begin() const { return iterator(SeqPtr() ? SeqPtr()->begin() : nullptr); }
+  /*! \brief Past the last value. */
+  iterator end() const { return iterator(SeqPtr() ? SeqPtr()->end() : nullptr); }
+  /*! \brief The last value, for walking backwards. */
+  reverse_iterator rbegin() const { return reverse_iterator(end().cell() - 1); }
+  /*! \brief Before the first value, for walking backwards. */
+  reverse_iterator rend() const { return reverse_iterator(begin().cell() - 1); }
+
+  /*! \brief Value `i`; IndexError unless 0 <= i < size(). */
+  T operator[](int64_t i) const { return CopyFromAnyViewAfterCheck<T>(Obj()->at(i).raw()); }
+  /*! \brief Number of values. */
+  size_t size() const { return SeqPtr() ? SeqPtr()->size() : 0; }
+  /*! \brief Number of values the object has room for. */
+  size_t capacity() const { return SeqPtr() ? SeqPtr()->capacity() : 0; }
+  /*! \brief Whether there are no values. */
+  bool empty() const { return size() == 0; }
+  /*! \brief The first value; IndexError when empty. */
+  T front() const { return CopyFromAnyViewAfterCheck<T>(Obj()->front().raw()); }
+  /*! \brief The last value; IndexError when empty. */
+  T back() const { return CopyFromAnyViewAfterCheck<T>(Obj()->back().raw()); }
+  /*! \brief The object. */
+  const SeqObj* operator->() const { return SeqPtr(); }
+
+  // The inserting writers: Ref<T>::WithRoom(extra) gives the object to change with room for
+  // `extra` more values (Array copies a shared object first; List grows the one all holders
+  // share), and Ref<T>::InsertRange inserts values that may be the sequence's own.
+  /*! \brief Appends `item`. */
+  void push_back(const T& item) {
+    Any value(item);  // made before the storage may move: `item` may be one of its values
+    Self()->WithRoom(1)->EmplaceBack(std::move(value));
+  }
+  /*! \brief Appends a `T` made from `args`. */
+  template <typename... Args>
+  void emplace_back(Args&&... args) {
+    Any value(T(std::forward<Args>(args)...));
+    Self()->WithRoom(1)->EmplaceBack(std::move(value));
+  }
+  /*! \brief Inserts `value` before `position`. */
+  void insert(iterator position, const T& value) {
+    int64_t idx = position - begin();
+    CheckInsertIndex(idx);
+    Any item(value);
+    Self()->WithRoom(1)->insert(idx, std::move(item));
+  }
+  /*! \brief Inserts the values of [first, last) before `position`. */
+  template <typename Iter, typename = std::enable_if_t<kIsIterator<Iter>>>
+  void insert(iterator position, Iter first, Iter last) {
+    int64_t idx = position - begin();
+    int64_t count = static_cast<int64_t>(std::distance(first, last));
+    if (count == 0) return;
+    CheckInsertIndex(idx);
+    // How the values get in safely when they are the sequence's own is the derived class's.
+    Self()->InsertRange(idx, count, first, last);
+  }
+
+  /*! \brief The object type behind the reference. */
+  using ContainerType = SeqObj;
+  /*! \brief False: an object of ContainerType may hold elements of other types. */
+  static constexpr bool _type_container_is_exact = false;
+  /*! \brief A sequence reference is never null. */
+  static constexpr bool _type_is_nullable = false;
+
+ protected:
+  /*! \brief The object (null only for a reference wrapping a null pointer). */
+  SeqObj* SeqPtr() const { return static_cast<SeqObj*>(const_cast<Object*>(get())); }
+  /*! \brief The object, for reading values; IndexError when there is none. */
+  const SeqObj* Obj() const {
+    if (FFI_UNLIKELY(SeqPtr() == nullptr)) {
+      // Each kind names itself in lower case, as the reference's messages do.
+      FFI_THROW(IndexError) << "cannot index a null "
+                            << (SeqObj::_type_index == kTVMFFIList ? "list" : "array");
+    }
+    return SeqPtr();
+  }
+
+ private:
+  Ref<T>* Self() { return static_cast<Ref<T>*>(this); }
+  /*! \brief IndexError unless `idx` is a place to insert at (0 <= idx <= size()). */
+  void CheckInsertIndex(int64_t idx) const {
+    int64_t n = static_cast<int64_t>(size());
+    if (idx < 0 || idx > n)
+      FFI_THROW(IndexError) << "Index " << idx << " out of bounds [0, " << n << "]";
+  }
+  /*! \brief A new object holding the values of [first, last), each converted to `T`. */
+  template <typename Iter>
+  static ObjectPtr<SeqObj> FromRange(Iter first, Iter last) {
+    ObjectPtr<SeqObj> p = SeqObj::Empty(static_cast<int64_t>(std::distance(first, last)));
+    for (; first != last; ++first) p->EmplaceBack(Any(T(*first)));
+    return p;
+  }
+};
+
+/*!
  * \brief The Any conversions of Array<T> and List<T> (`Ref`), with object kind `Primary` and the
  * other sequence kind `Other`, as TVM-FFI converts them: a `Primary` object whose values are all
  * stored as `T` is shared; otherwise (an `Other` object, or values needing conversion) a new
@@ -380,6 +552,38 @@ struct SeqTraits : TypeTraitsBase {
   }
 };
 }  // namespace detail
+
+template <typename T>
+class Array;
+template <typename T>
+class List;
+
+// Array and List convert through SeqTraits, which looks at the values, not through the traits of
+// plain object references.
+template <typename T>
+inline constexpr bool use_default_type_traits_v<Array<T>> = false;
+template <typename T>
+inline constexpr bool use_default_type_traits_v<List<T>> = false;
+/*! \brief An Array<U> is an Array<T> when every U is a T (Array<Array<Any>> from
+ * Array<Array<int>>). */
+template <typename T, typename U>
+inline constexpr bool type_subsumes_v<Array<T>, Array<U>> = type_subsumes_v<T, U>;
+/*! \brief A List<U> is a List<T> when every U is a T. */
+template <typename T, typename U>
+inline constexpr bool type_subsumes_v<List<T>, List<U>> = type_subsumes_v<T, U>;
+
+/*!
+ * \brief Array<T>: kTVMFFIArray. An Array whose values are all stored as `T` is shared; a List, or
+ * an Array whose values only convert to `T` (ints for Array<double>), is copied value by value.
+ */
+template <typename T>
+struct TypeTraits<Array<T>> : detail::SeqTraits<Array<T>, T, kTVMFFIArray, kTVMFFIList> {};
+/*!
+ * \brief List<T>: kTVMFFIList. A List whose values are all stored as `T` is shared (so changes
+ * through either side are seen by both); an Array, or values that only convert, are copied.
+ */
+template <typename T>
+struct TypeTraits<List<T>> : detail::SeqTraits<List<T>, T, kTVMFFIList, kTVMFFIArray> {};
 
 }  // namespace ffi_v1
 }  // namespace ffi

@@ -1,11 +1,14 @@
 /*
  * ffi/detail/map_traits.h - what Map<K, V> and Dict<K, V> share on top of MapBaseObj: reading a
- * stored Any as K or V, which typed maps convert to which, and their Any conversions.
+ * stored Any as K or V, their constructors and reading API (MapRefBase), which typed maps convert
+ * to which, and their Any conversions (the TypeTraits of both).
  */
 #ifndef FFI_DETAIL_MAP_TRAITS_H_
 #define FFI_DETAIL_MAP_TRAITS_H_
 
+#include <initializer_list>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -89,6 +92,80 @@ class MapIterator {
 };
 
 /*!
+ * \brief What Map<K, V> and Dict<K, V> (`Ref<K, V>`) share over their table object `TableObj`
+ * (MapObj or DictObj): constructors, element types and the reading API. They differ only in how
+ * they change the table (Map copies a shared table first, Dict changes it for every holder), so
+ * that stays in each class. It adds no data: a map reference is one ObjectRef.
+ */
+template <template <typename, typename> class Ref, typename K, typename V, typename TableObj>
+class MapRefBase : public ObjectRef {
+ public:
+  /*! \brief Iterator yielding (key, value) pairs converted to K and V. */
+  using iterator = MapIterator<K, V>;
+  /*! \brief Key type. */
+  using key_type = K;
+  /*! \brief Value type. */
+  using mapped_type = V;
+
+  /*! \brief An empty table. */
+  MapRefBase() : ObjectRef(MapImpl::SmallEmpty<TableObj>(0)) {}
+  /*! \brief Shares the table of a map of the same kind whose elements are also valid K and V. */
+  template <typename KU, typename VU,
+            typename = std::enable_if_t<type_subsumes_v<K, KU> && type_subsumes_v<V, VU>>>
+  MapRefBase(const Ref<KU, VU>& other) : ObjectRef(other) {}
+  /*! \brief Takes over the table of such a map. */
+  template <typename KU, typename VU,
+            typename = std::enable_if_t<type_subsumes_v<K, KU> && type_subsumes_v<V, VU>>>
+  MapRefBase(Ref<KU, VU>&& other) : ObjectRef(std::move(other)) {}
+  /*! \brief Wraps a table of type TableObj. */
+  explicit MapRefBase(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {}
+  /*! \brief A null reference, for a field filled in before use (see UnsafeInit). */
+  explicit MapRefBase(UnsafeInit tag) : ObjectRef(tag) {}
+  /*! \brief The pairs in [first, last); a later duplicate key overwrites an earlier one. */
+  template <typename It>
+  MapRefBase(It first, It last) : ObjectRef(MapImpl::FromRange<TableObj>(first, last)) {}
+  /*! \brief The pairs of a braced list. */
+  MapRefBase(std::initializer_list<std::pair<K, V>> init) : MapRefBase(init.begin(), init.end()) {}
+  /*! \brief The pairs of a standard map (std::unordered_map, std::map, ...). */
+  template <typename R, typename = std::enable_if_t<IsPairRange<R, K, V>::value>>
+  MapRefBase(const R& pairs) : MapRefBase(pairs.begin(), pairs.end()) {}
+
+  /*! \brief Number of entries. */
+  size_t size() const { return obj() == nullptr ? 0 : obj()->size(); }
+  /*! \brief 1 if `key` is present, else 0. */
+  size_t count(const K& key) const { return obj() == nullptr ? 0 : obj()->count(key); }
+  /*! \brief Whether there are no entries. */
+  bool empty() const { return size() == 0; }
+  /*! \brief The value of `key`, or nullopt when absent. */
+  std::optional<V> Get(const K& key) const {
+    MapBaseObj::iterator it = obj()->find(key);
+    if (it == obj()->end()) return std::nullopt;
+    return MapElementAs<V>(it->second);
+  }
+  /*! \brief The first entry in insertion order. */
+  iterator begin() const { return iterator(obj()->begin()); }
+  /*! \brief Past the last entry. */
+  iterator end() const { return iterator(obj()->end()); }
+  /*! \brief The entry of `key`, or end(). */
+  iterator find(const K& key) const { return iterator(obj()->find(key)); }
+  /*! \brief The table. */
+  const TableObj* get() const { return obj(); }
+  /*! \brief The table, for its untyped API. */
+  const TableObj* operator->() const { return obj(); }
+
+  /*! \brief The object type of the table. */
+  using ContainerType = TableObj;
+  /*! \brief False: an object of ContainerType may hold elements of other types. */
+  static constexpr bool _type_container_is_exact = false;
+  /*! \brief A map reference always has a table. */
+  static constexpr bool _type_is_nullable = false;
+
+ protected:
+  /*! \brief The table, mutable for the derived class's own changes. */
+  TableObj* obj() const { return static_cast<TableObj*>(const_cast<Object*>(data_.get())); }
+};
+
+/*!
  * \brief Any conversions of a map reference `Ref` (Map or Dict) with element types K and V.
  * `Primary` is its own type index, `Other` the index of the other map kind, which converts by
  * copying into a new table. A table of the right kind whose elements are already stored as K
@@ -98,6 +175,11 @@ class MapIterator {
 template <typename Ref, typename K, typename V, int32_t Primary, int32_t Other>
 struct MapTraitsBase : TypeTraitsBase {
   static constexpr int32_t field_static_type_index = kTVMFFIObject;  // a reference
+  /*! \brief "Map<K, V>" or "Dict<K, V>", from the table's type key. */
+  static constexpr auto TypeStr() {
+    return ObjectTypeName<typename Ref::ContainerType>() + "<" + TypeTraits<K>::TypeStr() + ", " +
+           TypeTraits<V>::TypeStr() + ">";
+  }
   /*! \brief {"type":"ffi.Map","args":[<K's schema>,<V's schema>]} (ffi.Dict for a Dict). */
   static std::string TypeSchema() {
     return SchemaWithArgs<K, V>::Of(Ref::ContainerType::_type_key);
@@ -173,6 +255,40 @@ struct MapTraitsBase : TypeTraitsBase {
 };
 
 }  // namespace detail
+
+template <typename K, typename V>
+class Map;
+template <typename K, typename V>
+class Dict;
+
+// Map and Dict convert through MapTraitsBase, which looks at the elements, not through the traits
+// of plain object references.
+template <typename K, typename V>
+inline constexpr bool use_default_type_traits_v<Map<K, V>> = false;
+template <typename K, typename V>
+inline constexpr bool use_default_type_traits_v<Dict<K, V>> = false;
+/*! \brief A Map<KU, VU> is a Map<K, V> when every KU is a K and every VU a V. */
+template <typename K, typename V, typename KU, typename VU>
+inline constexpr bool type_subsumes_v<Map<K, V>, Map<KU, VU>> =
+    type_subsumes_v<K, KU>&& type_subsumes_v<V, VU>;
+/*! \brief A Dict<KU, VU> is a Dict<K, V> by the same rule. */
+template <typename K, typename V, typename KU, typename VU>
+inline constexpr bool type_subsumes_v<Dict<K, V>, Dict<KU, VU>> =
+    type_subsumes_v<Map<K, V>, Map<KU, VU>>;
+
+/*!
+ * \brief Map<K, V>: kTVMFFIMap; a Dict converts (copied into a new Map), and so does a map whose
+ * elements convert to K and V (element by element).
+ */
+template <typename K, typename V>
+struct TypeTraits<Map<K, V>> : detail::MapTraitsBase<Map<K, V>, K, V, kTVMFFIMap, kTVMFFIDict> {};
+/*!
+ * \brief Dict<K, V>: kTVMFFIDict; a Map converts (copied into a new Dict), and so does a dict
+ * whose elements convert to K and V (element by element, into a new Dict).
+ */
+template <typename K, typename V>
+struct TypeTraits<Dict<K, V>> : detail::MapTraitsBase<Dict<K, V>, K, V, kTVMFFIDict, kTVMFFIMap> {};
+
 }  // namespace ffi_v1
 }  // namespace ffi
 }  // namespace tvm

@@ -124,7 +124,7 @@ inline Expected<Any> MutateResultFromRaw(TVMFFIAny raw) noexcept {
  * (through the table) its variable remap. Made by the runtime's rewrites (and by engines deriving
  * from it); hooks receive it. One mutator serves one rewrite at a time.
  */
-class StructuralMutatorObj : public Object {
+class StructuralMutatorObj : public detail::StructuralDispatchObj<StructuralMutatorVTable> {
  public:
   /*!
    * \brief Mutates `value` through the dispatch table: the replacement, or the Unchanged marker.
@@ -171,17 +171,6 @@ class StructuralMutatorObj : public Object {
     return Expected<void>();
   }
 
-  /*! \brief The def region the rewrite is in. */
-  TVMFFIDefRegionKind def_region_kind() const { return def_region_mode_; }
-
-  /*! \brief Runs `callback()` in def region `kind` (restored afterwards); inside a pattern region
-   * the pattern stays. */
-  template <typename Callback>
-  auto WithDefRegionKind(TVMFFIDefRegionKind kind, Callback&& callback)
-      -> decltype(std::forward<Callback>(callback)()) {
-    return detail::RunInDefRegion(&def_region_mode_, kind, std::forward<Callback>(callback));
-  }
-
   /*! \brief A result with the Unchanged marker replaced by `original`. */
   static Any Resolve(Any result, AnyView original) {
     return Unchanged::In(result) ? Any(original) : result;
@@ -194,12 +183,8 @@ class StructuralMutatorObj : public Object {
 
  protected:
   /*! \brief A mutator dispatching through `vtable`, which must outlive it. */
-  explicit StructuralMutatorObj(const StructuralMutatorVTable* vtable) : vtable_(vtable) {}
-
-  /*! \brief The dispatch table; never null. */
-  const StructuralMutatorVTable* vtable_ = nullptr;
-  /*! \brief The current def region (change it through WithDefRegionKind). */
-  TVMFFIDefRegionKind def_region_mode_ = kTVMFFIDefRegionKindNone;
+  explicit StructuralMutatorObj(const StructuralMutatorVTable* vtable)
+      : StructuralDispatchObj(vtable) {}
 };
 
 /*! \brief Reference to a StructuralMutatorObj; never null. */

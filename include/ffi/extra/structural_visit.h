@@ -209,21 +209,42 @@ Expected<T> CatchAsExpected(F&& body) noexcept {
 }
 
 /*!
- * \brief Runs `callback()` with `*region` set to `kind` and restored afterwards (also when it
- * throws), for visitors and mutators alike: inside a pattern region the pattern stays (a pattern
- * region covers everything under it).
+ * \brief What StructuralVisitorObj and StructuralMutatorObj share: a dispatch table of type
+ * `VTable` (each has its own) and the def region of the walk, laid out as the reference
+ * implementation's (the table pointer right after the object header, then the region).
  */
-template <typename Callback>
-auto RunInDefRegion(TVMFFIDefRegionKind* region, TVMFFIDefRegionKind kind, Callback&& callback)
-    -> decltype(std::forward<Callback>(callback)()) {
-  struct Restore {
-    TVMFFIDefRegionKind* slot;
-    TVMFFIDefRegionKind saved;
-    ~Restore() { *slot = saved; }
-  } restore{region, *region};
-  if (*region != kTVMFFIDefRegionKindPattern) *region = kind;
-  return std::forward<Callback>(callback)();
-}
+template <typename VTable>
+class StructuralDispatchObj : public Object {
+ public:
+  /*! \brief The def region the walk is in (structural equality's definition regions). */
+  TVMFFIDefRegionKind def_region_kind() const { return def_region_mode_; }
+
+  /*!
+   * \brief Runs `callback()` in def region `kind` and returns what it returns; the region is
+   * restored afterwards, also when it throws. Inside a pattern region the pattern stays (a
+   * pattern region covers everything under it).
+   */
+  template <typename Callback>
+  auto WithDefRegionKind(TVMFFIDefRegionKind kind, Callback&& callback)
+      -> decltype(std::forward<Callback>(callback)()) {
+    struct Restore {
+      TVMFFIDefRegionKind* slot;
+      TVMFFIDefRegionKind saved;
+      ~Restore() { *slot = saved; }
+    } restore{&def_region_mode_, def_region_mode_};
+    if (def_region_mode_ != kTVMFFIDefRegionKindPattern) def_region_mode_ = kind;
+    return std::forward<Callback>(callback)();
+  }
+
+ protected:
+  /*! \brief Dispatching through `vtable`, which must outlive this object. */
+  explicit StructuralDispatchObj(const VTable* vtable) : vtable_(vtable) {}
+
+  /*! \brief The dispatch table; never null. */
+  const VTable* vtable_ = nullptr;
+  /*! \brief The current def region (change it through WithDefRegionKind). */
+  TVMFFIDefRegionKind def_region_mode_ = kTVMFFIDefRegionKindNone;
+};
 }  // namespace detail
 
 /*!
@@ -231,7 +252,7 @@ auto RunInDefRegion(TVMFFIDefRegionKind* region, TVMFFIDefRegionKind kind, Callb
  * Made by the runtime's traversals (and by engines deriving from it); hooks receive it.
  * One visitor serves one traversal at a time.
  */
-class StructuralVisitorObj : public Object {
+class StructuralVisitorObj : public detail::StructuralDispatchObj<StructuralVisitorVTable> {
  public:
   /*! \brief Visits `value` through the dispatch table: nullopt to go on, or the interrupt that
    * stops the traversal. Throws the Error a step failed with. */
@@ -254,20 +275,6 @@ class StructuralVisitorObj : public Object {
   /*! \brief DefaultVisit, with a failure returned as the Error instead of thrown. */
   Expected<Optional<VisitInterrupt>> DefaultVisitExpected(AnyView value) noexcept;
 
-  /*! \brief The def region the traversal is in (structural equality's definition regions). */
-  TVMFFIDefRegionKind def_region_kind() const { return def_region_mode_; }
-
-  /*!
-   * \brief Runs `callback()` in def region `kind` and returns what it returns; the region is
-   * restored afterwards, also when it throws. Inside a pattern region the pattern stays (a
-   * pattern region covers everything under it).
-   */
-  template <typename Callback>
-  auto WithDefRegionKind(TVMFFIDefRegionKind kind, Callback&& callback)
-      -> decltype(std::forward<Callback>(callback)()) {
-    return detail::RunInDefRegion(&def_region_mode_, kind, std::forward<Callback>(callback));
-  }
-
   /// \cond Doxygen_Suppress
   static constexpr bool _type_mutable = true;
   FFI_DECLARE_OBJECT_INFO("ffi.StructuralVisitor", StructuralVisitorObj, Object);
@@ -275,12 +282,8 @@ class StructuralVisitorObj : public Object {
 
  protected:
   /*! \brief A visitor dispatching through `vtable`, which must outlive it. */
-  explicit StructuralVisitorObj(const StructuralVisitorVTable* vtable) : vtable_(vtable) {}
-
-  /*! \brief The dispatch table; never null. */
-  const StructuralVisitorVTable* vtable_ = nullptr;
-  /*! \brief The current def region (change it through WithDefRegionKind). */
-  TVMFFIDefRegionKind def_region_mode_ = kTVMFFIDefRegionKindNone;
+  explicit StructuralVisitorObj(const StructuralVisitorVTable* vtable)
+      : StructuralDispatchObj(vtable) {}
 };
 
 /*! \brief Reference to a StructuralVisitorObj; never null. */
