@@ -9,6 +9,7 @@ import pytest
 import torch
 from support.build import build_with_both_headers
 from support.paths import TESTS_DIR
+from support.subprocesses import sigint_during_poll
 
 import ffi
 
@@ -88,8 +89,6 @@ def test_sigint_ends_a_polling_kernel_with_keyboard_interrupt(kpath, runtime):
     """A kernel that sees TVMFFIEnvCheckSignals fail throws EnvErrorAlreadySet; whichever headers
     built it and whichever runtime serves the process, the caller gets the KeyboardInterrupt
     (the reference's headers send it as an error of that kind, ours did as -2)."""
-    from test_gil_signals import sigint_during_poll
-
     if runtime == "reference":
         pytest.importorskip("tvm_ffi")
     first = "import tvm_ffi" if runtime == "reference" else ""

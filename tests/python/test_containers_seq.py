@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import pytest
-from support.build import compile_cached, reference_include_dir
+from support.build import build_kernel, compile_cached, reference_include_dir
 from support.paths import TESTS_DIR
 
 SOURCE = os.path.join(TESTS_DIR, "..", "cpp", "loader", "containers_seq_reference.cc")
@@ -98,8 +98,6 @@ def test_our_containers_under_the_reference_runtime(tmp_path):
     # its own (ffi and tvm_ffi cannot share one): it converts Python lists to its Array and List.
     if reference_include_dir() is None:
         pytest.skip("apache-tvm-ffi is not installed")
-    from conftest import build_kernel
-
     lib = build_kernel(os.path.join(TESTS_DIR, "kernels", "seq_kernels.cc"), str(tmp_path))
     code = f"""
 import tvm_ffi

@@ -2,25 +2,13 @@
 a kernel's worker threads can call back into Python; signal checks never deadlock and Ctrl-C
 reaches a kernel that polls for it."""
 
-import subprocess
-import sys
-import textwrap
 import threading
 
 import pytest
+from support.subprocesses import run_python, sigint_during_poll
 
 # Run again against the AddressSanitizer build (tests/run_all.sh python-asan).
 pytestmark = pytest.mark.sanitized
-
-
-def run_python(code: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    """Runs `code` in a fresh interpreter; a deadlock shows up as a timeout, not a hung suite."""
-    return subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
 
 
 def test_other_threads_run_during_a_call(rmod):
@@ -74,31 +62,6 @@ def test_signal_check_from_worker_never_deadlocks(reliability_path, keep_gil):
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "0"
-
-
-def sigint_during_poll(lib_path: str, first: str = "") -> str:
-    """Runs `poll_signals(60_000)` of the library at `lib_path` in a fresh Python (after the
-    statement `first`), sending it SIGINT after 0.2 s: what it printed."""
-    proc = run_python(
-        f"""
-        import os, signal, threading
-        {first}
-        import ffi
-        # A job started in the background by a non-interactive shell (CI) inherits SIGINT ignored,
-        # and Python then installs no handler: install Python's own explicitly.
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-        mod = ffi.load_module({lib_path!r})
-        threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
-        try:
-            mod.poll_signals(60_000)
-        except KeyboardInterrupt:
-            print("interrupted")
-        else:
-            print("not interrupted")
-        """
-    )
-    assert proc.returncode == 0, proc.stderr
-    return proc.stdout.strip()
 
 
 def test_sigint_interrupts_a_polling_kernel(reliability_path):

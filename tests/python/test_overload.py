@@ -10,6 +10,7 @@ import pytest
 from support.build import built_copy
 from support.markers import needs_mypy
 from support.paths import TESTS_DIR
+from support.typecheck import mypy_on_stub
 
 import ffi
 
@@ -100,8 +101,6 @@ def test_stub_has_an_overload_per_signature(Overloaded):
 
 @needs_mypy
 def test_mypy_picks_the_overload(Overloaded, tmp_path, mypy_cache):
-    from test_stubgen import _mypy_on
-
     source = """
         from kernels import Overloaded
         o = Overloaded(5)
@@ -112,7 +111,7 @@ def test_mypy_picks_the_overload(Overloaded, tmp_path, mypy_cache):
         e: str = Overloaded.twice("ab")
         o.describe(None)
     """
-    result = _mypy_on(tmp_path, mypy_cache, _stub(Overloaded), source)
+    result = mypy_on_stub(tmp_path, mypy_cache, _stub(Overloaded), source)
     assert result.returncode == 1
     errors = [line for line in result.stdout.splitlines() if ": error:" in line]
     assert len(errors) == 1 and "call-overload" in errors[0], result.stdout + result.stderr

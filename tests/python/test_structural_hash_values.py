@@ -12,6 +12,7 @@ import subprocess
 import sys
 
 import pytest
+from support.build import build_with_both_headers
 from support.paths import TESTS_DIR
 
 import ffi
@@ -20,8 +21,6 @@ import ffi
 @pytest.fixture(scope="module")
 def reference_objects(tmp_path_factory):
     """kernels/structural_objects.cc built with the reference's headers (both runtimes load it)."""
-    from test_reflection_interop import build_with_both_headers
-
     src = os.path.join(TESTS_DIR, "kernels", "structural_objects.cc")
     out = str(tmp_path_factory.mktemp("structural_hash_values"))
     libs = build_with_both_headers(src, ("seours", "seref"), "SE_PREFIX", out)

@@ -9,13 +9,12 @@ types, which one process cannot load twice."""
 import os
 import subprocess
 import sys
-import textwrap
 
 import pytest
 from support.build import compile_cached, reference_include_dir, shared_build_dir
 from support.markers import needs_mypy
 from support.paths import TESTS_DIR
-from support.typecheck import assert_reported_as_tagged, mypy_config
+from support.typecheck import assert_reported_as_tagged, mypy_on_stub
 
 # Tools, headers and examples: not run again on other interpreters (run_all.sh interpreters).
 pytestmark = pytest.mark.tooling
@@ -257,18 +256,8 @@ def wrong(x: ffi.Tensor) -> None:
 """
 
 
-def _mypy_on(tmp_path, cache, stub_text, source):
-    (tmp_path / "kernels.pyi").write_text(stub_text)
-    (tmp_path / "user.py").write_text(textwrap.dedent(source).lstrip())
-    cmd = [sys.executable, "-m", "mypy", "--strict", "--no-error-summary", "--show-error-codes"]
-    cmd += ["--config-file", mypy_config(tmp_path), "--cache-dir", str(cache)]
-    return subprocess.run(
-        [*cmd, "user.py", "kernels.pyi"], cwd=tmp_path, capture_output=True, text=True, timeout=600
-    )
-
-
 @needs_mypy
 def test_mypy_accepts_right_calls_and_reports_wrong_ones(ours, tmp_path, mypy_cache):
-    right = _mypy_on(tmp_path, mypy_cache, ours, USER_CODE)
+    right = mypy_on_stub(tmp_path, mypy_cache, ours, USER_CODE)
     assert right.returncode == 0, right.stdout + right.stderr
-    assert_reported_as_tagged(_mypy_on(tmp_path, mypy_cache, ours, WRONG_CODE), WRONG_CODE)
+    assert_reported_as_tagged(mypy_on_stub(tmp_path, mypy_cache, ours, WRONG_CODE), WRONG_CODE)

@@ -2,6 +2,7 @@
 
 import re
 import subprocess
+import sys
 import textwrap
 
 #: One mypy error line: the sample's line number and the error code.
@@ -35,3 +36,14 @@ def mypy_config(tmp_path) -> str:
     config = tmp_path / "mypy.ini"
     config.write_text("[mypy]\n")
     return str(config)
+
+
+def mypy_on_stub(tmp_path, cache, stub_text: str, source: str) -> subprocess.CompletedProcess:
+    """mypy --strict on `source` (as user.py) beside the stub `stub_text` (as kernels.pyi)."""
+    (tmp_path / "kernels.pyi").write_text(stub_text)
+    (tmp_path / "user.py").write_text(textwrap.dedent(source).lstrip())
+    cmd = [sys.executable, "-m", "mypy", "--strict", "--no-error-summary", "--show-error-codes"]
+    cmd += ["--config-file", mypy_config(tmp_path), "--cache-dir", str(cache)]
+    return subprocess.run(
+        [*cmd, "user.py", "kernels.pyi"], cwd=tmp_path, capture_output=True, text=True, timeout=600
+    )
