@@ -14,29 +14,18 @@ Importing stays cheap: no NumPy, no PyTorch, no subprocesses.
 
 import ctypes as _ctypes
 
-from . import _runtime, libinfo
-from ._version import __version__, __version_tuple__
+# First, before anything else of the package: loads the runtime and the extension, then does every
+# other step importing the package takes, in order (see ffi/_bootstrap.py).
+from . import _bootstrap
 
 # The runtime serving the process: one already loaded (tvm_ffi imported first), else ours. A later
 # `import tvm_ffi` shares it (docs/coexistence.md).
-_LIB: _ctypes.CDLL = _runtime.load()
+_LIB: _ctypes.CDLL = _bootstrap.LIB
 #: The runtime library serving the process, loaded with ctypes (the reference's ``tvm_ffi.LIB``):
 #: its C functions (``TVMFFI*``) can be called through it.
 LIB: _ctypes.CDLL = _LIB
 
-
-def runtime_info() -> dict:
-    """Which runtime library serves this process.
-
-    Returns a dict: ``path`` (the library file the loader mapped), ``implementation`` (``"ffi"``
-    for this package's runtime, ``"reference"`` for another TVM-FFI runtime, e.g. the one
-    ``tvm_ffi`` loaded first) and ``abi_version`` (the C ABI version it reports).
-    """
-    return _runtime.info(_LIB)
-
-
-# _object_meta gives ffi.Object its metaclass: it comes before every module defining object classes.
-from . import _dtypes, _object_meta, access_path  # noqa: E402,F401
+from . import _dtypes, _runtime, access_path, libinfo  # noqa: E402
 from ._core import (  # noqa: E402
     Device,
     Function,
@@ -49,18 +38,6 @@ from ._core import (  # noqa: E402
     remove_global_func,
     set_tensor_results,
 )
-
-
-def _adapt_runtime_to_reference_package(package_dir: str) -> None:
-    """Shows the runtime the reference package about to share it (a runtime that a host loaded
-    may not be ours, and then has nothing to adapt)."""
-    adapt = get_global_func("ffi.EnumAdaptToReferencePackage", allow_missing=True)
-    if adapt is not None:
-        adapt(package_dir)
-
-
-_runtime.share_with_reference_package(_LIB, _adapt_runtime_to_reference_package)
-
 from ._dtypes import (  # noqa: E402
     bfloat16,
     bool_,
@@ -89,6 +66,7 @@ from ._dtypes import (  # noqa: E402
     uint32,
     uint64,
 )
+from ._version import __version__, __version_tuple__  # noqa: E402
 from .api import DLDeviceType, ObjectConvertible, Shape, convert_func, device  # noqa: E402
 from .container import Array, Dict, List, Map  # noqa: E402
 from .error import Error, register_error  # noqa: E402
@@ -119,6 +97,17 @@ from .structural import (  # noqa: E402
     structural_visit,
     structural_walk,
 )
+
+
+def runtime_info() -> dict:
+    """Which runtime library serves this process.
+
+    Returns a dict: ``path`` (the library file the loader mapped), ``implementation`` (``"ffi"``
+    for this package's runtime, ``"reference"`` for another TVM-FFI runtime, e.g. the one
+    ``tvm_ffi`` loaded first) and ``abi_version`` (the C ABI version it reports).
+    """
+    return _runtime.info(_LIB)
+
 
 __all__ = [
     "__version__",

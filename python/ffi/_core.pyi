@@ -7,7 +7,7 @@ re-exported by the package as ``ffi.Object``, ``ffi.Function``, ``ffi.Tensor``, 
 
 import ctypes
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Literal, Protocol, TypeVar, final, overload
 
 from typing_extensions import CapsuleType, Self, disjoint_base
@@ -562,3 +562,34 @@ def _map_get(map: Object, key: Any, default: Any = ..., /) -> Any:
 def _map_items(map: Object, raw: bool = False, /) -> list[tuple[Any, Any]]:
     """The entries of a Map or Dict as (key, value) pairs, in insertion order; with `raw`,
     tensors as ffi.Tensor."""
+
+# The ABI's constants as the extension was compiled against them (src/python/abi_constants.cc):
+# each table is named after its C enum and maps the enumerator's name to its value; ffi._abi reads
+# them for the rest of the package.
+
+TVMFFITypeIndex: Mapping[str, int]
+"""``TVMFFITypeIndex`` (``<ffi/c_api.h>``): what a value is, or what kind of object."""
+TVMFFIFieldFlagBitMask: Mapping[str, int]
+"""``TVMFFIFieldFlagBitMask`` (``<ffi/c_reflection_api.h>``): the bits of a field's flags."""
+TVMFFISEqHashKind: Mapping[str, int]
+"""``TVMFFISEqHashKind``: how structural equality and hashing treat a type's objects."""
+TVMFFIDefRegionKind: Mapping[str, int]
+"""``TVMFFIDefRegionKind``: the definition region a structural visit is in."""
+DLDeviceType: Mapping[str, int]
+"""DLPack's device types (``<ffi/dlpack.h>``)."""
+DLDataTypeCode: Mapping[str, int]
+"""DLPack's element type codes."""
+AccessKind: Mapping[str, int]
+"""``ffi::reflection::AccessKind``: how one step of an access path reaches a part."""
+WalkOrder: Mapping[str, int]
+"""``ffi::WalkOrder``: before or after a part's children a structural walk calls back."""
+WalkResult: Mapping[str, int]
+"""``ffi::WalkResult``'s codes: go on into a part's children, or skip them."""
+InplaceMode: Mapping[str, int]
+"""``ffi::InplaceMode``: whether a structural mutation may change a value in place."""
+sizeof: Mapping[str, int]
+"""The sizes in bytes of ``TVMFFIObject``, ``TVMFFIAny`` and the C types fields are stored as."""
+alignof: Mapping[str, int]
+"""The alignments of the types in ``sizeof``."""
+TVM_FFI_VERSION: tuple[int, int, int]
+"""The C ABI's version (major, minor, patch) the extension was compiled against."""

@@ -14,8 +14,9 @@ from ._core import dtype
 
 
 class _NumpyNames:
-    """``dtype._NUMPY_DTYPE_TO_STR`` (a name code written for the reference reads): NumPy's dtypes
-    by the names ``ffi.dtype`` takes, built on first use (importing NumPy then, not with ffi)."""
+    """``dtype._NUMPY_DTYPE_TO_STR`` (a name code written for the reference reads; set on the
+    class by ``ffi._bootstrap``): NumPy's dtypes by the names ``ffi.dtype`` takes, built on first
+    use (importing NumPy then, not with ffi)."""
 
     def __init__(self) -> None:
         self._table: dict[Any, str] | None = None
@@ -29,8 +30,6 @@ class _NumpyNames:
             self._table = {np.dtype(n): n for n in names}
         return self._table
 
-
-dtype._NUMPY_DTYPE_TO_STR = _NumpyNames()  # type: ignore[attr-defined]
 
 # Named after NumPy 2's choice of ``bool``; this module therefore never calls the builtin.
 bool = dtype("bool")

@@ -9,14 +9,15 @@ It derives from :class:`abc.ABCMeta`, so object classes may also derive from ``c
 classes (``ffi.Array`` is a ``Sequence``); ``isinstance``/``issubclass`` against an object class
 look at the class hierarchy only (virtual subclasses registered with ``register`` do not count),
 which keeps them as cheap as for plain classes.
+
+The extension's ``Object`` takes it as its metaclass in ``ffi._bootstrap``, before any class
+deriving from it is defined.
 """
 
 from __future__ import annotations
 
 import abc
 from typing import Any
-
-from . import _core
 
 __all__ = ["ObjectMeta"]
 
@@ -32,6 +33,3 @@ class ObjectMeta(abc.ABCMeta):
 
     __instancecheck__ = type.__instancecheck__
     __subclasscheck__ = type.__subclasscheck__
-
-
-_core._set_object_metaclass(ObjectMeta)

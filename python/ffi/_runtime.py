@@ -24,13 +24,68 @@ import os
 import sys
 from typing import Any, Callable
 
-from . import libinfo
-
 #: The SONAME every TVM-FFI runtime library carries (ours included).
 RUNTIME_SONAME = "libtvm_ffi.so"
 #: The ABI this package is built for: (major, minor) of the C ABI's version (c_api.h). Runtimes
-#: whose major and minor agree are interchangeable.
+#: whose major and minor agree are interchangeable. Written here, unlike the ABI's other numbers
+#: (``ffi._abi``): a runtime is checked before the extension, which links it, can be loaded;
+#: tests/python/test_import_layers.py checks that it is the extension's.
 ABI_VERSION = (0, 1)
+
+
+# ---- where this package's runtime library is (ffi.libinfo shows these under its names) ---------
+# Here rather than in ffi.libinfo: the loader needs them before the runtime, and with it anything
+# of the package that touches the extension, is loaded.
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+_SOURCE_ROOT = os.path.dirname(os.path.dirname(_PACKAGE_DIR))
+
+
+def _runtime_library_name() -> str:
+    if sys.platform.startswith("win"):
+        return "ffi_runtime.dll"
+    if sys.platform == "darwin":
+        return "libffi_runtime.dylib"
+    return "libffi_runtime.so"
+
+
+def _is_source_tree() -> bool:
+    return os.path.isfile(os.path.join(_SOURCE_ROOT, "CMakeLists.txt")) and os.path.isfile(
+        os.path.join(_SOURCE_ROOT, "include", "ffi", "c_api.h")
+    )
+
+
+def _first_existing(candidates: list[str], what: str, hint: str = "") -> str:
+    for path in candidates:
+        if os.path.exists(path):
+            return path
+    searched = "\n  ".join(candidates) or "(nowhere)"
+    msg = f"ffi: cannot find {what}; searched:\n  {searched}"
+    if hint:
+        msg += f"\n{hint}"
+    raise RuntimeError(msg)
+
+
+def get_runtime_library_path() -> str:
+    """Return the full path of the runtime shared library (``libffi_runtime.so``)."""
+    name = _runtime_library_name()
+    override = os.environ.get("FFI_LIBRARY_PATH")
+    if override:
+        path = os.path.join(override, name) if os.path.isdir(override) else override
+        return _first_existing(
+            [os.path.abspath(path)], "the runtime library", "(set by FFI_LIBRARY_PATH)"
+        )
+    candidates = [os.path.join(_PACKAGE_DIR, "lib", name)]
+    if _is_source_tree():
+        candidates.append(os.path.join(_SOURCE_ROOT, "build", name))
+    return _first_existing(
+        candidates,
+        f"the runtime library {name}",
+        "Install the package (pip install .) or set FFI_LIBRARY_PATH to a built library.",
+    )
+
+
+# ---- which runtime serves the process ----------------------------------------------------------
 
 
 class _Version(ctypes.Structure):
@@ -84,7 +139,7 @@ def load() -> ctypes.CDLL:
     lib = _already_loaded()
     if lib is None:
         try:
-            path = libinfo.get_runtime_library_path()
+            path = get_runtime_library_path()
         except RuntimeError as err:
             raise ImportError(str(err)) from None
         try:
@@ -112,7 +167,7 @@ def info(lib: ctypes.CDLL) -> dict[str, Any]:
     """What :func:`ffi.runtime_info` reports about the runtime `lib`."""
     path = _path_of(lib)
     try:
-        ours = os.path.samefile(path, libinfo.get_runtime_library_path())
+        ours = os.path.samefile(path, get_runtime_library_path())
     except (OSError, RuntimeError):
         ours = False
     return {

@@ -1,36 +1,35 @@
 """What a value must be to pass as a :class:`TypeSchema`'s type, and what it becomes: the
-converters behind ``TypeSchema.check_value``/``convert``, and ``TypeSchema.from_annotation``.
+converters behind ``TypeSchema.check_value``/``convert``.
 
 The rules are C++'s (``TryCastFromAnyView``): an ``int`` accepts a ``bool``, a ``float`` an
 ``int`` or a ``bool``, a ``bool`` an ``int``; containers convert element by element, and a
 container that needs no change is kept (so the result shares it). Before a value is matched it
 is normalized as a call argument is: ``__tvm_ffi_object__`` first, then ``__tvm_ffi_value__``
 (followed, with cycles refused), then ``ObjectConvertible.asobject()``. A mismatch is a
-TypeError saying where in a nested value it is (``element [1]: expected int, got str``)."""
+TypeError saying where in a nested value it is (``element [1]: expected int, got str``).
+
+Converters read a schema's ``origin``, ``args`` and ``origin_type_index`` (the schema model,
+``ffi._type_schema``, builds on this module), and the classes of the values they make."""
 
 from __future__ import annotations
 
-import collections.abc
 import ctypes
 import functools
 import numbers
 import os
-import sys
-import types
-import typing
 from collections.abc import Callable
 from typing import Any
 
 from . import _core
+from ._abi import TypeIndex
 from ._core import Device, Function, Object, Tensor, dtype
-from ._type_info import TypeSchema
 from .api import ObjectConvertible, Shape
 from .container import Array, Dict, List, Map
 from .error import Error
 
 Converter = Callable[[Any], Any]
 
-_OBJECT_INDEX = 64  # kTVMFFIObject: object type indices start here
+_OBJECT_INDEX = TypeIndex.OBJECT  # object type indices start here
 # How many __tvm_ffi_value__ hops a value may take before it counts as a cycle.
 _MAX_VALUE_HOPS = 64
 # Values no protocol applies to: matched as they are.
@@ -279,11 +278,38 @@ def _is_instance_of(value: Any, type_index: int) -> bool:
     return isinstance(value, Object) and type_index in _ancestors(value.type_index)
 
 
-def _to_object_type(key: str, type_index: int) -> Converter:
-    from .dataclasses.field import _enum_member_converter  # dataclasses imports this module
+def enum_member_converter(cls: type) -> Callable[[Any], Any] | None:
+    """For a value that must be a member of `cls`, when it is an ``IntEnum``/``StrEnum`` class
+    (which ``ffi.dataclasses.enum`` marks with ``__ffi_enum_payload__``), else None: members pass,
+    an index of the enum's payload type becomes its member, anything else is a TypeError."""
+    payload = getattr(cls, "__ffi_enum_payload__", None)
+    if payload is None:
+        return None
 
+    def convert(value: Any) -> Any:
+        if isinstance(value, cls):
+            return value
+        if not isinstance(value, payload):
+            raise TypeError(f"expected {cls.__name__}, got {type(value).__name__}")
+        if isinstance(value, int) and not -(2**63) <= value < 2**63:
+            raise TypeError(
+                f"{value!r} is not a valid {cls.__name__}: expected one of its entries "
+                "(outside the int64 range)"
+            )
+        try:
+            return cls.get(value)  # type: ignore[attr-defined]
+        except (KeyError, OverflowError):
+            entries = ", ".join(repr(m.value) for m in cls)  # type: ignore[attr-defined]
+            raise TypeError(
+                f"{value!r} is not a valid {cls.__name__}: expected one of its entries ({entries})"
+            ) from None
+
+    return convert
+
+
+def _to_object_type(key: str, type_index: int) -> Converter:
     cls = _core._class_for_type_index(type_index)
-    enum = _enum_member_converter(cls) if _core._class_type_index(cls) == type_index else None
+    enum = enum_member_converter(cls) if _core._class_type_index(cls) == type_index else None
 
     def convert(value: Any) -> Any:
         if _is_instance_of(value, type_index):
@@ -416,9 +442,9 @@ _SCALARS: dict[str, Converter] = {
 }
 
 
-def converter(schema: TypeSchema) -> Converter:
-    """The converter of `schema` (built once and kept on it): the value to store, or a
-    TypeError. A schema naming no type known here is a TypeError on first use."""
+def converter(schema: Any) -> Converter:
+    """The converter of the TypeSchema `schema` (built once and kept on it): the value to store,
+    or a TypeError. A schema naming no type known here is a TypeError on first use."""
     cached = schema.__dict__.get("_converter_fn")
     if cached is None:
         cached = _normalizing(_build(schema))
@@ -426,7 +452,7 @@ def converter(schema: TypeSchema) -> Converter:
     return cached
 
 
-def _build(schema: TypeSchema) -> Converter:  # noqa: PLR0911
+def _build(schema: Any) -> Converter:  # noqa: PLR0911
     origin, args = schema.origin, schema.args
     if origin in _SCALARS:
         return _SCALARS[origin]
@@ -450,8 +476,9 @@ def _build(schema: TypeSchema) -> Converter:  # noqa: PLR0911
     raise TypeError(f"unknown TypeSchema origin {origin!r}: no type of that name is registered")
 
 
-def check(schema: TypeSchema, value: Any, action: str) -> Any:
-    """`schema`'s conversion of `value`; a TypeError ``{action} failed for {schema}: ...``."""
+def check(schema: Any, value: Any, action: str) -> Any:
+    """The TypeSchema `schema`'s conversion of `value`; a TypeError ``{action} failed for
+    {schema}: ...``."""
     try:
         return converter(schema)(value)
     except RecursionError:
@@ -462,78 +489,12 @@ def check(schema: TypeSchema, value: Any, action: str) -> Any:
         raise TypeError(f"{action} failed for {schema.repr()}: {err}") from None
 
 
-# ---- annotations ---------------------------------------------------------------------------
+# ---- subtypes ----------------------------------------------------------------------------
 
 
-def _arity(name: str, args: tuple[Any, ...], allowed: tuple[int, ...]) -> None:
-    if len(args) not in allowed:
-        want = " or ".join(str(n) for n in allowed)
-        raise TypeError(f"{name} requires {want} type arguments, got {len(args)}")
-
-
-def from_annotation(annotation: Any) -> TypeSchema:  # noqa: PLR0911, PLR0912
-    """The schema of a Python type annotation: ``int``, ``Optional[str]``, ``list[int]``,
-    ``tuple[int, ...]`` (an Array), ``tuple[int, str]``, ``dict[str, float]``, ``ffi.Map[K, V]``,
-    ``Callable[[int], str]``, an FFI object class, ... TypeError for what no FFI value can be."""
-    A = from_annotation
-    if annotation is Any:
-        return TypeSchema("Any")
-    if annotation is None or annotation is type(None):
-        return TypeSchema("None")
-    simple = {int: "int", float: "float", bool: "bool", str: "str", bytes: "bytes",
-              Device: "Device", dtype: "dtype", ctypes.c_void_p: "ctypes.c_void_p",
-              Tensor: "Tensor", Object: "Object", Function: "Callable",
-              collections.abc.Callable: "Callable", typing.Callable: "Callable",
-              Error: "ffi.Error"}  # fmt: skip
-    if isinstance(annotation, collections.abc.Hashable) and annotation in simple:
-        return TypeSchema(simple[annotation])
-    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
-    if origin is typing.Union or (
-        sys.version_info >= (3, 10) and isinstance(annotation, types.UnionType)
-    ):
-        alts = [A(a) for a in args]
-        rest = [a for a in alts if a.origin != "None"]
-        if len(rest) == 1 and len(alts) == 2:  # noqa: PLR2004
-            return TypeSchema("Optional", (rest[0],))
-        return TypeSchema("Union", tuple(alts))
-    if origin is collections.abc.Callable:
-        params, ret = args[0], args[1]
-        return TypeSchema(
-            "Callable", (A(ret),) + (() if params is Ellipsis else tuple(map(A, params)))
-        )
-    if annotation is tuple:
-        return TypeSchema("tuple")
-    if origin is tuple:
-        if len(args) == 2 and args[1] is Ellipsis:  # noqa: PLR2004
-            return TypeSchema("Array", (A(args[0]),))
-        if args == ((),):  # typing.Tuple[()]
-            args = ()
-        return TypeSchema("tuple", tuple(A(a) for a in args))
-    for cls, key, python_name, n in (
-        (list, "List", "list", 1), (dict, "Dict", "dict", 2),
-        (Array, "Array", None, 1), (List, "List", None, 1),
-        (Map, "Map", None, 2), (Dict, "Dict", None, 2),
-    ):  # fmt: skip
-        if annotation is cls:
-            return TypeSchema(key)
-        if origin is cls:
-            if python_name == "list" and len(args) > 1:
-                raise TypeError(f"list takes at most 1 type argument, got {len(args)}")
-            if python_name is not None:
-                _arity(python_name, args, (0, n))
-            else:
-                _arity(key, args, (n,))
-            return TypeSchema(key, tuple(A(a) for a in args))
-    if isinstance(annotation, type) and issubclass(annotation, Object):
-        index = _core._class_type_index(annotation)
-        if index < 0 or _core._class_for_type_index(index) is not annotation:
-            raise TypeError(f"{annotation.__qualname__} is not registered with the FFI")
-        return TypeSchema(_core._type_key(index), origin_type_index=index)
-    raise TypeError(f"Cannot convert {annotation!r} to TypeSchema")
-
-
-def is_subtype_of(schema: TypeSchema, target_cls: type) -> bool:
-    """Whether `schema` names an object type that is `target_cls`'s type or derives from it."""
+def is_subtype_of(schema: Any, target_cls: type) -> bool:
+    """Whether the TypeSchema `schema` names an object type that is `target_cls`'s type or derives
+    from it."""
     if not (isinstance(target_cls, type) and issubclass(target_cls, Object)):
         return False
     index = schema.origin_type_index

@@ -1,324 +1,56 @@
 """What the runtime's type table says of a registered type, as Python values.
 
-:class:`TypeInfo` (key, index, ancestors, own fields and methods), :class:`TypeField`,
-:class:`TypeMethod` and :class:`TypeSchema` (the type a field or function declares in its
-metadata) carry the reference's ``tvm_ffi.core`` names and attributes. They are descriptions, read
-from the runtime's reflection records (``TVMFFIGetTypeInfo``) each time one is asked for, so they
-show fields and methods registered after the class was made. ``cls.__tvm_ffi_type_info__`` gives
-the one of a class's type.
+:class:`TypeInfo` (key, index, ancestors, own fields and methods), :class:`TypeField` and
+:class:`TypeMethod` carry the reference's ``tvm_ffi.core`` names and attributes; a field's
+declared type is a :class:`TypeSchema` (``ffi._type_schema``) and its dataclass view a
+:class:`Field` (what ``ffi.dataclasses.fields`` reports). They are descriptions, read from the
+runtime's reflection records (``TVMFFIGetTypeInfo``) each time one is asked for, so they show
+fields and methods registered after the class was made. ``cls.__tvm_ffi_type_info__`` (a
+:class:`TypeInfoAttribute`, put on ``ffi.Object`` by ``ffi._bootstrap``) gives the one of a
+class's type.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from . import _core
+from ._abi import FieldFlag, TypeIndex
 from ._core import Device, Object, dtype
+from ._type_schema import TypeSchema, declared_schema
+from .api import MISSING
 
-__all__ = ["MISSING", "TypeField", "TypeInfo", "TypeMethod", "TypeSchema", "type_info"]
-
-
-class _MissingType(Object):
-    """The type of :data:`MISSING`: the runtime's "missing" object (``ffi.GetInvalidObject``, what
-    a lookup that finds nothing returns inside the runtime), shown as ``<MISSING>``."""
-
-    def __repr__(self) -> str:
-        return "<MISSING>"
-
-    def __reduce__(self) -> str:
-        return "MISSING"
-
-    def __copy__(self) -> _MissingType:
-        return self
-
-    def __deepcopy__(self, memo: Any) -> _MissingType:
-        return self
-
-
-def _missing() -> _MissingType:
-    return _core._wrap_as(_core.get_global_func("ffi.GetInvalidObject")(), _MissingType)
-
-
-MISSING: Any = _missing()
-"""No value given: a field without a default, an argument left to the C++ default. As in the
-reference, an ``ffi.Object`` (the runtime's missing object), which identity tells apart."""
-
-# Field and method flag bits (TVMFFIFieldFlagBitMask in <ffi/c_reflection_api.h>).
-_WRITABLE = 1 << 0
-_HAS_DEFAULT = 1 << 1
-_STATIC_METHOD = 1 << 2
-_DEFAULT_FROM_FACTORY = 1 << 5
-_REPR_OFF = 1 << 6
-_COMPARE_OFF = 1 << 7
-_HASH_OFF = 1 << 8
-_INIT_OFF = 1 << 9
-_KW_ONLY = 1 << 10
+__all__ = [
+    "MISSING",
+    "Field",
+    "TypeField",
+    "TypeInfo",
+    "TypeInfoAttribute",
+    "TypeMethod",
+    "TypeSchema",
+    "lookup_type_attr",
+    "type_index_of_key",
+    "type_info",
+    "type_info_of_class",
+    "type_info_of_key",
+]
 
 # How a field takes part in structural equality and hashing, and its flag bit: normally (None, no
 # bit), not at all, or as a definition region of variables.
-_STRUCTURAL_EQ_BITS = {"ignore": 1 << 3, "def-pattern": 1 << 4, "def-simple": 1 << 12}
+_STRUCTURAL_EQ_BITS = {
+    "ignore": FieldFlag.SEQ_HASH_IGNORE,
+    "def-pattern": FieldFlag.SEQ_HASH_DEF_PATTERN,
+    "def-simple": FieldFlag.SEQ_HASH_DEF_SIMPLE,
+}
+_STRUCTURAL_EQ_VALUES = frozenset({None, "def", *_STRUCTURAL_EQ_BITS})
 
 
 def _structural_eq_of(flags: int) -> str | None:
     """The ``structural_eq`` value flag bits spell (None: compared normally)."""
     return next((k for k, bit in _STRUCTURAL_EQ_BITS.items() if flags & bit), None)
-
-
-# ---- type schemas -----------------------------------------------------------------------------
-
-# Type-schema spellings of both header sets, folded to the origin Python code sees.
-_ORIGIN_OF_KEY = {
-    "Variant": "Union",
-    "Tuple": "tuple",
-    "ffi.Function": "Callable",
-    "ffi.Array": "Array",
-    "ffi.List": "List",
-    "ffi.Map": "Map",
-    "ffi.Dict": "Dict",
-    "ffi.OpaquePyObject": "Any",
-    "ffi.Object": "Object",
-    "ffi.Tensor": "Tensor",
-    "ffi.BigInt": "int",
-    "DLTensor*": "Tensor",
-    "void*": "ctypes.c_void_p",
-    "TVMFFIByteArray*": "bytes",
-    "ffi.SmallBytes": "bytes",
-    "ffi.Bytes": "bytes",
-    "std::string": "str",
-    "const char*": "str",
-    "ffi.SmallStr": "str",
-    "ffi.String": "str",
-    "DataType": "dtype",
-    "std::vector": "Array",
-    "std::optional": "Optional",
-    "std::variant": "Union",
-    "std::tuple": "tuple",
-    "std::map": "Map",
-    "std::unordered_map": "Map",
-    "std::function": "Callable",
-    "ObjectRValueRef": "Object",
-}
-
-# The type index of each origin that has one (TVMFFITypeIndex).
-_INDEX_OF_ORIGIN = {
-    "Any": -1, "None": 0, "int": 1, "bool": 2, "float": 3, "ctypes.c_void_p": 4, "dtype": 5,
-    "Device": 6, "Object": 64, "str": 65, "bytes": 66, "Callable": 68, "Tensor": 70, "Array": 71,
-    "Map": 72, "List": 75, "Dict": 76,
-}  # fmt: skip
-_ORIGIN_OF_INDEX = {
-    **{index: origin for origin, index in _INDEX_OF_ORIGIN.items()},
-    7: "Tensor",  # DLTensor*
-    8: "str",  # raw C string
-    9: "bytes",  # TVMFFIByteArray*
-    10: "Object",  # rvalue reference
-    11: "str",  # small string
-    12: "bytes",  # small bytes
-    78: "int",  # big integer
-}
-_STRUCTURAL = -2  # origin_type_index of Optional and Union: no single type
-_UNKNOWN = -3  # origin_type_index of an origin no registered type has
-
-
-# How many type arguments an origin takes: the counts allowed, and how messages say them.
-_ARITY: dict[str, tuple[tuple[int, ...] | None, str]] = {
-    "Optional": ((1,), "exactly one"), "Union": (None, "at least two"),  # None: 2 or more
-    "Array": ((0, 1), "0 or 1"), "List": ((0, 1), "0 or 1"), "list": ((0, 1), "0 or 1"),
-    "Map": ((0, 2), "0 or 2"), "Dict": ((0, 2), "0 or 2"), "dict": ((0, 2), "0 or 2"),
-}  # fmt: skip
-
-
-@dataclasses.dataclass(frozen=True)
-class TypeSchema:
-    """A type as reflection metadata declares it: an `origin` (``"int"``, ``"Array"``,
-    ``"Optional"``, ``"Callable"``, a type key, ...) with positional type `args`; a typed function
-    names its groups in `named_args` (``"params"`` and ``"return"``)::
-
-        s = TypeSchema.from_json_str('{"type": "ffi.Map", "args": [{"type": "ffi.String"},
-                                                                    {"type": "int"}]}')
-        s.origin, s.repr()      # ("Map", "Map[str, int]")
-    """
-
-    origin: str
-    """The type, folded to one spelling (``ffi.String`` and ``std::string`` are ``"str"``)."""
-    args: tuple[TypeSchema, ...] = None  # type: ignore[assignment]
-    """Positional type arguments (element types; Any filled in for a bare container). None only
-    for a bare ``tuple`` (any length), which ``tuple[()]`` (``args == ()``) is not."""
-    named_args: dict[str, tuple[TypeSchema, ...]] | None = dataclasses.field(
-        default=None, hash=False
-    )
-    """Named groups of type arguments: a function's ``"params"`` and ``"return"``."""
-    fallback: TypeSchema | None = None
-    """The schema to show where `origin` names no type known here."""
-    origin_type_index: int = dataclasses.field(default=_UNKNOWN, repr=False, compare=False)
-    """The type index of `origin`: -2 for Optional and Union, -3 when no registered type has it."""
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.origin, str) or not self.origin:
-            raise ValueError("a type schema's origin must be a nonempty string")
-        origin = self.origin
-        bare_tuple = self.args is None and origin == "tuple"  # keeps args None: any length
-        args = tuple(self.args or ())
-        if any(not isinstance(a, TypeSchema) for a in args):
-            raise TypeError("type schema arguments must be TypeSchema instances")
-        named = self.named_args
-        if named is not None:
-            named = {k: tuple(v) for k, v in named.items()}
-            if any(not isinstance(s, TypeSchema) for v in named.values() for s in v):
-                raise TypeError("named type schema arguments must be TypeSchema instances")
-        if origin == "Callable" and args and named is None:  # flat form: return, then params
-            named = {"return": args[:1], **({"params": args[1:]} if len(args) > 1 else {})}
-            args = ()
-        allowed, text = _ARITY.get(origin, ((len(args),), ""))
-        fits = len(args) >= 2 if allowed is None else len(args) in allowed  # noqa: PLR2004
-        if not fits:
-            noun = "argument" if allowed == (1,) else "arguments"
-            raise ValueError(f"{origin} takes {text} type {noun}, not {len(args)}")
-        if origin in ("Array", "List", "list") and not args:
-            args = (TypeSchema("Any"),)
-        elif origin in ("Map", "Dict", "dict") and not args:
-            args = (TypeSchema("Any"), TypeSchema("Any"))
-        object.__setattr__(self, "args", None if bare_tuple else args)
-        object.__setattr__(self, "named_args", named)
-        if self.origin_type_index == _UNKNOWN:
-            object.__setattr__(self, "origin_type_index", _origin_index(origin))
-
-    @staticmethod
-    def from_json_obj(obj: dict[str, Any]) -> TypeSchema:
-        """The schema a parsed JSON object describes: ``{"type": ..., "args": [...]}``, with
-        ``named_args`` and ``fallback`` when present. Non-type arguments (``std::array``'s
-        length) are skipped."""
-        if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
-            raise TypeError(f"expected schema dict with a string 'type', got {obj!r}")
-        origin = _ORIGIN_OF_KEY.get(obj["type"], obj["type"])
-        raw_args = obj.get("args")
-        raw_args = raw_args if isinstance(raw_args, (list, tuple)) else ()
-        named = obj.get("named_args")
-        if obj["type"] == "std::function" and len(raw_args) == 2 and isinstance(raw_args[1], list):
-            named = {"return": [raw_args[0]], "params": raw_args[1]}  # R, [A...]
-            raw_args = ()
-        if named is not None and not isinstance(named, dict):
-            raise TypeError("a type schema's named_args must map names to lists of schemas")
-        args = tuple(TypeSchema.from_json_obj(a) for a in raw_args if isinstance(a, dict))
-        return TypeSchema(
-            origin,
-            None if origin == "tuple" and "args" not in obj else args,
-            named_args=None
-            if named is None
-            else {k: tuple(TypeSchema.from_json_obj(s) for s in v) for k, v in named.items()},
-            fallback=TypeSchema.from_json_obj(obj["fallback"]) if "fallback" in obj else None,
-        )
-
-    @staticmethod
-    def from_json_str(text: str) -> TypeSchema:
-        """The schema JSON text describes (see :meth:`from_json_obj`)."""
-        return TypeSchema.from_json_obj(json.loads(text))
-
-    @staticmethod
-    def from_type_index(type_index: int, args: tuple[TypeSchema, ...] = ()) -> TypeSchema:
-        """The schema of a type index (a TVMFFITypeIndex or a registered object type's)."""
-        origin = _ORIGIN_OF_INDEX.get(type_index) or _core._type_key(type_index)
-        return TypeSchema(origin, args, origin_type_index=type_index)
-
-    def repr(self, ty_map: Callable[[str], str] | None = None) -> str:
-        """The type in Python's annotation syntax: ``Array[int]``, ``int | None``,
-        ``Callable[[str], int]``; `ty_map` renames each origin first."""
-        if self.fallback is not None and self.origin_type_index == _UNKNOWN:
-            return self.fallback.repr(ty_map)
-        origin = self.origin if ty_map is None else ty_map(self.origin)
-        args = [a.repr(ty_map) for a in self.args or ()]
-        if self.origin == "Callable":
-            named = self.named_args or {}
-            if "return" not in named:
-                return "Callable[..., Any]"
-            ret = named["return"][0].repr(ty_map)
-            if "params" not in named:
-                return f"Callable[..., {ret}]"
-            return f"Callable[[{', '.join(p.repr(ty_map) for p in named['params'])}], {ret}]"
-        if self.origin == "Union":
-            return " | ".join(args)
-        if self.origin == "Optional":
-            return f"{args[0]} | None"
-        if self.origin == "tuple" and not args:
-            return "tuple" if self.args is None else "tuple[()]"
-        return f"{origin}[{', '.join(args)}]" if args else origin
-
-    def __repr__(self) -> str:
-        return self.repr()
-
-    def input_repr(self, ty_map: Callable[[str], str] | None = None) -> str:
-        """The type as a parameter annotation: what a caller may pass (see :meth:`repr`)."""
-        return self.repr(ty_map)
-
-    def output_repr(self, ty_map: Callable[[str], str] | None = None) -> str:
-        """The type as a return annotation: what a caller gets back (see :meth:`repr`)."""
-        return self.repr(ty_map)
-
-    @staticmethod
-    def from_annotation(annotation: Any) -> TypeSchema:
-        """The schema of a Python annotation: ``int``, ``Optional[str]``, ``list[int]`` (a List),
-        ``tuple[int, ...]`` (an Array), ``tuple[int, str]``, ``dict[str, float]`` (a Dict),
-        ``ffi.Map[K, V]``, ``Callable[[int], str]``, an FFI object class, ... TypeError for
-        annotations no FFI value can satisfy."""
-        from . import _type_convert
-
-        return _type_convert.from_annotation(annotation)
-
-    def check_value(self, value: Any) -> None:
-        """Checks that `value` converts to this type (as :meth:`convert` would); a TypeError
-        ``type check failed for <type>: ...`` naming where a nested value does not."""
-        from . import _type_convert
-
-        _type_convert.check(self, value, "type check")
-
-    def convert(self, value: Any) -> Any:
-        """`value` converted to this type, as C++ would cast it (an int taking a bool, a float an
-        int, containers element by element), held as an owned FFI value: a :class:`CAny`
-        (``ffi.core._to_py_class_value`` reads it back). TypeError ``type conversion failed for
-        <type>: ...`` when it does not convert."""
-        from . import _core, _type_convert
-
-        return _core.CAny(_type_convert.check(self, value, "type conversion"))
-
-    def is_subtype_of(self, target_cls: type) -> bool:
-        """Whether this schema names an object type that is `target_cls`'s type or derives from
-        it (False for values and structural types, and for classes that are not FFI objects)."""
-        from . import _type_convert
-
-        return _type_convert.is_subtype_of(self, target_cls)
-
-    def to_json(self) -> dict[str, Any]:
-        """The schema as a JSON object (the form :meth:`from_json_obj` reads)."""
-        out: dict[str, Any] = {"type": self.origin}
-        if self.args or (self.origin == "tuple" and self.args is not None):
-            out["args"] = [a.to_json() for a in self.args]
-        if self.named_args is not None:
-            out["named_args"] = {k: [s.to_json() for s in v] for k, v in self.named_args.items()}
-        if self.fallback is not None:
-            out["fallback"] = self.fallback.to_json()
-        return out
-
-
-def _origin_index(origin: str) -> int:
-    if origin in ("Optional", "Union"):
-        return _STRUCTURAL
-    if origin in _INDEX_OF_ORIGIN:
-        return _INDEX_OF_ORIGIN[origin]
-    try:
-        return _core.type_key_to_index(origin)
-    except KeyError:
-        return _UNKNOWN
-
-
-def _schema_of(metadata: dict[str, Any]) -> TypeSchema | None:
-    raw = metadata.get("type_schema")
-    try:
-        if isinstance(raw, str):
-            return TypeSchema.from_json_str(raw)
-        return TypeSchema.from_json_obj(raw) if isinstance(raw, dict) else None
-    except (TypeError, ValueError):
-        return None  # a schema this package cannot read describes nothing here
 
 
 def _json_dict(text: str | None) -> dict[str, Any]:
@@ -327,6 +59,131 @@ def _json_dict(text: str | None) -> dict[str, Any]:
     except ValueError:
         return {}
     return value if isinstance(value, dict) else {}
+
+
+# ---- the dataclass view of a field -----------------------------------------------------------
+
+
+def _field_converter(value: Any) -> Any:
+    """The `converter` every field has, for type checkers (PEP 681): a constructor argument may be
+    anything its annotation converts from (a list for an ``Array[int]`` field); at run time values
+    are converted by the field's annotation, so it returns `value` as it is."""
+    return value
+
+
+class Field:
+    """One field of a dataclass-style FFI class, as :func:`ffi.dataclasses.fields` reports it.
+
+    ``default`` is the default value or :data:`MISSING`; ``default_factory`` a callable making
+    it, or :data:`MISSING`. ``init``, ``repr``, ``compare``, ``hash`` and ``kw_only`` say whether
+    the field is in the constructor, the repr, comparisons and hashing, and taken by keyword only
+    (``hash`` None: as ``compare``; ``kw_only`` None, on a specifier not yet applied: as the
+    class says); ``frozen`` whether plain assignment is refused; ``type`` is the class's
+    annotation (None when there is none), ``doc`` the field's documentation and ``metadata`` its
+    user metadata. Made directly, a Field is left out of comparisons unless `compare` says so (as
+    the reference's is); :func:`ffi.dataclasses.field` puts it in by default. ``_ty_schema``, the
+    :class:`TypeSchema` of a field registered step by step (``TypeInfo._register_fields``), is
+    not shown.
+    """
+
+    __slots__ = (
+        "_ty_schema",
+        "compare",
+        "converter",
+        "default",
+        "default_factory",
+        "doc",
+        "frozen",
+        "hash",
+        "init",
+        "kw_only",
+        "metadata",
+        "name",
+        "repr",
+        "structural_eq",
+        "type",
+    )
+
+    def __init__(
+        self,
+        name: str | None = None,
+        *,
+        default: Any = MISSING,
+        default_factory: Any = MISSING,
+        init: bool = True,
+        repr: bool = True,
+        hash: bool | None = None,
+        compare: bool = False,
+        kw_only: bool | None = None,
+        frozen: bool = False,
+        doc: str | None = None,
+        metadata: dict[str, Any] | None = None,
+        structural_eq: str | None = None,
+        converter: Callable[[Any], Any] = _field_converter,
+        _ty_schema: Any = None,
+    ) -> None:
+        if structural_eq not in _STRUCTURAL_EQ_VALUES:
+            raise ValueError(
+                f"structural_eq must be one of {sorted(map(str, _STRUCTURAL_EQ_VALUES))}, "
+                f"not {structural_eq!r}"
+            )
+        if default is not MISSING and default_factory is not MISSING:
+            raise ValueError("cannot specify both default and default_factory")
+        if default_factory is not MISSING and not callable(default_factory):
+            raise TypeError(
+                f"default_factory must be a callable, not {type(default_factory).__name__}"
+            )
+        self.name = name
+        self.type: Any = None
+        self.default = default
+        self.default_factory = default_factory
+        self.init = init
+        self.repr = repr
+        self.hash = hash  # None: as `compare` says
+        self.compare = compare
+        self.kw_only = kw_only
+        self.frozen = frozen
+        self.doc = doc
+        self.metadata = dict(metadata or {})
+        self.structural_eq = structural_eq
+        self.converter = converter
+        self._ty_schema = _ty_schema
+
+    def __repr__(self) -> str:
+        shown = ", ".join(
+            f"{slot}={getattr(self, slot)!r}" for slot in self.__slots__ if slot != "_ty_schema"
+        )
+        return f"Field({shown})"
+
+
+def _field_from_reflection(desc: Any, hints: dict[str, Any], frozen: bool) -> Field:
+    """A :class:`Field` describing the reflected field behind descriptor `desc`."""
+    flags = desc.flags
+    default: Any = MISSING
+    factory: Any = MISSING
+    if flags & FieldFlag.HAS_DEFAULT:
+        if flags & FieldFlag.DEFAULT_FROM_FACTORY:
+            factory = desc._default
+        else:
+            default = desc._default
+    metadata = json.loads(desc.metadata) if desc.metadata else {}
+    metadata.pop("type_schema", None)
+    out = Field(
+        desc.__name__,
+        default=default,
+        default_factory=factory,
+        init=not flags & FieldFlag.INIT_OFF,
+        repr=not flags & FieldFlag.REPR_OFF,
+        hash=not flags & FieldFlag.HASH_OFF,
+        compare=not flags & FieldFlag.COMPARE_OFF,
+        kw_only=bool(flags & FieldFlag.KW_ONLY),
+        frozen=frozen or not flags & FieldFlag.WRITABLE,
+        doc=desc.__doc__,
+        metadata=metadata,
+        structural_eq=_structural_eq_of(flags),
+    )
+    out.type = hints.get(desc.__name__)
+    return out
 
 
 # ---- type information -------------------------------------------------------------------------
@@ -397,18 +254,20 @@ class TypeInfo:
     total_size: int = 0
     """The object's size in bytes, header included, from its metadata (0 when unknown)."""
 
-    def _register_fields(self, fields: list[Any]) -> None:
-        """Registers the fields of a type made by ``core._register_py_class``: named
-        :class:`ffi.dataclasses.Field` objects with a ``_ty_schema``; fills :attr:`fields`."""
-        from .dataclasses._py_class_steps import register_fields
-
-        register_fields(self, fields)
+    # A TypeInfo from ``core._register_py_class`` (its type made, its fields not yet) also has
+    # ``_register_fields(fields)``, set on it by ffi.dataclasses._py_class_steps.
 
 
-_OBJECT_INDEX = 64  # kTVMFFIObject
+_OBJECT_INDEX = TypeIndex.OBJECT
 # The Python classes standing for the types no registered class is bound to: values that arrive
 # as plain Python values (str, bytes), dtype and Device, and ffi.Object itself.
-_BUILTIN_CLASSES: dict[int, type] = {5: dtype, 6: Device, _OBJECT_INDEX: Object, 65: str, 66: bytes}
+_BUILTIN_CLASSES: dict[int, type] = {
+    TypeIndex.DATA_TYPE: dtype,
+    TypeIndex.DEVICE: Device,
+    TypeIndex.OBJECT: Object,
+    TypeIndex.STR: str,
+    TypeIndex.BYTES: bytes,
+}
 
 
 def type_info(type_index: int) -> TypeInfo:
@@ -421,7 +280,7 @@ def type_info(type_index: int) -> TypeInfo:
             cls = None  # the class of a base or a generated one: no class is bound to this type
     fields = [_type_field(cls, *record) for record in field_records]
     methods = [
-        TypeMethod(name, mdoc, func, _json_dict(meta), bool(flags & _STATIC_METHOD))
+        TypeMethod(name, mdoc, func, _json_dict(meta), bool(flags & FieldFlag.IS_STATIC_METHOD))
         for name, mdoc, meta, flags, func in method_records
     ]
     parent = type_info(ancestors[-1]) if ancestors else None
@@ -431,17 +290,15 @@ def type_info(type_index: int) -> TypeInfo:
 def _type_field(
     cls: type | None, desc: Any, size: int, alignment: int, offset: int, static_index: int
 ) -> TypeField:
-    from .dataclasses.field import _field_from_reflection
-
     on_class = cls.__dict__.get(desc.__name__) if cls is not None else None
     if type(on_class) is type(desc):
         desc = on_class  # the class's own descriptor knows whether the class froze the field
     flags = desc.flags
     metadata = _json_dict(desc.metadata)
-    has_default = bool(flags & _HAS_DEFAULT)
-    from_factory = has_default and bool(flags & _DEFAULT_FROM_FACTORY)
-    ty = _schema_of(metadata)
-    dataclass_field = _dataclass_field(cls, desc, _field_from_reflection)
+    has_default = bool(flags & FieldFlag.HAS_DEFAULT)
+    from_factory = has_default and bool(flags & FieldFlag.DEFAULT_FROM_FACTORY)
+    ty = declared_schema(metadata)
+    dataclass_field = _dataclass_field(cls, desc)
     dataclass_field._ty_schema = ty  # the Field's schema is the reflection's, as the reference's
     return TypeField(
         name=desc.__name__,
@@ -455,24 +312,77 @@ def _type_field(
         getter=desc.__get__,
         setter=desc.set,
         ty=ty,
-        c_init=not flags & _INIT_OFF,
-        c_kw_only=bool(flags & _KW_ONLY),
+        c_init=not flags & FieldFlag.INIT_OFF,
+        c_kw_only=bool(flags & FieldFlag.KW_ONLY),
         c_has_default=has_default,
         c_default=desc._default if has_default and not from_factory else MISSING,
         c_default_factory=desc._default if from_factory else MISSING,
-        c_repr=not flags & _REPR_OFF,
-        c_compare=not flags & _COMPARE_OFF,
-        c_hash=not flags & _HASH_OFF,
+        c_repr=not flags & FieldFlag.REPR_OFF,
+        c_compare=not flags & FieldFlag.COMPARE_OFF,
+        c_hash=not flags & FieldFlag.HASH_OFF,
         c_structural_eq=_structural_eq_of(flags),
         dataclass_field=dataclass_field,
     )
 
 
-def _dataclass_field(cls: type | None, desc: Any, from_reflection: Any) -> Any:
-    """The class's own :class:`ffi.dataclasses.Field` for `desc` (its ``type`` resolved from the
-    annotation), else one made from the reflection alone."""
+def _dataclass_field(cls: type | None, desc: Any) -> Field:
+    """The class's own :class:`Field` for `desc` (its ``type`` resolved from the annotation),
+    else one made from the reflection alone."""
     own = cls.__dict__.get("__ffi_dataclass_fields__", ()) if cls is not None else ()
     for f in own:
         if f.name == desc.__name__:
-            return f
-    return from_reflection(desc, {}, not desc.writable)
+            return f  # type: ignore[no-any-return]
+    return _field_from_reflection(desc, {}, not desc.writable)
+
+
+class TypeInfoAttribute:
+    """``cls.__tvm_ffi_type_info__`` (also read on an instance): the :class:`TypeInfo` of the type
+    the class is bound to, or of its nearest bound base (``ffi.Object``'s when none is). Built on
+    each read, so it shows what was registered since."""
+
+    def __get__(self, obj: Any, owner: type | None = None) -> TypeInfo:
+        if obj is not None:
+            return type_info(obj.type_index)
+        index = _core._class_type_index(owner)
+        return type_info(index if index >= 0 else _OBJECT_INDEX)
+
+
+# ---- lookups by key, by class and of type attributes (the reference's ffi.core helpers) --------
+
+
+def type_index_of_key(type_key: str) -> int | None:
+    """The type index registered for `type_key`, or None."""
+    try:
+        return _core.type_key_to_index(type_key)
+    except KeyError:
+        return None
+
+
+def type_info_of_key(type_key: str) -> TypeInfo:
+    """The TypeInfo of the registered type `type_key` (a KeyError when none is)."""
+    return type_info(_core.type_key_to_index(type_key))
+
+
+def type_info_of_class(type_cls: type) -> TypeInfo | None:
+    """The TypeInfo of the type `type_cls` stands for (``str`` for ``ffi.String``, ``ffi.dtype``
+    for ``DataType``, ...), or None for a class bound to none."""
+    for index, cls in _BUILTIN_CLASSES.items():
+        if cls is type_cls:
+            return type_info(index)
+    if not isinstance(type_cls, type):
+        return None
+    index = _core._class_type_index(type_cls)
+    return None if index < 0 else type_info(index)
+
+
+def lookup_type_attr(type_index: int, attr_key: str, ancestor: bool = False) -> Any:
+    """The type attribute `attr_key` of the type at `type_index` (a reflected ``__ffi_init__``,
+    ``__ffi_repr__``, ...), or None. With `ancestor`, the nearest ancestor's when the type has
+    none of its own."""
+    value = _core._type_attr(type_index, attr_key)
+    if value is None and ancestor:
+        for base in reversed(_core._type_info(type_index)[1]):
+            value = _core._type_attr(base, attr_key)
+            if value is not None:
+                break
+    return value

@@ -8,8 +8,8 @@ Paths are immutable and share their prefixes::
     p = AccessPath.root().attr("layer").array_item(2)   # root.layer[2]
     [step.key for step in p.to_steps()]                  # ["layer", 2]
 
-The classes are the runtime's ``ffi.reflection.AccessPath`` / ``ffi.reflection.AccessStep``, the
-same objects the reference's package sees.
+The classes are the runtime's ``ffi.reflection.AccessPath`` / ``ffi.reflection.AccessStep`` (bound
+to those types by ``ffi._bootstrap``), the same objects the reference's package sees.
 """
 
 from __future__ import annotations
@@ -18,32 +18,32 @@ from collections.abc import Sequence
 from enum import IntEnum
 from typing import Any
 
-from . import _core
+from . import _abi, _core
 from ._core import Object
-from .registry import register_object
-from .structural import structural_hash
 
 __all__ = ["AccessKind", "AccessPath", "AccessStep"]
+
+_structural_hash = _core.get_global_func("ffi.StructuralHash")
+_U64 = (1 << 64) - 1
 
 
 class AccessKind(IntEnum):
     """How one step goes from a value to a part of it (the runtime's numbering)."""
 
-    ATTR = 0
+    ATTR = _abi.AccessKind.ATTR
     """The field named by the key."""
-    ARRAY_ITEM = 1
+    ARRAY_ITEM = _abi.AccessKind.ARRAY_ITEM
     """The element at the key (an index)."""
-    MAP_ITEM = 2
+    MAP_ITEM = _abi.AccessKind.MAP_ITEM
     """The value under the key."""
-    ATTR_MISSING = 3
+    ATTR_MISSING = _abi.AccessKind.ATTR_MISSING
     """A field the other side of a comparison has and this side lacks."""
-    ARRAY_ITEM_MISSING = 4
+    ARRAY_ITEM_MISSING = _abi.AccessKind.ARRAY_ITEM_MISSING
     """An element past this side's end."""
-    MAP_ITEM_MISSING = 5
+    MAP_ITEM_MISSING = _abi.AccessKind.MAP_ITEM_MISSING
     """A key this side lacks."""
 
 
-@register_object("ffi.reflection.AccessStep", init=False)
 class AccessStep(Object):
     """One step of a path: ``kind`` (an :class:`AccessKind` value) and ``key`` (field name,
     index or map key)."""
@@ -52,7 +52,6 @@ class AccessStep(Object):
     key: Any
 
 
-@register_object("ffi.reflection.AccessPath", init=False)
 class AccessPath(Object):
     """A path from a root value: ``parent`` (None for the root), ``step`` (None for the root)
     and ``depth`` (the number of steps). Start one with :meth:`root`."""
@@ -114,7 +113,8 @@ class AccessPath(Object):
         return not self == other
 
     def __hash__(self) -> int:
-        return structural_hash(self)
+        # ffi.structural_hash(self), which builds on this module: equal paths hash alike.
+        return int(_structural_hash(self, False, False)) & _U64
 
     def __repr__(self) -> str:
         # The runtime's form, as the reference shows a path: <root>.a[1][<missing:"k">]

@@ -1,8 +1,10 @@
-"""The Python-level parts of the API around objects: shapes, devices, conversion protocols and
-copying or pickling objects.
+"""The Python-level parts of the API around objects: shapes, devices, conversion protocols, the
+missing value and copying or pickling objects.
 
 Everything on the call path is native (``ffi._core``); this module holds the conveniences around
-it and never imports PyTorch or NumPy at import time.
+it and never imports PyTorch or NumPy at import time. What it adds to the extension's classes
+(``Object.__copy__``, ``Function.__from_extern_c__``, ...) and the value classes it defines for
+built-in types (``Shape``, ``OpaquePyObject``) are put in place by ``ffi._bootstrap``.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from collections.abc import Iterable
 from typing import Any, Callable, SupportsIndex
 
 from . import _core
-from ._core import Device, Function, Object
+from ._abi import DL_DEVICE_TYPE
+from ._core import Device, Function, Object, Tensor
 
 
 class Shape(tuple):
@@ -55,6 +58,28 @@ class OpaquePyObject(Object):
         return _core._opaque_pyobject(self)
 
 
+class _MissingType(Object):
+    """The type of :data:`MISSING`: the runtime's "missing" object (``ffi.GetInvalidObject``, what
+    a lookup that finds nothing returns inside the runtime), shown as ``<MISSING>``."""
+
+    def __repr__(self) -> str:
+        return "<MISSING>"
+
+    def __reduce__(self) -> str:
+        return "MISSING"
+
+    def __copy__(self) -> _MissingType:
+        return self
+
+    def __deepcopy__(self, memo: Any) -> _MissingType:
+        return self
+
+
+MISSING: Any = _core._wrap_as(_core.get_global_func("ffi.GetInvalidObject")(), _MissingType)
+"""No value given: a field without a default, an argument left to the C++ default. As in the
+reference, an ``ffi.Object`` (the runtime's missing object), which identity tells apart."""
+
+
 class ObjectConvertible:
     """Base for Python classes that stand for an FFI object: a subclass defines :meth:`asobject`,
     and its instances pass to FFI calls (and to ``ffi.convert``, containers, fields) as the object
@@ -81,7 +106,7 @@ class ObjectConvertible:
 
 # ---- copying and pickling objects ---------------------------------------------------------------
 # Containers define their own (container.py); these serve every other object, registered class or
-# not. They are attached to ffi.Object below, so objects of unregistered types have them too.
+# not. ffi._bootstrap attaches them to ffi.Object, so objects of unregistered types have them too.
 
 
 def _object_copy(self: Object) -> Object:
@@ -120,55 +145,51 @@ def _object_from_json_graph(text: str) -> Any:
     return _core.get_global_func("ffi.FromJSONGraphString")(text)
 
 
-class _TypeInfoAttribute:
-    """``cls.__tvm_ffi_type_info__`` (also read on an instance): the :class:`ffi.core.TypeInfo`
-    of the type the class is bound to, or of its nearest bound base (``ffi.Object``'s when none
-    is). Built on each read (see ffi._type_info), which loads on first use."""
-
-    def __get__(self, obj: Any, owner: type | None = None) -> Any:
-        from ._type_info import _OBJECT_INDEX, type_info
-
-        if obj is not None:
-            return type_info(obj.type_index)
-        index = _core._class_type_index(owner)
-        return type_info(index if index >= 0 else _OBJECT_INDEX)
-
-
-Object.__copy__ = _object_copy  # type: ignore[method-assign]
-Object.__deepcopy__ = _object_deepcopy  # type: ignore[method-assign]
-Object.__reduce__ = _object_reduce  # type: ignore[method-assign,assignment]
-Object.__ctypes_handle__ = _object_ctypes_handle  # type: ignore[attr-defined]
-Object.__tvm_ffi_type_info__ = _TypeInfoAttribute()  # type: ignore[attr-defined]
-_core._register_class(_core.type_key_to_index("ffi.Shape"), Shape)
-_core._register_class(_core.type_key_to_index("ffi.OpaquePyObject"), OpaquePyObject)
-
-
 class DLDeviceType(enum.IntEnum):
     """DLPack device types."""
 
-    kDLCPU = 1
-    kDLCUDA = 2
-    kDLCUDAHost = 3
-    kDLOpenCL = 4
-    kDLVulkan = 7
-    kDLMetal = 8
-    kDLVPI = 9
-    kDLROCM = 10
-    kDLROCMHost = 11
-    kDLExtDev = 12
-    kDLCUDAManaged = 13
-    kDLOneAPI = 14
-    kDLWebGPU = 15
-    kDLHexagon = 16
-    kDLMAIA = 17
-    kDLTrn = 18
+    kDLCPU = DL_DEVICE_TYPE["kDLCPU"]
+    kDLCUDA = DL_DEVICE_TYPE["kDLCUDA"]
+    kDLCUDAHost = DL_DEVICE_TYPE["kDLCUDAHost"]
+    kDLOpenCL = DL_DEVICE_TYPE["kDLOpenCL"]
+    kDLVulkan = DL_DEVICE_TYPE["kDLVulkan"]
+    kDLMetal = DL_DEVICE_TYPE["kDLMetal"]
+    kDLVPI = DL_DEVICE_TYPE["kDLVPI"]
+    kDLROCM = DL_DEVICE_TYPE["kDLROCM"]
+    kDLROCMHost = DL_DEVICE_TYPE["kDLROCMHost"]
+    kDLExtDev = DL_DEVICE_TYPE["kDLExtDev"]
+    kDLCUDAManaged = DL_DEVICE_TYPE["kDLCUDAManaged"]
+    kDLOneAPI = DL_DEVICE_TYPE["kDLOneAPI"]
+    kDLWebGPU = DL_DEVICE_TYPE["kDLWebGPU"]
+    kDLHexagon = DL_DEVICE_TYPE["kDLHexagon"]
+    kDLMAIA = DL_DEVICE_TYPE["kDLMAIA"]
+    kDLTrn = DL_DEVICE_TYPE["kDLTrn"]
+
+
+def set_tensor_class(cls: type) -> None:
+    """Make tensors arrive as `cls` (``ffi.Tensor`` or a subclass): call results, ``from_dlpack``
+    and tensors in containers. The reference's hook (``core._set_class_tensor``), by which a
+    framework (TVM's ``Tensor``) puts its own class on every tensor."""
+    _core._set_value_class(Tensor, cls)
+
+
+def set_device_class(cls: type) -> None:
+    """Make devices arrive as `cls` (``ffi.Device`` or a subclass): call results and
+    :func:`device` (``core._set_class_device``)."""
+    _core._set_value_class(Device, cls)
+
+
+def set_dtype_class(cls: type) -> None:
+    """Make dtypes arrive as `cls` (``ffi.dtype`` or a subclass): call results and
+    ``Tensor.dtype`` (``core._set_class_dtype``)."""
+    _core._set_value_class(_core.dtype, cls)
 
 
 def device(device_type: str | int | Any, index: int | None = None) -> Device:
     """Make a Device: ``device("cuda:1")``, ``device("cuda", 1)``, ``device(torch.device(...))``.
 
-    Of the class devices arrive as: ``ffi.Device`` unless ``ffi.core._set_class_device`` chose a
-    subclass."""
+    Of the class devices arrive as: ``ffi.Device`` unless :func:`set_device_class`
+    (``ffi.core._set_class_device``) chose a subclass."""
     return _core._value_class(Device)(device_type, index)
 
 
@@ -189,10 +210,6 @@ def _from_mlir_packed_safe_call(
     return _core._function_from_c_symbol(mlir_packed_symbol, keep_alive_object, True)
 
 
-Function.__from_extern_c__ = staticmethod(_from_extern_c)  # type: ignore[attr-defined]
-Function.__from_mlir_packed_safe_call__ = staticmethod(_from_mlir_packed_safe_call)  # type: ignore[attr-defined]
-
-
 def convert_func(pyfunc: Callable[..., Any], tensor_cls: type | None = None) -> Function:
     """`pyfunc` as an ``ffi.Function`` (as ``ffi.convert`` makes it), whose tensor arguments
     arrive as instances of `tensor_cls` when given: a class exposing
@@ -211,7 +228,6 @@ def convert_func(pyfunc: Callable[..., Any], tensor_cls: type | None = None) -> 
         raise TypeError(
             f"tensor_cls must be a class exposing __dlpack_c_exchange_api__, not {tensor_cls!r}"
         )
-    from ._core import Tensor
 
     def with_framework_tensors(*args: Any) -> Any:
         return pyfunc(*(_core._tensor_as(a, tensor_cls) if type(a) is Tensor else a for a in args))

@@ -3,7 +3,8 @@
 
 They are built and read natively by the extension: a Python list, tuple or dict passed to an FFI
 function becomes an ``Array`` or ``Map`` without going through these classes, and containers a
-function returns arrive as these classes, converting each element when it is read. ``Array`` and
+function returns arrive as these classes (``ffi._bootstrap`` registers them with the extension),
+converting each element when it is read. ``Array`` and
 ``Map`` are immutable (copy-on-write in C++); ``List`` and ``Dict`` are shared and mutable: a change
 made through one reference, in Python or C++, is seen by every holder.
 """
@@ -27,9 +28,12 @@ from collections.abc import (
 from typing import Any, Generic, TypeVar, overload
 
 from . import _core
+from ._abi import TypeIndex
 from ._core import Device, Function, Object, Tensor, dtype, from_dlpack
-from ._type_info import MISSING  # the reference's container module exports it too
-from .api import _object_reduce
+from .api import (
+    MISSING,  # the reference's container module exports it too
+    _object_reduce,
+)
 
 __all__ = ["MISSING", "Array", "Dict", "List", "Map"]
 
@@ -37,18 +41,17 @@ T = TypeVar("T")
 K = TypeVar("K")
 V = TypeVar("V")
 
-_ARRAY = _core.type_key_to_index("ffi.Array")
-_LIST = _core.type_key_to_index("ffi.List")
-_MAP = _core.type_key_to_index("ffi.Map")
-_DICT = _core.type_key_to_index("ffi.Dict")
+_ARRAY = TypeIndex.ARRAY
+_LIST = TypeIndex.LIST
+_MAP = TypeIndex.MAP
+_DICT = TypeIndex.DICT
 
 _runtime_fns: dict[str, Function] = {}
 
 # Objects that compare by identity inside containers: nothing but their identity is comparable
 # (the reference's recursive equality takes any two functions, modules or Python objects as equal).
 _IDENTITY_KINDS = frozenset(
-    _core.type_key_to_index(key)
-    for key in ("ffi.Function", "ffi.Module", "ffi.OpaquePyObject", "ffi.Error")
+    (TypeIndex.FUNCTION, TypeIndex.MODULE, TypeIndex.OPAQUE_PY_OBJECT, TypeIndex.ERROR)
 )
 
 
@@ -552,9 +555,3 @@ class _ValuesView(ValuesView[Any]):
 
     def __iter__(self) -> Iterator[Any]:
         return iter([v for _, v in _core._map_items(self._mapping)])  # type: ignore[arg-type]
-
-
-_core._register_class(_ARRAY, Array)
-_core._register_class(_LIST, List)
-_core._register_class(_MAP, Map)
-_core._register_class(_DICT, Dict)

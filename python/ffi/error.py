@@ -7,18 +7,16 @@ from typing import Any, Callable, TypeVar, overload
 
 from . import _core
 from ._core import Object
-from .registry import register_object
 
 __all__ = ["Error", "register_error"]
 
 _make = _core.convert(_core._make_error)
 
 
-@register_object("ffi.Error", init=False)
 class Error(Object):
     """An FFI error object: its ``kind`` (the exception class name, e.g. ``"ValueError"``), its
-    ``message`` and its C++ ``backtrace``. :meth:`py_error` gives the exception it stands for,
-    to raise::
+    ``message`` and its C++ ``backtrace``; the class of ``ffi.Error`` values (bound to the type by
+    ``ffi._bootstrap``). :meth:`py_error` gives the exception it stands for, to raise::
 
         err = ffi.Error("KeyError", "no such entry")
         raise err.py_error()   # KeyError: 'no such entry'

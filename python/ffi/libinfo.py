@@ -22,40 +22,21 @@ import os
 import sys
 from typing import TYPE_CHECKING, Callable, Union
 
+# The runtime loader finds the runtime library before anything else of the package loads, so
+# that part lives beside it; it is this module's too.
+from ._runtime import (
+    _PACKAGE_DIR,
+    _SOURCE_ROOT,
+    _first_existing,
+    _is_source_tree,
+    get_runtime_library_path,
+)
+from .module import Module, load_module
+
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from .module import Module
-
 _PathLike = Union[str, "os.PathLike[str]"]
-
-_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
-_SOURCE_ROOT = os.path.dirname(os.path.dirname(_PACKAGE_DIR))
-
-
-def _runtime_library_name() -> str:
-    if sys.platform.startswith("win"):
-        return "ffi_runtime.dll"
-    if sys.platform == "darwin":
-        return "libffi_runtime.dylib"
-    return "libffi_runtime.so"
-
-
-def _is_source_tree() -> bool:
-    return os.path.isfile(os.path.join(_SOURCE_ROOT, "CMakeLists.txt")) and os.path.isfile(
-        os.path.join(_SOURCE_ROOT, "include", "ffi", "c_api.h")
-    )
-
-
-def _first_existing(candidates: list[str], what: str, hint: str = "") -> str:
-    for path in candidates:
-        if os.path.exists(path):
-            return path
-    searched = "\n  ".join(candidates) or "(nowhere)"
-    msg = f"ffi: cannot find {what}; searched:\n  {searched}"
-    if hint:
-        msg += f"\n{hint}"
-    raise RuntimeError(msg)
 
 
 def get_include_dir() -> str:
@@ -67,25 +48,6 @@ def get_include_dir() -> str:
         [os.path.join(d, "ffi", "c_api.h") for d in candidates], "the ffi headers (ffi/c_api.h)"
     )
     return os.path.dirname(os.path.dirname(header))
-
-
-def get_runtime_library_path() -> str:
-    """Return the full path of the runtime shared library (``libffi_runtime.so``)."""
-    name = _runtime_library_name()
-    override = os.environ.get("FFI_LIBRARY_PATH")
-    if override:
-        path = os.path.join(override, name) if os.path.isdir(override) else override
-        return _first_existing(
-            [os.path.abspath(path)], "the runtime library", "(set by FFI_LIBRARY_PATH)"
-        )
-    candidates = [os.path.join(_PACKAGE_DIR, "lib", name)]
-    if _is_source_tree():
-        candidates.append(os.path.join(_SOURCE_ROOT, "build", name))
-    return _first_existing(
-        candidates,
-        f"the runtime library {name}",
-        "Install the package (pip install .) or set FFI_LIBRARY_PATH to a built library.",
-    )
 
 
 def get_lib_dir() -> str:
@@ -326,6 +288,4 @@ def load_lib_module(
     `keep_module_alive` is accepted for the reference's sake: a loaded library always stays
     loaded here.
     """
-    from . import load_module
-
     return load_module(find_library(package, target_name, extra_lib_paths))

@@ -1,5 +1,10 @@
 """Loaded libraries: :class:`Module` (the reference's ``tvm_ffi.module``), ``load_module``,
-``system_lib``, and the signatures typed exports declare in their metadata."""
+``system_lib``, and the signatures typed exports declare in their metadata.
+
+``ffi._bootstrap`` makes modules arrive as :class:`Module` and gives the extension this module's
+hooks: ``Module._populate`` for each module arriving in Python, :func:`_signature_from_metadata`
+for ``inspect.signature`` of a typed function and :func:`_global_metadata` for each global
+function looked up."""
 
 from __future__ import annotations
 
@@ -10,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import _core
 from ._core import Function
+from ._type_schema import parse_metadata
 
 
 class _ShadowedByExports:
@@ -47,9 +53,9 @@ class Module(_core._ModuleBase):
     __slots__ = ("__dict__",)  # where the exported functions are cached
 
     def _populate(self) -> None:
-        # Called (through the hook registered below) when a module arrives in Python. The
-        # reference's runtime has no way to list a module's functions: there, each function
-        # becomes an attribute when it is first looked up (__getattr__ below).
+        # The extension's hook (see the module docstring): called when a module arrives in
+        # Python. The reference's runtime has no way to list a module's functions: there, each
+        # function becomes an attribute when it is first looked up (__getattr__ below).
         lister = _core.get_global_func("ffi.ModuleListFunctionNames", True)
         if lister is None:
             return
@@ -105,7 +111,7 @@ class Module(_core._ModuleBase):
         # Typed exports carry their signature as `__tvm_ffi__metadata_<name>`.
         meta = _core.module_get_function(self, "_metadata_" + name)
         if meta is not None:
-            func._ffi_metadata = _parse_metadata(meta())
+            func._ffi_metadata = parse_metadata(meta())
             _set_params_from_metadata(func, func._ffi_metadata)
         return func
 
@@ -207,7 +213,8 @@ def _file_path(mod: Module) -> str:
 
 
 class ModulePropertyMask(enum.IntEnum):
-    """The bits of :meth:`Module.get_property_mask` (the reference's values)."""
+    """The bits of :meth:`Module.get_property_mask` (the reference's values; no public header
+    declares them, so the extension cannot export them)."""
 
     BINARY_SERIALIZABLE = 0b001
     RUNNABLE = 0b010
@@ -271,39 +278,12 @@ def _signature_from_metadata(meta: dict):
     return inspect.Signature(params, return_annotation=meta.get("return_type", "Any"))
 
 
-_core._register_class(_core.type_key_to_index("ffi.Module"), Module)
-
-
-def _schema_text(schema: dict) -> str:
-    """A type schema ({"type": "Optional", "args": [{"type": "int"}]}) as "Optional<int>"."""
-    args = schema.get("args")
-    inner = f"<{', '.join(_schema_text(a) for a in args)}>" if args else ""
-    return str(schema.get("type", "Any")) + inner
-
-
-def _parse_metadata(text: str) -> dict:
-    """A function's metadata (JSON), with "arg_types" and "return_type" read from the reference's
-    "type_schema" when only that is there (exports built with the reference's headers, global
-    functions), so that every function with a schema has a signature."""
-    import json
-
-    meta = json.loads(text)
-    if "arg_types" not in meta and isinstance(meta.get("type_schema"), str):
-        named = json.loads(meta["type_schema"]).get("named_args", {})
-        meta["arg_types"] = [_schema_text(p) for p in named.get("params", [])]
-        meta["return_type"] = _schema_text((named.get("return") or [{}])[0])
-    return meta
-
-
 def _global_metadata(func: Function, text: str) -> None:
     """Names the parameters of a global function registered with ``ffi::arg`` annotations (its
     metadata has "arg_names" beside the reference's "type_schema"); called by get_global_func."""
-    meta = _parse_metadata(text)
+    meta = parse_metadata(text)
     func._ffi_metadata = meta
     _set_params_from_metadata(func, meta)
-
-
-_core._set_hooks(Module._populate, _signature_from_metadata, _global_metadata)
 
 
 def load_module(path: str | os.PathLike, keep_module_alive: bool = True) -> Module:

@@ -12,12 +12,17 @@ import json
 import sys
 import types
 import warnings
+import weakref
 from collections import Counter
 from collections.abc import MutableMapping, Sequence
 from typing import Any, Callable, TypeVar, overload
 
 from . import _core
 from ._core import Function, Object, get_global_func, remove_global_func
+from ._type_info import MISSING, TypeInfo, type_info
+from ._type_schema import declared_schema, parse_metadata
+from .api import set_tensor_class
+from .module import Module
 
 __all__ = [
     "get_global_func",
@@ -48,15 +53,17 @@ def _type_index(type_key: str) -> int:
         ) from None
 
 
-_KWARGS: Any = None
+_get_kwargs_object = _core.get_global_func("ffi.GetKwargsObject", True)
+KWARGS: Object | None = _get_kwargs_object() if _get_kwargs_object is not None else None
+"""The runtime's keyword-argument marker: ``f(KWARGS, "name", value, ...)`` passes ``name=value``
+to a function that reads keywords (a reflected ``__ffi_init__``). None on a runtime without it."""
 
 
 def _kwargs_sentinel() -> Any:
-    """The runtime's KWARGS sentinel (``ffi.GetKwargsObject``), fetched once."""
-    global _KWARGS
-    if _KWARGS is None:
-        _KWARGS = _core.get_global_func("ffi.GetKwargsObject")()
-    return _KWARGS
+    """:data:`KWARGS`; the runtime's error for a missing function on a runtime without it."""
+    if KWARGS is None:
+        return _core.get_global_func("ffi.GetKwargsObject")()  # raises: no such function
+    return KWARGS
 
 
 def _pack_kwargs(args: tuple, kwargs: dict) -> tuple:
@@ -108,10 +115,8 @@ def _install_init(cls: type, ffi_init: Function | None, described: bool = False)
     cls.__init__ = __init__  # type: ignore[misc]
 
 
-def _type_info_of(cls: type) -> Any:
+def _type_info_of(cls: type) -> TypeInfo:
     """The TypeInfo of the type `cls` is bound to."""
-    from ._type_info import type_info
-
     return type_info(_core._class_type_index(cls))
 
 
@@ -130,10 +135,7 @@ def _init_signature(cls: type) -> Any:
     (``(x: int, y: float)``), else ``arg0, arg1, ...``; for the constructor the runtime makes
     from the fields, the fields that take part (required, then those with defaults, then the
     keyword-only ones; a default shows as ``MISSING``)."""
-    import inspect
-
-    from ._type_info import MISSING
-    from .module import _parse_metadata
+    import inspect  # not at import: only signatures need it, and it is costly to import
 
     info = _type_info_of(cls)
     fields = _init_fields(info)
@@ -145,7 +147,7 @@ def _init_signature(cls: type) -> Any:
         return inspect.Signature([self_param, args])
     declared = inits[0] if inits else None
     if declared is not None and isinstance(declared.metadata.get("type_schema"), str):
-        types = _parse_metadata(json.dumps(declared.metadata))["arg_types"]
+        types = parse_metadata(json.dumps(declared.metadata))["arg_types"]
         named = len(types) <= len(fields) and all(
             _field_type(f) in (None, t) for f, t in zip(fields, types)
         )
@@ -177,19 +179,15 @@ def _init_signature(cls: type) -> Any:
 
 def _field_type(field: Any) -> str | None:
     """A field's declared type as a signature shows it ("int"), or None when it has none."""
-    from .module import _schema_text
-
-    schema = field.metadata.get("type_schema")
-    if isinstance(schema, str):
-        return _schema_text(json.loads(schema))
-    return None
+    if not isinstance(field.metadata.get("type_schema"), str):
+        return None
+    schema = declared_schema(field.metadata)
+    return "Any" if schema is None else schema.typestr()
 
 
 def _set_method_metadata(cls: type) -> None:
     """Gives the class's reflected methods their metadata, so that ``inspect.signature`` and
     ``help`` show their parameters."""
-    from .module import _parse_metadata
-
     methods = _type_info_of(cls).methods
     counts = Counter(m.name for m in methods)
     for method in methods:
@@ -198,7 +196,7 @@ def _set_method_metadata(cls: type) -> None:
         attr = cls.__dict__.get(method.name)
         if isinstance(attr, Function) and getattr(attr, "_ffi_metadata", None) is None:
             if isinstance(method.metadata.get("type_schema"), str):
-                attr._ffi_metadata = _parse_metadata(json.dumps(method.metadata))
+                attr._ffi_metadata = parse_metadata(json.dumps(method.metadata))
 
 
 # Types whose values the extension hands out as its own classes (functions, tensors, containers,
@@ -221,12 +219,9 @@ _BUILTIN_VALUE_KEYS = frozenset(
 )
 
 
-def _replaceable_builtin_classes() -> dict[str, type]:
-    """The built-in types whose class a subclass may replace, as the reference allows (TVM binds
-    its own Tensor and Module classes so)."""
-    from .module import Module  # imports this module
-
-    return {"ffi.Tensor": _core.Tensor, "ffi.Module": Module}
+# The built-in types whose class a subclass may replace, as the reference allows (TVM binds its
+# own Tensor and Module classes so).
+_REPLACEABLE_BUILTIN_CLASSES: dict[str, type] = {"ffi.Tensor": _core.Tensor, "ffi.Module": Module}
 
 
 def _warn_missing_field_annotations(cls: type, type_info: Any, stacklevel: int = 1) -> None:
@@ -258,12 +253,24 @@ def _bind_class(cls: type, key: str) -> Function | None:
     return _core._register_object(_type_index(key), cls)
 
 
+# What _add_class_attrs saw of a class, for the last step (``_dunder._install_dataclass_dunders``):
+# its constructor and the names its body defined before binding added the fields and methods.
+_BOUND: weakref.WeakKeyDictionary[type, tuple[Function | None, set[str]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
 def _add_class_attrs(cls: type, type_info: Any) -> None:
     """Binds `cls` to the type `type_info` describes (fields as attributes, methods as methods):
     the third step of making a ``py_class`` by hand (see ``core._register_py_class``)."""
-    from .dataclasses._py_class_steps import add_class_attrs
+    body = set(cls.__dict__)
+    _BOUND[cls] = (_bind_class(cls, type_info.type_key), body)
 
-    add_class_attrs(cls, type_info)
+
+def _bound_by_add_class_attrs(cls: type) -> tuple[Function | None, set[str]] | None:
+    """The constructor and class body names :func:`_add_class_attrs` recorded for `cls`, or None
+    when it did not bind `cls`."""
+    return _BOUND.get(cls)
 
 
 def _replace_builtin_class(cls: type, key: str, base: type) -> None:
@@ -274,9 +281,7 @@ def _replace_builtin_class(cls: type, key: str, base: type) -> None:
             f"{base.__module__}.{base.__qualname__} can be bound to it, not {cls!r}"
         )
     if base is _core.Tensor:
-        from .core import _set_class_tensor  # imports this module
-
-        _set_class_tensor(cls)
+        set_tensor_class(cls)
     else:
         _core._register_class(_type_index(key), cls)
 
@@ -300,7 +305,7 @@ def register_object(type_key: str | type | None = None, *, init: bool = True) ->
     """
 
     def register(cls: _T, key: str) -> _T:
-        base = _replaceable_builtin_classes().get(key)
+        base = _REPLACEABLE_BUILTIN_CLASSES.get(key)
         if base is not None:
             _replace_builtin_class(cls, key, base)  # its construction stays the built-in's
             return cls

@@ -7,6 +7,8 @@ declares (``_type_s_eq_hash_kind``: tree, const-tree, DAG, free variable or uniq
 the field flags ``SEqHashIgnore`` / ``SEqHashDefPattern`` / ``SEqHashDefSimple``. An object whose
 type declares no kind is a TypeError. The rules are in docs/structural.md; the runtime implements
 them (``ffi.StructuralEqual``, ``ffi.StructuralHash``, ``ffi.GetFirstStructuralMismatch``).
+The classes of the runtime's types here (``StructuralKey``, ``VisitInterrupt``, the visitor and
+the mutator) are bound to those types by ``ffi._bootstrap``.
 """
 
 from __future__ import annotations
@@ -14,14 +16,12 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Sequence
 from enum import IntEnum
-from typing import TYPE_CHECKING, Any, Union
+from typing import Any, Union
 
-from . import _core
+from . import _abi, _core
+from ._abi import TypeIndex
 from ._core import Object
-from .registry import register_object
-
-if TYPE_CHECKING:
-    from .access_path import AccessPath
+from .access_path import AccessPath
 
 __all__ = [
     "DefRegionKind",
@@ -97,7 +97,6 @@ def get_first_structural_mismatch(
     return None if found is None else (found[0], found[1])
 
 
-@register_object("ffi.StructuralKey", init=False)
 class StructuralKey(Object):
     """A value that dicts (and :class:`ffi.Map`) find by structure instead of identity::
 
@@ -127,16 +126,16 @@ class WalkOrder(IntEnum):
     """Whether :func:`structural_walk` calls a part's callback before (``PREORDER``) or after
     (``POSTORDER``) walking its children."""
 
-    PREORDER = 0
-    POSTORDER = 1
+    PREORDER = _abi.WalkOrder.PRE_ORDER
+    POSTORDER = _abi.WalkOrder.POST_ORDER
 
 
 class WalkResult(IntEnum):
     """What a walk callback returns: ``ADVANCE`` (as None) walks on into the part's children,
     ``SKIP`` leaves them out (pre-order only). Return a :class:`VisitInterrupt` to stop."""
 
-    ADVANCE = 0
-    SKIP = 1
+    ADVANCE = _abi.WalkResult.ADVANCE
+    SKIP = _abi.WalkResult.SKIP
 
 
 class DefRegionKind(IntEnum):
@@ -144,12 +143,11 @@ class DefRegionKind(IntEnum):
     ``TVMFFIDefRegionKind``): outside any (``NONE``), inside a field flagged
     ``SEqHashDefPattern`` (``DEF_PATTERN``) or ``SEqHashDefSimple`` (``DEF_SIMPLE``)."""
 
-    NONE = 0
-    DEF_PATTERN = 1
-    DEF_SIMPLE = 2
+    NONE = _abi.DefRegionKind.NONE
+    DEF_PATTERN = _abi.DefRegionKind.PATTERN
+    DEF_SIMPLE = _abi.DefRegionKind.SIMPLE
 
 
-@register_object("ffi.VisitInterrupt", init=False)
 class VisitInterrupt(Object):
     """Returned by a :func:`structural_walk` callback to stop the walk; the walk returns it, so
     ``value`` carries a payload back to the caller::
@@ -169,11 +167,10 @@ class InplaceMode(IntEnum):
     when nothing else references the value (the root was handed over by its only owner);
     ``DISALLOW`` otherwise (copy on write)."""
 
-    DISALLOW = 0
-    ALLOW = 1
+    DISALLOW = _abi.InplaceMode.DISALLOW
+    ALLOW = _abi.InplaceMode.ALLOW
 
 
-@register_object("ffi.StructuralVisitor", init=False)
 class StructuralVisitor(Object):
     """The visitor of a running :func:`structural_visit` (callbacks receive it); not made
     directly."""
@@ -199,7 +196,6 @@ class StructuralVisitor(Object):
         return _visitor_with_region(self, int(kind), callback)
 
 
-@register_object("ffi.StructuralMutator", init=False)
 class StructuralMutator(Object):
     """The mutator of a running :func:`structural_mutate` or :func:`structural_map` (callbacks
     receive it); not made directly."""
@@ -235,8 +231,15 @@ class StructuralMutator(Object):
 #: ``((type1, type2, ...), callback)``; or a sequence of typed entries.
 WalkCallbacks = Union[Callable[..., Any], tuple, Sequence[tuple]]
 
-_BUILTIN_TYPE_INDEX = {type(None): 0, int: 1, bool: 2, float: 3, str: 65, bytes: 66}
-_ANY_TYPE_INDEX = -1
+_BUILTIN_TYPE_INDEX = {
+    type(None): TypeIndex.NONE,
+    int: TypeIndex.INT,
+    bool: TypeIndex.BOOL,
+    float: TypeIndex.FLOAT,
+    str: TypeIndex.STR,
+    bytes: TypeIndex.BYTES,
+}
+_ANY_TYPE_INDEX = TypeIndex.ANY
 
 
 def _type_index_of(t: Any, api: str) -> int:
@@ -247,7 +250,7 @@ def _type_index_of(t: Any, api: str) -> int:
         if t in _BUILTIN_TYPE_INDEX:
             return _BUILTIN_TYPE_INDEX[t]
         if t is Object:
-            return _core.type_key_to_index("ffi.Object")
+            return TypeIndex.OBJECT
         index = _core._class_type_index(t)
         if index >= 0:
             return index

@@ -22,19 +22,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import ffi
-
 from . import _core
-from ._stub_types import (
-    BUILTIN_OBJECTS,
-    ORIGINS,
-    Schema,
-    Writer,
-    function_schema,
-    is_identifier,
-    schema_from_type_schema,
-)
+from ._stub_types import BUILTIN_OBJECTS, Writer, is_identifier, signature
 from ._type_info import type_info
+from ._type_schema import TypeSchema, function_schema, typestr_origin
+from .module import load_module
+from .registry import get_global_func_metadata, get_registered_type_keys
 
 
 def _default_text(value: Any) -> str:
@@ -63,14 +56,15 @@ def render_function(w: Writer, f: Func, indent: str = "") -> list[str]:
     TypeStr types, ``arg_names`` and ``arg_defaults``."""
     lines: list[str] = []
     schema = function_schema(f.meta)
+    declared, returns = signature(schema) if schema is not None else (None, None)
     self_param = ["self"] if f.method in ("instance", "init") else []
     deco = [f"{indent}@staticmethod"] if f.method == "static" else []
-    if schema is None or schema.params is None or schema.ret is None:
+    if declared is None or returns is None:
         params = ", ".join([*self_param, f"*args: {w.any_name()}"])
-        ret = "Any" if schema is None or schema.ret is None else w.annotate(schema.ret, False)
+        ret = "Any" if returns is None else w.annotate(returns, False)
         ret = "None" if f.method == "init" else ret
         return [*deco, f"{indent}def {f.name}({params}) -> {ret}:{_body(f.doc, indent)}"]
-    types = list(schema.params)
+    types = list(declared)
     if f.method == "instance" and types:
         types = types[1:]  # the object itself
     names = f.meta.get("arg_names") if f.meta else None
@@ -108,7 +102,7 @@ def render_function(w: Writer, f: Func, indent: str = "") -> list[str]:
         parts.append(text)
         if i + 1 == positional_only:
             parts.append("/")
-    ret = "None" if f.method == "init" else w.annotate(schema.ret, False)
+    ret = "None" if f.method == "init" else w.annotate(returns, False)
     head = f"{indent}def {f.name}({', '.join(parts)}) -> {ret}:"
     return [*lines, *deco, head + _body(f.doc, indent)]
 
@@ -130,6 +124,8 @@ def _body(doc: str | None, indent: str) -> str:
 
 # ---- what the runtime knows of types ----------------------------------------------------------
 
+_ANY = TypeSchema("Any")  # a field without a declared type
+
 
 @dataclass
 class ObjectType:
@@ -138,7 +134,7 @@ class ObjectType:
     key: str
     depth: int
     parent: str | None  # the parent's type key (None: the root Object)
-    fields: list[tuple[str, bool, Schema, str]]  # name, writable, type, documentation
+    fields: list[tuple[str, bool, TypeSchema, str]]  # name, writable, type, documentation
     methods: list[Func]
     doc: str
 
@@ -155,7 +151,7 @@ def read_object_type(key: str) -> ObjectType:
     """Fields and methods of the registered type `key`, from the runtime's reflection records."""
     info = type_info(_core.type_key_to_index(key))
     fields = [
-        (f.name, not f.frozen, schema_from_type_schema(f.ty), f.doc or "") for f in info.fields
+        (f.name, not f.frozen, f.ty if f.ty is not None else _ANY, f.doc or "") for f in info.fields
     ]
     methods = [
         Func(m.name, m.metadata or None, m.doc, "static" if m.is_static else "instance")
@@ -176,7 +172,7 @@ def read_object_type(key: str) -> ObjectType:
 
 
 def _module_functions(path: str) -> list[Func]:
-    mod = ffi.load_module(path)
+    mod = load_module(path)
     names = _core.get_global_func("ffi.ModuleListFunctionNames")(mod).split()
     funcs = []
     for name in sorted(set(names)):
@@ -191,24 +187,24 @@ def _prefix_functions(prefix: str) -> list[Func]:
     funcs = []
     for full in sorted(_core.list_global_func_names()):
         if full.startswith(prefix + ".") and "." not in full[len(prefix) + 1 :]:
-            meta = ffi.get_global_func_metadata(full)
+            meta = get_global_func_metadata(full)
             funcs.append(Func(full[len(prefix) + 1 :], meta, meta.get("doc") or None))
     return funcs
 
 
-def _referenced_keys(s: Schema | None, out: set[str]) -> None:
+def _referenced_keys(s: TypeSchema | None, out: set[str]) -> None:
     if s is None:
         return
     if "." in s.origin:
         out.add(s.origin)
-    for sub in (*s.args, *(s.params or ()), s.ret):
+    for sub in (*(s.args or ()), *(t for group in (s.named_args or {}).values() for t in group)):
         _referenced_keys(sub, out)
 
 
 def _object_types(prefixes: list[str], funcs: list[Func]) -> list[ObjectType]:
     """The types registered under the prefixes and those the functions name, with the
     ancestors they derive from (parents first)."""
-    registered = set(ffi.get_registered_type_keys())
+    registered = set(get_registered_type_keys())
     keys = {k for k in registered for p in prefixes if k.startswith(p + ".")}
     for f in funcs:
         _referenced_keys(function_schema(f.meta), keys)
@@ -272,7 +268,7 @@ def _render_class(w: Writer, t: ObjectType, classes: dict[str, str]) -> list[str
     base = classes.get(t.parent or "", None)
     if base is None:
         w.needs.add("ffi")
-        base = BUILTIN_OBJECTS.get(ORIGINS.get(t.parent or "", ""), ("ffi.Object",))[0]
+        base = BUILTIN_OBJECTS.get(typestr_origin(t.parent or ""), ("ffi.Object",))[0]
         base = base if base.startswith("ffi.") else "ffi.Object"
     doc = f"{t.doc.strip()}\n\n" if t.doc.strip() else ""
     text = f"{doc}The object type ``{t.key}``."

@@ -546,6 +546,11 @@ bool SyncForConsumer(DLDevice device, PyObject* stream);
 /*! \brief Creates ffi.core.CAny (an owned ABI value) and _to_py_class_value. */
 bool InitCAnyType(PyObject* module);
 
+// ---- abi_constants.cc ------------------------------------------------------------------------
+
+/*! \brief Adds the ABI's constants (type indices, flags, DLPack codes, ...) as read-only tables. */
+bool InitAbiConstants(PyObject* module);
+
 // ---- dtype_device.cc -------------------------------------------------------------------------
 
 /*! \brief Creates the dtype and Device types. */

@@ -300,7 +300,7 @@ NB_MODULE(_core, m) {
   if (!InitObjectTypes(m.ptr()) || !InitFunctionType(m.ptr()) || !InitReflection(m.ptr()) ||
       !InitPyClass(m.ptr()) || !InitTensorType(m.ptr()) || !InitDTypeDeviceTypes(m.ptr()) ||
       !InitCAnyType(m.ptr()) || PyModule_AddFunctions(m.ptr(), fast_functions) != 0 ||
-      !InitContainerFunctions(m.ptr()) || !InitForeignObjects()) {
+      !InitContainerFunctions(m.ptr()) || !InitForeignObjects() || !InitAbiConstants(m.ptr())) {
     throw nb::python_error();
   }
   TVMFFIEnvRegisterCAPI("TVMFFIPyErrCheckSignals", reinterpret_cast<void*>(CheckPythonSignals));

@@ -14,8 +14,20 @@ timeout. The cache lives in ``$FFI_CACHE_DIR/<name>`` (default ``~/.cache/ffi/<n
 same under the reference's module name.
 """
 
-from . import extension, nvrtc  # noqa: F401  (attributes, as in the reference)
+from typing import Any
+
+from . import nvrtc  # noqa: F401  (an attribute, as in the reference)
 from ._api import build, build_inline, load, load_inline
 from ._build import BuildError
 
 __all__ = ["BuildError", "build", "build_inline", "load", "load_inline"]
+
+
+def __getattr__(name: str) -> Any:
+    """``ffi.cpp.extension``, the reference's module name for these functions, loads on first use
+    (nothing of the package imports the modules that exist for the reference's paths)."""
+    if name == "extension":
+        import importlib
+
+        return importlib.import_module(f"{__name__}.extension")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -6,8 +6,8 @@ from __future__ import annotations
 import filecmp
 import os
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
 
+from ..module import Module, load_module
 from ._build import (
     _OBJECT_SUFFIXES,
     _build,
@@ -19,9 +19,6 @@ from ._build import (
     _write_atomically,
 )
 from ._sources import _embedded_images, _inline_sources
-
-if TYPE_CHECKING:
-    from ..module import Module
 
 
 def build_inline(
@@ -100,8 +97,6 @@ def load_inline(
     Loaded libraries are never unloaded, so the module stays usable for the life of the process
     whatever `keep_module_alive` says (the reference's keyword, accepted for the same code).
     """
-    from .. import load_module
-
     del keep_module_alive
     return load_module(
         build_inline(
@@ -216,8 +211,6 @@ def load(
     backend: str | None = None,
 ) -> Module:
     """build, then load the library (see load_inline for `keep_module_alive`)."""
-    from .. import load_module
-
     del keep_module_alive
     return load_module(
         build(

@@ -96,6 +96,21 @@ _PROGRAMS = {
 }
 
 
+def _find_cuda_home() -> str:
+    """The CUDA toolkit's root directory: ``$CUDA_HOME`` or ``$CUDA_PATH``, else the directory
+    above the ``bin`` of the ``nvcc`` on ``PATH``, else ``/usr/local/cuda``; RuntimeError when
+    none of them exists (the reference's helper, which code written for it calls)."""
+    home = os.environ.get("CUDA_HOME") or os.environ.get("CUDA_PATH")
+    if home:
+        return home
+    nvcc = shutil.which("nvcc")
+    if nvcc is not None:
+        return os.path.dirname(os.path.dirname(nvcc))
+    if os.path.exists("/usr/local/cuda"):
+        return "/usr/local/cuda"
+    raise RuntimeError("cannot find the CUDA toolkit; set CUDA_HOME to its directory")
+
+
 def _compiler(kind: str) -> list[str]:
     """The argv prefix of a build program (a compiler, `ld`, `objcopy`, `nm`): its variable
     ($CXX, $CC, $NVCC, $LD, $OBJCOPY, $NM; split like a shell word list), else the default.

@@ -13,7 +13,8 @@ from typing import Any
 
 from .. import _core, registry
 from .._core import Function
-from .field import MISSING, Field, _enum_member_converter, _field_from_reflection
+from .._type_convert import enum_member_converter
+from .._type_info import MISSING, Field, _field_from_reflection
 
 
 def _init_signature(fs: tuple[Field, ...]) -> inspect.Signature:
@@ -206,7 +207,7 @@ def _enum_field_converters(descriptors: list[Any]) -> dict[str, Callable[[Any], 
         except Exception:  # no schema, or not a type: nothing to convert
             continue
         cls = _core._class_for_type_index(index)
-        convert = _enum_member_converter(cls) if _core._class_type_index(cls) == index else None
+        convert = enum_member_converter(cls) if _core._class_type_index(cls) == index else None
         if convert is not None:
             out[d.__name__] = convert
     return out

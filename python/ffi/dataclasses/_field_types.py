@@ -13,12 +13,21 @@ from typing import Any
 
 from .. import _core
 from .. import _type_convert as _tc
+from .._abi import ALIGNOF, SIZEOF, TypeIndex
 from .._core import Device, Object, dtype
 from ..container import Array, Dict, List, Map
-from .field import _enum_member_converter
 
-# Native field layouts: (size, alignment, field_static_type_index); type indices of <ffi/c_api.h>.
-_INT, _BOOL, _FLOAT, _PTR, _ANY = (8, 8, 1), (1, 1, 2), (8, 8, 3), (8, 8, 4), (16, 8, -1)
+
+def _layout(c_type: str, type_index: int) -> tuple[int, int, int]:
+    return (SIZEOF[c_type], ALIGNOF[c_type], type_index)
+
+
+# Native field layouts: (size, alignment, field_static_type_index); other values are an Any.
+_INT = _layout("int64_t", TypeIndex.INT)
+_BOOL = _layout("bool", TypeIndex.BOOL)
+_FLOAT = _layout("double", TypeIndex.FLOAT)
+_PTR = _layout("void*", TypeIndex.OPAQUE_PTR)
+_ANY = _layout("TVMFFIAny", TypeIndex.ANY)
 
 
 class _Schema(typing.NamedTuple):
@@ -112,7 +121,9 @@ def _schema_of(annotation: Any, owner: type, key: str) -> _Schema:  # noqa: PLR0
         return _Schema({"type": "ffi.Function"}, _tc._to_callable, _ANY)
     if isinstance(annotation, type) and issubclass(annotation, Object):
         # An IntEnum/StrEnum field also takes a member's index.
-        convert = _enum_member_converter(annotation) or _instance(annotation, annotation.__name__)
+        convert = _tc.enum_member_converter(annotation) or _instance(
+            annotation, annotation.__name__
+        )
         if annotation is not owner:
             # A py_class still waiting for its type (two classes naming each other) has its key.
             key = annotation.__dict__.get("__ffi_waiting_type_key__")

@@ -7,35 +7,36 @@ takes, on the same primitives (``py_class._make_type`` does them in one go from 
 
 from __future__ import annotations
 
-import weakref
+import functools
 from typing import Any
 
 from .. import _core, registry
 from .._type_convert import check
-from .._type_info import MISSING, TypeInfo, TypeSchema, type_info
+from .._type_info import MISSING, Field, TypeInfo, type_info
+from .._type_schema import TypeSchema
 from . import _dunders
 from ._field_types import _ANY, _BOOL, _FLOAT, _INT, _PTR, _Schema
-from .field import Field
 from .py_class import _lay_out, _parent, _Spec
 
 # Native layouts by type-schema origin (after TypeSchema folds the spellings); others: an Any.
 _LAYOUT_OF_ORIGIN = {"int": _INT, "bool": _BOOL, "float": _FLOAT, "ctypes.c_void_p": _PTR}
-# What _add_class_attrs saw of a class, for _install_dataclass_dunders: its constructor and the
-# names its body defined before binding added the fields and methods.
-_BOUND: weakref.WeakKeyDictionary[type, tuple[Any, set[str]]] = weakref.WeakKeyDictionary()
 
 
 def register_py_class(parent_info: TypeInfo, type_key: str, cls: type) -> TypeInfo:
     """Registers the type `type_key` deriving from `parent_info`'s for `cls` (a subclass of the
-    parent's class) and returns its TypeInfo, whose ``fields`` are None until
-    ``_register_fields``. A key already registered is a ValueError (the registered type stays)."""
+    parent's class) and returns its TypeInfo, whose ``fields`` are None until its
+    ``_register_fields(fields)`` (:func:`register_fields`). A key already registered is a
+    ValueError (the registered type stays)."""
     if not (isinstance(cls, type) and issubclass(cls, _core.Object)):
         raise TypeError(f"_register_py_class: {cls!r} must inherit from ffi.Object")
     if not isinstance(parent_info, TypeInfo):
         raise TypeError(f"_register_py_class: expected the parent's TypeInfo, not {parent_info!r}")
     index = _core._py_class_new_type(type_key, parent_info.type_index)
     ancestors = [*parent_info.type_ancestors, parent_info.type_index]
-    return TypeInfo(cls, index, type_key, ancestors, None, [], parent_info)  # type: ignore[arg-type]
+    info = TypeInfo(cls, index, type_key, ancestors, None, [], parent_info)  # type: ignore[arg-type]
+    # The reference's next step is a method of this TypeInfo: the type awaits its fields.
+    info._register_fields = functools.partial(register_fields, info)  # type: ignore[attr-defined]
+    return info
 
 
 def _field_schema(f: Field) -> _Schema:
@@ -77,12 +78,6 @@ def register_fields(info: TypeInfo, fields: list[Field]) -> None:
     info.total_size = size
 
 
-def add_class_attrs(cls: type, info: TypeInfo) -> None:
-    """Binds `cls` to the type of `info`: its fields become attributes, its methods methods."""
-    body = set(cls.__dict__)
-    _BOUND[cls] = (registry._bind_class(cls, info.type_key), body)
-
-
 def install_dataclass_dunders(
     cls: type,
     *,
@@ -95,14 +90,15 @@ def install_dataclass_dunders(
     match_args: bool = True,
 ) -> None:
     """Adds ``__init__``, ``__repr__``, comparisons and hashing to `cls`, bound to its type by
-    ``_add_class_attrs``, as ``py_class`` does; what the class body defines stays."""
+    ``registry._add_class_attrs``, as ``py_class`` does; what the class body defines stays."""
     if order and not eq:
         raise ValueError("order=True requires eq=True")
     index = _core._class_type_index(cls)
     if index < 0 or _core._class_for_type_index(index) is not cls:
         raise TypeError(f"{cls!r} is not bound to a type (call _add_class_attrs first)")
     key = _core._type_key(index)
-    ffi_init, body = _BOUND.get(cls, (_core._type_attr(index, "__ffi_init__"), set()))
+    bound = registry._bound_by_add_class_attrs(cls)
+    ffi_init, body = bound or (_core._type_attr(index, "__ffi_init__"), set())
     _dunders.finish_class(
         cls,
         key,

@@ -6,7 +6,8 @@ import typing
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from .. import core, registry
+from .. import registry
+from .._type_info import lookup_type_attr
 from . import _dunders
 from .field import Field, _field_converter, dataclass_transform, field
 
@@ -69,7 +70,7 @@ def _bind(cls: _T, type_key: str, *, warn: bool = False, **options: Any) -> _T:
     # The type's own C++ hooks, as class attributes (what a py_class defines in its body).
     index = cls.__tvm_ffi_type_info__.type_index  # type: ignore[attr-defined]
     for hook in _CXX_HOOKS:
-        value = core._lookup_type_attr(index, hook)
+        value = lookup_type_attr(index, hook)
         if value is not None and hook not in own_body:
             setattr(cls, hook, value)
     return cls

@@ -1,24 +1,19 @@
-"""Field descriptions of dataclass-style FFI classes: :class:`Field`, :func:`field`, MISSING."""
+"""Field descriptions of dataclass-style FFI classes: :class:`Field`, :func:`field`, MISSING.
+
+:class:`Field` itself is a type description (``TypeField.dataclass_field`` is one), defined with
+the others in ``ffi._type_info``; this module adds what class bodies write."""
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 from .._type_info import (
-    _COMPARE_OFF,
-    _DEFAULT_FROM_FACTORY,
-    _HAS_DEFAULT,
-    _HASH_OFF,
-    _INIT_OFF,
-    _KW_ONLY,
-    _REPR_OFF,
     _STRUCTURAL_EQ_BITS,
-    _WRITABLE,
     MISSING,
-    _structural_eq_of,
+    Field,
+    _field_converter,
 )
 
 try:
@@ -28,8 +23,6 @@ except ImportError:  # Python 3.9
     class KW_ONLY:  # type: ignore[no-redef]
         """Annotations after ``_: KW_ONLY`` are keyword-only (Python 3.10's sentinel)."""
 
-
-_STRUCTURAL_EQ_VALUES = frozenset({None, "def", *_STRUCTURAL_EQ_BITS})
 
 _T = TypeVar("_T")
 
@@ -97,98 +90,6 @@ def _structural_eq_bit(value: str | None) -> int:
     return _STRUCTURAL_EQ_BITS["def-pattern" if value == "def" else value] if value else 0
 
 
-def _field_converter(value: Any) -> Any:
-    """The `converter` every field has, for type checkers (PEP 681): a constructor argument may be
-    anything its annotation converts from (a list for an ``Array[int]`` field); at run time values
-    are converted by the field's annotation, so it returns `value` as it is."""
-    return value
-
-
-class Field:
-    """One field of a dataclass-style FFI class, as :func:`fields` reports it.
-
-    ``default`` is the default value or :data:`MISSING`; ``default_factory`` a callable making
-    it, or :data:`MISSING`. ``init``, ``repr``, ``compare``, ``hash`` and ``kw_only`` say whether
-    the field is in the constructor, the repr, comparisons and hashing, and taken by keyword only
-    (``hash`` None: as ``compare``; ``kw_only`` None, on a specifier not yet applied: as the
-    class says); ``frozen`` whether plain assignment is refused; ``type`` is the class's
-    annotation (None when there is none), ``doc`` the field's documentation and ``metadata`` its
-    user metadata. Made directly, a Field is left out of comparisons unless `compare` says so (as
-    the reference's is); :func:`field` puts it in by default. ``_ty_schema``, the
-    :class:`TypeSchema` of a field registered step by step (``TypeInfo._register_fields``), is
-    not shown.
-    """
-
-    __slots__ = (
-        "_ty_schema",
-        "compare",
-        "converter",
-        "default",
-        "default_factory",
-        "doc",
-        "frozen",
-        "hash",
-        "init",
-        "kw_only",
-        "metadata",
-        "name",
-        "repr",
-        "structural_eq",
-        "type",
-    )
-
-    def __init__(
-        self,
-        name: str | None = None,
-        *,
-        default: Any = MISSING,
-        default_factory: Any = MISSING,
-        init: bool = True,
-        repr: bool = True,
-        hash: bool | None = None,
-        compare: bool = False,
-        kw_only: bool | None = None,
-        frozen: bool = False,
-        doc: str | None = None,
-        metadata: dict[str, Any] | None = None,
-        structural_eq: str | None = None,
-        converter: Callable[[Any], Any] = _field_converter,
-        _ty_schema: Any = None,
-    ) -> None:
-        if structural_eq not in _STRUCTURAL_EQ_VALUES:
-            raise ValueError(
-                f"structural_eq must be one of {sorted(map(str, _STRUCTURAL_EQ_VALUES))}, "
-                f"not {structural_eq!r}"
-            )
-        if default is not MISSING and default_factory is not MISSING:
-            raise ValueError("cannot specify both default and default_factory")
-        if default_factory is not MISSING and not callable(default_factory):
-            raise TypeError(
-                f"default_factory must be a callable, not {type(default_factory).__name__}"
-            )
-        self.name = name
-        self.type: Any = None
-        self.default = default
-        self.default_factory = default_factory
-        self.init = init
-        self.repr = repr
-        self.hash = hash  # None: as `compare` says
-        self.compare = compare
-        self.kw_only = kw_only
-        self.frozen = frozen
-        self.doc = doc
-        self.metadata = dict(metadata or {})
-        self.structural_eq = structural_eq
-        self.converter = converter
-        self._ty_schema = _ty_schema
-
-    def __repr__(self) -> str:
-        shown = ", ".join(
-            f"{slot}={getattr(self, slot)!r}" for slot in self.__slots__ if slot != "_ty_schema"
-        )
-        return f"Field({shown})"
-
-
 def field(
     *,
     default: Any = MISSING,
@@ -230,62 +131,3 @@ def field(
         structural_eq=structural_eq,
         converter=converter,
     )
-
-
-def _field_from_reflection(desc: Any, hints: dict[str, Any], frozen: bool) -> Field:
-    """A :class:`Field` describing the reflected field behind descriptor `desc`."""
-    flags = desc.flags
-    default: Any = MISSING
-    factory: Any = MISSING
-    if flags & _HAS_DEFAULT:
-        if flags & _DEFAULT_FROM_FACTORY:
-            factory = desc._default
-        else:
-            default = desc._default
-    metadata = json.loads(desc.metadata) if desc.metadata else {}
-    metadata.pop("type_schema", None)
-    out = Field(
-        desc.__name__,
-        default=default,
-        default_factory=factory,
-        init=not flags & _INIT_OFF,
-        repr=not flags & _REPR_OFF,
-        hash=not flags & _HASH_OFF,
-        compare=not flags & _COMPARE_OFF,
-        kw_only=bool(flags & _KW_ONLY),
-        frozen=frozen or not flags & _WRITABLE,
-        doc=desc.__doc__,
-        metadata=metadata,
-        structural_eq=_structural_eq_of(flags),
-    )
-    out.type = hints.get(desc.__name__)
-    return out
-
-
-def _enum_member_converter(cls: type) -> Callable[[Any], Any] | None:
-    """For a field holding a member of `cls`, when it is an ``IntEnum``/``StrEnum`` class (which
-    ``enum`` marks with ``__ffi_enum_payload__``), else None: members pass, an index of the enum's
-    payload type becomes its member, anything else is a TypeError."""
-    payload = getattr(cls, "__ffi_enum_payload__", None)
-    if payload is None:
-        return None
-
-    def convert(value: Any) -> Any:
-        if isinstance(value, cls):
-            return value
-        if not isinstance(value, payload):
-            raise TypeError(f"expected {cls.__name__}, got {type(value).__name__}")
-        if isinstance(value, int) and not -(2**63) <= value < 2**63:
-            raise TypeError(
-                f"{value!r} is not a valid {cls.__name__}: expected one of its entries "
-                "(outside the int64 range)"
-            )
-        try:
-            return cls.get(value)  # type: ignore[attr-defined]
-        except (KeyError, OverflowError):
-            entries = ", ".join(repr(m.value) for m in cls)  # type: ignore[attr-defined]
-            raise TypeError(
-                f"{value!r} is not a valid {cls.__name__}: expected one of its entries ({entries})"
-            ) from None
-
-    return convert

@@ -16,18 +16,9 @@ import typing
 from typing import Any, TypeVar
 
 from .. import _core, registry
+from .._abi import SIZEOF, FieldFlag, SEqHashKind
 from .._core import Object
-from .._type_info import (
-    _COMPARE_OFF,
-    _DEFAULT_FROM_FACTORY,
-    _HAS_DEFAULT,
-    _HASH_OFF,
-    _INIT_OFF,
-    _KW_ONLY,
-    _REPR_OFF,
-    _WRITABLE,
-    MISSING,
-)
+from .._type_info import MISSING
 from ..container import Array, Dict, List, Map
 from . import _dunders
 from ._field_types import _Schema, _schema
@@ -43,9 +34,16 @@ from .field import (
 
 _T = TypeVar("_T", bound=type)
 
-_HEADER_SIZE = 24  # sizeof(TVMFFIObject)
+_HEADER_SIZE = SIZEOF["TVMFFIObject"]
 # TVMFFISEqHashKind per ``structural_eq`` of the class.
-_STRUCTURE_KINDS = {None: 0, "tree": 1, "var": 2, "dag": 3, "const-tree": 4, "singleton": 5}
+_STRUCTURE_KINDS = {
+    None: SEqHashKind.UNSUPPORTED,
+    "tree": SEqHashKind.TREE_NODE,
+    "var": SEqHashKind.FREE_VAR,
+    "dag": SEqHashKind.DAG_NODE,
+    "const-tree": SEqHashKind.CONST_TREE_NODE,
+    "singleton": SEqHashKind.UNIQUE_INSTANCE,
+}
 # Type attributes the runtime calls as hooks; a py_class body defining one publishes it.
 _TYPE_ATTR_NAMES = frozenset(
     {
@@ -246,18 +244,22 @@ def _register_fields(index: int, start: int, specs: list[_Spec]) -> int:
         # convert_fn for every field (a NULL converter stores the value as it is): the reference's
         # runtime, serving the process when tvm_ffi came first, calls it unconditionally.
         setter = make_setter(static_index, id(conv) if conv else 0, convert_fn)
-        flags = _WRITABLE | _structural_eq_bit(f.structural_eq)
+        flags = FieldFlag.WRITABLE | _structural_eq_bit(f.structural_eq)
         default: Any = None
         if f.default_factory is not MISSING:
-            flags |= _HAS_DEFAULT | _DEFAULT_FROM_FACTORY
+            flags |= FieldFlag.HAS_DEFAULT | FieldFlag.DEFAULT_FROM_FACTORY
             default = f.default_factory
         elif f.default is not MISSING:
-            flags |= _HAS_DEFAULT
+            flags |= FieldFlag.HAS_DEFAULT
             default = f.default
-        for on, off_bit in ((f.init, _INIT_OFF), (f.repr, _REPR_OFF), (f.compare, _COMPARE_OFF)):
+        for on, off_bit in (
+            (f.init, FieldFlag.INIT_OFF),
+            (f.repr, FieldFlag.REPR_OFF),
+            (f.compare, FieldFlag.COMPARE_OFF),
+        ):
             flags |= 0 if on else off_bit
         hashed = f.compare if f.hash is None else f.hash
-        flags |= (0 if hashed else _HASH_OFF) | (_KW_ONLY if spec.kw_only else 0)
+        flags |= (0 if hashed else FieldFlag.HASH_OFF) | (FieldFlag.KW_ONLY if spec.kw_only else 0)
         metadata = json.dumps({**f.metadata, "type_schema": json.dumps(spec.schema.json)})
         _core._py_class_add_field(
             index, spec.name, f.doc, metadata, flags, size, align, offset, static_index,

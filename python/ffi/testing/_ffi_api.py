@@ -13,7 +13,7 @@ import os
 import sys
 
 from .. import libinfo
-from ..core import Function
+from .._core import Function
 from ..registry import init_ffi_api
 
 #: The SONAME both testing libraries carry.

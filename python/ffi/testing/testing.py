@@ -12,8 +12,8 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from .. import core
-from ..core import Device, Object
+from .._core import Device, Object, dtype
+from .._type_info import lookup_type_attr
 from ..dataclasses import IntEnum, StrEnum, c_class, entry
 from ..registry import get_global_func
 from . import _ffi_api
@@ -95,7 +95,7 @@ class _SchemaAllTypes(Object):
     v_int: int
     v_float: float
     v_device: Device
-    v_dtype: core.DataType
+    v_dtype: dtype
     v_string: str
     v_bytes: bytes
     v_opt_int: int | None
@@ -202,7 +202,7 @@ class _TestCxxClassBase(Object):
 
     def __init__(self, v_i64: int, v_i32: int) -> None:
         type_index = type(self).__tvm_ffi_type_info__.type_index
-        ffi_init = core._lookup_type_attr(type_index, "__ffi_init__")
+        ffi_init = lookup_type_attr(type_index, "__ffi_init__")
         self.__init_handle_by_constructor__(ffi_init, v_i64 + 1, v_i32 + 2)
 
 

@@ -30,6 +30,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Union
 
+from ..cpp._build import _check_identifier, _compiler
+from ..cpp._sources import _image_asm
+
 __all__ = ["embed_cubin", "main"]
 
 _PathLike = Union[str, "os.PathLike[str]"]
@@ -82,9 +85,6 @@ def embed_cubin(
     missing or fails, and when the input does not refer to the image (it would go unread: the
     image's symbols are local to the output) or already holds one under `name`.
     """
-    from ..cpp._build import _check_identifier, _compiler
-    from ..cpp._sources import _image_asm
-
     _check_identifier(name, "the image name")
     cubin, source = Path(cubin_path).resolve(), Path(input_obj_path)
     if not cubin.is_file():
