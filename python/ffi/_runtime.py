@@ -29,7 +29,7 @@ RUNTIME_SONAME = "libtvm_ffi.so"
 #: The ABI this package is built for: (major, minor) of the C ABI's version (c_api.h). Runtimes
 #: whose major and minor agree are interchangeable. Written here, unlike the ABI's other numbers
 #: (``ffi._abi``): a runtime is checked before the extension, which links it, can be loaded;
-#: tests/python/test_import_layers.py checks that it is the extension's.
+#: tests/python/tooling/test_import_layers.py checks that it is the extension's.
 ABI_VERSION = (0, 1)
 
 

@@ -1,6 +1,6 @@
 // BigInt (ffi/big_int.h): inline and object forms, arithmetic identities on values around every
 // word boundary, division and shift rules, conversions, Any and the C functions, map keys.
-// (tests/python/test_big_int.py checks each operation against Python's ints.)
+// (tests/python/objects/test_big_int.py checks each operation against Python's ints.)
 #include <ffi/any.h>
 #include <ffi/big_int.h>
 #include <ffi/container/map.h>

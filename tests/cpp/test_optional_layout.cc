@@ -117,7 +117,8 @@ TEST(Optional, OfAReferenceIsOnePointerAndArrowReachesTheObject) {
 
 TEST(Optional, NumbersAreLaidOutAsAnAny) {
   // As the reference's: an object field Optional<int64_t> / Optional<double> reads the same from
-  // code built with either header set (tests/python/test_field_layout.py reads one across them).
+  // code built with either header set (tests/python/objects/test_field_layout.py reads one across
+  // them).
   static_assert(sizeof(ffi::Optional<int64_t>) == sizeof(TVMFFIAny));
   static_assert(sizeof(ffi::Optional<double>) == sizeof(TVMFFIAny));
   ffi::Optional<int64_t> count = -5;

@@ -3,8 +3,8 @@
 // methods, a static method, a constructor and a type attribute, and global functions with docs and
 // metadata. It is compiled twice, against this project's include tree and against the reference
 // wheel's, with REFL_LIB_PREFIX naming the copy ("ours" / "ref") so both can share a process.
-// test_reflection_interop (C++) and tests/python/test_reflection_interop.py load the copies into
-// either runtime and check that both register the same records.
+// test_reflection_interop (C++) and tests/python/reference/test_reflection_interop.py load the
+// copies into either runtime and check that both register the same records.
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/container/map.h>
 #include <tvm/ffi/container/variant.h>

@@ -1,6 +1,6 @@
 // Kernels using C++ API names code written for the reference relies on (RValueRef, traits with
 // fallback values, nested container upcasts, Optional of a reference), built with our headers and
-// with the reference's for tests/python/test_compat_api.py. COMPAT_PREFIX names the copy.
+// with the reference's for tests/python/reference/test_compat_api.py. COMPAT_PREFIX names the copy.
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/object.h>

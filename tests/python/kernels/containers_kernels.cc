@@ -1,6 +1,7 @@
 // Kernels taking and returning containers, written with the reference's spellings so that the same
 // source builds against this project's headers (include/tvm/ffi forwards to ffi/) and against the
-// reference wheel's: tests/python/test_containers.py calls both builds with Python lists and dicts.
+// reference wheel's: tests/python/objects/test_containers.py calls both builds with Python lists
+// and dicts.
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/container/dict.h>
 #include <tvm/ffi/container/list.h>

@@ -1,6 +1,6 @@
-// CUDA kernels for tests/python/test_cuda_frameworks.py: y = x + 1 on float32 CUDA tensors from any
-// framework, into a given output or into one allocated through the host's allocator, launched on
-// this thread's FFI stream (the caller's current stream when it is PyTorch).
+// CUDA kernels for tests/python/tensors/test_cuda_frameworks.py: y = x + 1 on float32 CUDA tensors
+// from any framework, into a given output or into one allocated through the host's allocator,
+// launched on this thread's FFI stream (the caller's current stream when it is PyTorch).
 #include <ffi/extra/cuda/base.h>
 #include <ffi/extra/cuda/device_guard.h>
 #include <ffi/ffi.h>

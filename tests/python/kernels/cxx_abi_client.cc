@@ -1,7 +1,7 @@
 // A client of the reference runtime's C++ ABI, built with the reference's headers alone (as Apache
 // TVM and TileLang are): it links the C++ symbols a TVM-FFI runtime exports (ModuleObj's vtable
 // and methods, Module::LoadFromFile, structural equality and hashing, JSON, repr, ...) and
-// subclasses ModuleObj. tests/python/test_cxx_abi.py loads it on our runtime.
+// subclasses ModuleObj. tests/python/reference/test_cxx_abi.py loads it on our runtime.
 #include <tvm/ffi/extra/dataclass.h>
 #include <tvm/ffi/extra/json.h>
 #include <tvm/ffi/extra/module.h>

@@ -1,8 +1,9 @@
 // An object with value-class fields (Optionals of numbers, devices, dtypes and Variants, a
 // Tensor, String and Bytes, an Optional<String>, a nested Optional), made by one
 // copy of this library and read inline, as its own class, by another: the copies are built with
-// our headers and with the reference's (tests/python/test_field_layout.py), so a read across them
-// only works where both header sets lay the fields out alike. LAYOUT_PREFIX names the copy.
+// our headers and with the reference's (tests/python/objects/test_field_layout.py), so a read
+// across them only works where both header sets lay the fields out alike. LAYOUT_PREFIX names the
+// copy.
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/container/tensor.h>

@@ -1,5 +1,5 @@
 // Kernels returning tensors, alone and inside containers, for
-// tests/python/test_framework_results.py.
+// tests/python/tensors/test_framework_results.py.
 #include <ffi/container/array.h>
 #include <ffi/container/dict.h>
 #include <ffi/container/map.h>

@@ -1,6 +1,6 @@
 // Kernels with parameter names and defaults (FFI_DLL_EXPORT_TYPED_FUNC_ARGS), for
-// tests/python/test_kwargs.py: Python calls them with keywords and omitted defaults, and C hosts
-// omit trailing arguments positionally.
+// tests/python/calls/test_kwargs.py: Python calls them with keywords and omitted defaults, and C
+// hosts omit trailing arguments positionally.
 #include <ffi/ffi.h>
 #include <ffi/named_args.h>
 #include <ffi/reflection/registry.h>

@@ -1,5 +1,5 @@
 // Map and Dict in typed exports, built with this project's headers: loaded by the reference
-// runtime (tests/python/test_map_reference_runtime.py) to show our tables work there.
+// runtime (tests/python/reference/test_map_reference_runtime.py) to show our tables work there.
 #include <ffi/container/dict.h>
 #include <ffi/container/map.h>
 #include <ffi/function.h>

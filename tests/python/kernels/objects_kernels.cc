@@ -1,7 +1,7 @@
 // Object types registered with reflection (ObjectDef), built with this project's headers, for
-// tests/python/test_objects.py: a Point with read-only and writable fields, methods, a static
-// method and a constructor; a Point3 deriving from it; a Bag nobody binds in Python (arrives as a
-// generated class); a Square deriving from a Shape, neither bound in Python (generated classes
+// tests/python/objects/test_objects.py: a Point with read-only and writable fields, methods, a
+// static method and a constructor; a Point3 deriving from it; a Bag nobody binds in Python (arrives
+// as a generated class); a Square deriving from a Shape, neither bound in Python (generated classes
 // that nest); a NoInit type without constructor; a Plain type without reflection; and global
 // functions under the prefix "objtest" for init_ffi_api.
 #include <ffi/container/array.h>

@@ -1,6 +1,6 @@
 // An object type with an overloaded constructor, method and static method (OverloadObjectDef,
 // <tvm/ffi/reflection/overload.h>), built with this project's headers and with the reference's
-// for tests/python/test_overload.py; OVTEST_PREFIX names the copy ("ovtest_ours", ...).
+// for tests/python/calls/test_overload.py; OVTEST_PREFIX names the copy ("ovtest_ours", ...).
 #include <tvm/ffi/object.h>
 #include <tvm/ffi/reflection/overload.h>
 #include <tvm/ffi/string.h>

@@ -1,6 +1,6 @@
-// A CUDA kernel that is slow on purpose, for tests/python/test_dlpack_stream_gpu.py: it spins on
-// the FFI stream before writing its output, so a consumer on another stream that is not ordered
-// after it reads the old contents.
+// A CUDA kernel that is slow on purpose, for tests/python/tensors/test_dlpack_stream_gpu.py: it
+// spins on the FFI stream before writing its output, so a consumer on another stream that is not
+// ordered after it reads the old contents.
 #include <ffi/extra/cuda/base.h>
 #include <ffi/ffi.h>
 

@@ -1,4 +1,4 @@
-// A kernel library for tests/python/test_stubgen.py, written in the reference's vocabulary
+// A kernel library for tests/python/tooling/test_stubgen.py, written in the reference's vocabulary
 // (<tvm/ffi/...>, tvm::ffi, TVM_FFI_*) so that it compiles against this project's headers and
 // against the reference wheel's (with TVM_FFI_DLL_EXPORT_INCLUDE_METADATA=1, whose exports then
 // carry metadata as a "type_schema" only). Typed exports take tensors, containers, optionals,

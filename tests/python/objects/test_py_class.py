@@ -188,7 +188,7 @@ def test_cycles_and_deep_chains_are_refused_by_serialization_not_crashes():
     finally:
         threading.stack_size(old_size)
     assert len(outcome) == 1 and "nests deeper than the stack allows" in outcome[0], outcome
-    deep = None  # releases 10,000 nested objects at once (tests/python/test_deep_values.py)
+    deep = None  # releases 10,000 nested objects at once (tests/python/objects/test_deep_values.py)
     shallow = None
     for i in range(200):
         shallow = Node(i, shallow)
