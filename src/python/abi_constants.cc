@@ -3,6 +3,8 @@
 // sizes of the C types objects are laid out in. Each is a read-only mapping on ffi._core named
 // after its C enum, keyed by the enumerator's name, so that the Python package (python/ffi/_abi.py)
 // reads every number from the headers instead of writing it a second time.
+#include "abi_constants.h"
+
 #include <ffi/c_api.h>
 #include <ffi/c_reflection_api.h>
 #include <ffi/extra/structural_mutate.h>
@@ -11,8 +13,6 @@
 
 #include <cstdint>
 #include <initializer_list>
-
-#include "core.h"
 
 namespace tvm {
 namespace ffi {

@@ -2,7 +2,7 @@
 // interpreter exit (PythonAlive, DecRefFromAnyThread), releases that keep a pending Python
 // exception intact (PendingErrorGuard and its helpers), and C++ exceptions stopped at every entry
 // point CPython or a C caller calls (FFI_PY_ENTRY, FFI_PY_CATCH; the translation is in errors.cc).
-// Included by core.h.
+// Included by the headers whose inline code needs it (py_text.h) and by the .cc files.
 #ifndef FFI_PYTHON_BOUNDARY_H_
 #define FFI_PYTHON_BOUNDARY_H_
 

@@ -1,11 +1,24 @@
 // Python -> C++ calls: packs arguments without copies, releases the GIL around the call, and
 // converts the result.
+#include "call.h"
+
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
-#include "core.h"
+#include "boundary.h"
+#include "classify.h"
+#include "containers.h"
+#include "convert.h"
+#include "dlpack_export.h"
+#include "dlpack_import.h"
+#include "dtype_device.h"
+#include "errors.h"
+#include "objects.h"
+#include "py_text.h"
+#include "tensor.h"
 
 namespace tvm {
 namespace ffi {

@@ -1,11 +1,25 @@
 // C++ -> Python calls: a Python callable wrapped as an FFI function. The callback may run on any
 // thread (a kernel's worker, say): it takes the GIL itself, and refuses cleanly once Python is
 // finalizing.
+#include "callback.h"
+
+#include <nanobind/nanobind.h>
+
 #include <cstring>
 #include <memory>
 #include <new>
 
-#include "core.h"
+#include "boundary.h"
+#include "convert.h"
+#include "dlpack_import.h"
+#include "errors.h"
+#include "function.h"
+#include "nb_check.h"
+#include "objects.h"
+#include "reflection.h"
+#include "tensor.h"
+
+namespace nb = nanobind;
 
 namespace tvm {
 namespace ffi {
@@ -328,6 +342,62 @@ TVMFFIObject* FunctionFromCallable(PyObject* fn) {
   return MakeHolding(fn, [&](TVMFFIObjectHandle* out) {
     return TVMFFIFunctionCreate(fn, PythonCallback, PythonCallbackDeleter, out);
   });
+}
+
+namespace {
+
+/*! \brief _function_from_c_symbol(address, keep_alive, mlir_packed) -> ffi.Function. */
+PyObject* FunctionFromCSymbolPy(PyObject*, PyObject* args) {
+  PyObject* address = nullptr;
+  PyObject* keep_alive = nullptr;
+  int mlir_packed = 0;
+  if (!PyArg_ParseTuple(args, "OOp", &address, &keep_alive, &mlir_packed)) return nullptr;
+  if (!PyLong_Check(address)) {
+    PyErr_Format(PyExc_TypeError, "the function address must be an int, not `%s`",
+                 Py_TYPE(address)->tp_name);
+    return nullptr;
+  }
+  void* fn = PyLong_AsVoidPtr(address);
+  if (fn == nullptr) {
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "the function address is null");
+    return nullptr;
+  }
+  TVMFFIObject* f =
+      FunctionFromCSymbol(fn, keep_alive == Py_None ? nullptr : keep_alive, mlir_packed != 0);
+  return f != nullptr ? WrapObject(FunctionType, f) : nullptr;
+}
+
+PyMethodDef callback_functions[] = {
+    {"_function_from_c_symbol", FFI_PY_METHOD(FunctionFromCSymbolPy), METH_VARARGS,
+     "_function_from_c_symbol(address, keep_alive, mlir_packed)\n\nAn ffi.Function calling a C "
+     "safe-call function (or an MLIR packed-interface one) at `address`, keeping `keep_alive`."},
+    {nullptr, nullptr, 0, nullptr}};
+
+}  // namespace
+
+void BindCallbackFunctions(nb::module_& m) {
+  if (PyModule_AddFunctions(m.ptr(), callback_functions) != 0) throw nb::python_error();
+  m.def(
+      "_convert_to_opaque_object",
+      [](nb::handle value) {
+        TVMFFIObject* h = NewOpaquePyObject(value.ptr());
+        if (h == nullptr) throw nb::python_error();
+        return Check(WrapObject(ClassForTypeIndex(kTVMFFIOpaquePyObject), h));
+      },
+      nb::arg("value").none(), "An ffi.core.OpaquePyObject holding `value`, whatever it is.");
+
+  m.def(
+      "_opaque_pyobject",
+      [](nb::handle obj) {
+        TVMFFIObject* h = PyObject_TypeCheck(obj.ptr(), ObjectType)
+                              ? reinterpret_cast<PyObj*>(obj.ptr())->handle
+                              : nullptr;
+        if (h == nullptr || h->type_index != kTVMFFIOpaquePyObject) {
+          throw nb::type_error("_opaque_pyobject needs an ffi.core.OpaquePyObject");
+        }
+        return nb::borrow(static_cast<PyObject*>(TVMFFIOpaqueObjectGetCellPtr(h)->handle));
+      },
+      "The Python object an ffi.core.OpaquePyObject holds.");
 }
 
 }  // namespace python

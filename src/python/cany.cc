@@ -1,9 +1,13 @@
 // ffi.core.CAny: one owned ABI value (TVMFFIAny) held by Python, the result of
 // TypeSchema.convert. It keeps the value exactly as the FFI stores it (a short str as a small
 // string, an int as an int), so what a schema converted to can be inspected before Python sees it.
+#include "cany.h"
+
 #include <string>
 
-#include "core.h"
+#include "boundary.h"
+#include "convert.h"
+#include "objects.h"
 
 namespace tvm {
 namespace ffi {

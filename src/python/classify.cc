@@ -1,9 +1,13 @@
 // What a Python value is: one classification, by real type, for every conversion path.
+#include "classify.h"
+
 #include <cstring>
 #include <new>
 #include <unordered_map>
 
-#include "core.h"
+#include "dtype_device.h"
+#include "objects.h"
+#include "reflection.h"
 
 namespace tvm {
 namespace ffi {
@@ -212,25 +216,6 @@ Classified Classify(PyObject* obj) {
   }
   if (PyCallable_Check(obj)) return {PyKind::kCallable};
   return {PyKind::kOpaque};
-}
-
-bool IntInRange(PyObject* value, long long lo, long long hi, const char* what, long long* out) {
-  if (!PyLong_Check(value) && !PyIndex_Check(value)) {
-    PyErr_Format(PyExc_TypeError, "%s must be an int, not `%s`", what, Py_TYPE(value)->tp_name);
-    return false;
-  }
-  PyObject* index = PyNumber_Index(value);
-  if (index == nullptr) return false;
-  int overflow = 0;
-  long long v = PyLong_AsLongLongAndOverflow(index, &overflow);
-  Py_DECREF(index);
-  if (v == -1 && PyErr_Occurred()) return false;
-  if (overflow != 0 || v < lo || v > hi) {
-    PyErr_Format(PyExc_OverflowError, "%s must be in [%lld, %lld]", what, lo, hi);
-    return false;
-  }
-  *out = v;
-  return true;
 }
 
 }  // namespace python

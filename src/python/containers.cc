@@ -1,5 +1,7 @@
 // Python lists, tuples and dicts <-> the FFI's Array, List, Map and Dict, built and read natively:
 // a call with a list never goes through a Python-level constructor.
+#include "containers.h"
+
 #include <ffi/container/array.h>
 #include <ffi/container/dict.h>
 #include <ffi/container/list.h>
@@ -8,7 +10,13 @@
 #include <utility>
 #include <vector>
 
-#include "core.h"
+#include "arguments.h"
+#include "boundary.h"
+#include "callback.h"
+#include "classify.h"
+#include "convert.h"
+#include "objects.h"
+#include "reflection.h"
 
 namespace tvm {
 namespace ffi {

@@ -1,9 +1,26 @@
 // Python <-> TVMFFIAny values. Call arguments (call.cc) borrow where they can and come here for
 // everything else; callback results and stored values always come here.
+#include "convert.h"
+
 #include <cstring>
+#include <string_view>
 #include <vector>
 
-#include "core.h"
+#include "arguments.h"
+#include "boundary.h"
+#include "callback.h"
+#include "classify.h"
+#include "containers.h"
+#include "dlpack_export.h"
+#include "dlpack_import.h"
+#include "dtype_device.h"
+#include "errors.h"
+#include "foreign.h"
+#include "hooks.h"
+#include "objects.h"
+#include "py_text.h"
+#include "reflection.h"
+#include "tensor.h"
 
 namespace tvm {
 namespace ffi {
@@ -472,6 +489,36 @@ PyObject* ToPython(TVMFFIAny* v, const DLPackExchangeAPI* tensor_api) {
     return ToPythonImpl(v, tensor_api);
   }
   FFI_PY_CATCH(return nullptr)
+}
+
+namespace {
+
+/*! \brief convert(value) (METH_FASTCALL | METH_KEYWORDS). */
+PyObject* Convert(PyObject*, PyObject* const* args, Py_ssize_t nargsf, PyObject* kwnames) {
+  static const char* const kNames[] = {"value"};
+  PyObject* value = nullptr;
+  if (!BindArguments("convert", args, nargsf, kwnames, kNames, 1, 1, 1, &value)) return nullptr;
+  TVMFFIAny owned;
+  if (!ToOwnedAny(value, &owned)) return nullptr;
+  if (owned.type_index == kTVMFFIOpaquePyObject) {  // shown as the FFI object it became
+    return WrapObject(ClassForTypeIndex(kTVMFFIOpaquePyObject), owned.v_obj);
+  }
+  return ToPython(&owned);
+}
+
+// Text signature ("name($module, ...)\n--\n\n"), so that inspect.signature reads it, with the
+// reference's parameter names.
+PyMethodDef convert_functions[] = {
+    {"convert", FFI_PY_METHOD(Convert), METH_FASTCALL | METH_KEYWORDS,
+     "convert($module, value)\n--\n\nConverts a Python value to its FFI form: callables become "
+     "ffi.Function, DLPack producers ffi.Tensor, lists and tuples ffi.Array, dicts ffi.Map, other "
+     "objects ffi.core.OpaquePyObject; plain values round-trip."},
+    {nullptr, nullptr, 0, nullptr}};
+
+}  // namespace
+
+bool AddConvertFunctions(PyObject* module) {
+  return PyModule_AddFunctions(module, convert_functions) == 0;
 }
 
 }  // namespace python

@@ -1,6 +1,7 @@
 // ffi.Tensor's DLPack exchange API (the C table consumers use instead of `__dlpack__`), and the
 // other direction: tensor results handed to the caller's framework through its exchange API.
 #include <ffi/detail/runtime_entries.h>
+#include <nanobind/nanobind.h>
 
 #if defined(__unix__) || defined(__APPLE__)
 #include <dlfcn.h>
@@ -10,7 +11,16 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "core.h"
+#include "boundary.h"
+#include "classify.h"
+#include "convert.h"
+#include "dlpack_export.h"
+#include "errors.h"
+#include "nb_check.h"
+#include "objects.h"
+#include "tensor.h"
+
+namespace nb = nanobind;
 
 namespace tvm {
 namespace ffi {
@@ -339,6 +349,26 @@ bool InitDLPackExport(PyObject* module) {
                                   "__dlpack_c_exchange_api__", cap);
   Py_DECREF(cap);
   return rc == 0 && PyModule_AddFunctions(module, export_functions) == 0;
+}
+
+void BindDLPackExportFunctions(nb::module_& m) {
+  m.def(
+      "_tensor_as",
+      [](nb::handle tensor, nb::handle cls) {
+        if (!PyType_Check(cls.ptr())) throw nb::type_error("tensor_cls must be a class");
+        const DLPackExchangeAPI* api = ExchangeAPIOf(reinterpret_cast<PyTypeObject*>(cls.ptr()));
+        if (api == nullptr) {
+          throw nb::type_error("tensor_cls must expose __dlpack_c_exchange_api__ (a PyCapsule)");
+        }
+        if (!PyObject_TypeCheck(tensor.ptr(), TensorType)) {
+          throw nb::type_error("expected an ffi.Tensor");
+        }
+        TVMFFIAny owned;
+        if (!ToOwnedAny(tensor.ptr(), &owned)) throw nb::python_error();
+        return Check(TensorToFramework(static_cast<TVMFFIObject*>(owned.v_obj), api));
+      },
+      "The ffi.Tensor `tensor` as a tensor of class `cls` (through its DLPack exchange API), "
+      "zero-copy.");
 }
 
 }  // namespace python

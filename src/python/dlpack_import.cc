@@ -1,9 +1,17 @@
 // Tensors from Python producers: NumPy arrays read directly, framework tensors through the DLPack
 // exchange API, anything else through `__dlpack__`. Every import that borrows a producer's memory
 // goes through ImportView, which holds the producer object for as long as the tensor lives.
+#include "dlpack_import.h"
+
 #include <cstring>
 
-#include "core.h"
+#include "arguments.h"
+#include "boundary.h"
+#include "classify.h"
+#include "errors.h"
+#include "foreign.h"
+#include "objects.h"
+#include "tensor.h"
 
 namespace tvm {
 namespace ffi {
@@ -253,6 +261,12 @@ TVMFFIObject* TensorFromDLPackProducer(PyObject* obj, Classified c, int32_t requ
   return t;
 }
 
+namespace {
+
+/*!
+ * \brief from_dlpack(ext_tensor, require_alignment=0, require_contiguous=False), each also by
+ * keyword (METH_FASTCALL | METH_KEYWORDS).
+ */
 PyObject* FromDLPack(PyObject*, PyObject* const* args, Py_ssize_t nargsf, PyObject* kwnames) {
   // The reference's parameters, ext_tensor also by keyword; the settings also by position.
   static const char* const kNames[3] = {"ext_tensor", "require_alignment", "require_contiguous"};
@@ -315,6 +329,22 @@ PyObject* FromDLPack(PyObject*, PyObject* const* args, Py_ssize_t nargsf, PyObje
   TVMFFIObject* t = TensorFromDLPackProducer(obj, c, static_cast<int32_t>(alignment),
                                              contiguous != 0, &read_only);
   return t ? WrapTensor(t, read_only) : nullptr;
+}
+
+// Text signature ("name($module, ...)\n--\n\n"), so that inspect.signature reads it, with the
+// reference's parameter names.
+PyMethodDef dlpack_import_functions[] = {
+    {"from_dlpack", FFI_PY_METHOD(FromDLPack), METH_FASTCALL | METH_KEYWORDS,
+     "from_dlpack($module, ext_tensor, *, require_alignment=0, require_contiguous=False)\n--\n\n"
+     "An ffi.Tensor sharing the memory of any DLPack producer (PyTorch, NumPy, JAX, ...). "
+     "require_alignment (bytes) and require_contiguous refuse tensors that do not meet them with "
+     "a ValueError (they are also taken by position)."},
+    {nullptr, nullptr, 0, nullptr}};
+
+}  // namespace
+
+bool AddDLPackImportFunctions(PyObject* module) {
+  return PyModule_AddFunctions(module, dlpack_import_functions) == 0;
 }
 
 }  // namespace python

@@ -1,9 +1,14 @@
 // ffi.dtype and ffi.Device: DLDataType and DLDevice as small immutable Python values.
+#include "dtype_device.h"
+
 #include <new>
 #include <string>
 #include <unordered_map>
 
-#include "core.h"
+#include "arguments.h"
+#include "boundary.h"
+#include "objects.h"
+#include "py_text.h"
 
 namespace tvm {
 namespace ffi {

@@ -1,16 +1,27 @@
 // FFI errors <-> Python exceptions. An error raised in C++ arrives as the exception class
 // registered for its kind (or the builtin of that name) with the C++ frames as a note; a Python
 // exception that crossed C++ (carried in the error's extra context) arrives as the same object.
+#include "errors.h"
+
 #include <ffi/extra/visit_error_context.h>
 #include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
 
 #include <exception>
 #include <new>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
-#include "core.h"
+#include "boundary.h"
+#include "callback.h"
+#include "convert.h"
+#include "nb_check.h"
+#include "objects.h"
+#include "py_text.h"
+
+namespace nb = nanobind;
 
 namespace tvm {
 namespace ffi {
@@ -384,6 +395,53 @@ int SetFFIErrorFromCppException() noexcept {
   } catch (...) {
     return detail::SetRaisedFromException(std::current_exception());
   }
+}
+
+namespace {
+
+/*! \brief The FFI error a Python ffi.Error object holds; TypeError for anything else. */
+ffi::Error ErrorOf(nb::handle obj) {
+  TVMFFIAny owned;
+  if (!ToOwnedAny(obj.ptr(), &owned)) throw nb::python_error();
+  ffi::Any value = ffi::Any::FromRaw(owned);
+  if (value.type_index() != kTVMFFIError) throw nb::type_error("expected an ffi.Error object");
+  return std::move(value).cast<ffi::Error>();
+}
+
+}  // namespace
+
+void BindErrorFunctions(nb::module_& m) {
+  m.def(
+      "register_error",
+      [](std::string kind, nb::handle cls) {
+        if (!PyExceptionClass_Check(cls.ptr())) {
+          throw nb::type_error("register_error needs an exception class");
+        }
+        RegisterErrorClass(kind, cls.ptr());
+      },
+      nb::arg("kind"), nb::arg("cls"), "Maps the FFI error kind `kind` to exception class `cls`.");
+
+  m.def(
+      "_error_parts",
+      [](nb::handle obj) {
+        ffi::Error error = ErrorOf(obj);
+        return nb::make_tuple(error.kind(), error.message(), error.backtrace());
+      },
+      "(kind, message, backtrace) of an ffi.Error object.");
+
+  m.def(
+      "_error_to_exception", [](nb::handle obj) { return Check(ExceptionFromError(ErrorOf(obj))); },
+      "The Python exception an ffi.Error object stands for.");
+
+  m.def(
+      "_make_error",
+      [](const std::string& kind, const std::string& message, const std::string& backtrace) {
+        TVMFFIAny owned{};
+        owned.type_index = kTVMFFIError;
+        owned.v_obj = ffi::detail::ObjectUnsafe::MoveToHeader(ffi::Error(kind, message, backtrace));
+        return Check(ToPython(&owned));
+      },
+      nb::arg("kind"), nb::arg("message"), nb::arg("backtrace"), "A new ffi.Error object.");
 }
 
 }  // namespace python

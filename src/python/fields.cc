@@ -3,10 +3,17 @@
 // construction and dataclasses.replace), _frozen() makes the read-only copy a frozen class uses,
 // _converting(fn) a copy that passes every written value through fn first (enum fields taking
 // their index).
+#include "fields.h"
+
 #include <Python.h>  // before any other Python header
 #include <structmember.h>
 
-#include "core.h"
+#include "boundary.h"
+#include "convert.h"
+#include "errors.h"
+#include "objects.h"
+#include "py_text.h"
+#include "reflection.h"
 
 namespace tvm {
 namespace ffi {

@@ -2,10 +2,14 @@
 // through it. With both packages in one process there is one runtime (docs/coexistence.md), so an
 // object made through either is the same TVMFFIObject to both: it crosses as its handle, never as
 // a copy (a tvm_ffi.List passed to an ffi function is that List, mutations included).
+#include "foreign.h"
+
 #include <cstring>
 #include <utility>
 
-#include "core.h"
+#include "classify.h"
+#include "errors.h"
+#include "objects.h"
 
 namespace tvm {
 namespace ffi {

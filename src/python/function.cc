@@ -1,10 +1,19 @@
 // ffi.Function: calls (keyword binding), name, signature and doc from metadata, the GIL setting.
+#include "function.h"
+
 #include <Python.h>  // before any other Python header
+#include <nanobind/nanobind.h>
 #include <structmember.h>
 
 #include <vector>
 
-#include "core.h"
+#include "boundary.h"
+#include "call.h"
+#include "hooks.h"
+#include "objects.h"
+#include "reflection.h"
+
+namespace nb = nanobind;
 
 namespace tvm {
 namespace ffi {
@@ -335,6 +344,17 @@ bool InitFunctionType(PyObject* module) {
   if (FunctionType == nullptr) return false;
   RegisterClass(kTVMFFIFunction, FunctionType);
   return AddType(module, "Function", FunctionType);
+}
+
+void BindFunctionFunctions(nb::module_& m) {
+  m.def(
+      "_set_function_params",
+      [](nb::handle func, nb::handle names, nb::handle defaults) {
+        if (!SetFunctionParams(func.ptr(), names.ptr(), defaults.ptr())) throw nb::python_error();
+      },
+      nb::arg("func"), nb::arg("names"), nb::arg("defaults"),
+      "Gives an ffi.Function parameter names and the defaults of its last parameters, so that "
+      "calls take keywords (the package calls it from export metadata).");
 }
 
 }  // namespace python

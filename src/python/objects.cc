@@ -1,11 +1,23 @@
 // ffi.Object (and ObjectRValueRef, ffi._ModuleBase). ffi.Function is function.cc; the registry of
 // Python classes for type indices is reflection.cc.
+#include "objects.h"
+
 #include <Python.h>  // before any other Python header
+#include <nanobind/nanobind.h>
 #include <structmember.h>
 
 #include <utility>
 
-#include "core.h"
+#include "boundary.h"
+#include "call.h"
+#include "classify.h"
+#include "errors.h"
+#include "foreign.h"
+#include "function.h"
+#include "nb_check.h"
+#include "reflection.h"
+
+namespace nb = nanobind;
 
 namespace tvm {
 namespace ffi {
@@ -440,6 +452,25 @@ bool InitObjectTypes(PyObject* module) {
          AddType(module, "Object", ObjectType) &&
          AddType(module, "ObjectRValueRef", RValueRefType) &&
          AddType(module, "_ModuleBase", reinterpret_cast<PyTypeObject*>(module_base));
+}
+
+void BindObjectFunctions(nb::module_& m) {
+  m.def(
+      "_wrap_as",
+      [](nb::handle obj, nb::handle cls) {
+        auto* type = reinterpret_cast<PyTypeObject*>(cls.ptr());
+        PyTypeObject* from = Py_TYPE(obj.ptr());
+        if (!PyObject_TypeCheck(obj.ptr(), ObjectType) || !PyType_Check(cls.ptr()) ||
+            !PyType_IsSubtype(type, from) || type->tp_basicsize != from->tp_basicsize) {
+          throw nb::type_error("_wrap_as needs an ffi.Object and a subclass of its class");
+        }
+        TVMFFIObject* h = reinterpret_cast<PyObj*>(obj.ptr())->handle;
+        if (h == nullptr) throw nb::type_error("_wrap_as needs an object that holds one");
+        TVMFFIObjectIncRef(h);
+        return Check(WrapObject(type, h));
+      },
+      "A new `cls` (a Python subclass of obj's class) holding another reference to obj's "
+      "object.");
 }
 
 }  // namespace python

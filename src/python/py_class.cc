@@ -3,6 +3,8 @@
 // setters (ffi.MakeFieldSetter) call with each field's Python converter. Storage, copying and the
 // keyword constructor are the runtime's standard globals; this file only reaches the C ABI calls
 // Python cannot make itself.
+#include "py_class.h"
+
 #include <Python.h>  // before any other Python header
 #include <ffi/reflection/accessor.h>
 
@@ -12,7 +14,13 @@
 #include <utility>
 #include <vector>
 
-#include "core.h"
+#include "arguments.h"
+#include "boundary.h"
+#include "convert.h"
+#include "errors.h"
+#include "function.h"
+#include "objects.h"
+#include "py_text.h"
 
 namespace tvm {
 namespace ffi {

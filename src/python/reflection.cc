@@ -2,17 +2,33 @@
 // along a type's ancestors, generated classes for reflected types nobody registered), reflected
 // methods as method descriptors (fields: fields.cc), and the functions ffi.register_object builds
 // on.
+#include "reflection.h"
+
 #include <Python.h>  // before any other Python header
 #include <ffi/container/array.h>
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
 #include <structmember.h>
 
 #include <algorithm>
 #include <cstring>
 #include <new>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
-#include "core.h"
+#include "arguments.h"
+#include "boundary.h"
+#include "convert.h"
+#include "dtype_device.h"
+#include "errors.h"
+#include "fields.h"
+#include "function.h"
+#include "objects.h"
+#include "py_text.h"
+#include "tensor.h"
+
+namespace nb = nanobind;
 
 namespace tvm {
 namespace ffi {
@@ -570,6 +586,31 @@ bool InitReflection(PyObject* module) {
   if (MethodType == nullptr) return false;
   return AddType(module, "_Method", MethodType) &&
          PyModule_AddFunctions(module, reflection_functions) == 0;
+}
+
+void BindReflectionFunctions(nb::module_& m) {
+  m.def(
+      "_register_class",
+      [](int32_t type_index, nb::handle cls) {
+        if (!PyType_Check(cls.ptr())) throw nb::type_error("expected a class");
+        RegisterClass(type_index, reinterpret_cast<PyTypeObject*>(cls.ptr()));
+      },
+      "Sets the Python class used for FFI objects of a type index.");
+
+  m.def(
+      "type_key_to_index",
+      [](const std::string& key) {
+        TVMFFIByteArray k{key.data(), key.size()};
+        int32_t index = 0;
+        if (TVMFFITypeKeyToIndex(&k, &index) != 0) {
+          // A KeyError whichever runtime serves the process (the reference's raises a
+          // RuntimeError for an unknown key).
+          ClearRaisedFFIError();
+          throw nb::key_error(("no type is registered with the key `" + key + "`").c_str());
+        }
+        return index;
+      },
+      "The type index registered for a type key; KeyError for an unknown key.");
 }
 
 }  // namespace python

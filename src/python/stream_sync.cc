@@ -1,11 +1,20 @@
 // Stream ordering for `__dlpack__(stream=...)`: a consumer on another stream must not read before
 // the producer's work is done. The CUDA driver is loaded on first need (dlopen), so the extension
-// has no link-time CUDA dependency and CPU-only machines never touch it.
-#include <dlfcn.h>
+// has no link-time CUDA dependency and CPU-only machines never touch it. Also env_set_stream and
+// env_get_stream, the thread's current stream per device.
+#include "stream_sync.h"
 
+#include <dlfcn.h>
+#include <nanobind/nanobind.h>
+
+#include <cstdint>
 #include <string>
 
-#include "core.h"
+#include "arguments.h"
+#include "errors.h"
+#include "nb_check.h"
+
+namespace nb = nanobind;
 
 namespace tvm {
 namespace ffi {
@@ -166,6 +175,55 @@ bool SyncForConsumer(DLDevice device, PyObject* stream) {
   auto produced_on = producer == nullptr ? kLegacyStream : static_cast<CUstream>(producer);
   if (consumer == produced_on) return true;
   return WaitOnStream(device.device_id, produced_on, consumer);
+}
+
+namespace {
+
+/*!
+ * \brief A stream handle given as an int (or anything with __index__) in [0, 2**64): TypeError or
+ * ValueError naming the argument otherwise (nanobind's own refusal would list the overloads).
+ */
+uintptr_t StreamHandle(nb::handle stream) {
+  if (!PyIndex_Check(stream.ptr())) {
+    PyErr_Format(PyExc_TypeError, "stream must be an int handle, not `%s`",
+                 Py_TYPE(stream.ptr())->tp_name);
+    throw nb::python_error();
+  }
+  nb::object index = Check(PyNumber_Index(stream.ptr()));
+  unsigned long long value = PyLong_AsUnsignedLongLong(index.ptr());
+  if ((value == static_cast<unsigned long long>(-1) && PyErr_Occurred()) || value > UINTPTR_MAX) {
+    if (PyErr_Occurred() && !PyErr_ExceptionMatches(PyExc_OverflowError)) throw nb::python_error();
+    PyErr_Clear();
+    PyErr_Format(PyExc_ValueError,
+                 "stream must be a handle in [0, 2**%d) (an address, 0 for the default stream), "
+                 "not %R",
+                 static_cast<int>(8 * sizeof(uintptr_t)), index.ptr());
+    throw nb::python_error();
+  }
+  return static_cast<uintptr_t>(value);
+}
+
+}  // namespace
+
+void BindStreamFunctions(nb::module_& m) {
+  m.def(
+      "env_set_stream",
+      [](int32_t device_type, int32_t device_id, nb::handle stream) {
+        TVMFFIStreamHandle previous = nullptr;
+        void* handle = reinterpret_cast<void*>(StreamHandle(stream));
+        if (TVMFFIEnvSetStream(device_type, device_id, handle, &previous) != 0) {
+          Check(RaiseFromFFI(-1));
+        }
+        return reinterpret_cast<uintptr_t>(previous);
+      },
+      "Sets this thread's current stream for a device; returns the previous one.");
+
+  m.def(
+      "env_get_stream",
+      [](int32_t device_type, int32_t device_id) {
+        return reinterpret_cast<uintptr_t>(TVMFFIEnvGetStream(device_type, device_id));
+      },
+      "This thread's current stream for a device (0: the default stream).");
 }
 
 }  // namespace python

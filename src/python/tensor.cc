@@ -1,10 +1,20 @@
 // ffi.Tensor: an FFI tensor object seen from Python, and its DLPack export.
+#include "tensor.h"
+
 #include <cstring>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "core.h"
+#include "boundary.h"
+#include "dlpack_export.h"
+#include "dlpack_import.h"
+#include "dtype_device.h"
+#include "errors.h"
+#include "objects.h"
+#include "py_text.h"
+#include "reflection.h"
+#include "stream_sync.h"
 
 namespace tvm {
 namespace ffi {

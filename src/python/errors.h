@@ -1,0 +1,46 @@
+// FFI errors <-> Python exceptions (errors.cc).
+#ifndef FFI_PYTHON_ERRORS_H_
+#define FFI_PYTHON_ERRORS_H_
+
+#include <Python.h>
+#include <ffi/ffi.h>
+
+#include <string>
+
+namespace nanobind {
+class module_;  // nanobind/nanobind.h, needed only where the bindings are defined
+}  // namespace nanobind
+
+namespace tvm {
+namespace ffi {
+namespace python {
+
+/*! \brief Raises the Python exception for a failed ABI call returning `rc`; returns NULL. */
+PyObject* RaiseFromFFI(int rc);
+/*! \brief Drops the error a failed ABI call raised, where failing is an expected answer. */
+void ClearRaisedFFIError();
+/*!
+ * \brief An Error object for a Python exception (its class name as the kind, its str as the
+ * message); NULL with a Python error when it cannot be made. With `carry`, for an exception raised
+ * through C++, the exception itself rides along so Python gets it back unchanged. An exception
+ * passed as a value is not carried: the Error value would often sit in a frame the exception's
+ * own traceback reaches, a cycle through C++ that Python's collector cannot see.
+ */
+TVMFFIObject* ErrorFromException(PyObject* exc, bool carry);
+
+/*! \brief The Python exception an FFI error stands for (new reference; nullptr with a Python error
+ * set on failure): the exception it carries when it came from Python, else one of the class
+ * registered for its kind with the message and the C++ frames as a note. */
+PyObject* ExceptionFromError(const ffi::Error& error);
+/*! \brief Turns the pending Python exception into the thread's raised ABI error; returns -1. */
+int SetFFIErrorFromPython();
+/*! \brief Registers the exception class for an error kind (replacing any earlier one). */
+void RegisterErrorClass(const std::string& kind, PyObject* cls);
+/*! \brief Adds register_error, _error_parts, _error_to_exception and _make_error. */
+void BindErrorFunctions(nanobind::module_& m);
+
+}  // namespace python
+}  // namespace ffi
+}  // namespace tvm
+
+#endif  // FFI_PYTHON_ERRORS_H_

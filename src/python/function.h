@@ -1,0 +1,53 @@
+// ffi.Function (function.cc): its layout and type, keyword binding, signature metadata.
+#ifndef FFI_PYTHON_FUNCTION_H_
+#define FFI_PYTHON_FUNCTION_H_
+
+#include <Python.h>
+
+#include "objects.h"
+
+namespace nanobind {
+class module_;  // nanobind/nanobind.h, needed only where the bindings are defined
+}  // namespace nanobind
+
+namespace tvm {
+namespace ffi {
+namespace python {
+
+/*! \brief Layout of ffi.Function: an object plus its vectorcall entry and a name for errors. */
+struct PyFunc {
+  PyObj base;
+  vectorcallfunc vectorcall;
+  PyObject* name;          // str or NULL
+  PyObject* dict;          // attributes, e.g. the signature metadata a module provides
+  bool keep_gil;           // opt-in: call without releasing the GIL (see Function.keep_gil)
+  PyObject* arg_names;     // tuple of parameter names from the export, or NULL: no keywords
+  PyObject* arg_defaults;  // tuple: defaults of the last len() parameters (with arg_names)
+};
+
+/*! \brief ffi.Function (created by InitFunctionType). */
+extern PyTypeObject* FunctionType;
+
+/*!
+ * \brief Creates the Function type, after InitObjectTypes (its base) and before InitReflection
+ * (which derives its method type from it); false with a Python error on failure.
+ */
+bool InitFunctionType(PyObject* module);
+/*! \brief The vectorcall of a Function holding a function (without parameter names). */
+PyObject* FunctionVectorcall(PyObject* self, PyObject* const* args, size_t nargsf,
+                             PyObject* kwnames);
+/*! \brief Sets the name ffi.Function shows in errors and repr. */
+void SetFunctionName(PyObject* func, PyObject* name);
+/*!
+ * \brief Gives a Function parameter names (a tuple of str) and the defaults of its last
+ * parameters (a tuple), so that calls take keywords; false with a Python error for bad input.
+ */
+bool SetFunctionParams(PyObject* func, PyObject* names, PyObject* defaults);
+/*! \brief Adds _set_function_params. */
+void BindFunctionFunctions(nanobind::module_& m);
+
+}  // namespace python
+}  // namespace ffi
+}  // namespace tvm
+
+#endif  // FFI_PYTHON_FUNCTION_H_

@@ -1,0 +1,24 @@
+// Global functions and modules (globals.cc): the runtime's function registry and module
+// loading.
+#ifndef FFI_PYTHON_GLOBALS_H_
+#define FFI_PYTHON_GLOBALS_H_
+
+namespace nanobind {
+class module_;  // nanobind/nanobind.h, needed only where the bindings are defined
+}  // namespace nanobind
+
+namespace tvm {
+namespace ffi {
+namespace python {
+
+/*!
+ * \brief Adds get_global_func, remove_global_func, register_global_func, list_global_func_names,
+ * load_module and module_get_function.
+ */
+void BindGlobalFunctions(nanobind::module_& m);
+
+}  // namespace python
+}  // namespace ffi
+}  // namespace tvm
+
+#endif  // FFI_PYTHON_GLOBALS_H_
