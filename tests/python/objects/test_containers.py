@@ -12,7 +12,10 @@ import pickle
 import numpy as np
 import pytest
 import torch
-from support.build import build_kernel, compile_cached, reference_include_dir
+from support.build import (
+    build_kernel,
+    build_with_reference_headers,
+)
 from support.paths import TESTS_DIR
 
 import ffi
@@ -30,14 +33,8 @@ def ours(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def theirs(tmp_path_factory):
-    include = reference_include_dir()
-    if include is None:
-        pytest.skip("apache-tvm-ffi is not installed")
     lib = str(tmp_path_factory.mktemp("containers_ref") / "containers_ref.so")
-    cmd = ["g++", "-std=c++17", "-O1", "-shared", "-fPIC", "-isystem", include, SOURCE, "-o", lib]
-    proc = compile_cached(cmd, lib)
-    assert proc.returncode == 0, proc.stderr
-    return ffi.load_module(lib)
+    return ffi.load_module(build_with_reference_headers(SOURCE, lib))
 
 
 @pytest.fixture(params=["ours", "reference"])

@@ -9,7 +9,11 @@ import subprocess
 import sys
 
 import pytest
-from support.build import build_kernel, compile_cached, reference_include_dir
+from support.build import (
+    build_kernel,
+    build_with_reference_headers,
+    reference_include_dir,
+)
 from support.paths import TESTS_DIR
 
 SOURCE = os.path.join(TESTS_DIR, "..", "cpp", "loader", "containers_seq_reference.cc")
@@ -17,13 +21,8 @@ SOURCE = os.path.join(TESTS_DIR, "..", "cpp", "loader", "containers_seq_referenc
 
 @pytest.fixture(scope="module")
 def ref(tmp_path_factory):
-    include = reference_include_dir()
-    if include is None:
-        pytest.skip("apache-tvm-ffi is not installed")
     lib = str(tmp_path_factory.mktemp("containers_seq") / "containers_seq_reference.so")
-    cmd = ["g++", "-std=c++17", "-O1", "-shared", "-fPIC", "-isystem", include, SOURCE, "-o", lib]
-    proc = compile_cached(cmd, lib)
-    assert proc.returncode == 0, proc.stderr
+    build_with_reference_headers(SOURCE, lib)
     import ffi
 
     return ffi.load_module(lib)

@@ -14,7 +14,10 @@ import sys
 import textwrap
 
 import pytest
-from support.build import build_kernel, compile_cached, reference_include_dir
+from support.build import (
+    build_kernel,
+    build_with_reference_headers,
+)
 from support.paths import TESTS_DIR
 
 import ffi
@@ -190,13 +193,9 @@ def reference_copy(tmp_path_factory):
 def kernels(tmp_path_factory):
     out = tmp_path_factory.mktemp("kernels_both_headers")
     ours = build_kernel(os.path.join(TESTS_DIR, "kernels", "py_kernels.cc"), str(out))
-    include = reference_include_dir()
     src = out / "ref_kernels.cc"
     src.write_text(REFERENCE_KERNELS)
-    ref = str(out / "ref_kernels.so")
-    cmd = ["g++", "-std=c++17", "-O1", "-shared", "-fPIC", f"-I{include}", str(src), "-o", ref]
-    proc = compile_cached(cmd, ref)
-    assert proc.returncode == 0, proc.stderr
+    ref = build_with_reference_headers(str(src), str(out / "ref_kernels.so"))
     return ours, ref
 
 

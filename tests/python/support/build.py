@@ -91,6 +91,18 @@ def reference_include_dir() -> "str | None":
     return include if os.path.isfile(os.path.join(include, "tvm", "ffi", "c_api.h")) else None
 
 
+def build_with_reference_headers(src: str, lib: str, *flags: str) -> str:
+    """`src` built with the reference wheel's headers (and `flags`) into `lib`; skips the test
+    without the wheel."""
+    include = reference_include_dir()
+    if include is None:
+        pytest.skip("apache-tvm-ffi is not installed")
+    cmd = ["g++", "-std=c++17", "-O1", "-shared", "-fPIC", "-isystem", include, *flags, src]
+    proc = compile_cached([*cmd, "-o", lib], lib)
+    assert proc.returncode == 0, proc.stderr
+    return lib
+
+
 #: Skips a test without the reference wheel's headers.
 needs_reference_headers = pytest.mark.skipif(
     reference_include_dir() is None, reason="the reference package is not installed"

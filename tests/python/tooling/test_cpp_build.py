@@ -10,6 +10,7 @@ import subprocess
 
 import pytest
 import torch
+from support.markers import needs_nvcc
 
 import ffi
 import ffi.cpp
@@ -320,15 +321,8 @@ int64_t device_count() {
 """
 
 
-def _needs_nvcc():
-    try:
-        _build._compiler("nvcc")
-    except ffi.cpp.BuildError:
-        pytest.skip("nvcc is not installed")
-
-
+@needs_nvcc
 def test_cuda_sources_compile_with_nvcc():
-    _needs_nvcc()
     mod = ffi.cpp.load_inline(
         name="add_one_cuda", cuda_sources=CUDA_SRC, functions=["add_one_cuda", "device_count"]
     )
@@ -342,8 +336,8 @@ def test_cuda_sources_compile_with_nvcc():
             mod.device_count()
 
 
+@needs_nvcc
 def test_cuda_flags_are_part_of_the_key(tmp_path):
-    _needs_nvcc()
     kw = dict(cuda_sources=CUDA_SRC, functions=["device_count"], build_directory=tmp_path)
     plain = ffi.cpp.build_inline("cuda_key", **kw)
     flagged = ffi.cpp.build_inline("cuda_key", extra_cuda_cflags=["-DCUDA_FLAG=1"], **kw)

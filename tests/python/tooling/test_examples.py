@@ -2,11 +2,11 @@
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 
 import pytest
+from support.markers import needs_nvcc
 from support.paths import ROOT
 
 # Tools, headers and examples: not run again on other interpreters (run_all.sh interpreters).
@@ -79,12 +79,7 @@ def test_kernel_library(tmp_path):
     assert os.path.exists(tmp_path / "kernels.so") and os.path.exists(tmp_path / "host")
 
 
-def _have_nvcc():
-    candidates = [os.environ.get("NVCC"), "nvcc", "/usr/local/cuda/bin/nvcc"]
-    return any(shutil.which(c) for c in candidates if c)
-
-
-@pytest.mark.skipif(not _have_nvcc(), reason="nvcc is not installed")
+@needs_nvcc
 def test_cuda_example(tmp_path):
     script = os.path.join(ROOT, "examples", "cuda", "run.py")
     out = _run_example([sys.executable, script, str(tmp_path)])
@@ -115,7 +110,7 @@ def _cmake_at_least(major, minor):
     return bool(m) and (int(m.group(1)), int(m.group(2))) >= (major, minor)
 
 
-@pytest.mark.skipif(not _have_nvcc(), reason="nvcc is not installed")
+@needs_nvcc
 @pytest.mark.skipif(not _cmake_at_least(3, 27), reason="needs CMake 3.27 (CUDA_FATBIN_COMPILATION)")
 def test_cubin_example(tmp_path):
     """The fatbin embedded with ffi_embed_cubin builds into a host-compiled library everywhere;
@@ -138,7 +133,7 @@ def test_cubin_example(tmp_path):
 
 
 @pytest.mark.gpu
-@pytest.mark.skipif(not _have_nvcc(), reason="nvcc is not installed")
+@needs_nvcc
 @pytest.mark.skipif(not _cmake_at_least(3, 27), reason="needs CMake 3.27 (CUDA_FATBIN_COMPILATION)")
 def test_cubin_example_gpu(tmp_path):
     """On a GPU the embedded kernel runs on PyTorch's current stream and adds one."""

@@ -11,7 +11,11 @@ import subprocess
 import sys
 
 import pytest
-from support.build import compile_cached, reference_include_dir, shared_build_dir
+from support.build import (
+    build_with_reference_headers,
+    reference_include_dir,
+    shared_build_dir,
+)
 from support.markers import needs_mypy
 from support.paths import TESTS_DIR
 from support.typecheck import assert_reported_as_tagged, mypy_on_stub
@@ -33,13 +37,10 @@ def libs(tmp_path_factory):
         built[name] = ffi.cpp.build(
             f"stubgen_{name}", cpp_files=[SRC], extra_cflags=[flag], build_directory=build_dir
         )
-    include = reference_include_dir()
-    if include is not None:
-        built["ref"] = os.path.join(out, "stubgen_ref.so")
-        cmd = ["g++", "-std=c++17", "-O1", "-shared", "-fPIC", "-isystem", include,
-               "-DTVM_FFI_DLL_EXPORT_INCLUDE_METADATA=1", SRC, "-o", built["ref"]]  # fmt: skip
-        proc = compile_cached(cmd, built["ref"])
-        assert proc.returncode == 0, proc.stderr
+    if reference_include_dir() is not None:
+        built["ref"] = build_with_reference_headers(
+            SRC, os.path.join(out, "stubgen_ref.so"), "-DTVM_FFI_DLL_EXPORT_INCLUDE_METADATA=1"
+        )
     return built
 
 
