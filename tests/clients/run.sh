@@ -2,12 +2,15 @@
 # The clients tier: real PyPI clients of the reference (pinned) run each scenario in a process of
 # its own three times, on the reference's runtime, on ours (`import ffi` first) and on ours in
 # place of the reference's runtime file (the client unchanged, no `import ffi`), and the results
-# must be equal. Each client gets a virtual environment of its own, with the reference release it was
-# built against (or, for xgrammar, the one pip resolves today) as the control:
+# must be equal (run_scenario.sh). Each client gets a virtual environment of its own, with the
+# reference release it was built against (or, for xgrammar and FlashInfer, the one pip resolves
+# today) as the control:
 #
 #   tvm       apache-tvm 0.27.0.post1 on apache-tvm-ffi 0.1.14.post0   tvm_scenario.py
 #   tilelang  tilelang 0.1.15 on apache-tvm-ffi 0.1.12 (its pin)        tilelang_scenario.py
 #   xgrammar  xgrammar 0.2.8 on apache-tvm-ffi 0.1.15.post2             xgrammar_scenario.py
+#   flashinfer  flashinfer-python 0.7.4 on apache-tvm-ffi 0.1.15.post2  flashinfer_scenario.py
+#             (only where a CUDA device is: its JIT modules are built with nvcc and run there)
 #
 # and apache-tvm as pip resolves it today (tvm-latest: apache-tvm-ffi 0.1.15.post2, whose runtime
 # crashes in TVM's save_json), whose run on our runtime must give the tvm control's results.
@@ -52,36 +55,18 @@ make_env tilelang tilelang==0.1.15 apache-tvm-ffi==0.1.12
 make_env xgrammar apache-tvm-ffi==0.1.15.post2 pydantic transformers typing-extensions numpy
 "$dir/xgrammar/bin/python" -m pip install -q --no-deps xgrammar==0.2.8
 
-# in_place NAME: a copy of the environment's reference package (with its metadata, through which
-# the package finds its runtime file) whose runtime file is ours, in $dir/NAME-in-place; put first
-# on PYTHONPATH, it stands in for the installed package.
-in_place() {
-  local env="$dir/$1" copy="$dir/$1-in-place"
-  local site
-  site="$("$env/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
-  rm -rf "$copy"
-  mkdir -p "$copy"
-  cp -r "$site/tvm_ffi" "$site"/apache_tvm_ffi-*.dist-info "$copy/"
-  cp "$("$env/bin/python" -c 'import ffi.libinfo as i; print(i.get_runtime_library_path())')" \
-    "$copy/tvm_ffi/lib/libtvm_ffi.so"
-}
-
 status=0
 for client in tvm tilelang xgrammar; do
-  scenario="tests/clients/${client}_scenario.py"
-  in_place "$client"
-  for runtime in reference ours in-place; do
-    run=("$dir/$client/bin/python")
-    if [ "$runtime" = in-place ]; then run=(env "PYTHONPATH=$dir/$client-in-place" "${run[@]}"); fi
-    if ! "${run[@]}" "$scenario" "$runtime" > "$dir/$client.$runtime.json"; then
-      echo "$client: the scenario failed on the $runtime runtime" >&2
-      status=1
-      continue 2
-    fi
-  done
-  "$dir/$client/bin/python" tests/clients/compare.py "$dir/$client" ours || status=1
-  "$dir/$client/bin/python" tests/clients/compare.py "$dir/$client" in-place || status=1
+  bash tests/clients/run_scenario.sh "$client" "$dir/$client/bin/python" "$dir" || status=1
 done
+
+# FlashInfer compiles its kernels with nvcc and runs them on a CUDA device: only where one is.
+if nvidia-smi -L > /dev/null 2>&1; then
+  make_env flashinfer flashinfer-python==0.7.4 apache-tvm-ffi==0.1.15.post2
+  bash tests/clients/run_scenario.sh flashinfer "$dir/flashinfer/bin/python" "$dir" || status=1
+else
+  echo "flashinfer: no CUDA device here, skipped"
+fi
 
 # Map-key hooks registered natively with our headers, called by code built against 0.1.14's.
 "$dir/tvm/bin/python" tests/clients/key_hooks_check.py "$dir/key-hooks" || status=1
