@@ -14,9 +14,7 @@
 #include <cstdint>
 #include <initializer_list>
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 namespace {
 
 /*! \brief One named value of a table. */
@@ -226,6 +224,4 @@ bool InitAbiConstants(PyObject* module) {
 #undef FFI_ABI_ENTRY
 #undef FFI_ABI_SCOPED
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python

@@ -4,15 +4,11 @@
 
 #include <Python.h>
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 
 /*! \brief Adds the ABI's constants (type indices, flags, DLPack codes, ...) as read-only tables. */
 bool InitAbiConstants(PyObject* module);
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python
 
 #endif  // FFI_PYTHON_ABI_CONSTANTS_H_

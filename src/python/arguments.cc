@@ -4,9 +4,7 @@
 
 #include <Python.h>
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 
 bool BindArguments(const char* name, PyObject* const* args, Py_ssize_t nargsf, PyObject* kwnames,
                    const char* const* names, int nparams, int npositional, int nrequired,
@@ -64,6 +62,4 @@ bool IntInRange(PyObject* value, long long lo, long long hi, const char* what, l
   return true;
 }
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python

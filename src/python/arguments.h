@@ -4,9 +4,7 @@
 
 #include <Python.h>
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 
 /*!
  * \brief Binds the arguments of a METH_FASTCALL | METH_KEYWORDS function `name` to its `nparams`
@@ -23,8 +21,6 @@ bool BindArguments(const char* name, PyObject* const* args, Py_ssize_t nargsf, P
  */
 bool IntInRange(PyObject* value, long long lo, long long hi, const char* what, long long* out);
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python
 
 #endif  // FFI_PYTHON_ARGUMENTS_H_

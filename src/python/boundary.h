@@ -12,9 +12,7 @@
 #include <type_traits>
 #include <utility>
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 
 // ---- the interpreter's state, for code that may run on any thread or at exit -----------------
 
@@ -177,8 +175,6 @@ struct PyEntry<Fn> {
 /*! \brief FFI_PY_ENTRY for a PyMethodDef (METH_FASTCALL and METH_KEYWORDS signatures too). */
 #define FFI_PY_METHOD(fn) reinterpret_cast<PyCFunction>(reinterpret_cast<void*>(FFI_PY_ENTRY(fn)))
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python
 
 #endif  // FFI_PYTHON_BOUNDARY_H_

@@ -20,9 +20,7 @@
 #include "py_text.h"
 #include "tensor.h"
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 namespace {
 
 /*!
@@ -606,6 +604,4 @@ PyObject* CallFunction(TVMFFIObject* func, PyObject* name, PyObject* const* args
   FFI_PY_CATCH(return nullptr)
 }
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python

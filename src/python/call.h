@@ -5,9 +5,7 @@
 #include <Python.h>
 #include <ffi/ffi.h>
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 
 /*!
  * \brief Calls a Function object with Python arguments, releasing the GIL around the call
@@ -16,8 +14,6 @@ namespace python {
 PyObject* CallFunction(TVMFFIObject* func, PyObject* name, PyObject* const* args, Py_ssize_t n,
                        bool keep_gil = false);
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python
 
 #endif  // FFI_PYTHON_CALL_H_

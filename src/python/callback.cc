@@ -21,9 +21,7 @@
 
 namespace nb = nanobind;
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 namespace {
 
 /*!
@@ -400,6 +398,4 @@ void BindCallbackFunctions(nb::module_& m) {
       "The Python object an ffi.core.OpaquePyObject holds.");
 }
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python

@@ -6,13 +6,9 @@
 #include <Python.h>
 #include <ffi/ffi.h>
 
-namespace nanobind {
-class module_;  // nanobind/nanobind.h, needed only where the bindings are defined
-}  // namespace nanobind
+#include "nb_module.h"
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 
 /*! \brief A Function object calling the Python callable `fn` (new reference), or NULL. */
 TVMFFIObject* FunctionFromCallable(PyObject* fn);
@@ -35,8 +31,6 @@ TVMFFIObject* FunctionFromCSymbol(void* address, PyObject* keep_alive, bool mlir
 /*! \brief Adds _function_from_c_symbol, _convert_to_opaque_object and _opaque_pyobject. */
 void BindCallbackFunctions(nanobind::module_& m);
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python
 
 #endif  // FFI_PYTHON_CALLBACK_H_

@@ -9,9 +9,7 @@
 #include "convert.h"
 #include "objects.h"
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 namespace {
 
 /*! \brief The instance layout: the Python header and the owned value. */
@@ -113,6 +111,4 @@ bool InitCAnyType(PyObject* module) {
   return AddType(module, "CAny", CAnyType) && PyModule_AddFunctions(module, cany_functions) == 0;
 }
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python

@@ -4,15 +4,11 @@
 
 #include <Python.h>
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 
 /*! \brief Creates ffi.core.CAny (an owned ABI value) and _to_py_class_value. */
 bool InitCAnyType(PyObject* module);
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python
 
 #endif  // FFI_PYTHON_CANY_H_

@@ -9,9 +9,7 @@
 #include "objects.h"
 #include "reflection.h"
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 namespace {
 
 /*! \brief An attribute found on `type` or its bases (borrowed), through CPython's type cache. */
@@ -218,6 +216,4 @@ Classified Classify(PyObject* obj) {
   return {PyKind::kOpaque};
 }
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python

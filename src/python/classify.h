@@ -7,9 +7,7 @@
 
 #include <cstdint>
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 
 /*! \brief What a Python value converts to. One classification serves every conversion path. */
 enum class PyKind : uint8_t {
@@ -85,8 +83,6 @@ const DLPackExchangeAPI* ExchangeAPIOf(PyTypeObject* type);
 /*! \brief Whether `type` is numpy.ndarray itself (NumPy need not be imported). */
 bool IsNumpyArrayType(PyTypeObject* type);
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python
 
 #endif  // FFI_PYTHON_CLASSIFY_H_

@@ -18,9 +18,7 @@
 #include "objects.h"
 #include "reflection.h"
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 namespace {
 
 /*!
@@ -537,6 +535,4 @@ bool InitContainerFunctions(PyObject* module) {
   return PyModule_AddFunctions(module, container_functions) == 0;
 }
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python

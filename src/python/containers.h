@@ -8,9 +8,7 @@
 
 #include <cstdint>
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 
 /*!
  * \brief Converts any iterable (a list or tuple on calls) to an owned Array, or List when
@@ -34,8 +32,6 @@ bool MappingToAny(PyObject* value, int32_t type_index, TVMFFIAny* out, bool pyth
 /*! \brief Adds the module functions the package's container classes are built on. */
 bool InitContainerFunctions(PyObject* module);
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python
 
 #endif  // FFI_PYTHON_CONTAINERS_H_

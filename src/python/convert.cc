@@ -22,9 +22,7 @@
 #include "reflection.h"
 #include "tensor.h"
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 
 // ToOwnedAny and ToPython convert the C++ exceptions of what they build (a String too large to
 // copy, ...) into the Python error they report: their callers (calls, containers, callbacks the
@@ -521,6 +519,4 @@ bool AddConvertFunctions(PyObject* module) {
   return PyModule_AddFunctions(module, convert_functions) == 0;
 }
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python

@@ -8,9 +8,7 @@
 
 #include "classify.h"
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 
 /*!
  * \brief Converts a Python value to an owned ABI value (for results of Python callbacks and
@@ -88,8 +86,6 @@ inline bool IntToAny(PyObject* value, TVMFFIAny* out) {
 /*! \brief Adds convert; false with a Python error. */
 bool AddConvertFunctions(PyObject* module);
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python
 
 #endif  // FFI_PYTHON_CONVERT_H_

@@ -22,9 +22,7 @@
 
 namespace nb = nanobind;
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 
 bool framework_tensor_results = true;
 
@@ -371,6 +369,4 @@ void BindDLPackExportFunctions(nb::module_& m) {
       "zero-copy.");
 }
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python

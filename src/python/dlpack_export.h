@@ -5,13 +5,9 @@
 #include <Python.h>
 #include <ffi/ffi.h>
 
-namespace nanobind {
-class module_;  // nanobind/nanobind.h, needed only where the bindings are defined
-}  // namespace nanobind
+#include "nb_module.h"
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 
 /*! \brief ffi.Tensor's own exchange API (a static table, valid for the process's lifetime). */
 const DLPackExchangeAPI* TensorExchangeAPI();
@@ -32,8 +28,6 @@ bool InitDLPackExport(PyObject* module);
 /*! \brief Adds _tensor_as. */
 void BindDLPackExportFunctions(nanobind::module_& m);
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python
 
 #endif  // FFI_PYTHON_DLPACK_EXPORT_H_

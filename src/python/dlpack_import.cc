@@ -13,9 +13,7 @@
 #include "objects.h"
 #include "tensor.h"
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 namespace {
 
 // ---- NumPy arrays (their object layout is stable across NumPy 1.x and 2.x) -------------------
@@ -347,6 +345,4 @@ bool AddDLPackImportFunctions(PyObject* module) {
   return PyModule_AddFunctions(module, dlpack_import_functions) == 0;
 }
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python

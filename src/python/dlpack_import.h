@@ -9,9 +9,7 @@
 
 #include "classify.h"
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 
 /*!
  * \brief Fills `out` with a view of the NumPy array `obj` (the caller checked its type). Shape
@@ -67,8 +65,6 @@ TVMFFIObject* ReleaseRefused(DLManagedTensorVersioned* tensor);
 /*! \brief Adds from_dlpack; false with a Python error. */
 bool AddDLPackImportFunctions(PyObject* module);
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python
 
 #endif  // FFI_PYTHON_DLPACK_IMPORT_H_

@@ -10,9 +10,7 @@
 #include "objects.h"
 #include "py_text.h"
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 
 PyTypeObject* DTypeType = nullptr;
 PyTypeObject* DeviceType = nullptr;
@@ -380,6 +378,4 @@ bool InitDTypeDeviceTypes(PyObject* module) {
   return AddType(module, "dtype", DTypeType) && AddType(module, "Device", DeviceType);
 }
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python

@@ -5,9 +5,7 @@
 #include <Python.h>
 #include <ffi/ffi.h>
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 
 /*!
  * \brief Layout of ffi.dtype: a str (the text it was made from, or the canonical name) and the
@@ -49,8 +47,6 @@ bool DTypeFromPython(PyObject* spec, DLDataType* out);
 /*! \brief A new DeviceClass. */
 PyObject* NewDevice(DLDevice device);
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python
 
 #endif  // FFI_PYTHON_DTYPE_DEVICE_H_

@@ -23,9 +23,7 @@
 
 namespace nb = nanobind;
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 namespace {
 
 /*! \brief Exception classes by error kind: registered ones, then builtins by name. */
@@ -444,6 +442,4 @@ void BindErrorFunctions(nb::module_& m) {
       nb::arg("kind"), nb::arg("message"), nb::arg("backtrace"), "A new ffi.Error object.");
 }
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python

@@ -7,13 +7,9 @@
 
 #include <string>
 
-namespace nanobind {
-class module_;  // nanobind/nanobind.h, needed only where the bindings are defined
-}  // namespace nanobind
+#include "nb_module.h"
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 
 /*! \brief Raises the Python exception for a failed ABI call returning `rc`; returns NULL. */
 PyObject* RaiseFromFFI(int rc);
@@ -39,8 +35,6 @@ void RegisterErrorClass(const std::string& kind, PyObject* cls);
 /*! \brief Adds register_error, _error_parts, _error_to_exception and _make_error. */
 void BindErrorFunctions(nanobind::module_& m);
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python
 
 #endif  // FFI_PYTHON_ERRORS_H_

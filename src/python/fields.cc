@@ -15,9 +15,7 @@
 #include "py_text.h"
 #include "reflection.h"
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 namespace {
 
 /*! \brief A reflected field, copied from its record (the runtime may grow its tables). */
@@ -308,6 +306,4 @@ bool InitFieldType(PyObject* module) {
   return FieldType != nullptr && AddType(module, "_Field", FieldType);
 }
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python

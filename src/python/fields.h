@@ -5,17 +5,13 @@
 #include <Python.h>
 #include <ffi/ffi.h>
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 
 /*! \brief A new ffi._Field descriptor for `info`, a field of the type `owner`. */
 PyObject* NewField(const TVMFFIFieldInfo& info, const TVMFFITypeInfo* owner);
 /*! \brief Creates ffi._Field and adds it to the module. */
 bool InitFieldType(PyObject* module);
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python
 
 #endif  // FFI_PYTHON_FIELDS_H_

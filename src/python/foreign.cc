@@ -11,9 +11,7 @@
 #include "errors.h"
 #include "objects.h"
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 namespace {
 
 /*! \brief The global our `__tvm_ffi_object__` calls through tvm_ffi to get the object back. */
@@ -115,6 +113,4 @@ bool InitForeignObjects() {
   return rc == 0;
 }
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python

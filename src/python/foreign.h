@@ -5,9 +5,7 @@
 #include <Python.h>
 #include <ffi/ffi.h>
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 
 /*! \brief The FFI object a kForeign value holds (a new reference), or NULL with a Python error. */
 TVMFFIObject* ForeignObjectHandle(PyObject* obj);
@@ -19,8 +17,6 @@ PyObject* ObjectToReference(PyObject* self, PyObject*);
 /*! \brief Registers the global ObjectToReference calls; false with a Python error. */
 bool InitForeignObjects();
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python
 
 #endif  // FFI_PYTHON_FOREIGN_H_

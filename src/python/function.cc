@@ -15,9 +15,7 @@
 
 namespace nb = nanobind;
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 
 PyTypeObject* FunctionType = nullptr;
 
@@ -357,6 +355,4 @@ void BindFunctionFunctions(nb::module_& m) {
       "calls take keywords (the package calls it from export metadata).");
 }
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python

@@ -4,15 +4,10 @@
 
 #include <Python.h>
 
+#include "nb_module.h"
 #include "objects.h"
 
-namespace nanobind {
-class module_;  // nanobind/nanobind.h, needed only where the bindings are defined
-}  // namespace nanobind
-
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 
 /*! \brief Layout of ffi.Function: an object plus its vectorcall entry and a name for errors. */
 struct PyFunc {
@@ -46,8 +41,6 @@ bool SetFunctionParams(PyObject* func, PyObject* names, PyObject* defaults);
 /*! \brief Adds _set_function_params. */
 void BindFunctionFunctions(nanobind::module_& m);
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python
 
 #endif  // FFI_PYTHON_FUNCTION_H_

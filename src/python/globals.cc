@@ -21,9 +21,7 @@
 
 namespace nb = nanobind;
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 namespace {
 
 /*! \brief The UTF-8 text of a Python str; raises (UnicodeEncodeError) when it has none. */
@@ -205,6 +203,4 @@ void BindGlobalFunctions(nb::module_& m) {
       "Names of all global functions.");
 }
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python

@@ -3,13 +3,9 @@
 #ifndef FFI_PYTHON_GLOBALS_H_
 #define FFI_PYTHON_GLOBALS_H_
 
-namespace nanobind {
-class module_;  // nanobind/nanobind.h, needed only where the bindings are defined
-}  // namespace nanobind
+#include "nb_module.h"
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 
 /*!
  * \brief Adds get_global_func, remove_global_func, register_global_func, list_global_func_names,
@@ -17,8 +13,6 @@ namespace python {
  */
 void BindGlobalFunctions(nanobind::module_& m);
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python
 
 #endif  // FFI_PYTHON_GLOBALS_H_

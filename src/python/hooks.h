@@ -4,9 +4,7 @@
 
 #include <Python.h>
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 
 /*!
  * \brief Python-level behaviour the package provides, set by `_core._set_hooks` (borrowed
@@ -20,8 +18,6 @@ struct Hooks {
 /*! \brief The registered hooks. */
 Hooks& GetHooks();
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python
 
 #endif  // FFI_PYTHON_HOOKS_H_

@@ -57,18 +57,14 @@
 
 namespace nb = nanobind;
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 
 Hooks& GetHooks() {
   static Hooks hooks;  // references held until exit, like the module's own attributes
   return hooks;
 }
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python
 
 using namespace ffi::python;
 

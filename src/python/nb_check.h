@@ -6,9 +6,7 @@
 #include <Python.h>
 #include <nanobind/nanobind.h>
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 
 /*! \brief Turns a NULL-with-error result of the C-level helpers into a nanobind exception. */
 inline nanobind::object Check(PyObject* result) {
@@ -16,8 +14,6 @@ inline nanobind::object Check(PyObject* result) {
   return nanobind::steal(result);
 }
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python
 
 #endif  // FFI_PYTHON_NB_CHECK_H_

@@ -19,9 +19,7 @@
 
 namespace nb = nanobind;
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 
 PyTypeObject* ObjectType = nullptr;
 PyTypeObject* RValueRefType = nullptr;
@@ -473,6 +471,4 @@ void BindObjectFunctions(nb::module_& m) {
       "object.");
 }
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python

@@ -5,13 +5,9 @@
 #include <Python.h>
 #include <ffi/ffi.h>
 
-namespace nanobind {
-class module_;  // nanobind/nanobind.h, needed only where the bindings are defined
-}  // namespace nanobind
+#include "nb_module.h"
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 
 /*! \brief Layout of ffi.Object and its subclasses: one owned reference to an ABI object. */
 struct PyObj {
@@ -80,8 +76,6 @@ inline TVMFFIObject* HandleOf(PyObject* self) {
 /*! \brief Adds _wrap_as. */
 void BindObjectFunctions(nanobind::module_& m);
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python
 
 #endif  // FFI_PYTHON_OBJECTS_H_

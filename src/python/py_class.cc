@@ -22,9 +22,7 @@
 #include "objects.h"
 #include "py_text.h"
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 namespace {
 
 /*!
@@ -302,6 +300,4 @@ bool InitPyClass(PyObject* module) {
   return PyModule_AddFunctions(module, py_class_functions) == 0;
 }
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python

@@ -4,15 +4,11 @@
 
 #include <Python.h>
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 
 /*! \brief Adds the functions behind ffi.dataclasses.py_class. */
 bool InitPyClass(PyObject* module);
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python
 
 #endif  // FFI_PYTHON_PY_CLASS_H_

@@ -9,9 +9,7 @@
 
 #include "boundary.h"
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 
 /*! \brief A new reference to `o` (Py_NewRef is 3.10+). */
 inline PyObject* NewRef(PyObject* o) {
@@ -44,8 +42,6 @@ inline bool TakeText(PyObject* text, std::string* out) {
   return ok;
 }
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python
 
 #endif  // FFI_PYTHON_PY_TEXT_H_

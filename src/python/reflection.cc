@@ -30,9 +30,7 @@
 
 namespace nb = nanobind;
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 namespace {
 
 // ---- the class registry ----------------------------------------------------------------------
@@ -613,6 +611,4 @@ void BindReflectionFunctions(nb::module_& m) {
       "The type index registered for a type key; KeyError for an unknown key.");
 }
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python

@@ -7,13 +7,9 @@
 
 #include <cstdint>
 
-namespace nanobind {
-class module_;  // nanobind/nanobind.h, needed only where the bindings are defined
-}  // namespace nanobind
+#include "nb_module.h"
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 
 /*! \brief Creates the field and method descriptor types and the registration functions. */
 bool InitReflection(PyObject* module);
@@ -32,8 +28,6 @@ bool IsInstanceOfIndex(const TVMFFIObject* handle, int32_t type_index);
 /*! \brief Adds _register_class and type_key_to_index. */
 void BindReflectionFunctions(nanobind::module_& m);
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python
 
 #endif  // FFI_PYTHON_REFLECTION_H_

@@ -16,9 +16,7 @@
 
 namespace nb = nanobind;
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 namespace {
 
 // The few driver API declarations used here (cuda.h is not needed to build the extension).
@@ -226,6 +224,4 @@ void BindStreamFunctions(nb::module_& m) {
       "This thread's current stream for a device (0: the default stream).");
 }
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python

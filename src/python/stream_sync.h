@@ -6,13 +6,9 @@
 #include <Python.h>
 #include <ffi/ffi.h>
 
-namespace nanobind {
-class module_;  // nanobind/nanobind.h, needed only where the bindings are defined
-}  // namespace nanobind
+#include "nb_module.h"
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 
 /*!
  * \brief Orders a DLPack consumer's work after the producer's, as `__dlpack__(stream=...)` asks:
@@ -26,8 +22,6 @@ bool SyncForConsumer(DLDevice device, PyObject* stream);
 /*! \brief Adds env_set_stream and env_get_stream. */
 void BindStreamFunctions(nanobind::module_& m);
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python
 
 #endif  // FFI_PYTHON_STREAM_SYNC_H_

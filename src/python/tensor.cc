@@ -16,9 +16,7 @@
 #include "reflection.h"
 #include "stream_sync.h"
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 
 PyTypeObject* TensorType = nullptr;
 PyTypeObject* TensorClass = nullptr;
@@ -410,6 +408,4 @@ bool InitTensorType(PyObject* module) {
   return InitDLPackExport(module) && AddType(module, "Tensor", TensorType);
 }
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python

@@ -10,9 +10,7 @@
 
 #include "objects.h"
 
-namespace tvm {
-namespace ffi {
-namespace python {
+namespace tvm::ffi::python {
 
 /*! \brief Layout of ffi.Tensor: an object plus what Python knows of its memory. */
 struct PyTensor {
@@ -41,8 +39,6 @@ PyObject* WrapTensor(TVMFFIObject* handle, bool read_only);
 /*! \brief A new ffi.Shape (a plain tuple before the package registers the class). */
 PyObject* NewShape(const int64_t* dims, size_t n);
 
-}  // namespace python
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::python
 
 #endif  // FFI_PYTHON_TENSOR_H_

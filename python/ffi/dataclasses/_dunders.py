@@ -5,6 +5,7 @@ and ``__match_args__``."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 import inspect
 import json
 import typing
@@ -226,32 +227,45 @@ def _replace(self: Any, **changes: Any) -> Any:
     return out
 
 
+@dataclasses.dataclass(frozen=True)
+class ClassOptions:
+    """The options of :func:`dataclasses.dataclass` that ``c_class`` and ``py_class`` take (their
+    keywords of the same names), given once to :func:`finish_class`. ``order`` needs ``eq``
+    (ValueError, as in :mod:`dataclasses`)."""
+
+    frozen: bool = False
+    init: bool = True
+    repr: bool = True
+    eq: bool = False
+    order: bool = False
+    unsafe_hash: bool = False
+    match_args: bool = True
+
+    def __post_init__(self) -> None:
+        if self.order and not self.eq:
+            raise ValueError("order=True requires eq=True")
+
+
 def finish_class(
     cls: type,
     type_key: str,
     own_body: set[str],
     ffi_init: Function | None,
+    options: ClassOptions,
     *,
-    frozen: bool = False,
     frozen_fields: frozenset[str] = frozenset(),
-    init: bool = True,
-    repr: bool = True,
-    eq: bool = False,
-    order: bool = False,
-    unsafe_hash: bool = False,
-    match_args: bool = True,
     py_class_mode: bool = False,
 ) -> None:
     """Everything ``c_class`` and ``py_class`` add once `cls` is bound to `type_key`
-    (``register_object``): frozen field descriptors (with `frozen` the type's own fields, then the
-    `frozen_fields` and those an ancestor class froze), the :class:`Field` list, ``__init__``,
-    ``__repr__``, comparisons, hashing, ``__replace__``, ``__match_args__`` and the dataclass
-    marker. What `own_body` (the class body's names) defines is kept."""
+    (``register_object``), as `options` say: frozen field descriptors (with ``frozen`` the type's
+    own fields, then the `frozen_fields` and those an ancestor class froze), the :class:`Field`
+    list, ``__init__``, ``__repr__``, comparisons, hashing, ``__replace__``, ``__match_args__``
+    and the dataclass marker. What `own_body` (the class body's names) defines is kept."""
     descriptors = _core._type_fields(_core.type_key_to_index(type_key))
     frozen_names = set(frozen_fields).union(
         *(getattr(b, "__ffi_frozen_fields__", ()) for b in cls.__mro__)
     )
-    if frozen:
+    if options.frozen:
         frozen_names |= {d.__name__ for d in descriptors if d._owner == type_key}
     # A py_class's own setters convert already; C++ fields holding enum members take indices here.
     converters = {} if py_class_mode else _enum_field_converters(descriptors)
@@ -271,18 +285,18 @@ def finish_class(
     fs = tuple(_field_from_reflection(d, hints, d.__name__ in frozen_names) for d in descriptors)
     cls.__ffi_dataclass_fields__ = fs  # type: ignore[attr-defined]
     by_name = {d.__name__: d for d in descriptors}
-    _install_init(cls, own_body, ffi_init, fs, by_name, init, py_class_mode, converters)
-    if repr and "__repr__" not in own_body:
+    _install_init(cls, own_body, ffi_init, fs, by_name, options.init, py_class_mode, converters)
+    if options.repr and "__repr__" not in own_body:
         repr_print = _core.get_global_func("ffi.ReprPrint")
 
         def __repr__(self: Any) -> str:
             return str(repr_print(self))
 
         cls.__repr__ = __repr__  # type: ignore[method-assign]
-    _install_comparisons(cls, eq, order, unsafe_hash, frozen)
+    _install_comparisons(cls, options.eq, options.order, options.unsafe_hash, options.frozen)
     if "__replace__" not in own_body:
         cls.__replace__ = _replace  # type: ignore[attr-defined]
-    if match_args and "__match_args__" not in own_body:
+    if options.match_args and "__match_args__" not in own_body:
         cls.__match_args__ = tuple(  # type: ignore[attr-defined]
             f.name for f in fs if f.init and not f.kw_only
         )

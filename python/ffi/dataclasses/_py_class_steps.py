@@ -91,25 +91,11 @@ def install_dataclass_dunders(
 ) -> None:
     """Adds ``__init__``, ``__repr__``, comparisons and hashing to `cls`, bound to its type by
     ``registry._add_class_attrs``, as ``py_class`` does; what the class body defines stays."""
-    if order and not eq:
-        raise ValueError("order=True requires eq=True")
+    options = _dunders.ClassOptions(frozen, init, repr, eq, order, unsafe_hash, match_args)
     index = _core._class_type_index(cls)
     if index < 0 or _core._class_for_type_index(index) is not cls:
         raise TypeError(f"{cls!r} is not bound to a type (call _add_class_attrs first)")
     key = _core._type_key(index)
     bound = registry._bound_by_add_class_attrs(cls)
     ffi_init, body = bound or (_core._type_attr(index, "__ffi_init__"), set())
-    _dunders.finish_class(
-        cls,
-        key,
-        body,
-        ffi_init,
-        frozen=frozen,
-        init=init,
-        repr=repr,
-        eq=eq,
-        order=order,
-        unsafe_hash=unsafe_hash,
-        match_args=match_args,
-        py_class_mode=True,
-    )
+    _dunders.finish_class(cls, key, body, ffi_init, options, py_class_mode=True)

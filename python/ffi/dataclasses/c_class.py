@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 from .. import registry
 from .._type_info import lookup_type_attr
 from . import _dunders
+from ._dunders import ClassOptions
 from .field import Field, _field_converter, dataclass_transform, field
 
 _T = TypeVar("_T", bound=type)
@@ -46,16 +47,15 @@ def c_class(
     itself is kept. An unknown `type_key` is a ValueError.
     """
 
-    options = dict(frozen=frozen, init=init, repr=repr, eq=eq, order=order,
-                   unsafe_hash=unsafe_hash, match_args=match_args)  # fmt: skip
+    options = ClassOptions(frozen, init, repr, eq, order, unsafe_hash, match_args)
 
     def decorate(cls: _T) -> _T:
-        return _bind(cls, type_key, warn=True, **options)
+        return _bind(cls, type_key, options, warn=True)
 
     return decorate
 
 
-def _bind(cls: _T, type_key: str, *, warn: bool = False, **options: Any) -> _T:
+def _bind(cls: _T, type_key: str, options: ClassOptions, *, warn: bool = False) -> _T:
     """What :func:`c_class` does to `cls`, `options` being its keywords; `warn`: a UserWarning
     for reflected fields the class body does not annotate (the enum machinery binds classes
     whose fields are its own)."""
@@ -66,7 +66,7 @@ def _bind(cls: _T, type_key: str, *, warn: bool = False, **options: Any) -> _T:
     ffi_init = registry._bind_class(cls, type_key)
     if warn:  # stacklevel 3: the line applying the decorator, past _bind and decorate
         registry._warn_missing_field_annotations(cls, cls.__tvm_ffi_type_info__, stacklevel=3)
-    _dunders.finish_class(cls, type_key, own_body, ffi_init, **options)
+    _dunders.finish_class(cls, type_key, own_body, ffi_init, options)
     # The type's own C++ hooks, as class attributes (what a py_class defines in its body).
     index = cls.__tvm_ffi_type_info__.type_index  # type: ignore[attr-defined]
     for hook in _CXX_HOOKS:

@@ -36,6 +36,7 @@ from .. import _core
 from .._core import Object
 from .._object_meta import ObjectMeta
 from ..container import Dict, List
+from ._dunders import ClassOptions
 from .c_class import _bind, c_class
 from .field import MISSING
 from .py_class import _define, _frame_names
@@ -58,7 +59,7 @@ _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
 
 def _base(type_key: str) -> Callable[[type], type]:
     """Binds one of the enum base classes to its C++ type (fields private to the machinery)."""
-    return lambda cls: _bind(cls, type_key, init=False)
+    return lambda cls: _bind(cls, type_key, ClassOptions(init=False))
 
 
 @c_class("ffi.EnumState")
@@ -199,9 +200,10 @@ class Enum(Object, metaclass=_EnumMeta):
         except (KeyError, RuntimeError):  # not registered (the reference's runtime: RuntimeError)
             in_cpp = False
         if in_cpp:
-            _bind(cls, type_key, init=init, repr=repr)  # its fields come from the C++ type
+            _bind(cls, type_key, ClassOptions(init=init, repr=repr))  # fields from the C++ type
         else:
-            _define(cls, type_key, _frame_names(1), frozen=frozen, structural_eq="singleton")
+            options = ClassOptions(frozen=frozen)
+            _define(cls, type_key, _frame_names(1), options, structural_eq="singleton")
         if payload is not None:
             _install_payload_behaviour(cls, payload, own_repr)
         _make_members(cls, type_key, binders, declared, in_cpp, payload)

@@ -21,6 +21,7 @@ from .._core import Object
 from .._type_info import MISSING
 from ..container import Array, Dict, List, Map
 from . import _dunders
+from ._dunders import ClassOptions
 from ._field_types import _Schema, _schema
 from .field import (
     KW_ONLY,
@@ -344,7 +345,8 @@ class _Deferred(typing.NamedTuple):
 
     key: str
     localns: dict[str, Any]
-    options: dict[str, Any]
+    options: ClassOptions
+    type_options: dict[str, Any]  # _make_type's keywords
     own_new: Any  # the body's own __new__ (None: none), back in place once the type is made
 
 
@@ -353,26 +355,39 @@ _DEFERRED: dict[type, _Deferred] = {}
 
 
 def _define(
-    cls: _T, key: str, localns: dict[str, Any], *, defer: bool = False, **options: Any
+    cls: _T,
+    key: str,
+    localns: dict[str, Any],
+    options: ClassOptions,
+    *,
+    defer: bool = False,
+    **type_options: Any,
 ) -> _T:
     """Makes `cls` the new object type `key`: what ``py_class`` does, with `localns` for the
-    annotations and ``py_class``'s options. With `defer`, a class whose annotations name
+    annotations, ``py_class``'s `options` and `type_options` (``kw_only``, ``structural_eq``).
+    With `defer`, a class whose annotations name
     classes not defined yet (or whose base class waits so) waits for them: it is made when a
     later py_class definition makes them exist, or when it is first instantiated."""
     if not (isinstance(cls, type) and issubclass(cls, Object)):
         raise TypeError(f"py_class: {cls!r} must inherit from ffi.Object")
     try:
-        _make_type(cls, key, localns, **options)
+        _make_type(cls, key, localns, options, **type_options)
     except _Unresolved:
         if not defer:
             raise
-        _wait(cls, key, localns, options)
+        _wait(cls, key, localns, options, type_options)
         return cls
     _make_waiting_types({**localns, cls.__name__: cls})
     return cls
 
 
-def _wait(cls: type, key: str, localns: dict[str, Any], options: dict[str, Any]) -> None:
+def _wait(
+    cls: type,
+    key: str,
+    localns: dict[str, Any],
+    options: ClassOptions,
+    type_options: dict[str, Any],
+) -> None:
     """Records `cls` as waiting; instantiating it first tries to make its type."""
     own_new = cls.__dict__.get("__new__")
 
@@ -382,7 +397,7 @@ def _wait(cls: type, key: str, localns: dict[str, Any], options: dict[str, Any])
 
     cls.__new__ = __new__  # type: ignore[method-assign]
     cls.__ffi_waiting_type_key__ = key  # type: ignore[attr-defined]
-    _DEFERRED[cls] = _Deferred(key, localns, options, own_new)
+    _DEFERRED[cls] = _Deferred(key, localns, options, type_options, own_new)
 
 
 def _try_waiting(cls: type, names: dict[str, Any]) -> None:
@@ -395,7 +410,8 @@ def _try_waiting(cls: type, names: dict[str, Any]) -> None:
     else:
         cls.__new__ = waiting.own_new  # type: ignore[method-assign]
     try:
-        _make_type(cls, waiting.key, {**waiting.localns, **names}, **waiting.options)
+        localns = {**waiting.localns, **names}
+        _make_type(cls, waiting.key, localns, waiting.options, **waiting.type_options)
     except BaseException:
         cls.__new__ = placeholder  # type: ignore[method-assign]
         raise
@@ -438,11 +454,10 @@ def _make_type(
     cls: type,
     key: str,
     localns: dict[str, Any],
+    options: ClassOptions,
     *,
     kw_only: bool = False,
     structural_eq: str | None = "tree",
-    frozen: bool = False,
-    **options: Any,
 ) -> None:
     """Registers the type of `cls` and finishes the class; _Unresolved (nothing registered)
     when an annotation or a base class waits for a name."""
@@ -492,15 +507,9 @@ def _make_type(
             delattr(cls, name)  # defaults live in the type now
     own_body = set(cls.__dict__)
     ffi_init = registry._bind_class(cls, key)
+    frozen_fields = frozenset(s.name for s in specs if s.field.frozen)
     _dunders.finish_class(
-        cls,
-        key,
-        own_body,
-        ffi_init,
-        frozen=frozen,
-        frozen_fields=frozenset(s.name for s in specs if s.field.frozen),
-        py_class_mode=True,
-        **options,
+        cls, key, own_body, ffi_init, options, frozen_fields=frozen_fields, py_class_mode=True
     )
     # fields() shows the defaults as the class body gave them (`list`, not the ffi.Function the
     # runtime holds for it).
@@ -548,8 +557,7 @@ def py_class(
     """
     del slots
     localns = _frame_names(1)
-    if order and not eq:
-        raise ValueError("order=True requires eq=True")
+    options = ClassOptions(frozen, init, repr, eq, order, unsafe_hash, match_args)
     if structural_eq not in _STRUCTURE_KINDS:
         raise ValueError(
             f"structural_eq must be one of {sorted(k for k in _STRUCTURE_KINDS if k)} or None, "
@@ -558,21 +566,8 @@ def py_class(
 
     def decorate(cls: _T) -> _T:
         key = type_key or f"{cls.__module__}.{cls.__qualname__}"
-        return _define(
-            cls,
-            key,
-            localns,
-            defer=True,
-            frozen=frozen,
-            init=init,
-            repr=repr,
-            eq=eq,
-            order=order,
-            unsafe_hash=unsafe_hash,
-            match_args=match_args,
-            kw_only=kw_only,
-            structural_eq=structural_eq,
-        )
+        type_options = {"kw_only": kw_only, "structural_eq": structural_eq}
+        return _define(cls, key, localns, options, defer=True, **type_options)
 
     if isinstance(cls_or_type_key, str):
         type_key = cls_or_type_key

@@ -12,7 +12,7 @@ import sys
 import textwrap
 
 import pytest
-from support.build import build_kernel, reference_include_dir
+from support.build import build_kernel, build_with_reference_headers
 from support.paths import TESTS_DIR
 
 import ffi
@@ -114,14 +114,8 @@ def test_duplicate_registration_in_static_init_fails_the_load(build):
 def test_duplicate_registration_by_a_reference_built_library(tmp_path):
     # The reference's headers throw from the static initializer when registration fails, which
     # would terminate the process; through our loader it is a load error.
-    include = reference_include_dir()
-    if include is None:
-        pytest.skip("apache-tvm-ffi is not installed")
-    lib = str(tmp_path / "duplicate_global_reference.so")
     src = os.path.join(LOADER_SOURCES, "duplicate_global_reference.cc")
-    cmd = ["g++", "-std=c++17", "-O1", "-shared", "-fPIC", f"-I{include}", src, "-o", lib]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stderr
+    lib = build_with_reference_headers(src, str(tmp_path / "duplicate_global_reference.so"))
     ffi.register_global_func("ffi_loader_test.reference_dup", lambda: 100)
     try:
         with pytest.raises(RuntimeError, match=r"`ffi_loader_test\.reference_dup` is already"):

@@ -9,14 +9,12 @@ test_objects_protocols.py."""
 import gc
 import os
 import re
-import shlex
-import subprocess
 import sys
 import types
 
 import numpy as np
 import pytest
-from support.build import build, build_kernel, reference_include_dir
+from support.build import OURS, REFERENCE, build, build_kernel, reference_include_dir
 from support.paths import TESTS_DIR
 
 import ffi
@@ -436,14 +434,10 @@ def test_global_func_metadata_and_type_keys(objmod):
 @pytest.fixture(scope="module")
 def counter_libs(tmp_path_factory):
     out = str(tmp_path_factory.mktemp("counter"))
-    flags = shlex.split(
-        subprocess.check_output([sys.executable, "-m", "ffi.config", "--cflags"], text=True)
-    )
     # Prefixes of their own: test_reflection_interop loads copies named "ours" and "ref".
-    libs = {"objours": build("objours", flags, out)}
-    ref_include = reference_include_dir()
-    if ref_include is not None:
-        libs["objref"] = build("objref", ["-isystem", ref_include], out)
+    libs = {"objours": build("objours", OURS, out)}
+    if reference_include_dir() is not None:
+        libs["objref"] = build("objref", REFERENCE, out)
     for path in libs.values():
         ffi.load_module(path)
     return libs

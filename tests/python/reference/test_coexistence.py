@@ -13,7 +13,7 @@ import sys
 import textwrap
 
 import pytest
-from support.build import build_kernel, compile_cached, reference_include_dir
+from support.build import build_kernel, build_with_reference_headers
 from support.paths import TESTS_DIR
 
 # A kernel library written against the reference's headers (tvm/ffi/...), built with them.
@@ -226,14 +226,9 @@ def libs(tmp_path_factory):
         pytest.skip("torch is not installed")
     out = tmp_path_factory.mktemp("coexist")
     ours = build_kernel(os.path.join(TESTS_DIR, "kernels", "py_kernels.cc"), str(out))
-    ref_include = reference_include_dir()
     src = out / "ref_kernels.cc"
     src.write_text(REFERENCE_KERNELS)
-    ref = str(out / "ref_kernels.so")
-    cmd = ["g++", "-std=c++17", "-O1", "-shared", "-fPIC", f"-I{ref_include}", str(src), "-o", ref]
-    proc = compile_cached(cmd, ref)
-    assert proc.returncode == 0, proc.stderr
-    return ours, ref
+    return ours, build_with_reference_headers(str(src), str(out / "ref_kernels.so"))
 
 
 def _run(order, libs, *flags):

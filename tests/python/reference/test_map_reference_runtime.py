@@ -9,10 +9,8 @@ import sys
 import textwrap
 
 import pytest
-from support.build import compile_cached
+from support.build import build_kernel
 from support.paths import TESTS_DIR
-
-INCLUDE = os.path.join(os.path.dirname(os.path.dirname(TESTS_DIR)), "include")
 
 
 @pytest.fixture(scope="module")
@@ -21,12 +19,8 @@ def lib(tmp_path_factory):
         importlib.metadata.distribution("apache-tvm-ffi")
     except importlib.metadata.PackageNotFoundError:
         pytest.skip("apache-tvm-ffi is not installed")
-    out = str(tmp_path_factory.mktemp("map") / "map_kernels.so")
     src = os.path.join(TESTS_DIR, "kernels", "map_kernels.cc")
-    cmd = ["g++", "-std=c++17", "-O1", "-shared", "-fPIC", "-Wall", "-Wextra", "-Werror"]
-    proc = compile_cached([*cmd, f"-I{INCLUDE}", src, "-o", out], out)
-    assert proc.returncode == 0, proc.stderr
-    return out
+    return build_kernel(src, str(tmp_path_factory.mktemp("map")))
 
 
 def test_our_tables_in_the_reference_runtime(lib):

@@ -5,25 +5,20 @@ never share a process)."""
 
 import json
 import os
-import shlex
 import subprocess
 import sys
 import textwrap
 
 import pytest
-from support.build import build, reference_include_dir
+from support.build import OURS, REFERENCE, build, reference_include_dir
 
 
 @pytest.fixture(scope="module")
 def libs(tmp_path_factory):
     out = str(tmp_path_factory.mktemp("reflection"))
-    ours_flags = shlex.split(
-        subprocess.check_output([sys.executable, "-m", "ffi.config", "--cflags"], text=True)
-    )
-    built = {"ours": build("ours", [*ours_flags, "-Werror"], out)}
-    ref_include = reference_include_dir()
-    if ref_include is not None:
-        built["ref"] = build("ref", ["-isystem", ref_include], out)
+    built = {"ours": build("ours", OURS, out)}
+    if reference_include_dir() is not None:
+        built["ref"] = build("ref", REFERENCE, out)
     return built
 
 

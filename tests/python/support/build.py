@@ -1,18 +1,19 @@
-"""Building the libraries tests load: with our headers, with the reference wheel's, and once per
-session for all pytest-xdist workers (compile_cached)."""
+"""Building the libraries tests load, each once per session for all pytest-xdist workers: with our
+headers through ``ffi.cpp.build`` (build_kernel), and with the reference wheel's as its clients
+build them, the compiler run directly (build_with_reference_headers, cached by compile_cached)."""
 
 import fcntl
 import hashlib
 import importlib.metadata
 import json
 import os
-import shlex
+import re
 import shutil
 import subprocess
-import sys
 
 import pytest
 
+import ffi.cpp
 from support.paths import ROOT
 
 #: The reflection test library (tests/cpp/loader/reflection_lib.cc), the default source of build().
@@ -65,17 +66,28 @@ def shared_build_dir(name: str) -> "str | None":
     return None if _compile_cache is None else os.path.join(_compile_cache, name)
 
 
-def build_kernel(src: str, out_dir: str) -> str:
-    """`src` built with our headers alone (``python -m ffi.config --cflags``), warnings as errors,
-    into `out_dir`; the library's path."""
-    lib = os.path.join(out_dir, os.path.splitext(os.path.basename(src))[0] + ".so")
-    cflags = shlex.split(
-        subprocess.check_output([sys.executable, "-m", "ffi.config", "--cflags"], text=True)
+#: The header sets a test library is built with: ours, or the reference wheel's.
+OURS, REFERENCE = "ours", "reference"
+
+
+def build_kernel(
+    src: str, out_dir: str, *cflags: str, name: "str | None" = None, strict: bool = True
+) -> str:
+    """`src` built with our headers by ``ffi.cpp.build`` (the project's own build: its cache, in a
+    directory shared by the session's workers, builds each library once), `cflags` added, and
+    with `strict` (for the project's own sources) warnings as errors; copied to
+    ``out_dir/<name>.so`` (`name`: the source's base name), a file of the fixture's own, whose
+    path is returned."""
+    name = name or os.path.splitext(os.path.basename(src))[0]
+    lib = os.path.join(out_dir, name + ".so")
+    warnings = ["-Wall", "-Wextra", "-Werror"] if strict else []
+    ffi.cpp.build(
+        re.sub(r"\W", "_", name),
+        sources=[src],
+        extra_cflags=["-O1", *warnings, *cflags],
+        build_directory=shared_build_dir("kernels"),
+        output=lib,
     )
-    warnings = ["-Wall", "-Wextra", "-Werror"]
-    cmd = ["g++", "-std=c++17", "-O1", "-shared", "-fPIC", *warnings, *cflags, src, "-o", lib]
-    proc = compile_cached(cmd, lib)
-    assert proc.returncode == 0, proc.stderr
     return lib
 
 
@@ -92,8 +104,9 @@ def reference_include_dir() -> "str | None":
 
 
 def build_with_reference_headers(src: str, lib: str, *flags: str) -> str:
-    """`src` built with the reference wheel's headers (and `flags`) into `lib`; skips the test
-    without the wheel."""
+    """`src` built into `lib` as a client of the reference builds it: the compiler run directly on
+    the reference wheel's headers (``ffi.cpp`` builds with ours), with `flags`, once per session
+    (compile_cached); skips the test without the wheel."""
     include = reference_include_dir()
     if include is None:
         pytest.skip("apache-tvm-ffi is not installed")
@@ -109,28 +122,26 @@ needs_reference_headers = pytest.mark.skipif(
 )
 
 
-def build(prefix, include_flags, out_dir, src=REFLECTION_LIB_SRC, prefix_macro="REFL_LIB_PREFIX"):
-    """Builds `src` with `include_flags`, `prefix_macro` naming the copy `prefix`."""
-    name = os.path.splitext(os.path.basename(src))[0]
-    lib = os.path.join(out_dir, f"{name}_{prefix}.so")
-    cmd = ["g++", "-std=c++17", "-O1", "-shared", "-fPIC", "-Wall", "-Wextra", *include_flags,
-           f'-D{prefix_macro}="{prefix}"', src, "-o", lib]  # fmt: skip
-    proc = compile_cached(cmd, lib)
-    assert proc.returncode == 0, proc.stderr
-    return lib
+def build(prefix, headers, out_dir, src=REFLECTION_LIB_SRC, prefix_macro="REFL_LIB_PREFIX"):
+    """`src` built with `headers` (OURS or REFERENCE) into ``out_dir/<source>_<prefix>.so``,
+    `prefix_macro` naming the copy `prefix`."""
+    name = f"{os.path.splitext(os.path.basename(src))[0]}_{prefix}"
+    define = f'-D{prefix_macro}="{prefix}"'
+    if headers == OURS:
+        return build_kernel(src, out_dir, define, name=name)
+    lib = os.path.join(out_dir, name + ".so")
+    return build_with_reference_headers(src, lib, "-Wall", "-Wextra", define)
 
 
 def build_with_both_headers(src, prefixes, prefix_macro, out_dir):
-    """`src` built with our headers (as `prefixes[0]`, warnings as errors) and, when the wheel is
-    installed, with the reference's (as `prefixes[1]`): {prefix: library path}."""
-    import ffi.libinfo
-
-    includes = {prefixes[0]: ["-I", ffi.libinfo.get_include_dir(), "-Werror"]}
+    """`src` built with our headers (as `prefixes[0]`) and, when the wheel is installed, with the
+    reference's (as `prefixes[1]`): {prefix: library path}."""
+    headers = {prefixes[0]: OURS}
     if reference_include_dir() is not None:
-        includes[prefixes[1]] = ["-isystem", reference_include_dir()]
+        headers[prefixes[1]] = REFERENCE
     return {
-        prefix: build(prefix, flags, out_dir, src=src, prefix_macro=prefix_macro)
-        for prefix, flags in includes.items()
+        prefix: build(prefix, kind, out_dir, src=src, prefix_macro=prefix_macro)
+        for prefix, kind in headers.items()
     }
 
 
@@ -145,17 +156,12 @@ def built_copy(copy, copies, src, prefix_macro, tmp_path_factory):
     or with the reference's (as build_with_both_headers does, one copy at a time, once per
     process), for a fixture parametrized by those names; the reference's copy skips the test
     without the wheel."""
-    import ffi.libinfo
-
     key = (src, copy, prefix_macro)
     if key in _built:
         return _built[key]
-    if copy == copies[0]:
-        flags = ["-I", ffi.libinfo.get_include_dir(), "-Werror"]
-    elif reference_include_dir() is None:
+    headers = OURS if copy == copies[0] else REFERENCE
+    if headers == REFERENCE and reference_include_dir() is None:
         pytest.skip("the reference package is not installed")
-    else:
-        flags = ["-isystem", reference_include_dir()]
     out = str(tmp_path_factory.mktemp(copy))
-    _built[key] = build(copy, flags, out, src=src, prefix_macro=prefix_macro)
+    _built[key] = build(copy, headers, out, src=src, prefix_macro=prefix_macro)
     return _built[key]
