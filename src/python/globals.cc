@@ -60,17 +60,14 @@ nb::object CallGlobal(const char* name, std::initializer_list<PyObject*> args) {
 }
 
 /*!
- * \brief Hands a global function's metadata to the package when it names the parameters
+ * \brief Hands a global function's metadata `text` to the package when it names the parameters
  * (GlobalDef with ffi::arg annotations), so that the function takes keywords; the text is only
  * scanned here, and parsed only for such functions. False with a Python error.
  */
-bool NameGlobalParams(PyObject* fn, PyObject* name) {
+bool NameGlobalParams(PyObject* fn, PyObject* text) {
   PyObject* hook = GetHooks().global_metadata;
-  if (hook == nullptr) return true;
-  PyObject* text = CallGlobalRaw("ffi.GetGlobalFuncMetadata", &name, 1);
-  if (text == nullptr) return false;
   bool ok = true;
-  if (PyUnicode_Check(text)) {
+  if (hook != nullptr && PyUnicode_Check(text)) {
     Py_ssize_t n = 0;
     const char* s = Utf8(text, &n);
     if (s == nullptr) {
@@ -82,8 +79,52 @@ bool NameGlobalParams(PyObject* fn, PyObject* name) {
       Py_XDECREF(r);
     }
   }
-  Py_DECREF(text);
   return ok;
+}
+
+/*!
+ * \brief The global function `name` (`key`: its text) and, when the package wants it, the
+ * metadata it was registered with, as one snapshot: the C ABI reads them apart, so the function is
+ * looked up again after its metadata, and a function removed or replaced in between (by another
+ * thread) starts the read over. `*fn` is NULL when `name` is not registered; `*metadata` NULL when
+ * not wanted. False with a Python error.
+ */
+bool ReadGlobal(PyObject* name, std::string_view key, TVMFFIObject** fn, PyObject** metadata) {
+  *metadata = nullptr;
+  for (;;) {
+    TVMFFIObject* found = nullptr;
+    if (!LookupGlobal(key, &found)) return false;
+    if (found == nullptr || GetHooks().global_metadata == nullptr) {
+      *fn = found;
+      return true;
+    }
+    PyObject* text = CallGlobalRaw("ffi.GetGlobalFuncMetadata", &name, 1);
+    PyObject *type = nullptr, *value = nullptr, *traceback = nullptr;
+    PyErr_Fetch(&type, &value, &traceback);  // the metadata's error, if any, set aside
+    TVMFFIObject* again = nullptr;
+    bool looked = LookupGlobal(key, &again);
+    if (again != nullptr) TVMFFIObjectDecRef(again);
+    if (looked && again == found) {
+      PyErr_Restore(type, value, traceback);
+      if (text == nullptr) {
+        ReleaseKeepingError([&] { TVMFFIObjectDecRef(found); });
+        return false;
+      }
+      *fn = found;
+      *metadata = text;
+      return true;
+    }
+    // Removed or replaced in between (the metadata's error, if any, said so): read again; or the
+    // second lookup failed, and its error is raised.
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(traceback);
+    ReleaseKeepingError([&] {
+      TVMFFIObjectDecRef(found);
+      Py_XDECREF(text);
+    });
+    if (!looked) return false;
+  }
 }
 
 /*! \brief The str argument `what` of `func`, or NULL with a TypeError. */
@@ -107,15 +148,18 @@ PyObject* GetGlobalFunc(PyObject*, PyObject* const* args, Py_ssize_t nargsf, PyO
   int allow_missing = a[1] != nullptr ? PyObject_IsTrue(a[1]) : 0;
   if (allow_missing < 0) return nullptr;
   TVMFFIObject* f = nullptr;
-  if (!LookupGlobal(std::string_view(text, static_cast<size_t>(size)), &f)) return nullptr;
+  PyObject* metadata = nullptr;
+  if (!ReadGlobal(a[0], std::string_view(text, static_cast<size_t>(size)), &f, &metadata)) {
+    return nullptr;
+  }
   if (f == nullptr) {
     if (allow_missing) Py_RETURN_NONE;
     return PyErr_Format(PyExc_ValueError, "Global function `%U` is not registered", a[0]);
   }
   PyObject* fn = WrapObject(FunctionType, f);
-  if (fn == nullptr) return nullptr;
-  SetFunctionName(fn, a[0]);
-  if (!NameGlobalParams(fn, a[0])) Py_CLEAR(fn);
+  if (fn != nullptr) SetFunctionName(fn, a[0]);
+  if (fn != nullptr && metadata != nullptr && !NameGlobalParams(fn, metadata)) Py_CLEAR(fn);
+  Py_XDECREF(metadata);
   return fn;
 }
 
