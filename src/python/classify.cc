@@ -12,13 +12,20 @@
 namespace tvm::ffi::python {
 namespace {
 
+/*! \brief The attributes TypeAttribute looks up. */
+enum class TypeAttr { kDLPack, kExchangeAPI, kExchangeAPIOld };
+
 /*! \brief An attribute found on `type` or its bases (borrowed), through CPython's type cache. */
-PyObject* TypeAttribute(PyTypeObject* type, const char* name) {
+PyObject* TypeAttribute(PyTypeObject* type, TypeAttr attr) {
   // Interned once; _PyType_Lookup is the cached MRO lookup attribute access itself uses, and it
   // holds no reference to the type, so classes created and dropped at run time are not kept.
-  static PyObject* dlpack = PyUnicode_InternFromString("__dlpack__");
-  static PyObject* exchange = PyUnicode_InternFromString("__dlpack_c_exchange_api__");
-  PyObject* key = std::strcmp(name, "__dlpack__") == 0 ? dlpack : exchange;
+  static PyObject* const names[] = {
+      PyUnicode_InternFromString("__dlpack__"),
+      PyUnicode_InternFromString("__dlpack_c_exchange_api__"),
+      // The spelling before DLPack 1.2 named it (PyTorch's first extension, Paddle).
+      PyUnicode_InternFromString("__c_dlpack_exchange_api__"),
+  };
+  PyObject* key = names[static_cast<int>(attr)];
   return key == nullptr ? nullptr : _PyType_Lookup(type, key);
 }
 
@@ -36,13 +43,37 @@ ExchangeAPICache& APICache() {
   return *cache;
 }
 
-/*! \brief The exchange API in a `__dlpack_c_exchange_api__` capsule, if its layout is known. */
-const DLPackExchangeAPI* APIFromCapsule(PyObject* cap) {
-  if (cap == nullptr || !PyCapsule_IsValid(cap, "dlpack_exchange_api")) return nullptr;
-  auto* api =
-      static_cast<const DLPackExchangeAPI*>(PyCapsule_GetPointer(cap, "dlpack_exchange_api"));
+/*!
+ * \brief The exchange API in an attribute's `value` (borrowed, or NULL), if its layout is known:
+ * a `dlpack_exchange_api` capsule, or with `address_allowed` the table's address as an int.
+ */
+const DLPackExchangeAPI* APIFromValue(PyObject* value, bool address_allowed) {
+  const DLPackExchangeAPI* api = nullptr;
+  if (value == nullptr) return nullptr;
+  if (PyCapsule_IsValid(value, "dlpack_exchange_api")) {
+    api = static_cast<const DLPackExchangeAPI*>(PyCapsule_GetPointer(value, "dlpack_exchange_api"));
+  } else if (address_allowed && PyLong_CheckExact(value)) {
+    void* address = PyLong_AsVoidPtr(value);
+    if (address == nullptr) PyErr_Clear();  // 0, or out of range: no table
+    // An address cannot be checked; one that cannot be a table (a small number, misaligned) is
+    // refused rather than read.
+    auto bits = reinterpret_cast<uintptr_t>(address);
+    if (bits >= 65536 && bits % alignof(DLPackExchangeAPI) == 0) {
+      api = static_cast<const DLPackExchangeAPI*>(address);
+    }
+  }
   if (api == nullptr || api->header.version.major != DLPACK_MAJOR_VERSION) return nullptr;
   return api;
+}
+
+/*!
+ * \brief The exchange API a type carries: as `__dlpack_c_exchange_api__` (a capsule), else under
+ * the older name `__c_dlpack_exchange_api__` (a capsule, or the table's address as an int).
+ */
+const DLPackExchangeAPI* APIOfType(PyTypeObject* type) {
+  const DLPackExchangeAPI* api = APIFromValue(TypeAttribute(type, TypeAttr::kExchangeAPI), false);
+  if (api != nullptr) return api;
+  return APIFromValue(TypeAttribute(type, TypeAttr::kExchangeAPIOld), true);
 }
 
 /*!
@@ -114,7 +145,7 @@ const DLPackExchangeAPI* ExchangeAPIOf(PyTypeObject* type) {
   if (it != c.by_type.end()) {
     api = it->second;
   } else {
-    api = APIFromCapsule(TypeAttribute(type, "__dlpack_c_exchange_api__"));
+    api = APIOfType(type);
     if (api == nullptr) return nullptr;
     try {
       c.by_type.emplace(type, api);
@@ -158,7 +189,7 @@ Protocol ProtocolOf(PyTypeObject* type) {
     PyObject* name = ProtocolMethod(p);
     if (name == nullptr || _PyType_Lookup(type, name) == nullptr) continue;
     // A tensor type reports its device too: it is a tensor, not a device.
-    if (p == Protocol::kDevice && TypeAttribute(type, "__dlpack__") != nullptr) continue;
+    if (p == Protocol::kDevice && TypeAttribute(type, TypeAttr::kDLPack) != nullptr) continue;
     return p;
   }
   return Protocol::kNone;
@@ -206,7 +237,7 @@ Classified Classify(PyObject* obj) {
   if (PyList_Check(obj) || PyTuple_Check(obj)) return {PyKind::kSequence};
   if (PyDict_Check(obj)) return {PyKind::kMapping};
   if (ctypes_void_p.IsSubtype(type)) return {PyKind::kVoidPtr};
-  if (TypeAttribute(type, "__dlpack__") != nullptr) return {PyKind::kDLPack};
+  if (TypeAttribute(type, TypeAttr::kDLPack) != nullptr) return {PyKind::kDLPack};
   if (numpy_bool.Is(type) || numpy_bool_1.Is(type)) return {PyKind::kBoolLike};
   if (PyIndex_Check(obj)) return {PyKind::kIndex};
   if (type->tp_as_number != nullptr && type->tp_as_number->nb_float != nullptr) {

@@ -50,6 +50,17 @@ def kernels_path(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
+def fmod(tmp_path_factory):
+    """tests/python/kernels/framework_kernels.cc: tensors kept, returned and made by a kernel."""
+    import ffi
+
+    path = build_kernel(
+        os.path.join(KERNELS_DIR, "framework_kernels.cc"), str(tmp_path_factory.mktemp("framework"))
+    )
+    return ffi.load_module(path)
+
+
+@pytest.fixture(scope="session")
 def mod(kernels_path):
     import ffi
 

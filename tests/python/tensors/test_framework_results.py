@@ -2,29 +2,17 @@
 (zero-copy, also inside returned containers); ``ffi.set_tensor_results("ffi")`` switches back."""
 
 import gc
-import os
 import sys
 import weakref
 
 import numpy as np
 import pytest
 import torch
-from support.build import build_kernel
-from support.paths import TESTS_DIR
 
 import ffi
 
 # Run again against the AddressSanitizer build (tests/run_all.sh python-asan).
 pytestmark = pytest.mark.sanitized
-
-
-@pytest.fixture(scope="module")
-def fmod(tmp_path_factory):
-    path = build_kernel(
-        os.path.join(TESTS_DIR, "kernels", "framework_kernels.cc"),
-        str(tmp_path_factory.mktemp("framework")),
-    )
-    return ffi.load_module(path)
 
 
 @pytest.fixture
