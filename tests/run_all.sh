@@ -10,6 +10,8 @@
 #   python        the Python suite
 #   python-asan   the Python tests marked `sanitized`, against the ASan build
 #   interpreters  the Python suite on CPython 3.12 (without PyTorch and the `tooling` tests)
+#   free-threaded the Python suite on free-threaded CPython 3.13t (no GIL; likewise), with the
+#                 interpreter built once and cached (tests/free_threaded_python.sh)
 #   clients       PyPI clients of the reference (apache-tvm, TileLang, xgrammar) on both runtimes
 #
 #   bash tests/run_all.sh              every stage, in this order
@@ -21,7 +23,8 @@ set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-all_stages=(provision lint build cpp sanitize tsan python python-asan interpreters clients)
+all_stages=(provision lint build cpp sanitize tsan python python-asan interpreters free-threaded
+  clients)
 
 section() {
   printf '\n==== %s ==== (at %d s)\n' "$*" "$SECONDS"
@@ -172,6 +175,23 @@ stage_interpreters() {
   build/py312-venv/bin/python -m pip install -q -r tests/requirements.txt
   build/py312-venv/bin/python -m pip install -q "${wheel_settings[@]}" .
   build/py312-venv/bin/python -m pytest -q -n 2 -p no:cacheprovider -m "not tooling" tests/python
+}
+
+stage_free_threaded() {
+  section "Python tests on free-threaded CPython 3.13t (no GIL)"
+  # The extension declares that it runs without the GIL, so on a free-threaded interpreter the
+  # GIL stays off and calls meet on the extension's shared state at once
+  # (tests/python/calls/test_threads_stress.py asserts both). The interpreter is built once (about
+  # 12 minutes) and kept outside the checkout; it gets the core test packages only (the others have
+  # no free-threaded wheels), and the suite runs without the files that import PyTorch and the
+  # `tooling` ones, in the build stage's tree (only the extension is compiled again).
+  local python_ft
+  python_ft="$(bash tests/free_threaded_python.sh)"
+  "$python_ft" -m venv build/ft-venv
+  build/ft-venv/bin/python -m pip install -q -r tests/requirements-core.txt
+  build/ft-venv/bin/python -m pip install -q "${wheel_settings[@]}" .
+  build/ft-venv/bin/python -c 'import sys, ffi; assert not sys._is_gil_enabled(), "GIL enabled"'
+  build/ft-venv/bin/python -m pytest -q -n 2 -p no:cacheprovider -m "not tooling" tests/python
 }
 
 stage_clients() {

@@ -588,7 +588,9 @@ template <typename F>
     return RaiseFromFFI(rc);
   }
   // Tensors in the result go to the caller's framework (see set_tensor_results).
-  return ToPython(&result, framework_tensor_results ? packed.framework_api() : nullptr);
+  return ToPython(&result, framework_tensor_results.load(std::memory_order_relaxed)
+                               ? packed.framework_api()
+                               : nullptr);
 }
 
 }  // namespace

@@ -3,9 +3,9 @@
 
 #include <cstring>
 #include <new>
-#include <unordered_map>
 
 #include "dtype_device.h"
+#include "free_threading.h"
 #include "objects.h"
 #include "reflection.h"
 
@@ -30,17 +30,27 @@ PyObject* TypeAttribute(PyTypeObject* type, TypeAttr attr) {
 }
 
 /*!
- * \brief Types that have an exchange API, with a reference to each (there are a handful in a
- * process: one per array framework). Types without one are never recorded.
+ * \brief The types that have an exchange API, each with a reference to the type (a handful in a
+ * process: one per array framework); types without one are never recorded. Entries are only
+ * appended, and published by `size`, so calls read them without a lock; the lock orders appends.
  */
-struct ExchangeAPICache {
-  PyTypeObject* last_type = nullptr;
-  const DLPackExchangeAPI* last_api = nullptr;
-  std::unordered_map<PyTypeObject*, const DLPackExchangeAPI*> by_type;
+struct ExchangeTypes {
+  static constexpr int kCapacity = 64;
+  const ExchangeType* entries[kCapacity] = {};
+  std::atomic<int> size{0};
+  TableLock append;
+
+  const ExchangeType* Find(PyTypeObject* type) const {
+    int n = size.load(std::memory_order_acquire);
+    for (int i = 0; i < n; ++i) {
+      if (entries[i]->type == type) return entries[i];
+    }
+    return nullptr;
+  }
 };
-ExchangeAPICache& APICache() {
-  static auto* cache = new ExchangeAPICache();  // leaked: used until the last call at exit
-  return *cache;
+ExchangeTypes& KnownExchangeTypes() {
+  static auto* types = new ExchangeTypes();  // leaked: used until the last call at exit
+  return *types;
 }
 
 /*!
@@ -103,24 +113,34 @@ struct KnownType {
   const char* module;
   const char* attr;
   const char* tp_name;
-  PyTypeObject* type = nullptr;  // resolved once its module is imported (owned, never released)
+  // Resolved once its module is imported (owned, never released); atomic, as threads resolve it
+  // at once without the GIL: one publishes, the others drop their reference.
+  std::atomic<PyTypeObject*> type{nullptr};
 
-  /*! \brief Whether the type is resolved, resolving it when `t` or a base carries its name. */
-  bool Resolve(PyTypeObject* t) {
-    if (type != nullptr) return true;
+  /*! \brief The type if resolved, resolving it when `t` or a base carries its name; or NULL. */
+  PyTypeObject* Resolve(PyTypeObject* t) {
+    PyTypeObject* known = type.load(std::memory_order_acquire);
+    if (known != nullptr) return known;
     for (PyTypeObject* base = t; base != nullptr; base = base->tp_base) {
-      if (std::strcmp(base->tp_name, tp_name) == 0) {
-        type = ImportedType(module, attr);
-        return type != nullptr;
-      }
+      if (std::strcmp(base->tp_name, tp_name) != 0) continue;
+      PyTypeObject* found = ImportedType(module, attr);
+      if (found == nullptr) return nullptr;
+      if (type.compare_exchange_strong(known, found, std::memory_order_acq_rel)) return found;
+      Py_DECREF(found);  // another thread resolved it first
+      return known;
     }
-    return false;
+    return nullptr;
   }
   bool Is(PyTypeObject* t) {
-    if (type == nullptr && std::strcmp(t->tp_name, tp_name) != 0) return false;
-    return Resolve(t) && t == type;
+    PyTypeObject* known = type.load(std::memory_order_acquire);
+    if (known != nullptr) return t == known;
+    if (std::strcmp(t->tp_name, tp_name) != 0) return false;
+    return Resolve(t) == t;
   }
-  bool IsSubtype(PyTypeObject* t) { return Resolve(t) && PyType_IsSubtype(t, type); }
+  bool IsSubtype(PyTypeObject* t) {
+    PyTypeObject* known = Resolve(t);
+    return known != nullptr && PyType_IsSubtype(t, known);
+  }
 };
 
 KnownType numpy_ndarray{"numpy", "ndarray", "numpy.ndarray"};
@@ -133,30 +153,36 @@ KnownType reference_object{"tvm_ffi.core", "CObject", "tvm_ffi.core.CObject"};
 
 }  // namespace
 
-// Kept alive by the API cache's reference. Set only below, for a type that failed every check
-// before the exchange API's, so answering it before those checks (ClassifyFast) is equivalent.
-LastExchangeType last_exchange;
+namespace {
+
+/*! \brief The recorded ExchangeType of `type`, recording it on first sight; NULL without an API. */
+const ExchangeType* ExchangeTypeOf(PyTypeObject* type) {
+  const ExchangeType* last = last_exchange.load(std::memory_order_acquire);
+  if (last != nullptr && last->type == type) return last;
+  ExchangeTypes& known = KnownExchangeTypes();
+  if (const ExchangeType* found = known.Find(type)) return found;
+  const DLPackExchangeAPI* api = APIOfType(type);  // runs no Python code
+  if (api == nullptr) return nullptr;
+  TableGuard guard(known.append);
+  if (const ExchangeType* found = known.Find(type)) return found;  // appended meanwhile
+  int n = known.size.load(std::memory_order_relaxed);
+  auto* entry = n < ExchangeTypes::kCapacity ? new (std::nothrow) ExchangeType{type, api} : nullptr;
+  if (entry == nullptr) return nullptr;  // not remembered, so not used: it goes through __dlpack__
+  Py_INCREF(type);  // a framework's tensor type: its address must stay this type's
+  known.entries[n] = entry;
+  known.size.store(n + 1, std::memory_order_release);
+  return entry;
+}
+
+}  // namespace
+
+// Set only in Classify, for a type that failed every check before the exchange API's, so
+// answering it before those checks (ClassifyFast) is equivalent.
+std::atomic<const ExchangeType*> last_exchange{nullptr};
 
 const DLPackExchangeAPI* ExchangeAPIOf(PyTypeObject* type) {
-  ExchangeAPICache& c = APICache();
-  if (type == c.last_type) return c.last_api;
-  auto it = c.by_type.find(type);
-  const DLPackExchangeAPI* api = nullptr;
-  if (it != c.by_type.end()) {
-    api = it->second;
-  } else {
-    api = APIOfType(type);
-    if (api == nullptr) return nullptr;
-    try {
-      c.by_type.emplace(type, api);
-    } catch (const std::bad_alloc&) {
-      return nullptr;  // not remembered, so not used: the tensor goes through __dlpack__
-    }
-    Py_INCREF(type);  // a framework's tensor type: its address must stay this type's
-  }
-  c.last_type = type;
-  c.last_api = api;
-  return api;
+  const ExchangeType* entry = ExchangeTypeOf(type);
+  return entry != nullptr ? entry->api : nullptr;
 }
 
 bool IsNumpyArrayType(PyTypeObject* type) { return numpy_ndarray.Is(type); }
@@ -206,7 +232,8 @@ Classified Classify(PyObject* obj) {
   if (type == &PyList_Type || type == &PyTuple_Type) return {PyKind::kSequence};
   if (type == &PyDict_Type) return {PyKind::kMapping};
   // A call with PyTorch tensors pays one compare each, not an MRO walk and a name compare.
-  if (type == last_exchange.type) return {PyKind::kExchange, last_exchange.api};
+  const ExchangeType* last = last_exchange.load(std::memory_order_acquire);
+  if (last != nullptr && type == last->type) return {PyKind::kExchange, last->api};
   if (type == RValueRefType) return {PyKind::kMoved};
   if (PyObject_TypeCheck(obj, ObjectType)) {
     // A registered class whose __init__ never made its object has nothing to pass.
@@ -216,9 +243,9 @@ Classified Classify(PyObject* obj) {
   if (type == DeviceType) return {PyKind::kDevice};
   if (numpy_ndarray.Is(type)) return {PyKind::kNumpy};
   if (torch_dtype.Is(type) || numpy_dtype.IsSubtype(type)) return {PyKind::kDTypeLike};
-  if (const DLPackExchangeAPI* api = ExchangeAPIOf(type)) {
-    last_exchange = {type, api};
-    return {PyKind::kExchange, api};
+  if (const ExchangeType* entry = ExchangeTypeOf(type)) {
+    last_exchange.store(entry, std::memory_order_release);
+    return {PyKind::kExchange, entry->api};
   }
   // Objects of the reference's package (and values standing for one) pass the object itself.
   if (IsForeignObjectType(type)) return {PyKind::kForeign};

@@ -5,6 +5,7 @@
 #include <Python.h>
 #include <ffi/ffi.h>
 
+#include <atomic>
 #include <cstdint>
 
 namespace tvm::ffi::python {
@@ -46,12 +47,16 @@ struct Classified {
   const DLPackExchangeAPI* api = nullptr;
 };
 
-/*! \brief The framework tensor type Classify saw last; only Classify sets it. */
-struct LastExchangeType {
-  PyTypeObject* type = nullptr;
-  const DLPackExchangeAPI* api = nullptr;
+/*! \brief A framework tensor type and its exchange API (never freed, never changed). */
+struct ExchangeType {
+  PyTypeObject* type;
+  const DLPackExchangeAPI* api;
 };
-extern LastExchangeType last_exchange;
+/*!
+ * \brief The framework tensor type Classify saw last (NULL before any); only Classify sets it.
+ * Atomic: calls on other threads read it while one sets it (free-threaded Python).
+ */
+extern std::atomic<const ExchangeType*> last_exchange;
 /*! \brief The conversion protocols a Python class may define, in the order they are looked for. */
 enum class Protocol {
   kNone,
@@ -75,7 +80,8 @@ bool IsForeignObjectType(PyTypeObject* type);
 Classified Classify(PyObject* obj);
 /*! \brief Classify, with the framework tensor type of the last call answered inline. */
 inline Classified ClassifyFast(PyObject* obj) {
-  if (Py_TYPE(obj) == last_exchange.type) return {PyKind::kExchange, last_exchange.api};
+  const ExchangeType* last = last_exchange.load(std::memory_order_acquire);
+  if (last != nullptr && Py_TYPE(obj) == last->type) return {PyKind::kExchange, last->api};
   return Classify(obj);
 }
 /*! \brief The DLPack exchange API of `type`, or NULL when it has none. */

@@ -7,6 +7,7 @@
 #include <ffi/container/list.h>
 #include <ffi/container/map.h>
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "callback.h"
 #include "classify.h"
 #include "convert.h"
+#include "free_threading.h"
 #include "objects.h"
 #include "reflection.h"
 
@@ -128,9 +130,13 @@ class NestingGuard {
 template <typename SeqRef>
 bool FillSequence(PyObject* fast, const char* what, SeqRef* seq) {
   // Re-read the size each time: an element's conversion may shrink a list under us.
-  for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(fast); ++i) {
+  for (Py_ssize_t i = 0;; ++i) {
+    PyObject* item = SequenceItemRef(fast, i);
+    if (item == nullptr) break;
     Any v;
-    if (!ItemToAny(PySequence_Fast_GET_ITEM(fast, i), &v)) {
+    bool ok = ItemToAny(item, &v);
+    Py_DECREF(item);
+    if (!ok) {
       PyObject* index = PyUnicode_FromFormat("[%zd]", i);
       if (index != nullptr) {
         PrefixTypeError(what, index);
@@ -150,23 +156,24 @@ bool FillSequence(PyObject* fast, const char* what, SeqRef* seq) {
  * failure `array` keeps the values converted so far (its owner releases them).
  */
 bool FillArrayCells(PyObject* fast, const char* what, ArrayObj* array) {
-  const Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
   // The sequence cell follows the object header (the ABI's layout of ArrayObj).
   auto* cell = reinterpret_cast<TVMFFISeqCell*>(detail::ObjectUnsafe::Header(array) + 1);
+  // Never past the room made: without the GIL another thread may have grown the list since.
+  const Py_ssize_t n = std::min<Py_ssize_t>(PySequence_Fast_GET_SIZE(fast), cell->capacity);
   auto* slots = static_cast<TVMFFIAny*>(cell->data);
-  for (Py_ssize_t i = 0; i < n && i < PySequence_Fast_GET_SIZE(fast); ++i) {
-    PyObject* item = PySequence_Fast_GET_ITEM(fast, i);
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    // Held while converted: the conversion (or another thread) may change the list meanwhile.
+    PyObject* item = SequenceItemRef(fast, i);
+    if (item == nullptr) break;
     TVMFFIAny* slot = &slots[i];
     bool ok;
     if (Py_TYPE(item) == &PyLong_Type) {
       slot->zero_padding = 0;
       ok = IntToAny(item, slot);  // runs no user code
     } else {
-      // Converting may run Python code that changes the list: hold the item meanwhile.
-      Py_INCREF(item);
       ok = ToOwnedAny(item, slot);
-      Py_DECREF(item);
     }
+    Py_DECREF(item);
     if (!ok) {
       PyObject* index = PyUnicode_FromFormat("[%zd]", i);
       if (index != nullptr) {
@@ -208,6 +215,8 @@ bool CollectEntries(PyObject* value, std::vector<std::pair<Any, Any>>* entries, 
   };
   if (PyDict_Check(value)) {
     entries->reserve(static_cast<size_t>(PyDict_GET_SIZE(value)));
+    // Without the GIL, iterating needs the dict's lock (released while a conversion blocks).
+    ObjectCriticalSection section(value);
     Py_ssize_t pos = 0;
     PyObject *k, *v;
     while (PyDict_Next(value, &pos, &k, &v)) {

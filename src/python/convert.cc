@@ -204,12 +204,12 @@ bool RefuseReadOnly(PyObject* value) {
     case PyKind::kMoved: {
       // Stored somewhere (a container being built): the object moves there.
       auto* target = reinterpret_cast<PyObj*>(reinterpret_cast<PyRValueRef*>(value)->target);
-      TVMFFIObject* h = target->handle;
+      // Taken in one step: another thread may be moving the same object (free-threaded Python).
+      TVMFFIObject* h = __atomic_exchange_n(&target->handle, nullptr, __ATOMIC_ACQ_REL);
       if (h == nullptr) {
         PyErr_SetString(PyExc_TypeError, "the object was moved already: it holds no FFI object");
         return false;
       }
-      target->handle = nullptr;
       out->type_index = h->type_index;
       out->v_obj = h;
       return true;

@@ -24,7 +24,7 @@ namespace nb = nanobind;
 
 namespace tvm::ffi::python {
 
-bool framework_tensor_results = true;
+std::atomic<bool> framework_tensor_results{true};
 
 namespace {
 
@@ -266,12 +266,13 @@ DLManagedTensorVersioned* DetachSoleImport(TVMFFIObject* handle) {
 }
 
 PyObject* SetTensorResults(PyObject*, PyObject* mode) {
-  PyObject* previous = PyUnicode_FromString(framework_tensor_results ? "framework" : "ffi");
+  PyObject* previous = PyUnicode_FromString(
+      framework_tensor_results.load(std::memory_order_relaxed) ? "framework" : "ffi");
   if (previous == nullptr) return nullptr;
   if (PyUnicode_Check(mode) && PyUnicode_CompareWithASCIIString(mode, "framework") == 0) {
-    framework_tensor_results = true;
+    framework_tensor_results.store(true, std::memory_order_relaxed);
   } else if (PyUnicode_Check(mode) && PyUnicode_CompareWithASCIIString(mode, "ffi") == 0) {
-    framework_tensor_results = false;
+    framework_tensor_results.store(false, std::memory_order_relaxed);
   } else {
     Py_DECREF(previous);
     return PyErr_Format(PyExc_ValueError,

@@ -5,6 +5,8 @@
 #include <Python.h>
 #include <ffi/ffi.h>
 
+#include <atomic>
+
 #include "nb_module.h"
 
 namespace tvm::ffi::python {
@@ -15,7 +17,7 @@ const DLPackExchangeAPI* TensorExchangeAPI();
  * \brief Whether tensor results of calls that received framework tensors come back as that
  * framework's tensors (the default) or as ffi.Tensor; see set_tensor_results().
  */
-extern bool framework_tensor_results;
+extern std::atomic<bool> framework_tensor_results;
 /*!
  * \brief The tensor `handle` as a tensor of the framework of `api`, zero-copy (steals the
  * reference, also on failure): the producer's own DLPack tensor when `handle` was its only owner

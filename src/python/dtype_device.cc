@@ -7,6 +7,7 @@
 
 #include "arguments.h"
 #include "boundary.h"
+#include "free_threading.h"
 #include "objects.h"
 #include "py_text.h"
 
@@ -14,8 +15,8 @@ namespace tvm::ffi::python {
 
 PyTypeObject* DTypeType = nullptr;
 PyTypeObject* DeviceType = nullptr;
-PyTypeObject* DTypeClass = nullptr;
-PyTypeObject* DeviceClass = nullptr;
+std::atomic<PyTypeObject*> DTypeClass{nullptr};
+std::atomic<PyTypeObject*> DeviceClass{nullptr};
 
 namespace {
 
@@ -296,15 +297,26 @@ PyMethodDef device_methods[] = {
 PyObject* NewDType(DLDataType dtype) {
   // dtypes are immutable: the few a program meets are made once and shared. A subclass set by
   // the package (ffi.core._set_class_dtype) gets new objects, which keeps the shared ones intact.
-  if (DTypeClass != DTypeType) return MakeDType(DTypeClass, dtype, nullptr);
-  static std::unordered_map<uint32_t, PyObject*>* made =
-      new std::unordered_map<uint32_t, PyObject*>();
+  PyTypeObject* cls = DTypeClass.load(std::memory_order_acquire);
+  if (cls != DTypeType) return MakeDType(cls, dtype, nullptr);
+  static auto* made = new std::unordered_map<uint32_t, PyObject*>();
+  static TableLock lock;  // calls on other threads read and fill it (free-threaded Python)
   uint32_t key = static_cast<uint32_t>(dtype.code) | static_cast<uint32_t>(dtype.bits) << 8 |
                  static_cast<uint32_t>(dtype.lanes) << 16;
+  {
+    TableGuard guard(lock);
+    auto it = made->find(key);
+    if (it != made->end()) return NewRef(it->second);
+  }
+  PyObject* o = MakeDType(DTypeType, dtype, nullptr);  // Python code: outside the lock
+  if (o == nullptr) return nullptr;
+  TableGuard guard(lock);
   auto it = made->find(key);
-  if (it != made->end()) return NewRef(it->second);
-  PyObject* o = MakeDType(DTypeType, dtype, nullptr);
-  if (o != nullptr && made->size() < kMaxSharedDTypes) {
+  if (it != made->end()) {  // made meanwhile by another thread: share that one
+    Py_DECREF(o);
+    return NewRef(it->second);
+  }
+  if (made->size() < kMaxSharedDTypes) {
     try {
       made->emplace(key, o);
       Py_INCREF(o);  // the table's reference

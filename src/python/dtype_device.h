@@ -5,6 +5,8 @@
 #include <Python.h>
 #include <ffi/ffi.h>
 
+#include <atomic>
+
 namespace tvm::ffi::python {
 
 /*!
@@ -29,9 +31,9 @@ extern PyTypeObject* DeviceType;
  * \brief The classes dtypes and devices arrive as from calls and conversions: DTypeType and
  * DeviceType unless the package set subclasses (ffi.core._set_class_dtype, ...).
  */
-extern PyTypeObject* DTypeClass;
+extern std::atomic<PyTypeObject*> DTypeClass;
 /*! \brief See DTypeClass. */
-extern PyTypeObject* DeviceClass;
+extern std::atomic<PyTypeObject*> DeviceClass;
 
 /*! \brief Creates the dtype and Device types. */
 bool InitDTypeDeviceTypes(PyObject* module);

@@ -17,6 +17,7 @@
 #include "boundary.h"
 #include "callback.h"
 #include "convert.h"
+#include "free_threading.h"
 #include "nb_check.h"
 #include "objects.h"
 #include "py_text.h"
@@ -26,23 +27,47 @@ namespace nb = nanobind;
 namespace tvm::ffi::python {
 namespace {
 
-/*! \brief Exception classes by error kind: registered ones, then builtins by name. */
+/*!
+ * \brief Exception classes by error kind: registered ones, then builtins by name. Locked: errors
+ * are raised and classes registered on any thread (free-threaded Python).
+ */
 struct ErrorClasses {
   std::unordered_map<std::string, PyObject*> by_kind;  // owned references
+  TableLock lock;
   static ErrorClasses* Get() {
     static auto* t = new ErrorClasses();  // leaked: errors may be raised until exit
     return t;
   }
+  /*! \brief The class for `kind` (new reference). */
   PyObject* Find(const std::string& kind) {
-    auto it = by_kind.find(kind);
-    if (it != by_kind.end()) return it->second;
-    PyObject* builtins = PyEval_GetBuiltins();
-    PyObject* cls = builtins ? PyDict_GetItemString(builtins, kind.c_str()) : nullptr;
+    {
+      TableGuard guard(lock);
+      auto it = by_kind.find(kind);
+      if (it != by_kind.end()) return NewRef(it->second);
+    }
+    PyObject* builtins = PyEval_GetBuiltins();  // borrowed, the frame's
+    PyObject* cls = nullptr;
+    if (builtins != nullptr && DictGetItemStringRef(builtins, kind.c_str(), &cls) < 0) {
+      PyErr_Clear();
+    }
     if (cls != nullptr && PyExceptionClass_Check(cls)) return cls;
-    return PyExc_RuntimeError;
+    Py_XDECREF(cls);
+    return NewRef(PyExc_RuntimeError);
+  }
+  /*! \brief Registers `cls` (a new reference, taken) for `kind`. */
+  void Register(const std::string& kind, PyObject* cls) {
+    PyObject* replaced = nullptr;
+    {
+      TableGuard guard(lock);
+      PyObject*& slot = by_kind[kind];
+      replaced = slot;
+      slot = cls;
+    }
+    Py_XDECREF(replaced);  // outside the lock: a class's deallocation runs Python code
   }
   /*! \brief The kind `cls` is registered under (by register_error), or empty. */
-  std::string KindOf(PyObject* cls) const {
+  std::string KindOf(PyObject* cls) {
+    TableGuard guard(lock);
     for (const auto& [kind, registered] : by_kind) {
       if (registered == cls) return kind;
     }
@@ -153,8 +178,7 @@ OriginalError OriginalErrorOf(PyObject* exc) {
 
 void RegisterErrorClass(const std::string& kind, PyObject* cls) {
   Py_INCREF(cls);
-  PyObject*& slot = ErrorClasses::Get()->by_kind[kind];
-  Py_XSETREF(slot, cls);
+  ErrorClasses::Get()->Register(kind, cls);
 }
 
 namespace {
@@ -220,7 +244,10 @@ PyObject* ExceptionFromErrorImpl(const ffi::Error& error) {
   PyObject* cls = ErrorClasses::Get()->Find(error.kind());
   PyObject* msg =
       PyUnicode_DecodeUTF8(message.data(), static_cast<Py_ssize_t>(message.size()), "replace");
-  if (msg == nullptr) return nullptr;
+  if (msg == nullptr) {
+    Py_DECREF(cls);
+    return nullptr;
+  }
   PyObject* exc = PyObject_CallOneArg(cls, msg);
   if (exc != nullptr && !PyExceptionInstance_Check(exc)) {
     // A registered class whose __new__ made something else: a TypeError saying so, carrying the
@@ -235,6 +262,7 @@ PyObject* ExceptionFromErrorImpl(const ffi::Error& error) {
     Py_XDECREF(why);
   }
   Py_DECREF(msg);
+  Py_DECREF(cls);
   if (exc == nullptr) return nullptr;
   if (!frames.empty()) AddNote(exc, "C++ traceback (most recent call last):\n" + frames);
   // The error itself stays reachable, as in the reference: e.__tvm_ffi_error__.backtrace.

@@ -4,6 +4,7 @@
 // a copy (a tvm_ffi.List passed to an ffi function is that List, mutations included).
 #include "foreign.h"
 
+#include <atomic>
 #include <cstring>
 #include <utility>
 
@@ -52,7 +53,10 @@ int TakeExportedObject(void*, const TVMFFIAny*, int32_t, TVMFFIAny* result) {
 }  // namespace
 
 PyObject* ObjectToReference(PyObject* self, PyObject*) {
-  static PyObject* take = nullptr;  // the global, as a tvm_ffi.Function (owned, never released)
+  // The global, as a tvm_ffi.Function (owned, never released); threads looking it up at once
+  // (free-threaded Python) keep the first one published.
+  static std::atomic<PyObject*> taker{nullptr};
+  PyObject* take = taker.load(std::memory_order_acquire);
   if (take == nullptr) {
     PyObject* name = PyUnicode_FromString("tvm_ffi");
     PyObject* mod = name != nullptr ? PyImport_GetModule(name) : nullptr;
@@ -63,9 +67,14 @@ PyObject* ObjectToReference(PyObject* self, PyObject*) {
       }
       return nullptr;
     }
-    take = PyObject_CallMethod(mod, "get_global_func", "s", kTakeExportName);
+    PyObject* found = PyObject_CallMethod(mod, "get_global_func", "s", kTakeExportName);
     Py_DECREF(mod);
-    if (take == nullptr) return nullptr;
+    if (found == nullptr) return nullptr;
+    if (taker.compare_exchange_strong(take, found, std::memory_order_acq_rel)) {
+      take = found;
+    } else {
+      Py_DECREF(found);  // another thread's is kept
+    }
   }
   TVMFFIObject* handle = HandleOf(self);  // read after the lookup, which may run Python code
   if (handle == nullptr) return nullptr;

@@ -9,6 +9,7 @@
 
 #include "boundary.h"
 #include "call.h"
+#include "free_threading.h"
 #include "hooks.h"
 #include "objects.h"
 #include "reflection.h"
@@ -150,15 +151,27 @@ PyObject* NamedFunctionVectorcall(PyObject* self, PyObject* const* args, size_t 
   return CallBound(f, args, n, kwnames);
 }
 
-/*! \brief The function's `_ffi_metadata` (from its export), or NULL (borrowed). */
-PyObject* Metadata(PyFunc* f) {
-  return f->dict ? PyDict_GetItemString(f->dict, "_ffi_metadata") : nullptr;
+/*!
+ * \brief `dict[key]` as a new reference, or NULL (errors cleared). A new reference: another thread
+ * may replace the item meanwhile (free-threaded Python).
+ */
+PyObject* DictItem(PyObject* dict, const char* key) {
+  PyObject* item = nullptr;
+  if (dict != nullptr && PyDict_Check(dict) && DictGetItemStringRef(dict, key, &item) < 0) {
+    PyErr_Clear();
+  }
+  return item;
 }
 
-/*! \brief The signature text from the function's metadata, or NULL (borrowed). */
+/*! \brief The function's `_ffi_metadata` (from its export), or NULL (new reference). */
+PyObject* Metadata(PyFunc* f) { return DictItem(f->dict, "_ffi_metadata"); }
+
+/*! \brief The signature text from the function's metadata, or NULL (new reference). */
 PyObject* SignatureText(PyFunc* f) {
   PyObject* meta = Metadata(f);
-  return meta && PyDict_Check(meta) ? PyDict_GetItemString(meta, "signature") : nullptr;
+  PyObject* text = DictItem(meta, "signature");
+  Py_XDECREF(meta);
+  return text;
 }
 
 PyObject* FunctionRepr(PyObject* self) {
@@ -168,7 +181,11 @@ PyObject* FunctionRepr(PyObject* self) {
       return PyUnicode_FromFormat("<ffi.Function %S (no FFI object)>", f->name);
     return PyUnicode_FromString("<ffi.Function (no FFI object)>");
   }
-  if (PyObject* sig = SignatureText(f)) return PyUnicode_FromFormat("<ffi.Function %S>", sig);
+  if (PyObject* sig = SignatureText(f)) {
+    PyObject* repr = PyUnicode_FromFormat("<ffi.Function %S>", sig);
+    Py_DECREF(sig);
+    return repr;
+  }
   if (f->name != nullptr) return PyUnicode_FromFormat("<ffi.Function %S>", f->name);
   return PyUnicode_FromFormat("<ffi.Function at %p>", f->base.handle);
 }
@@ -189,10 +206,13 @@ PyObject* FunctionGetSignature(PyObject* self, void*) {
   }
   PyObject* hook = GetHooks().signature_from_metadata;
   if (hook == nullptr) {
+    Py_DECREF(meta);
     PyErr_SetString(PyExc_AttributeError, "the ffi package has not registered its hooks");
     return nullptr;
   }
-  return PyObject_CallOneArg(hook, meta);
+  PyObject* signature = PyObject_CallOneArg(hook, meta);
+  Py_DECREF(meta);
+  return signature;
 }
 
 PyObject* FunctionGetDoc(PyObject* self, void*) {
@@ -202,15 +222,14 @@ PyObject* FunctionGetDoc(PyObject* self, void*) {
   if (f->arg_names != nullptr && meta != nullptr && hook != nullptr && f->name != nullptr) {
     // Named parameters: "scale(x: 'float', alpha: 'float' = 2.0) -> 'float'", as help() shows.
     PyObject* sig = PyObject_CallOneArg(hook, meta);
+    Py_DECREF(meta);
     if (sig == nullptr) return nullptr;
     PyObject* doc = PyUnicode_FromFormat("%S%S", f->name, sig);
     Py_DECREF(sig);
     return doc;
   }
-  if (PyObject* sig = SignatureText(f)) {
-    Py_INCREF(sig);
-    return sig;
-  }
+  Py_XDECREF(meta);
+  if (PyObject* sig = SignatureText(f)) return sig;
   return PyUnicode_FromString("A callable FFI function: ffi.Function(*args) calls it.");
 }
 
@@ -269,7 +288,9 @@ PyGetSetDef function_getset[] = {
     {"keep_gil", FFI_PY_ENTRY(FunctionGetKeepGil), FFI_PY_ENTRY(FunctionSetKeepGil),
      "Opt-in fast path: when True, calls keep holding the GIL (no other Python thread runs "
      "during the call, and a kernel whose worker threads call back into Python deadlocks). "
-     "Default False: the GIL is released around every call.",
+     "Default False: the GIL is released around every call. On a free-threaded interpreter "
+     "there is no GIL: other threads run either way, and True keeps the calling thread attached "
+     "to the interpreter through the call (delaying its stop-the-world pauses).",
      nullptr},
     {"release_gil", FFI_PY_ENTRY(FunctionGetReleaseGil), FFI_PY_ENTRY(FunctionSetReleaseGil),
      "The reference's name for `not keep_gil`: whether calls release the GIL (default True).",

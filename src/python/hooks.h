@@ -4,16 +4,18 @@
 
 #include <Python.h>
 
+#include <atomic>
+
 namespace tvm::ffi::python {
 
 /*!
- * \brief Python-level behaviour the package provides, set by `_core._set_hooks` (borrowed
- * references; NULL until set).
+ * \brief Python-level behaviour the package provides, set by `_core._set_hooks` (the Hooks' own
+ * references; NULL until set). Atomic: calls on other threads read them (free-threaded Python).
  */
 struct Hooks {
-  PyObject* module_loaded = nullptr;            // f(module): called when a Module arrives
-  PyObject* signature_from_metadata = nullptr;  // f(metadata dict) -> inspect.Signature
-  PyObject* global_metadata = nullptr;          // f(function, metadata str): names its parameters
+  std::atomic<PyObject*> module_loaded{nullptr};  // f(module): called when a Module arrives
+  std::atomic<PyObject*> signature_from_metadata{nullptr};  // f(metadata dict) -> Signature
+  std::atomic<PyObject*> global_metadata{nullptr};  // f(function, metadata str): names parameters
 };
 /*! \brief The registered hooks. */
 Hooks& GetHooks();

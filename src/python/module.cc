@@ -64,6 +64,24 @@ Hooks& GetHooks() {
   return hooks;
 }
 
+namespace {
+
+/*!
+ * \brief Sets one hook to `value` (None or a null handle: none). A hook replaced is released only
+ * with the GIL: without it, a call on another thread may be using the one it read.
+ */
+void SetHook(std::atomic<PyObject*>& hook, nb::handle value) {
+  PyObject* replaced = hook.exchange(value.is_valid() ? nb::borrow(value).release().ptr() : nullptr,
+                                     std::memory_order_acq_rel);
+#ifdef Py_GIL_DISABLED
+  (void)replaced;
+#else
+  Py_XDECREF(replaced);
+#endif
+}
+
+}  // namespace
+
 }  // namespace tvm::ffi::python
 
 using namespace ffi::python;
@@ -124,12 +142,9 @@ NB_MODULE(_core, m) {
       "_set_hooks",
       [](nb::handle module_loaded, nb::handle signature_from_metadata, nb::handle global_metadata) {
         Hooks& hooks = GetHooks();
-        Py_XSETREF(hooks.module_loaded, nb::borrow(module_loaded).release().ptr());
-        Py_XSETREF(hooks.signature_from_metadata,
-                   nb::borrow(signature_from_metadata).release().ptr());
-        Py_XSETREF(hooks.global_metadata, global_metadata.is_none()
-                                              ? nullptr
-                                              : nb::borrow(global_metadata).release().ptr());
+        SetHook(hooks.module_loaded, module_loaded);
+        SetHook(hooks.signature_from_metadata, signature_from_metadata);
+        SetHook(hooks.global_metadata, global_metadata.is_none() ? nb::handle() : global_metadata);
       },
       nb::arg("module_loaded"), nb::arg("signature_from_metadata"),
       nb::arg("global_metadata").none() = nb::none(),

@@ -18,6 +18,7 @@
 #include "boundary.h"
 #include "convert.h"
 #include "errors.h"
+#include "free_threading.h"
 #include "function.h"
 #include "objects.h"
 #include "py_text.h"
@@ -72,6 +73,10 @@ PyObject* NewType(PyObject*, PyObject* const* args, Py_ssize_t n) {
   const char* key = Utf8(args[0], &size);
   if (key == nullptr) return nullptr;
   TVMFFIByteArray type_key{key, static_cast<size_t>(size)};
+  // The check and the allocation as one step: two threads defining one key at once (free-threaded
+  // Python) must not both take the index as theirs. Neither runs Python code.
+  static TableLock lock;
+  TableGuard guard(lock);
   int32_t existing = 0;
   if (TVMFFITypeKeyToIndex(&type_key, &existing) == 0) {
     PyErr_Format(PyExc_ValueError, "type key `%U` is already registered (type index %d)", args[0],

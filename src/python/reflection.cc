@@ -11,6 +11,7 @@
 #include <structmember.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <new>
 #include <string>
@@ -23,6 +24,7 @@
 #include "dtype_device.h"
 #include "errors.h"
 #include "fields.h"
+#include "free_threading.h"
 #include "function.h"
 #include "objects.h"
 #include "py_text.h"
@@ -34,6 +36,18 @@ namespace tvm::ffi::python {
 namespace {
 
 // ---- the class registry ----------------------------------------------------------------------
+
+// Registrations and generated classes come from any thread (free-threaded Python): the maps are
+// read and changed under RegistryLock, and the resolved classes that every conversion reads are
+// atomics read without it. RegistryGeneration counts registrations, so that a resolution made
+// while one happened is not kept.
+
+/*! \brief Guards Classes, Generated and Reflected, and the writes of resolved classes. */
+TableLock& RegistryLock() {
+  static TableLock lock;
+  return lock;
+}
+std::atomic<uint64_t> registry_generation{0};
 
 /*! \brief Classes registered per type index (owned references). */
 std::unordered_map<int32_t, PyTypeObject*>& Classes() {
@@ -47,10 +61,25 @@ std::unordered_map<int32_t, PyTypeObject*>& Generated() {
   return *generated;
 }
 
-/*! \brief Resolved class per type index (borrowed from the two maps above); NULL: not yet. */
-std::vector<PyTypeObject*>& Resolved() {
-  static auto* resolved = new std::vector<PyTypeObject*>();
-  return *resolved;
+/*!
+ * \brief Resolved class per type index (borrowed from the two maps above); NULL: not yet. Type
+ * indices from `kResolvedCapacity` on are resolved anew each time. `resolved_end`: one past the
+ * highest index set.
+ */
+constexpr int32_t kResolvedCapacity = 1 << 14;
+std::atomic<PyTypeObject*> resolved_classes[kResolvedCapacity];
+std::atomic<int32_t> resolved_end{0};
+
+/*!
+ * \brief Releases classes dropped from the registry. Without the GIL they are kept alive instead:
+ * another thread may be using one it read from the registry (a borrowed reference).
+ */
+void ReleaseClasses(const std::vector<PyTypeObject*>& dropped) {
+#ifdef Py_GIL_DISABLED
+  (void)dropped;
+#else
+  for (PyTypeObject* cls : dropped) Py_DECREF(cls);
+#endif
 }
 
 /*! \brief Classes bound by register_object (owned), with their type index: these may be
@@ -72,21 +101,24 @@ PyTypeObject* MakeGeneratedClass(const TVMFFITypeInfo* info, PyTypeObject* base)
  * registered ancestor's class showing them, else that ancestor's class (or ffi.Object).
  */
 PyTypeObject* Resolve(int32_t type_index) {
-  auto& classes = Classes();
-  auto exact = classes.find(type_index);
-  if (exact != classes.end()) return exact->second;
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
-  if (info == nullptr) return ObjectType;
   PyTypeObject* base = ObjectType;
-  bool reflected = HasReflection(info);
-  for (int32_t d = info->type_depth - 1; d >= 0; --d) {
-    const TVMFFITypeInfo* ancestor = info->type_ancestors[d];
-    auto it = classes.find(ancestor->type_index);
-    if (it != classes.end()) {
-      base = it->second;
-      break;
+  bool reflected = info != nullptr && HasReflection(info);
+  {
+    TableGuard guard(RegistryLock());
+    auto& classes = Classes();
+    auto exact = classes.find(type_index);
+    if (exact != classes.end()) return exact->second;
+    if (info == nullptr) return ObjectType;
+    for (int32_t d = info->type_depth - 1; d >= 0; --d) {
+      const TVMFFITypeInfo* ancestor = info->type_ancestors[d];
+      auto it = classes.find(ancestor->type_index);
+      if (it != classes.end()) {
+        base = it->second;
+        break;
+      }
+      reflected = reflected || HasReflection(ancestor);
     }
-    reflected = reflected || HasReflection(ancestor);
   }
   if (!reflected || !PyType_IsSubtype(base, ObjectType)) return base;
   // Derive from the parent's class (itself generated when the parent or an unregistered ancestor
@@ -97,18 +129,23 @@ PyTypeObject* Resolve(int32_t type_index) {
         ClassForTypeIndex(info->type_ancestors[info->type_depth - 1]->type_index);
     if (parent != nullptr && PyType_IsSubtype(parent, base)) base = parent;
   }
-  PyTypeObject* made = MakeGeneratedClass(info, base);
+  PyTypeObject* made = MakeGeneratedClass(info, base);  // Python code: outside the lock
   if (made == nullptr) {
     PyErr_Clear();  // the object still arrives, as its base class
     return base;
   }
-  try {
-    Generated()[type_index] = made;
-  } catch (const std::bad_alloc&) {
-    Py_DECREF(made);  // not kept: the object arrives as its base class, as above
-    return base;
+  PyTypeObject* kept = made;
+  {
+    TableGuard guard(RegistryLock());
+    try {
+      auto [it, added] = Generated().emplace(type_index, made);
+      kept = it->second;  // another thread's, when it generated one first
+    } catch (const std::bad_alloc&) {
+      kept = base;  // not kept: the object arrives as its base class, as above
+    }
   }
-  return made;
+  if (kept != made) Py_DECREF(made);
+  return kept;
 }
 
 PyTypeObject* MethodType = nullptr;
@@ -127,8 +164,9 @@ PyObject* MethodGet(PyObject* self, PyObject* obj, PyObject*) {
 
 PyObject* MethodDoc(PyObject* self, void*) {
   PyObject* dict = reinterpret_cast<PyFunc*>(self)->dict;
-  PyObject* doc = dict ? PyDict_GetItemString(dict, "_ffi_doc") : nullptr;
-  return NewRef(doc ? doc : Py_None);
+  PyObject* doc = nullptr;
+  if (dict != nullptr && DictGetItemStringRef(dict, "_ffi_doc", &doc) < 0) return nullptr;
+  return doc != nullptr ? doc : NewRef(Py_None);
 }
 
 PyGetSetDef method_getset[] = {
@@ -289,6 +327,7 @@ PyObject* RegisterObject(PyObject*, PyObject* const* args, Py_ssize_t n) {
   RegisterClass(static_cast<int32_t>(index), cls);
   // Held for good: a class replaced by a later registration stays constructible, and its
   // address may not be reused by another class.
+  TableGuard guard(RegistryLock());
   auto [it, added] = Reflected().emplace(cls, static_cast<int32_t>(index));
   if (added) Py_INCREF(cls);
   it->second = static_cast<int32_t>(index);
@@ -445,6 +484,7 @@ PyObject* ClassTypeIndex(PyObject*, PyObject* cls) {
   }
   PyObject* mro = reinterpret_cast<PyTypeObject*>(cls)->tp_mro;
   Py_ssize_t n = mro != nullptr ? PyTuple_GET_SIZE(mro) : 0;
+  TableGuard guard(RegistryLock());
   for (Py_ssize_t i = 0; i < n; ++i) {
     PyObject* base = PyTuple_GET_ITEM(mro, i);
     for (const auto* table : {&Classes(), &Generated()}) {
@@ -457,7 +497,7 @@ PyObject* ClassTypeIndex(PyObject*, PyObject* cls) {
 }
 
 /*! \brief The slot of the class values of `base` (ffi.Tensor, ffi.dtype, ffi.Device) arrive as. */
-PyTypeObject** ValueClassSlot(PyObject* base) {
+std::atomic<PyTypeObject*>* ValueClassSlot(PyObject* base) {
   if (base == reinterpret_cast<PyObject*>(TensorType)) return &TensorClass;
   if (base == reinterpret_cast<PyObject*>(DTypeType)) return &DTypeClass;
   if (base == reinterpret_cast<PyObject*>(DeviceType)) return &DeviceClass;
@@ -470,7 +510,7 @@ PyObject* SetValueClass(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     PyErr_SetString(PyExc_TypeError, "_set_value_class(base, cls)");
     return nullptr;
   }
-  PyTypeObject** slot = ValueClassSlot(args[0]);
+  std::atomic<PyTypeObject*>* slot = ValueClassSlot(args[0]);
   if (slot == nullptr) return nullptr;
   auto* base = reinterpret_cast<PyTypeObject*>(args[0]);
   if (!PyType_Check(args[1]) || !PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(args[1]), base)) {
@@ -478,14 +518,17 @@ PyObject* SetValueClass(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
                  args[1]);
     return nullptr;
   }
+  // The class replaced is kept alive, not released: a call on another thread may be making an
+  // object of it right now (free-threaded Python). Classes are set a few times per process.
   Py_INCREF(args[1]);
-  Py_SETREF(*slot, reinterpret_cast<PyTypeObject*>(args[1]));
+  slot->store(reinterpret_cast<PyTypeObject*>(args[1]), std::memory_order_release);
   Py_RETURN_NONE;
 }
 
 PyObject* GetValueClass(PyObject*, PyObject* base) {
-  PyTypeObject** slot = ValueClassSlot(base);
-  return slot ? NewRef(reinterpret_cast<PyObject*>(*slot)) : nullptr;
+  std::atomic<PyTypeObject*>* slot = ValueClassSlot(base);
+  return slot ? NewRef(reinterpret_cast<PyObject*>(slot->load(std::memory_order_acquire)))
+              : nullptr;
 }
 
 PyMethodDef reflection_functions[] = {
@@ -526,6 +569,7 @@ bool IsInstanceOfIndex(const TVMFFIObject* handle, int32_t type_index) {
 }
 
 int32_t ReflectedIndexOf(PyTypeObject* type) {
+  TableGuard guard(RegistryLock());
   auto& reflected = Reflected();
   PyObject* mro = type->tp_mro;
   Py_ssize_t n = mro != nullptr ? PyTuple_GET_SIZE(mro) : 0;
@@ -537,18 +581,21 @@ int32_t ReflectedIndexOf(PyTypeObject* type) {
 }
 
 PyTypeObject* ClassForTypeIndex(int32_t type_index) {
-  auto& resolved = Resolved();
-  if (type_index >= 0 && static_cast<size_t>(type_index) < resolved.size() &&
-      resolved[type_index] != nullptr) {
-    return resolved[type_index];
+  bool cached = type_index >= 0 && type_index < kResolvedCapacity;
+  if (cached) {
+    PyTypeObject* cls = resolved_classes[type_index].load(std::memory_order_acquire);
+    if (cls != nullptr) return cls;
   }
+  uint64_t generation = registry_generation.load(std::memory_order_acquire);
   PyTypeObject* cls = Resolve(type_index);
-  if (type_index >= 0) {
-    try {
-      if (static_cast<size_t>(type_index) >= resolved.size()) resolved.resize(type_index + 1);
-      resolved[type_index] = cls;
-    } catch (const std::bad_alloc&) {
-      // Not cached: resolved again next time. Every conversion asks here, and gets an answer.
+  if (cached) {
+    TableGuard guard(RegistryLock());
+    // Kept only when no registration came in between (it may have changed the answer).
+    if (registry_generation.load(std::memory_order_relaxed) == generation) {
+      resolved_classes[type_index].store(cls, std::memory_order_release);
+      if (resolved_end.load(std::memory_order_relaxed) <= type_index) {
+        resolved_end.store(type_index + 1, std::memory_order_relaxed);
+      }
     }
   }
   return cls;
@@ -556,12 +603,20 @@ PyTypeObject* ClassForTypeIndex(int32_t type_index) {
 
 void RegisterClass(int32_t type_index, PyTypeObject* cls) {
   Py_INCREF(cls);
-  PyTypeObject*& slot = Classes()[type_index];
-  Py_XSETREF(slot, cls);  // a class registered again replaces (and releases) the earlier one
-  // Resolution along ancestors may change for any type: resolve again, generating anew.
-  std::fill(Resolved().begin(), Resolved().end(), nullptr);
-  for (auto& [index, generated] : Generated()) Py_DECREF(generated);
-  Generated().clear();
+  std::vector<PyTypeObject*> dropped;
+  {
+    TableGuard guard(RegistryLock());
+    PyTypeObject*& slot = Classes()[type_index];
+    if (slot != nullptr) dropped.push_back(slot);  // a class registered again replaces the earlier
+    slot = cls;
+    // Resolution along ancestors may change for any type: resolve again, generating anew.
+    registry_generation.fetch_add(1, std::memory_order_release);
+    int32_t end = resolved_end.exchange(0, std::memory_order_relaxed);
+    for (int32_t i = 0; i < end; ++i) resolved_classes[i].store(nullptr, std::memory_order_relaxed);
+    for (auto& [index, generated] : Generated()) dropped.push_back(generated);
+    Generated().clear();
+  }
+  ReleaseClasses(dropped);
 }
 
 bool InitReflection(PyObject* module) {

@@ -7,6 +7,7 @@
 #include <dlfcn.h>
 #include <nanobind/nanobind.h>
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -88,9 +89,12 @@ CudaDriver& Driver() {
   return *driver;
 }
 
-/*! \brief Primary contexts retained once per device (the GIL guards the table). */
+/*!
+ * \brief Primary contexts retained once per device. Atomic: exports on other threads retain at
+ * once without the GIL; one context is published per device, a second retain is released.
+ */
 constexpr int kMaxDevices = 64;
-CUcontext contexts[kMaxDevices] = {};
+std::atomic<CUcontext> contexts[kMaxDevices] = {};
 
 /*! \brief Makes `consumer` wait for the work enqueued so far on `producer` (device `id`). */
 bool WaitOnStream(int id, CUstream producer, CUstream consumer) {
@@ -107,15 +111,21 @@ bool WaitOnStream(int id, CUstream producer, CUstream consumer) {
     return false;
   }
   CUresult rc = 0;
-  if (contexts[id] == nullptr) {
+  CUcontext context = contexts[id].load(std::memory_order_acquire);
+  if (context == nullptr) {
     CUdevice dev = 0;
     if ((rc = d.device_get(&dev, id)) != 0) return d.Fail("cuDeviceGet", rc);
-    if ((rc = d.primary_ctx_retain(&contexts[id], dev)) != 0) {
-      contexts[id] = nullptr;
+    CUcontext retained = nullptr;
+    if ((rc = d.primary_ctx_retain(&retained, dev)) != 0) {
       return d.Fail("cuDevicePrimaryCtxRetain", rc);
     }
+    if (contexts[id].compare_exchange_strong(context, retained, std::memory_order_acq_rel)) {
+      context = retained;
+    } else {
+      d.primary_ctx_release(dev);  // another thread's retain is kept
+    }
   }
-  if ((rc = d.ctx_push(contexts[id])) != 0) return d.Fail("cuCtxPushCurrent", rc);
+  if ((rc = d.ctx_push(context)) != 0) return d.Fail("cuCtxPushCurrent", rc);
   CUevent event = nullptr;
   const char* failed = nullptr;
   if ((rc = d.event_create(&event, kEventDisableTiming)) != 0) {

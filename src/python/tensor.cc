@@ -19,7 +19,7 @@
 namespace tvm::ffi::python {
 
 PyTypeObject* TensorType = nullptr;
-PyTypeObject* TensorClass = nullptr;
+std::atomic<PyTypeObject*> TensorClass{nullptr};
 
 namespace {
 

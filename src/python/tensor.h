@@ -5,6 +5,7 @@
 #include <Python.h>
 #include <ffi/ffi.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -24,7 +25,7 @@ extern PyTypeObject* TensorType;
  * \brief The class tensors arrive as from calls and conversions: TensorType unless the package set
  * a subclass (ffi.core._set_class_tensor).
  */
-extern PyTypeObject* TensorClass;
+extern std::atomic<PyTypeObject*> TensorClass;
 
 /*! \brief Whether `obj`, an ffi.Object holding `handle`, is an ffi.Tensor marked read-only. */
 inline bool IsReadOnlyTensor(PyObject* obj, const TVMFFIObject* handle) {

@@ -67,6 +67,18 @@ class GrowOnlyArray {
   std::vector<std::unique_ptr<T[]>> buffers_;
 };
 
+/*!
+ * \brief Points `*data` and `*size` (a TypeInfo's records, a column's values) at `array`: the
+ * buffer first, then the size, each stored with release. Readers take neither lock: one that reads
+ * the new size (acquire, or in order on x86) reads a buffer that holds that many elements; one that
+ * reads the old size may read the new buffer, which holds the old elements too.
+ */
+template <typename T, typename Data, typename Size>
+void Publish(Data** data, Size* size, const GrowOnlyArray<T>& array) {
+  __atomic_store_n(data, const_cast<Data*>(array.data()), __ATOMIC_RELEASE);
+  __atomic_store_n(size, static_cast<Size>(array.size()), __ATOMIC_RELEASE);
+}
+
 /*! \brief What a type registered beyond its TypeInfo; the info's pointers point in here. */
 struct TypeReflection {
   GrowOnlyArray<TVMFFIFieldInfo> fields;
@@ -116,8 +128,7 @@ class ReflectionTable {
     }
     TypeReflection& refl = types_[type_index];
     refl.fields.PushBack(field);
-    info->fields = refl.fields.data();
-    info->num_fields = refl.fields.size();
+    Publish(&info->fields, &info->num_fields, refl.fields);
   }
 
   void RenameField(int32_t type_index, std::string_view from, std::string_view to) {
@@ -166,8 +177,7 @@ class ReflectionTable {
     detail::ViewToOwned(in.method, &method.method);
     TypeReflection& refl = types_[type_index];
     refl.methods.PushBack(method);
-    info->methods = refl.methods.data();
-    info->num_methods = refl.methods.size();
+    Publish(&info->methods, &info->num_methods, refl.methods);
   }
 
   void RegisterMetadata(int32_t type_index, const TVMFFITypeMetadata& in) {
@@ -191,10 +201,16 @@ class ReflectionTable {
       FFI_THROW(ValueError) << "Type `" << detail::ByteView(TVMFFIGetTypeInfo(type_index)->type_key)
                             << "` already has attribute `" << name << "`";
     }
-    column->values.Resize(type_index + 1, TVMFFIAny{});
-    detail::ViewToOwned(value, &column->values.mutable_data()[type_index]);
-    column->abi.data = column->values.data();
-    column->abi.size = column->values.size();
+    TVMFFIAny owned{};
+    detail::ViewToOwned(value, &owned);
+    if (type_index < column->values.size()) {
+      // A slot readers may be reading (as None): set in a fresh buffer, never half written.
+      column->values.ReplaceInCopy(type_index, owned);
+    } else {
+      column->values.Resize(type_index + 1, TVMFFIAny{});  // slots no reader sees yet
+      column->values.mutable_data()[type_index] = owned;
+    }
+    Publish(&column->abi.data, &column->abi.size, column->values);
   }
 
   const TVMFFITypeAttrColumn* GetColumn(std::string_view name) {

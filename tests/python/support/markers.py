@@ -1,6 +1,7 @@
 """Markers of tests that need a tool or a device: nvcc, an NVIDIA GPU, mypy."""
 
 import importlib.util
+import sysconfig
 
 import pytest
 
@@ -23,6 +24,9 @@ def _have_cuda_torch() -> bool:
         return False
     return torch.cuda.is_available()
 
+
+#: Whether the interpreter is a free-threaded build (CPython 3.13t and later): no GIL.
+FREE_THREADED = bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
 
 #: Skips a test without nvcc: its CUDA kernels compile wherever nvcc is installed.
 needs_nvcc = pytest.mark.skipif(not _have_nvcc(), reason="nvcc is not installed")
