@@ -33,6 +33,19 @@ class TableLock {
 };
 
 /*!
+ * \brief Drops the extension's reference to `obj` (or nothing, for NULL), an object it handed out
+ * borrowed (a class, a hook) and has just replaced. With the GIL, released now; without it, kept
+ * alive: another thread may still be using the one it read.
+ */
+inline void ReleaseShared(PyObject* obj) {
+#ifdef Py_GIL_DISABLED
+  (void)obj;
+#else
+  Py_XDECREF(obj);
+#endif
+}
+
+/*!
  * \brief PyDict_GetItemStringRef (CPython 3.13) on every version: 1 with a new reference in `*out`
  * when `key` is there, 0 with NULL when not, -1 with an error. A borrowed item of a dict another
  * thread may change could be freed while in use.

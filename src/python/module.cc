@@ -46,6 +46,7 @@
 #include "dtype_device.h"
 #include "errors.h"
 #include "foreign.h"
+#include "free_threading.h"
 #include "function.h"
 #include "globals.h"
 #include "hooks.h"
@@ -66,18 +67,10 @@ Hooks& GetHooks() {
 
 namespace {
 
-/*!
- * \brief Sets one hook to `value` (None or a null handle: none). A hook replaced is released only
- * with the GIL: without it, a call on another thread may be using the one it read.
- */
+/*! \brief Sets one hook to `value` (a null handle: none); the one replaced, see ReleaseShared. */
 void SetHook(std::atomic<PyObject*>& hook, nb::handle value) {
-  PyObject* replaced = hook.exchange(value.is_valid() ? nb::borrow(value).release().ptr() : nullptr,
-                                     std::memory_order_acq_rel);
-#ifdef Py_GIL_DISABLED
-  (void)replaced;
-#else
-  Py_XDECREF(replaced);
-#endif
+  ReleaseShared(hook.exchange(value.is_valid() ? nb::borrow(value).release().ptr() : nullptr,
+                              std::memory_order_acq_rel));
 }
 
 }  // namespace

@@ -70,18 +70,6 @@ constexpr int32_t kResolvedCapacity = 1 << 14;
 std::atomic<PyTypeObject*> resolved_classes[kResolvedCapacity];
 std::atomic<int32_t> resolved_end{0};
 
-/*!
- * \brief Releases classes dropped from the registry. Without the GIL they are kept alive instead:
- * another thread may be using one it read from the registry (a borrowed reference).
- */
-void ReleaseClasses(const std::vector<PyTypeObject*>& dropped) {
-#ifdef Py_GIL_DISABLED
-  (void)dropped;
-#else
-  for (PyTypeObject* cls : dropped) Py_DECREF(cls);
-#endif
-}
-
 /*! \brief Classes bound by register_object (owned), with their type index: these may be
  * constructed. */
 std::unordered_map<PyTypeObject*, int32_t>& Reflected() {
@@ -518,10 +506,9 @@ PyObject* SetValueClass(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
                  args[1]);
     return nullptr;
   }
-  // The class replaced is kept alive, not released: a call on another thread may be making an
-  // object of it right now (free-threaded Python). Classes are set a few times per process.
   Py_INCREF(args[1]);
-  slot->store(reinterpret_cast<PyTypeObject*>(args[1]), std::memory_order_release);
+  ReleaseShared(reinterpret_cast<PyObject*>(
+      slot->exchange(reinterpret_cast<PyTypeObject*>(args[1]), std::memory_order_acq_rel)));
   Py_RETURN_NONE;
 }
 
@@ -616,7 +603,7 @@ void RegisterClass(int32_t type_index, PyTypeObject* cls) {
     for (auto& [index, generated] : Generated()) dropped.push_back(generated);
     Generated().clear();
   }
-  ReleaseClasses(dropped);
+  for (PyTypeObject* cls : dropped) ReleaseShared(reinterpret_cast<PyObject*>(cls));
 }
 
 bool InitReflection(PyObject* module) {

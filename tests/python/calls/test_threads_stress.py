@@ -6,38 +6,16 @@ loading a kernel library leave disabled; elsewhere the GIL interleaves the threa
 
 import builtins
 import sys
-import threading
 
 import numpy as np
 import pytest
 from support.markers import FREE_THREADED
+from support.threads import meanwhile, run_in_threads
 
 import ffi
 
 THREADS = 8
 ROUNDS = 300
-
-
-def run_in_threads(work, threads=THREADS):
-    """Runs `work(thread_index)` on `threads` threads started together; re-raises the first
-    exception any of them raised."""
-    start = threading.Barrier(threads)
-    errors = []
-
-    def body(i):
-        try:
-            start.wait()
-            work(i)
-        except BaseException as e:  # noqa: BLE001 - handed to the test below
-            errors.append(e)
-
-    pool = [threading.Thread(target=body, args=(i,)) for i in range(threads)]
-    for t in pool:
-        t.start()
-    for t in pool:
-        t.join()
-    if errors:
-        raise errors[0]
 
 
 @pytest.mark.skipif(not FREE_THREADED, reason="needs a free-threaded interpreter")
@@ -58,38 +36,28 @@ def test_calls_with_values_and_containers(mod):
             assert back["i"] == i and list(back["items"]) == [r, str(r)]
             assert list(mod.echo((i, r))) == [i, r]
 
-    run_in_threads(work)
+    run_in_threads(work, THREADS)
 
 
 def test_one_list_and_dict_changed_while_other_threads_pass_them(mod):
     shared_list = list(range(50))
     shared_dict = {str(k): k for k in range(50)}
-    stop = threading.Event()
 
-    def mutate():
-        r = 0
-        while not stop.is_set():
-            shared_list.append(r)
-            shared_list.pop(0)
-            shared_dict[str(50 + r % 7)] = r
-            shared_dict.pop(str(50 + (r + 3) % 7), None)
-            r += 1
+    def mutate(r):
+        shared_list.append(r)
+        shared_list.pop(0)
+        shared_dict[str(50 + r % 7)] = r
+        shared_dict.pop(str(50 + (r + 3) % 7), None)
 
-    mutator = threading.Thread(target=mutate)
-    mutator.start()
-    try:
+    def work(i):
+        for _ in range(ROUNDS):
+            seen = mod.echo(shared_list)
+            assert 0 < len(seen) <= 51 and all(isinstance(v, int) for v in seen)
+            mapped = mod.echo(shared_dict)
+            assert all(mapped[k] == v for k, v in mapped.items() if int(k) < 50)
 
-        def work(i):
-            for _ in range(ROUNDS):
-                seen = mod.echo(shared_list)
-                assert 0 < len(seen) <= 51 and all(isinstance(v, int) for v in seen)
-                mapped = mod.echo(shared_dict)
-                assert all(mapped[k] == v for k, v in mapped.items() if int(k) < 50)
-
+    with meanwhile(mutate):
         run_in_threads(work, THREADS - 1)
-    finally:
-        stop.set()
-        mutator.join()
 
 
 def test_errors_raised_and_caught(mod):
@@ -101,7 +69,7 @@ def test_errors_raised_and_caught(mod):
             assert type(info.value).__name__ == kind
             assert f"t{i} r{r}" in str(info.value)
 
-    run_in_threads(work)
+    run_in_threads(work, THREADS)
 
 
 def test_global_functions_registered_and_called(mod):
@@ -115,7 +83,7 @@ def test_global_functions_registered_and_called(mod):
             ffi.remove_global_func(name)
             assert ffi.get_global_func(name, allow_missing=True) is None
 
-    run_in_threads(work)
+    run_in_threads(work, THREADS)
 
 
 def test_classes_registered_while_others_convert_objects(mod):
@@ -136,7 +104,7 @@ def test_classes_registered_while_others_convert_objects(mod):
                 assert type(back) is Point and back.x == k and back.y == str(k)
                 assert mod.echo([p, p])[1].x == k
 
-    run_in_threads(work)
+    run_in_threads(work, THREADS)
 
 
 def test_dtypes_devices_and_tensors(mod):
@@ -155,7 +123,7 @@ def test_dtypes_devices_and_tensors(mod):
             assert t.dtype == "float32" and t.shape == (4,)
             assert np.from_dlpack(mod.echo(t)).tolist() == x.tolist()
 
-    run_in_threads(work)
+    run_in_threads(work, THREADS)
 
 
 def test_modules_loaded_at_once(kernels_path):
@@ -167,5 +135,5 @@ def test_modules_loaded_at_once(kernels_path):
             assert m.add_int(i, 1) == i + 1
         modules.append(m)
 
-    run_in_threads(work)
+    run_in_threads(work, THREADS)
     assert len(modules) == THREADS
