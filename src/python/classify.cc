@@ -150,6 +150,27 @@ KnownType ctypes_void_p{"ctypes", "c_void_p", "c_void_p"};
 KnownType numpy_bool{"numpy", "bool_", "numpy.bool"};     // NumPy 2
 KnownType numpy_bool_1{"numpy", "bool_", "numpy.bool_"};  // NumPy 1
 KnownType reference_object{"tvm_ffi.core", "CObject", "tvm_ffi.core.CObject"};
+KnownType torch_tensor{"torch", "Tensor", "Tensor"};
+
+/*!
+ * \brief Gives PyTorch an exchange API where it has none (releases before 2.10), the first time a
+ * call meets one of its tensors without one: `ffi.torch_exchange` provides it (a cached or newly
+ * built shim, or torch-c-dlpack-ext) or warns. Asked once per process; the module is imported
+ * only then, as it brings the compiler driver. True if it was asked now.
+ */
+bool ProvideTorchExchangeAPI(PyTypeObject* type) {
+  static std::atomic<bool> asked{false};
+  if (asked.load(std::memory_order_relaxed) || !torch_tensor.IsSubtype(type)) return false;
+  if (asked.exchange(true, std::memory_order_acq_rel)) return false;
+  PyObject* module = PyImport_ImportModule("ffi.torch_exchange");
+  PyObject* done = module != nullptr ? PyObject_CallMethod(module, "_provide", nullptr) : nullptr;
+  // The call goes on either way (the __dlpack__ path); an error here (warnings turned into
+  // errors, say) is reported, not raised into a call that has no error of its own.
+  if (done == nullptr) PyErr_WriteUnraisable(module);
+  Py_XDECREF(done);
+  Py_XDECREF(module);
+  return true;
+}
 
 }  // namespace
 
@@ -264,7 +285,12 @@ Classified Classify(PyObject* obj) {
   if (PyList_Check(obj) || PyTuple_Check(obj)) return {PyKind::kSequence};
   if (PyDict_Check(obj)) return {PyKind::kMapping};
   if (ctypes_void_p.IsSubtype(type)) return {PyKind::kVoidPtr};
-  if (TypeAttribute(type, TypeAttr::kDLPack) != nullptr) return {PyKind::kDLPack};
+  if (TypeAttribute(type, TypeAttr::kDLPack) != nullptr) {
+    if (ProvideTorchExchangeAPI(type)) {
+      if (const ExchangeType* entry = ExchangeTypeOf(type)) return {PyKind::kExchange, entry->api};
+    }
+    return {PyKind::kDLPack};
+  }
   if (numpy_bool.Is(type) || numpy_bool_1.Is(type)) return {PyKind::kBoolLike};
   if (PyIndex_Check(obj)) return {PyKind::kIndex};
   if (type->tp_as_number != nullptr && type->tp_as_number->nb_float != nullptr) {

@@ -1,18 +1,25 @@
 """Code run in a fresh interpreter: what a process-wide state (signals, exit, a second runtime)
 must not leak into the test session."""
 
+from __future__ import annotations
+
+import os
 import subprocess
 import sys
 import textwrap
 
 
-def run_python(code: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    """Runs `code` in a fresh interpreter; a deadlock shows up as a timeout, not a hung suite."""
+def run_python(
+    code: str, timeout: float = 120, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess:
+    """Runs `code` in a fresh interpreter (with `env` added to this one's environment); a deadlock
+    shows up as a timeout, not a hung suite."""
     return subprocess.run(
         [sys.executable, "-c", textwrap.dedent(code)],
         capture_output=True,
         text=True,
         timeout=timeout,
+        env=None if env is None else {**os.environ, **env},
     )
 
 
