@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+from support.paths import ROOT
 
 import ffi
 from ffi import libinfo
@@ -65,3 +66,29 @@ def test_config_without_flags_is_usage_error():
     out = _config()
     assert out.returncode == 2
     assert "usage" in out.stderr
+
+
+CIBUILDWHEEL = shutil.which("cibuildwheel")
+PYPROJECT = os.path.join(ROOT, "pyproject.toml")
+
+
+@pytest.mark.skipif(
+    CIBUILDWHEEL is None or not os.path.isfile(PYPROJECT),
+    reason="needs cibuildwheel and the source tree",
+)
+@pytest.mark.parametrize("platform", ["linux", "macos", "windows"])
+def test_cibuildwheel_builds_every_supported_python(platform):
+    # What [tool.cibuildwheel] selects, as far as a machine without Docker can run it.
+    out = subprocess.run(
+        [CIBUILDWHEEL, "--print-build-identifiers", "--platform", platform, ROOT],
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 0, out.stderr
+    identifiers = out.stdout.split()
+    pythons = {i.split("-")[0] for i in identifiers}
+    assert pythons == {"cp39", "cp310", "cp311", "cp312", "cp313", "cp314", "cp314t"}
+    assert not [i for i in identifiers if "musllinux" in i or "i686" in i or "win32" in i]
+    archs = {"linux": ("x86_64", "aarch64"), "macos": ("x86_64", "arm64"), "windows": ("amd64",)}
+    for arch in archs[platform]:
+        assert sum(i.endswith(arch) for i in identifiers) == len(pythons), arch
