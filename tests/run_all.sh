@@ -9,9 +9,12 @@
 #   tsan          the suites that start threads (ctest label `threads`) with ThreadSanitizer
 #   python        the Python suite
 #   python-asan   the Python tests marked `sanitized`, against the ASan build
-#   interpreters  the Python suite on CPython 3.12 (without PyTorch and the `tooling` tests)
+#   interpreters  the Python suite on CPython 3.9 and 3.13, the oldest supported and the newest
+#                 with the GIL (without PyTorch and the `tooling` tests)
 #   free-threaded the Python suite on free-threaded CPython 3.13t (no GIL; likewise), with the
 #                 interpreter built once and cached (tests/free_threaded_python.sh)
+#   wheels        the sdist, a wheel built from it, repaired by auditwheel, installed into a fresh
+#                 venv and tested without a compiler; the free-threaded wheel (tests/wheels.sh)
 #   clients       PyPI clients of the reference (apache-tvm, TileLang, xgrammar) on both runtimes
 #
 #   bash tests/run_all.sh              every stage, in this order
@@ -24,7 +27,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 all_stages=(provision lint build cpp sanitize tsan python python-asan interpreters free-threaded
-  clients)
+  wheels clients)
 
 section() {
   printf '\n==== %s ==== (at %d s)\n' "$*" "$SECONDS"
@@ -34,7 +37,7 @@ section() {
 # Optimized (-O2, where GCC's flow-based warnings such as -Wmaybe-uninitialized fire) but without
 # debug info, which would cost a quarter of the build; the sanitizer build keeps line tables.
 # The test suites themselves at -O1 (FFI_TEST_OPTIONS): a quarter less time, the same warnings.
-# The same settings build the package for CPython 3.12 and for the clients, in this tree.
+# The same settings build the package for the other interpreters and for the clients, in this tree.
 wheel_settings=(--config-settings=build-dir=build/tests
   --config-settings=cmake.define.FFI_WERROR=ON --config-settings=cmake.define.FFI_BUILD_TESTS=ON
   --config-settings=cmake.define.FFI_TEST_OPTIONS=-O1
@@ -95,7 +98,7 @@ stage_lint() {
 
   section "Lint: clang-format"
   local cxx_files=()
-  mapfile -t cxx_files < <(git ls-files -- include src tests examples benchmarks \
+  mapfile -t cxx_files < <(git ls-files -- include src tests examples benchmarks python \
     | grep -E '\.(h|cc|c|cu)$' || true)
   clang-format --dry-run -Werror "${cxx_files[@]}"
   echo "checked ${#cxx_files[@]} C/C++ files"
@@ -153,28 +156,49 @@ stage_python_asan() {
   bash tests/asan_python.sh test
 }
 
+# The CPython `version` (3.9, 3.13, ...) with the GIL, on PATH or else the newest under pyenv; empty
+# when there is none (a pyenv shim of a version not installed does not run, so it is passed over).
+find_cpython() {
+  local version="$1" candidate candidates=()
+  candidate="$(command -v "python$version" 2> /dev/null || true)"
+  if [ -n "$candidate" ]; then
+    candidates+=("$candidate")
+  fi
+  mapfile -t -O "${#candidates[@]}" candidates < <(ls -d \
+    "$(pyenv root 2> /dev/null || echo /nonexistent)/versions/$version".*/bin/"python$version" \
+    2> /dev/null | sort -r -V)
+  local gil='import sys, sysconfig; sys.exit(bool(sysconfig.get_config_var("Py_GIL_DISABLED")))'
+  for candidate in "${candidates[@]}"; do
+    if "$candidate" -c "$gil" 2> /dev/null; then
+      echo "$candidate"
+      return
+    fi
+  done
+}
+
 stage_interpreters() {
-  section "Python tests on CPython 3.12 (without PyTorch)"
-  # The suite runs on the interpreter this machine's PyTorch wheel is for (3.11). CPython 3.12
-  # behaves differently where the extension meets the interpreter (it ends daemon threads that take
-  # the GIL back during shutdown with pthread_exit, inside our calls), so the suite runs again on
-  # 3.12, if one is found (on PATH or under pyenv): without the files that import PyTorch
-  # (conftest.py leaves them out) and the `tooling` ones, which do not depend on the interpreter.
-  # The package builds in the tree of the build stage, so only the extension is compiled again.
-  local py312
-  py312="$(command -v python3.12 2> /dev/null || true)"
-  if [ -z "$py312" ] || ! "$py312" -c "" 2> /dev/null; then
-    py312="$(ls -d "$(pyenv root 2> /dev/null || echo /nonexistent)"/versions/3.12*/bin/python3.12 \
-      2> /dev/null | head -n 1 || true)"
-  fi
-  if [ -z "$py312" ]; then
-    echo "no CPython 3.12 found: skipped"
-    return
-  fi
-  "$py312" -m venv build/py312-venv
-  build/py312-venv/bin/python -m pip install -q -r tests/requirements.txt
-  build/py312-venv/bin/python -m pip install -q "${wheel_settings[@]}" .
-  build/py312-venv/bin/python -m pytest -q -n 2 -p no:cacheprovider -m "not tooling" tests/python
+  # The suite runs on the interpreter this machine's PyTorch wheel is for (3.11). The package
+  # supports CPython 3.9 and later, so the suite runs again on the oldest (3.9: no `X | None` at
+  # run time, older C API behaviours) and on the newest with the GIL (3.13, which like 3.12 ends
+  # daemon threads that take the GIL back during shutdown with pthread_exit, inside our calls),
+  # each if found (on PATH or under pyenv), each in a virtual environment of its own: without the
+  # files that import PyTorch (conftest.py leaves them out) and the `tooling` ones, which do not
+  # depend on the interpreter. The package builds in the tree of the build stage, so only the
+  # extension is compiled again. (3.10 and 3.12 pass too; free-threaded 3.13t has its own stage.)
+  local version python venv
+  for version in 3.9 3.13; do
+    section "Python tests on CPython $version (without PyTorch)"
+    python="$(find_cpython "$version")"
+    if [ -z "$python" ]; then
+      echo "no CPython $version found: skipped"
+      continue
+    fi
+    venv="build/py${version/./}-venv"
+    "$python" -m venv "$venv"
+    "$venv/bin/python" -m pip install -q -r tests/requirements.txt
+    "$venv/bin/python" -m pip install -q "${wheel_settings[@]}" .
+    "$venv/bin/python" -m pytest -q -n 2 -p no:cacheprovider -m "not tooling" tests/python
+  done
 }
 
 stage_free_threaded() {
@@ -192,6 +216,15 @@ stage_free_threaded() {
   build/ft-venv/bin/python -m pip install -q "${wheel_settings[@]}" .
   build/ft-venv/bin/python -c 'import sys, ffi; assert not sys._is_gil_enabled(), "GIL enabled"'
   build/ft-venv/bin/python -m pytest -q -n 2 -p no:cacheprovider -m "not tooling" tests/python
+}
+
+stage_wheels() {
+  section "Wheels: the sdist, a manylinux wheel built from it, installed and tested without a compiler"
+  # tests/wheels.sh: the sdist; a wheel from the unpacked sdist alone (its own build tree, as a
+  # user's pip would build it); auditwheel repair; the repaired wheel in a fresh venv running the
+  # no-compiler and packaging tests; and the free-threaded (cp313t) wheel, whose interpreter the
+  # free-threaded stage built and cached.
+  bash tests/wheels.sh build/wheels
 }
 
 stage_clients() {

@@ -144,7 +144,7 @@ thread_local ThreadPools thread_pools;
  */
 class CallArgs {
  public:
-  explicit CallArgs(Py_ssize_t n) {
+  explicit CallArgs(Py_ssize_t n) : num_args_(n) {
     if (n > kInline) {
       heap_values_.reset(new TVMFFIAny[n]);
       // Every argument may borrow: one slot each, so no tensor falls back to an import.
@@ -157,6 +157,7 @@ class CallArgs {
     for (int i = 0; i < num_borrowed_; ++i) {
       ReleaseBorrowedTensor(&pools_->tensors, borrowed_[i].tensor, borrowed_[i].owner);
     }
+    if (num_moved_ != 0) ReleaseKeepingError([this] { RestoreMoved(); });
     if (num_arrays_ != 0 || num_owned_ != 0) ReleaseMade();
     if (allocator_set_) TVMFFIEnvSetDLPackManagedTensorAllocator(saved_allocator_, 0, nullptr);
     for (int i = 0; i < num_streams_; ++i) {
@@ -169,7 +170,7 @@ class CallArgs {
    * \brief Leaves the call's temporaries unreleased (leaked), for a thread that is ending while
    * the interpreter shuts down and can no longer run Python code; the environment is restored.
    */
-  void Abandon() { num_borrowed_ = num_arrays_ = num_owned_ = 0; }
+  void Abandon() { num_borrowed_ = num_arrays_ = num_owned_ = num_moved_ = 0; }
   /*! \brief The exchange API of the first framework tensor argument, or NULL. */
   const DLPackExchangeAPI* framework_api() const { return framework_api_; }
 
@@ -225,11 +226,16 @@ class CallArgs {
       case PyKind::kMoved: {
         // The callee may take the reference out of the object's slot (then it owns it alone).
         auto* target = reinterpret_cast<PyObj*>(reinterpret_cast<PyRValueRef*>(arg)->target);
-        if (target->handle == nullptr) {
+        // Taken out of the object in one step, for the call: another thread handing the same
+        // object over at once (free-threaded Python) finds it moved, never a handle two callees
+        // both take. Put back after the call unless the callee took it.
+        TVMFFIObject* h = __atomic_exchange_n(&target->handle, nullptr, __ATOMIC_ACQ_REL);
+        if (h == nullptr) {
           return Fail(i, arg, func_name, "the object was moved already (it holds no FFI object)");
         }
+        Moved* slot = AddMoved(target, h);
         out->type_index = kTVMFFIObjectRValueRef;
-        out->v_ptr = &target->handle;
+        out->v_ptr = &slot->handle;
         return true;
       }
       case PyKind::kDType:
@@ -303,6 +309,32 @@ class CallArgs {
   ThreadPools* Pools() {
     if (pools_ == nullptr) pools_ = &thread_pools;
     return pools_;
+  }
+
+  /*! \brief An object handed over with _move(): its handle, out of the Python object. */
+  struct Moved {
+    PyObj* target;
+    TVMFFIObject* handle;  // the callee may take it: then NULL
+  };
+  /*! \brief Records a moved argument; the slots never move, as the callee holds their address. */
+  Moved* AddMoved(PyObj* target, TVMFFIObject* handle) {
+    if (moved_ == nullptr) moved_.reset(new Moved[num_args_]);
+    Moved* slot = &moved_[num_moved_++];
+    *slot = {target, handle};
+    return slot;
+  }
+  /*! \brief Puts back the handles the callee did not take (dropped if the object has another). */
+  void RestoreMoved() {
+    for (int i = 0; i < num_moved_; ++i) {
+      Moved& m = moved_[i];
+      if (m.handle == nullptr) continue;
+      TVMFFIObject* empty = nullptr;
+      if (!__atomic_compare_exchange_n(&m.target->handle, &empty, m.handle, false, __ATOMIC_ACQ_REL,
+                                       __ATOMIC_ACQUIRE)) {
+        TVMFFIObjectDecRef(m.handle);
+      }
+    }
+    num_moved_ = 0;
   }
 
   TVMFFIObject* owned(int i) { return i < kInline ? inline_owned_[i] : heap_owned_[i - kInline]; }
@@ -537,6 +569,9 @@ class CallArgs {
   int num_streams_ = 0;
   DLDevice env_device_{kDLCPU, -1};  // the last device whose stream this call settled
   const DLPackExchangeAPI* framework_api_ = nullptr;
+  Py_ssize_t num_args_;
+  std::unique_ptr<Moved[]> moved_;  // one slot per argument, made by the first moved one
+  int num_moved_ = 0;
 };
 
 /*!

@@ -8,6 +8,7 @@
 #include "boundary.h"
 #include "convert.h"
 #include "objects.h"
+#include "py_text.h"
 
 namespace tvm::ffi::python {
 namespace {
@@ -96,18 +97,20 @@ PyMethodDef cany_functions[] = {{"_to_py_class_value", FFI_PY_ENTRY(ToPyClassVal
 }  // namespace
 
 bool InitCAnyType(PyObject* module) {
+  static const char doc[] =
+      "CAny(value)\n--\n\nOne value converted to the FFI and owned here (what TypeSchema.convert "
+      "returns); _to_py_class_value(cany) reads it back.";
   PyType_Slot slots[] = {
       {Py_tp_new, FFI_PY_SLOT(CAnyNew)},
       {Py_tp_dealloc, FFI_PY_SLOT(CAnyDealloc)},
       {Py_tp_repr, FFI_PY_SLOT(CAnyRepr)},
       {Py_tp_getset, cany_getset},
-      {Py_tp_doc, const_cast<char*>("CAny(value)\n--\n\nOne value converted to the FFI and owned "
-                                    "here (what TypeSchema.convert returns); "
-                                    "_to_py_class_value(cany) reads it back.")},
+      // Begins with the signature inspect.signature reads (kept on 3.9 by KeepTextSignature).
+      {Py_tp_doc, const_cast<char*>(doc)},
       {0, nullptr}};
   PyType_Spec spec = {"ffi.core.CAny", sizeof(PyCAny), 0, Py_TPFLAGS_DEFAULT, slots};
   CAnyType = reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&spec));
-  if (CAnyType == nullptr) return false;
+  if (CAnyType == nullptr || !KeepTextSignature(CAnyType, doc)) return false;
   return AddType(module, "CAny", CAnyType) && PyModule_AddFunctions(module, cany_functions) == 0;
 }
 

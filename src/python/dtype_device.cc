@@ -351,16 +351,17 @@ bool DTypeFromPython(PyObject* spec, DLDataType* out) {
 PyObject* NewDevice(DLDevice device) { return MakeDevice(DeviceClass, device); }
 
 bool InitDTypeDeviceTypes(PyObject* module) {
+  static const char dtype_doc[] =
+      "dtype(content)\n--\n\nAn element type: ffi.dtype(\"float32\"), also from NumPy and PyTorch "
+      "dtypes. A str: the text it was made from (compared and hashed as that text).";
   PyType_Slot dtype_slots[] = {
       {Py_tp_new, FFI_PY_SLOT(DTypeNew)},
       {Py_tp_repr, FFI_PY_SLOT(DTypeRepr)},
       {Py_tp_getset, dtype_getset},
       {Py_tp_methods, dtype_methods},
-      // "dtype(content)\n--\n\n": the signature inspect.signature(ffi.dtype) reads.
-      {Py_tp_doc, const_cast<char*>("dtype(content)\n--\n\nAn element type: "
-                                    "ffi.dtype(\"float32\"), also from NumPy and PyTorch dtypes. "
-                                    "A str: the text it was made from (compared and hashed as "
-                                    "that text).")},
+      // "dtype(content)\n--\n\n": the signature inspect.signature(ffi.dtype) reads (kept on 3.9
+      // by KeepTextSignature).
+      {Py_tp_doc, const_cast<char*>(dtype_doc)},
       {0, nullptr}};
   PyType_Spec dtype_spec = {"ffi.dtype", sizeof(PyDType), 0,
                             Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, dtype_slots};
@@ -368,7 +369,7 @@ bool InitDTypeDeviceTypes(PyObject* module) {
   if (dtype_bases == nullptr) return false;
   DTypeType = reinterpret_cast<PyTypeObject*>(PyType_FromSpecWithBases(&dtype_spec, dtype_bases));
   Py_DECREF(dtype_bases);
-  if (DTypeType == nullptr) return false;
+  if (DTypeType == nullptr || !KeepTextSignature(DTypeType, dtype_doc)) return false;
 
   PyType_Slot device_slots[] = {
       {Py_tp_new, FFI_PY_SLOT(DeviceNew)},

@@ -7,6 +7,7 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 
+#include <cstdarg>
 #include <exception>
 #include <new>
 #include <string>
@@ -308,6 +309,17 @@ TVMFFIObject* ErrorFromExceptionImpl(PyObject* value, bool carry) {
 }
 
 }  // namespace
+
+PyObject* RaiseFormatted(PyObject* type, const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  PyObject* message = PyUnicode_FromFormatV(format, args);
+  va_end(args);
+  if (message == nullptr) return nullptr;  // the MemoryError (or other failure) stays raised
+  PyErr_SetObject(type, message);
+  Py_DECREF(message);
+  return nullptr;
+}
 
 void ClearRaisedFFIError() {
   TVMFFIObjectHandle err = nullptr;

@@ -13,6 +13,12 @@ namespace tvm::ffi::python {
 
 /*! \brief Raises the Python exception for a failed ABI call returning `rc`; returns NULL. */
 PyObject* RaiseFromFFI(int rc);
+/*!
+ * \brief PyErr_Format that keeps a MemoryError: when the message cannot be built (it quotes a str
+ * too large to copy), the MemoryError is what is raised. CPython 3.9 and 3.10 raise `type` with no
+ * message then. Returns NULL.
+ */
+PyObject* RaiseFormatted(PyObject* type, const char* format, ...);
 /*! \brief Drops the error a failed ABI call raised, where failing is an expected answer. */
 void ClearRaisedFFIError();
 /*!

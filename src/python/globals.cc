@@ -154,7 +154,7 @@ PyObject* GetGlobalFunc(PyObject*, PyObject* const* args, Py_ssize_t nargsf, PyO
   }
   if (f == nullptr) {
     if (allow_missing) Py_RETURN_NONE;
-    return PyErr_Format(PyExc_ValueError, "Global function `%U` is not registered", a[0]);
+    return RaiseFormatted(PyExc_ValueError, "Global function `%U` is not registered", a[0]);
   }
   PyObject* fn = WrapObject(FunctionType, f);
   if (fn != nullptr) SetFunctionName(fn, a[0]);

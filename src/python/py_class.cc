@@ -79,9 +79,8 @@ PyObject* NewType(PyObject*, PyObject* const* args, Py_ssize_t n) {
   TableGuard guard(lock);
   int32_t existing = 0;
   if (TVMFFITypeKeyToIndex(&type_key, &existing) == 0) {
-    PyErr_Format(PyExc_ValueError, "type key `%U` is already registered (type index %d)", args[0],
-                 existing);
-    return nullptr;
+    return RaiseFormatted(PyExc_ValueError, "type key `%U` is already registered (type index %d)",
+                          args[0], existing);
   }
   ClearRaisedFFIError();  // the lookup's error is the expected answer
   const TVMFFITypeInfo* parent_info = TVMFFIGetTypeInfo(static_cast<int32_t>(parent));

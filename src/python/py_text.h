@@ -5,6 +5,7 @@
 #include <Python.h>
 #include <ffi/ffi.h>
 
+#include <cstring>
 #include <string>
 
 #include "boundary.h"
@@ -40,6 +41,33 @@ inline bool TakeText(PyObject* text, std::string* out) {
   }
   Py_DECREF(text);
   return ok;
+}
+
+/*!
+ * \brief Keeps the text signature of a type made by PyType_FromSpec from `doc`, a doc that begins
+ * with it ("name(params)\n--\n\n..."), where inspect.signature reads it. CPython 3.9 copies the
+ * doc without the signature (its __text_signature__ is None and inspect.signature(cls) fails);
+ * there the whole doc is put back. __doc__, which the type's dict holds, stays without the
+ * signature.
+ */
+inline bool KeepTextSignature(PyTypeObject* type, const char* doc) {
+#if PY_VERSION_HEX < 0x030A0000
+  size_t size = std::strlen(doc) + 1;
+  // The type frees its doc with PyObject_Free.
+  auto* copy = static_cast<char*>(PyObject_Malloc(size));
+  if (copy == nullptr) {
+    PyErr_NoMemory();
+    return false;
+  }
+  std::memcpy(copy, doc, size);
+  PyObject_Free(const_cast<char*>(type->tp_doc));
+  type->tp_doc = copy;
+  PyType_Modified(type);
+#else
+  (void)type;
+  (void)doc;
+#endif
+  return true;
 }
 
 }  // namespace tvm::ffi::python

@@ -8,7 +8,6 @@ import copy
 import dataclasses
 import inspect
 import json
-import typing
 from collections.abc import Callable
 from typing import Any
 
@@ -16,6 +15,7 @@ from .. import _core, registry
 from .._core import Function
 from .._type_convert import enum_member_converter
 from .._type_info import MISSING, Field, _field_from_reflection
+from .field import _type_hints
 
 
 def _init_signature(fs: tuple[Field, ...]) -> inspect.Signature:
@@ -279,7 +279,7 @@ def finish_class(
             setattr(cls, d.__name__, new)
     cls.__ffi_frozen_fields__ = frozenset(frozen_names)  # type: ignore[attr-defined]
     try:
-        hints = typing.get_type_hints(cls)
+        hints = _type_hints(cls)
     except Exception:  # unresolvable annotations only lose Field.type
         hints = {}
     fs = tuple(_field_from_reflection(d, hints, d.__name__ in frozen_names) for d in descriptors)

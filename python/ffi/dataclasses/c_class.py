@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import typing
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -10,7 +9,7 @@ from .. import registry
 from .._type_info import lookup_type_attr
 from . import _dunders
 from ._dunders import ClassOptions
-from .field import Field, _field_converter, dataclass_transform, field
+from .field import Field, _field_converter, _type_hints, dataclass_transform, field
 
 _T = TypeVar("_T", bound=type)
 # Type attributes a C++ type may define that c_class puts on its class.
@@ -81,7 +80,7 @@ def _attach_field_objects(cls: type, type_info: Any) -> None:
     from its reflection, its ``type`` from `cls`'s annotations (None where there is none, or when
     they do not resolve): the reference's private helper, which may run again."""
     try:
-        hints = typing.get_type_hints(cls)
+        hints = _type_hints(cls)
     except Exception:
         hints = {}
     for tf in type_info.fields:

@@ -6,6 +6,7 @@ the others in ``ffi._type_info``; this module adds what class bodies write."""
 from __future__ import annotations
 
 import sys
+import typing
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
@@ -22,6 +23,46 @@ except ImportError:  # Python 3.9
 
     class KW_ONLY:  # type: ignore[no-redef]
         """Annotations after ``_: KW_ONLY`` are keyword-only (Python 3.10's sentinel)."""
+
+
+def _is_kw_only_marker(annotation: Any, globalns: dict[str, Any], localns: dict[str, Any]) -> bool:
+    """Whether `annotation` is the ``KW_ONLY`` marker, written as itself or as text naming it."""
+    if annotation is KW_ONLY:
+        return True
+    if not isinstance(annotation, str) or "KW_ONLY" not in annotation:
+        return False
+    try:
+        return eval(annotation, globalns, localns) is KW_ONLY  # noqa: S307 (as get_type_hints)
+    except Exception:
+        return False
+
+
+def _type_hints(cls: type) -> dict[str, Any]:
+    """``typing.get_type_hints(cls)``, less the ``_: KW_ONLY`` markers. Python 3.10's typing
+    refuses the marker (dataclasses.KW_ONLY is an instance there, not a type; 3.11 accepts it,
+    3.9 has our class): there each class of the MRO is evaluated again without them, with the
+    names get_type_hints gives it (the class's own, then its module's). Raises what
+    get_type_hints raises."""
+    try:
+        return typing.get_type_hints(cls)
+    except TypeError:
+        if sys.version_info[:2] != (3, 10):
+            raise
+    hints: dict[str, Any] = {}
+    for base in reversed(cls.__mro__):
+        annotations = base.__dict__.get("__annotations__")
+        if not isinstance(annotations, dict) or not annotations:
+            continue
+        module = sys.modules.get(base.__module__)
+        # get_type_hints(cls) on 3.10 evaluates with the class's names as globals and the
+        # module's as locals (so that the module's come first).
+        classns, modulens = dict(vars(base)), dict(vars(module)) if module is not None else {}
+        kept = {
+            n: a for n, a in annotations.items() if not _is_kw_only_marker(a, classns, modulens)
+        }
+        proxy = type(base.__name__, (), {"__annotations__": kept})
+        hints.update(typing.get_type_hints(proxy, globalns=classns, localns=modulens))
+    return hints
 
 
 _T = TypeVar("_T")

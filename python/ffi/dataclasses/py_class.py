@@ -24,9 +24,9 @@ from . import _dunders
 from ._dunders import ClassOptions
 from ._field_types import _Schema, _schema
 from .field import (
-    KW_ONLY,
     Field,
     _field_converter,
+    _is_kw_only_marker,
     _structural_eq_bit,
     dataclass_transform,
     field,
@@ -139,11 +139,16 @@ def _declared_fields(cls: type, key: str, kw_only: bool, localns: dict[str, Any]
     for owner in _field_owners(cls):
         module = sys.modules.get(owner.__module__)
         globalns = vars(module) if module is not None else {}
+        annotations = _own_annotations(owner)
+        # The KW_ONLY marker is not a type: typing.get_type_hints refuses it on Python 3.10
+        # (dataclasses.KW_ONLY is an instance there), so the marker is set aside first.
+        markers = {n for n, a in annotations.items() if _is_kw_only_marker(a, globalns, names)}
         try:
             # Only the owner's own annotations: get_type_hints on the class itself would evaluate
             # every base's too, in this module's names (a C++-bound base's own annotations need
             # its module's).
-            own = type("_Annotations", (), {"__annotations__": dict(_own_annotations(owner))})
+            typed = {n: a for n, a in annotations.items() if n not in markers}
+            own = type("_Annotations", (), {"__annotations__": typed})
             hints = typing.get_type_hints(own, globalns=globalns, localns=names)
         except Exception as exc:
             # Names defined later (a class referring to one below it, two classes referring to
@@ -151,11 +156,11 @@ def _declared_fields(cls: type, key: str, kw_only: bool, localns: dict[str, Any]
             failures = _failing_annotations(owner, globalns, names) or [("?", str(exc))]
             raise _Unresolved(failures) from exc
         after_marker = False
-        for name in _own_annotations(owner):
-            hint = hints.get(name, Any)
-            if hint is KW_ONLY:
+        for name in annotations:
+            if name in markers:
                 after_marker = True
                 continue
+            hint = hints.get(name, Any)
             if typing.get_origin(hint) is typing.ClassVar or hint is typing.ClassVar:
                 continue
             spec = _declared_field(cls, key, owner, name, hint)

@@ -103,6 +103,11 @@ def make_kwargs_wrapper(
     wrapper.__kwdefaults__ = {n: kwdefaults[n] for n in kwonly if n in kwdefaults} or None
     if prototype is not None:
         functools.update_wrapper(wrapper, prototype, updated=())
+        name = getattr(prototype, "__name__", None)
+        if isinstance(name, str) and name.isidentifier():
+            # CPython 3.9 names the code object, not the function, in its TypeErrors ("wrapper()
+            # missing 1 required positional argument"): the code takes the prototype's name too.
+            wrapper.__code__ = wrapper.__code__.replace(co_name=name)
     return wrapper
 
 

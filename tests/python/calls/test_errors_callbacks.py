@@ -39,7 +39,7 @@ def test_cpp_frames_are_shown(mod):
     notes = "".join(getattr(info.value, "__notes__", []))
     assert notes.startswith("C++ traceback (most recent call last):")
     assert "py_kernels.cc" in notes
-    text = "".join(traceback.format_exception(info.value))
+    text = "".join(traceback.format_exception(info.type, info.value, info.tb))
     assert "ValueError: boom" in text
 
 

@@ -71,7 +71,7 @@ def test_sigint_interrupts_a_polling_kernel(reliability_path):
 
 
 def test_concurrent_calls_with_callbacks_and_tensors(rmod, mod):
-    torch = pytest.importorskip("torch")  # the CPython 3.12 leg of the tests has no PyTorch
+    torch = pytest.importorskip("torch")  # the other interpreters' legs have no PyTorch
 
     errors = []
 

@@ -5,6 +5,7 @@ free-threaded interpreter (CPython 3.13t) this runs without the GIL, which `impo
 loading a kernel library leave disabled; elsewhere the GIL interleaves the threads."""
 
 import builtins
+import contextlib
 import sys
 
 import numpy as np
@@ -70,6 +71,31 @@ def test_errors_raised_and_caught(mod):
             assert f"t{i} r{r}" in str(info.value)
 
     run_in_threads(work, THREADS)
+
+
+def test_one_object_moved_into_calls_from_every_thread(mod):
+    # Every thread hands the same objects over with _move() at once: for each object one call
+    # takes it and the others find it moved; a refused hand-over (a function that does not take
+    # an rvalue) leaves the object intact. Nothing is taken twice (a double release would crash).
+    size = ffi.get_global_func("ffi.ArraySize")
+    objects = [ffi.Array([k, k + 1]) for k in range(ROUNDS)]
+    taken = [[] for _ in range(THREADS)]
+
+    def work(i):
+        for k, obj in enumerate(objects):
+            # Refused (ffi.ArraySize takes no rvalue), or already moved: _move() of an object
+            # holding nothing is a RuntimeError, a call finding it taken meanwhile a TypeError.
+            with contextlib.suppress(TypeError, RuntimeError):
+                size(obj._move())
+            try:
+                taken[i].append((k, list(mod.echo(obj._move()))))
+            except (TypeError, RuntimeError) as err:
+                assert "moved already" in str(err) or "holds no FFI object" in str(err)
+
+    run_in_threads(work, THREADS)
+    results = sorted(item for per_thread in taken for item in per_thread)
+    assert results == [(k, [k, k + 1]) for k in range(ROUNDS)]
+    assert all("no FFI object" in repr(obj) for obj in objects)
 
 
 def test_global_functions_registered_and_called(mod):

@@ -164,7 +164,7 @@ def test_unresolvable_annotations_are_reported_on_instantiation():
 def test_dtype_and_device_fields():
     import numpy as np
 
-    torch = pytest.importorskip("torch")  # the CPython 3.12 leg of the tests has no PyTorch
+    torch = pytest.importorskip("torch")  # the other interpreters' legs have no PyTorch
 
     @py_class("test.pyclass.DTypeDevice")
     class Placed(ffi.Object):
@@ -411,3 +411,30 @@ def test_an_init_property_overrides_its_base_init_property():
         @py_class("test.pyclass.InitPropPlainRedeclared")
         class Plain(Base):
             x: int = 2  # a plain field cannot be declared again
+
+
+def test_kw_only_marker_in_evaluated_annotations():
+    # Compiled without this file's `from __future__ import annotations`, the marker arrives as the
+    # object itself, not as text (test_py_class.py's Point has the text, which Python 3.10's
+    # typing refuses to evaluate as a hint: dataclasses.KW_ONLY is no type there).
+    namespace: dict = {}
+    source = """
+import ffi
+from ffi.dataclasses import KW_ONLY, py_class
+
+@py_class("test.pyclass.EvaluatedKwOnly")
+class EvaluatedKwOnly(ffi.Object):
+    x: int
+    _: KW_ONLY
+    y: int = 2
+"""
+    exec(compile(source, "<evaluated annotations>", "exec", dont_inherit=True), namespace)
+    cls = namespace["EvaluatedKwOnly"]
+    assert {f.name: (f.type, f.kw_only) for f in fields(cls)} == {
+        "x": (int, False),
+        "y": (int, True),
+    }
+    assert str(inspect.signature(cls)) == "(x: int, *, y: int = <MISSING>)"
+    assert (cls(1).y, cls(1, y=3).y) == (2, 3)
+    with pytest.raises(TypeError):
+        cls(1, 3)

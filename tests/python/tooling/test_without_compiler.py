@@ -12,6 +12,9 @@ import textwrap
 import numpy as np
 import pytest
 
+# Installation, not the interpreter: run on the main one only (tests/run_all.sh interpreters).
+pytestmark = pytest.mark.tooling
+
 # Variables that could name a compiler or a CUDA toolkit to the child.
 _COMPILER_VARIABLES = ("CC", "CXX", "NVCC", "LD", "CUDA_HOME", "CUDA_PATH")
 
