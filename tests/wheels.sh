@@ -74,7 +74,7 @@ python -m venv "$out/venv"
 
 python_ft="${FFI_PYTHON_FT:-}"
 if [ -z "$python_ft" ]; then
-  for cached in "${XDG_CACHE_HOME:-$HOME/.cache}"/ffi/python-3.13t-*/bin/python3.13t; do
+  for cached in "${XDG_CACHE_HOME:-$HOME/.cache}"/ffi/python-3.13t-[0-9a-f]*/bin/python3.13t; do
     if [ -x "$cached" ]; then python_ft="$cached"; fi
   done
 fi

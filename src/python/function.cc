@@ -41,7 +41,7 @@ PyObject* CallBoundImpl(PyFunc* f, PyObject* const* args, Py_ssize_t n, PyObject
   Py_ssize_t nkw = kwnames != nullptr ? PyTuple_GET_SIZE(kwnames) : 0;
   PyObject* fname = f->name != nullptr ? f->name : Py_None;
   if (f->arg_names == nullptr) {
-    if (nkw == 0) return CallFunction(f->base.handle, f->name, args, n, f->keep_gil);
+    if (nkw == 0) return CallFunction(f->base.handle, f->name, args, n, KeepGil(f));
     PyErr_Format(PyExc_TypeError,
                  "`%S` takes positional arguments only: its export declares no parameter names "
                  "(declare them with FFI_DLL_EXPORT_TYPED_FUNC_ARGS, or wrap it with "
@@ -106,7 +106,7 @@ PyObject* CallBoundImpl(PyFunc* f, PyObject* const* args, Py_ssize_t n, PyObject
     Py_DECREF(list);
     return nullptr;
   }
-  return CallFunction(f->base.handle, f->name, bound, total, f->keep_gil);
+  return CallFunction(f->base.handle, f->name, bound, total, KeepGil(f));
 }
 
 /*! \brief CallBoundImpl, with its C++ exceptions (std::bad_alloc binding) as Python's. */
@@ -131,7 +131,7 @@ PyObject* FunctionVectorcall(PyObject* self, PyObject* const* args, size_t nargs
   if (FFI_UNLIKELY(kwnames != nullptr)) {
     return CallBound(f, args, PyVectorcall_NARGS(nargsf), kwnames);  // refuses keywords
   }
-  return CallFunction(f->base.handle, f->name, args, PyVectorcall_NARGS(nargsf), f->keep_gil);
+  return CallFunction(f->base.handle, f->name, args, PyVectorcall_NARGS(nargsf), KeepGil(f));
 }
 
 namespace {
@@ -146,7 +146,7 @@ PyObject* NamedFunctionVectorcall(PyObject* self, PyObject* const* args, size_t 
   if (FFI_UNLIKELY(f->base.handle == nullptr)) return RaiseNoObject(self);  // moved out
   Py_ssize_t n = PyVectorcall_NARGS(nargsf);
   if (FFI_LIKELY(kwnames == nullptr) && n == PyTuple_GET_SIZE(f->arg_names)) {
-    return CallFunction(f->base.handle, f->name, args, n, f->keep_gil);
+    return CallFunction(f->base.handle, f->name, args, n, KeepGil(f));
   }
   return CallBound(f, args, n, kwnames);
 }
@@ -234,7 +234,7 @@ PyObject* FunctionGetDoc(PyObject* self, void*) {
 }
 
 PyObject* FunctionGetKeepGil(PyObject* self, void*) {
-  return PyBool_FromLong(reinterpret_cast<PyFunc*>(self)->keep_gil);
+  return PyBool_FromLong(KeepGil(reinterpret_cast<PyFunc*>(self)));
 }
 
 int FunctionSetKeepGil(PyObject* self, PyObject* value, void*) {
@@ -242,12 +242,12 @@ int FunctionSetKeepGil(PyObject* self, PyObject* value, void*) {
     PyErr_SetString(PyExc_TypeError, "keep_gil must be True or False");
     return -1;
   }
-  reinterpret_cast<PyFunc*>(self)->keep_gil = value == Py_True;
+  SetKeepGil(reinterpret_cast<PyFunc*>(self), value == Py_True);
   return 0;
 }
 
 PyObject* FunctionGetReleaseGil(PyObject* self, void*) {
-  return PyBool_FromLong(!reinterpret_cast<PyFunc*>(self)->keep_gil);
+  return PyBool_FromLong(!KeepGil(reinterpret_cast<PyFunc*>(self)));
 }
 
 int FunctionSetReleaseGil(PyObject* self, PyObject* value, void*) {
@@ -257,7 +257,7 @@ int FunctionSetReleaseGil(PyObject* self, PyObject* value, void*) {
   }
   int release = PyObject_IsTrue(value);
   if (release < 0) return -1;
-  reinterpret_cast<PyFunc*>(self)->keep_gil = release == 0;
+  SetKeepGil(reinterpret_cast<PyFunc*>(self), release == 0);
   return 0;
 }
 

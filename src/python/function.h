@@ -15,10 +15,19 @@ struct PyFunc {
   vectorcallfunc vectorcall;
   PyObject* name;          // str or NULL
   PyObject* dict;          // attributes, e.g. the signature metadata a module provides
-  bool keep_gil;           // opt-in: call without releasing the GIL (see Function.keep_gil)
+  bool keep_gil;           // opt-in: call without releasing the GIL (see KeepGil)
   PyObject* arg_names;     // tuple of parameter names from the export, or NULL: no keywords
   PyObject* arg_defaults;  // tuple: defaults of the last len() parameters (with arg_names)
 };
+
+/*!
+ * \brief Whether calls of `f` keep the GIL (Function.keep_gil). Read and written atomically: a
+ * thread may set it while others call the same Function (free-threaded Python).
+ */
+inline bool KeepGil(const PyFunc* f) { return __atomic_load_n(&f->keep_gil, __ATOMIC_RELAXED); }
+inline void SetKeepGil(PyFunc* f, bool keep) {
+  __atomic_store_n(&f->keep_gil, keep, __ATOMIC_RELAXED);
+}
 
 /*! \brief ffi.Function (created by InitFunctionType). */
 extern PyTypeObject* FunctionType;

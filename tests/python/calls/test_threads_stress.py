@@ -98,6 +98,22 @@ def test_one_object_moved_into_calls_from_every_thread(mod):
     assert all("no FFI object" in repr(obj) for obj in objects)
 
 
+def test_keep_gil_set_while_other_threads_call(mod):
+    # One Function shared by every thread while one of them flips how it is called.
+    add = mod.get_function("add_int")
+
+    def flip(r):
+        add.keep_gil = r % 2 == 0
+
+    def work(i):
+        for r in range(ROUNDS):
+            assert add(i, r) == i + r
+
+    with meanwhile(flip):
+        run_in_threads(work, THREADS - 1)
+    add.keep_gil = False
+
+
 def test_global_functions_registered_and_called(mod):
     def work(i):
         name = f"ffi_stress.f{i}"
