@@ -2,9 +2,11 @@
 #
 # Sets up an existing library or executable target for ffi in one call:
 #   LINK_HEADERS (default ON)  links ffi::headers (include directory, C++17);
-#   LINK_RUNTIME (default OFF) links ffi::runtime. A kernel library loaded by a host (Python,
-#                a C++ loader) needs no runtime link: the host has loaded the runtime globally.
-#                Executables and libraries used outside such a host need it;
+#   LINK_RUNTIME (default OFF; ON for libraries on Windows) links ffi::runtime. A kernel library
+#                loaded by a host (Python, a C++ loader) needs no runtime link on ELF: the host has
+#                loaded the runtime globally. A Windows DLL cannot leave symbols undefined, so it
+#                links the runtime's import library. Executables and libraries used outside such
+#                a host need it;
 #   PREFIX_MAP   (default ON)  with GCC/Clang, -ffile-prefix-map=<current source dir>/= so that
 #                C++ tracebacks and __FILE__ show paths relative to the source directory.
 # Libraries also get position-independent code and hidden default visibility, so that only the
@@ -18,7 +20,7 @@
 # OUTPUT_DIRECTORY (relative: to the current binary directory) where the file is written.
 #
 #   find_package(ffi CONFIG REQUIRED)     # -Dffi_DIR=$(python -m ffi.config --cmakedir)
-#   ffi_add_kernel_library(my_kernels SOURCES kernels.cc)   # -> libmy_kernels.so
+#   ffi_add_kernel_library(my_kernels SOURCES kernels.cc)   # -> libmy_kernels.so (Windows: .dll)
 function(ffi_configure_target target)
   if(NOT TARGET "${target}")
     message(FATAL_ERROR "ffi_configure_target: `${target}` is not a target")
@@ -32,6 +34,10 @@ function(ffi_configure_target target)
       set(ARG_${opt} ON)
     endif()
   endforeach()
+  get_target_property(_type "${target}" TYPE)
+  if(NOT DEFINED ARG_LINK_RUNTIME AND WIN32 AND _type MATCHES "SHARED_LIBRARY|MODULE_LIBRARY")
+    set(ARG_LINK_RUNTIME ON)
+  endif()
   if(ARG_LINK_HEADERS)
     target_link_libraries("${target}" PRIVATE ffi::headers)
   endif()
@@ -41,7 +47,6 @@ function(ffi_configure_target target)
   if(ARG_PREFIX_MAP AND CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
     target_compile_options("${target}" PRIVATE "-ffile-prefix-map=${CMAKE_CURRENT_SOURCE_DIR}/=")
   endif()
-  get_target_property(_type "${target}" TYPE)
   if(_type MATCHES "SHARED_LIBRARY|MODULE_LIBRARY|STATIC_LIBRARY|OBJECT_LIBRARY")
     set_target_properties("${target}" PROPERTIES
       POSITION_INDEPENDENT_CODE ON

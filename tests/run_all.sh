@@ -7,6 +7,7 @@
 #   cpp           the C++ suites (GCC)
 #   sanitize      the C++ suites and the fuzzers with ASan/UBSan (clang)
 #   tsan          the suites that start threads (ctest label `threads`) with ThreadSanitizer
+#   windows       the runtime and the C++ suites cross-built with MinGW-w64, run under wine
 #   python        the Python suite
 #   python-asan   the Python tests marked `sanitized`, against the ASan build
 #   interpreters  the Python suite on CPython 3.9 and 3.13, the oldest supported and the newest
@@ -26,8 +27,8 @@ set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-all_stages=(provision lint build cpp sanitize tsan python python-asan interpreters free-threaded
-  wheels clients)
+all_stages=(provision lint build cpp sanitize tsan windows python python-asan interpreters
+  free-threaded wheels clients)
 
 section() {
   printf '\n==== %s ==== (at %d s)\n' "$*" "$SECONDS"
@@ -55,9 +56,11 @@ require() {
 
 stage_provision() {
   section "System packages"
-  # git: the lint lists tracked files; binutils: readelf for the packaging example.
+  # git: the lint lists tracked files; binutils: readelf for the packaging example; ccache: every
+  # compilation, cached outside the checkout (see use_ccache); MinGW-w64, wine and GoogleTest's
+  # sources: the windows stage.
   local system_packages=(g++ cmake ninja-build libgtest-dev clang-format git binutils clang
-    libclang-rt-14-dev)
+    libclang-rt-14-dev ccache g++-mingw-w64-x86-64 wine64 googletest)
   local missing=() as_root=()
   if command -v dpkg-query > /dev/null; then
     for pkg in "${system_packages[@]}"; do
@@ -139,6 +142,13 @@ stage_tsan() {
   cmake --build build/tsan --target ffi_threaded_tests
   TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
     ctest --test-dir build/tsan --output-on-failure -j2 -L threads
+}
+
+stage_windows() {
+  section "The runtime and the C++ suites for Windows (MinGW-w64), run under wine"
+  # tests/windows_cross.sh; its wine prefix is kept outside the checkout (made once, ~30 s).
+  WINEPREFIX="${XDG_CACHE_HOME:-$HOME/.cache}/ffi/wineprefix" FFI_WINDOWS_BUILD_DIR=build/windows \
+    bash tests/windows_cross.sh
 }
 
 stage_python() {
@@ -257,7 +267,17 @@ for stage in "${stages[@]}"; do
     exit 2
   fi
 done
+# Every compiler CMake runs goes through ccache when it is installed (the provision stage installs
+# it): its cache (~/.cache/ccache) lives outside the checkout and is keyed by each compilation's
+# inputs, so a warm machine recompiles only what changed, in every tree (package, sanitizers,
+# Windows, wheels). CMake reads these variables when it configures a tree.
+use_ccache() {
+  if command -v ccache > /dev/null; then
+    export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache
+  fi
+}
 for stage in "${stages[@]}"; do
+  use_ccache
   "stage_${stage//-/_}"
 done
 section "Passed: ${stages[*]}"

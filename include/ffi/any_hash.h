@@ -176,6 +176,8 @@ inline uint64_t HashFromNative(void* fn, const TVMFFIAny& v,
     // An old hook that happened to return the error word returned no object: nothing to release.
     return first;
   }
+#else
+  static_cast<void>(native_equal_hook);  // only the old convention needs it
 #endif
   if (r.type_index == kTVMFFIError) ThrowHookError(r);
   return static_cast<uint64_t>(r.v_int64);

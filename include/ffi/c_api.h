@@ -17,9 +17,12 @@
 
 #include "dlpack.h"
 
-/*! \brief Marks a function exported by the runtime library. */
+/*!
+ * \brief Marks a function exported by the runtime library. On Windows the runtime is built with
+ * TVM_FFI_EXPORTS (dllexport) and its users import the functions from its import library.
+ */
 #ifndef TVM_FFI_DLL
-#ifdef _MSC_VER
+#ifdef _WIN32
 #ifdef TVM_FFI_EXPORTS
 #define TVM_FFI_DLL __declspec(dllexport)
 #else
@@ -32,7 +35,7 @@
 
 /*! \brief Marks a symbol a kernel library exports (e.g. `__tvm_ffi_<name>`). */
 #ifndef TVM_FFI_DLL_EXPORT
-#ifdef _MSC_VER
+#ifdef _WIN32
 #define TVM_FFI_DLL_EXPORT __declspec(dllexport)
 #else
 #define TVM_FFI_DLL_EXPORT __attribute__((visibility("default")))

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "loading.h"
+#include "platform/platform.h"
 #include "tensor_import.h"
 
 namespace tvm {
@@ -44,10 +45,10 @@ struct AlignedCPUAlloc {
       FFI_THROW(MemoryError) << "cannot allocate a tensor of " << bytes << " bytes";
     }
     size_t rounded = (bytes + kCPUAlignment - 1) / kCPUAlignment * kCPUAlignment;
-    t->data = std::aligned_alloc(kCPUAlignment, rounded == 0 ? kCPUAlignment : rounded);
+    t->data = platform::AlignedAlloc(kCPUAlignment, rounded == 0 ? kCPUAlignment : rounded);
     if (t->data == nullptr) FFI_THROW(MemoryError) << "out of memory allocating a tensor";
   }
-  void FreeData(DLTensor* t) { std::free(t->data); }
+  void FreeData(DLTensor* t) { platform::AlignedFree(t->data); }
 };
 
 /*!
@@ -112,7 +113,7 @@ void CheckAllocated(const DLTensor& want, const DLTensor& got) {
 constexpr size_t kPrefixWords = 2;
 
 void BuiltinDeleteSpace(void* body) {
-  std::free(static_cast<void**>(body)[-static_cast<std::ptrdiff_t>(kPrefixWords)]);
+  platform::AlignedFree(static_cast<void**>(body)[-static_cast<std::ptrdiff_t>(kPrefixWords)]);
 }
 
 void* BuiltinAllocate(size_t size, size_t alignment, int32_t /*type_index*/, void* /*context*/) {
@@ -129,7 +130,7 @@ void* BuiltinAllocate(size_t size, size_t alignment, int32_t /*type_index*/, voi
     TVMFFIErrorSetRaisedFromCStr("MemoryError", "object size overflows");
     return nullptr;
   }
-  void* base = std::aligned_alloc(alignment, total / alignment * alignment);
+  void* base = platform::AlignedAlloc(alignment, total / alignment * alignment);
   if (base == nullptr) {
     TVMFFIErrorSetRaisedFromCStr("MemoryError", "out of memory allocating an object");
     return nullptr;

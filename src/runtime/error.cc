@@ -1,14 +1,14 @@
 // Thread-local raised errors, error objects and C++ backtraces.
 #include <cxxabi.h>
-#include <dlfcn.h>
 #include <ffi/error.h>
-#include <unwind.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <new>
 #include <string>
+
+#include "platform/platform.h"
 
 namespace tvm {
 namespace ffi {
@@ -88,20 +88,6 @@ ThreadErrorState* State() {
 /*! \brief Most frames a backtrace lists. */
 constexpr int kMaxFrames = 64;
 
-struct UnwindState {
-  void* pcs[kMaxFrames];
-  int count = 0;
-};
-
-_Unwind_Reason_Code CollectFrame(_Unwind_Context* ctx, void* arg) {
-  auto* state = static_cast<UnwindState*>(arg);
-  if (state->count >= kMaxFrames) return _URC_END_OF_STACK;
-  uintptr_t pc = _Unwind_GetIP(ctx);
-  if (pc == 0) return _URC_END_OF_STACK;
-  state->pcs[state->count++] = reinterpret_cast<void*>(pc);
-  return _URC_NO_REASON;
-}
-
 /*! \brief A readable function name: demangled when it is a C++ symbol. */
 std::string Demangle(const char* name) {
   int status = 0;
@@ -112,10 +98,14 @@ std::string Demangle(const char* name) {
   return result;
 }
 
-/*! \brief Whether a frame belongs to the host interpreter, where the C++ backtrace ends. */
+/*!
+ * \brief Whether a frame belongs to the host interpreter or the program's start, where the C++
+ * backtrace ends (the last two names: a Windows thread's start in kernel32 and ntdll).
+ */
 bool IsInterpreterFrame(const std::string& name) {
   return name.rfind("_Py", 0) == 0 || name.rfind("Py", 0) == 0 || name == "main" ||
-         name == "__libc_start_main" || name == "_start";
+         name == "__libc_start_main" || name == "_start" || name == "BaseThreadInitThunk" ||
+         name == "RtlUserThreadStart";
 }
 
 /*! \brief Whether backtraces are disabled (FFI_BACKTRACE=0). */
@@ -162,30 +152,30 @@ std::string CaptureBacktrace(const char* filename, int lineno, const char* func)
     out += '\n';
   }
   if (BacktraceDisabled()) return out;
-  UnwindState state;
-  _Unwind_Backtrace(CollectFrame, &state);
-  Dl_info self{};
-  dladdr(reinterpret_cast<void*>(&CaptureBacktrace), &self);
+  void* pcs[kMaxFrames];
+  int count = platform::CaptureStack(pcs, kMaxFrames);
+  platform::AddressInfo self;
+  platform::DescribeAddress(reinterpret_cast<void*>(&CaptureBacktrace), &self);
   bool first_outside_runtime_seen = false;
   bool site_frame_checked = filename == nullptr;  // no throw site: nothing to skip
-  for (int i = 0; i < state.count; ++i) {
+  for (int i = 0; i < count; ++i) {
     // The return address points after the call; step back one byte into the calling line.
-    void* pc = static_cast<char*>(state.pcs[i]) - 1;
-    Dl_info info{};
-    if (dladdr(pc, &info) == 0) continue;
+    void* pc = static_cast<char*>(pcs[i]) - 1;
+    platform::AddressInfo info;
+    if (!platform::DescribeAddress(pc, &info)) continue;
     std::string name;
-    if (info.dli_sname != nullptr) {
-      name = Demangle(info.dli_sname);
+    if (info.symbol != nullptr) {
+      name = Demangle(info.symbol);
     } else {
       // A local symbol: give the offset in its library, for addr2line.
       char offset[32];
       std::snprintf(
           offset, sizeof(offset), "<offset 0x%zx>",
-          static_cast<size_t>(static_cast<char*>(pc) - static_cast<char*>(info.dli_fbase)));
+          static_cast<size_t>(static_cast<char*>(pc) - static_cast<const char*>(info.module_base)));
       name = offset;
     }
     // Skip the runtime's own frames at the top (this capture and the error entry points).
-    if (!first_outside_runtime_seen && info.dli_fbase == self.dli_fbase) continue;
+    if (!first_outside_runtime_seen && info.module_base == self.module_base) continue;
     first_outside_runtime_seen = true;
     if (IsInterpreterFrame(name)) break;
     // Frames of the throw machinery in the headers.
@@ -203,7 +193,7 @@ std::string CaptureBacktrace(const char* filename, int lineno, const char* func)
       }
     }
     out += "  File \"";
-    out += info.dli_fname ? info.dli_fname : "<unknown>";
+    out += info.module_path.empty() ? "<unknown>" : info.module_path;
     out += "\", in " + name + '\n';
   }
   return out;

@@ -2,12 +2,7 @@
 // linked code, ffi.SystemLib), and the global functions hosts use to reach them.
 #include "ffi/module.h"
 
-#include <dlfcn.h>
-#include <elf.h>
-#include <fcntl.h>
-#include <link.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -21,6 +16,7 @@
 #include "ffi/reflection/registry.h"
 #include "loading.h"
 #include "module_abi.h"
+#include "platform/platform.h"
 
 namespace tvm {
 namespace ffi {
@@ -38,58 +34,16 @@ struct ContextSymbols {
   }
 };
 
-/*!
- * \brief Calls `fn(name, sym)` for every symbol the loaded library defines, read from its dynamic
- * symbol table (the number of symbols comes from DT_HASH or DT_GNU_HASH).
- */
-template <typename F>
-void ForEachDefinedSymbol(void* handle, F fn) {
-  struct link_map* map = nullptr;
-  if (dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || map == nullptr) return;
-  auto addr = [&](ElfW(Addr) p) -> const char* {
-    // glibc relocates these entries in place on most targets; add the base when it did not.
-    return reinterpret_cast<const char*>(p < map->l_addr ? p + map->l_addr : p);
-  };
-  const ElfW(Sym)* symtab = nullptr;
-  const char* strtab = nullptr;
-  const uint32_t* hash = nullptr;
-  const uint32_t* gnu_hash = nullptr;
-  for (const ElfW(Dyn)* d = map->l_ld; d->d_tag != DT_NULL; ++d) {
-    if (d->d_tag == DT_SYMTAB) symtab = reinterpret_cast<const ElfW(Sym)*>(addr(d->d_un.d_ptr));
-    if (d->d_tag == DT_STRTAB) strtab = addr(d->d_un.d_ptr);
-    if (d->d_tag == DT_HASH) hash = reinterpret_cast<const uint32_t*>(addr(d->d_un.d_ptr));
-    if (d->d_tag == DT_GNU_HASH) gnu_hash = reinterpret_cast<const uint32_t*>(addr(d->d_un.d_ptr));
-  }
-  if (symtab == nullptr || strtab == nullptr) return;
-  size_t count = 0;
-  if (hash != nullptr) {
-    count = hash[1];  // nchain
-  } else if (gnu_hash != nullptr) {
-    uint32_t nbuckets = gnu_hash[0], symoffset = gnu_hash[1], bloom_size = gnu_hash[2];
-    const uint32_t* buckets = gnu_hash + 4 + bloom_size * (sizeof(ElfW(Addr)) / sizeof(uint32_t));
-    const uint32_t* chains = buckets + nbuckets;
-    uint32_t last = 0;
-    for (uint32_t b = 0; b < nbuckets; ++b) last = std::max(last, buckets[b]);
-    if (last >= symoffset) {
-      while ((chains[last - symoffset] & 1) == 0) ++last;  // the chain ends at an odd hash
-      count = last + 1;
-    }
-  }
-  for (size_t i = 0; i < count; ++i) {
-    if (symtab[i].st_shndx != SHN_UNDEF) fn(strtab + symtab[i].st_name, symtab[i]);
-  }
-}
+using platform::SymbolInfo;
+using platform::SymbolKind;
 
-/*! \brief Whether an ELF symbol type is code: only such symbols may be called. */
-bool IsCodeType(unsigned char type) { return type == STT_FUNC || type == STT_GNU_IFUNC; }
-
-/*! \brief The kind of a defined symbol, as error messages name it. */
-const char* SymbolKindName(unsigned char type) {
-  switch (type) {
-    case STT_OBJECT:
-    case STT_COMMON:
+/*! \brief The kind of a defined symbol that is not code, as error messages name it. */
+const char* SymbolKindName(SymbolKind kind) {
+  switch (kind) {
+    case SymbolKind::kData:
+    case SymbolKind::kCommonData:
       return "a data object";
-    case STT_TLS:
+    case SymbolKind::kThreadLocal:
       return "a thread-local variable";
     default:
       return "not a function";
@@ -125,15 +79,15 @@ class RuntimeModuleObj : public ModuleBase {
 };
 
 /*!
- * \brief A module backed by a dlopen-ed library. The library is never dlclose-d: objects and
+ * \brief A module backed by a loaded library. The library is never unloaded: objects and
  * functions it made (whose deleters live in its code) may outlive the module.
  */
 class LibraryModuleObj final : public RuntimeModuleObj {
  public:
   LibraryModuleObj(std::string path, void* handle) : path_(std::move(path)), handle_(handle) {
     // The ABI's symbols all start with "__"; C++ names start with "_Z", so this table stays small.
-    ForEachDefinedSymbol(handle_, [&](const char* name, const ElfW(Sym) & sym) {
-      if (name[0] == '_' && name[1] == '_') abi_symbols_.emplace(name, sym);
+    platform::ForEachDefinedSymbol(handle_, [&](const char* name, const SymbolInfo& info) {
+      if (name[0] == '_' && name[1] == '_') abi_symbols_.emplace(name, info);
     });
   }
   ~LibraryModuleObj() {
@@ -150,11 +104,11 @@ class LibraryModuleObj final : public RuntimeModuleObj {
   std::vector<std::string> FunctionNames() const final {
     std::vector<std::string> names;
     constexpr std::string_view kPrefix = "__tvm_ffi_";
-    for (const auto& [symbol, sym] : abi_symbols_) {
+    for (const auto& [symbol, info] : abi_symbols_) {
       std::string_view s(symbol);
       // `__tvm_ffi__<x>` are companions (metadata, docs), not functions; data is never listed.
       if (s.rfind(kPrefix, 0) == 0 && s.size() > kPrefix.size() && s[kPrefix.size()] != '_' &&
-          IsCodeType(ELF64_ST_TYPE(sym.st_info))) {
+          info.kind == SymbolKind::kCode) {
         names.emplace_back(s.substr(kPrefix.size()));
       }
     }
@@ -169,13 +123,13 @@ class LibraryModuleObj final : public RuntimeModuleObj {
    */
   Optional<Function> GetFunction(const String& function_name) final {
     std::string name(function_name.data(), function_name.size());
-    // dlsym would read a name with a NUL byte only up to it and find another function.
+    // The loader would read a name with a NUL byte only up to it and find another function.
     if (name.find('\0') != std::string::npos) return std::nullopt;
     std::string symbol = "__tvm_ffi_" + name;
-    void* address = dlsym(handle_, symbol.c_str());
+    void* address = platform::LookupSymbol(handle_, symbol.c_str());
     if (address == nullptr) return std::nullopt;
-    unsigned char type = SymbolType(symbol, address);
-    if (!IsCodeType(type)) {
+    SymbolKind type = FindSymbol(symbol, address).kind;
+    if (type != SymbolKind::kCode) {
       FFI_THROW(AttributeError) << "Module `" << path_ << "`: symbol `" << symbol << "` is "
                                 << SymbolKindName(type) << ", so `" << name << "` cannot be called";
     }
@@ -188,8 +142,8 @@ class LibraryModuleObj final : public RuntimeModuleObj {
 
   /*! \brief The data object `symbol` the library defines, or null when it has none. */
   const void* DataSymbol(const std::string& symbol) const {
-    void* address = dlsym(handle_, symbol.c_str());
-    if (address == nullptr || SymbolType(symbol, address) != STT_OBJECT) return nullptr;
+    void* address = platform::LookupSymbol(handle_, symbol.c_str());
+    if (address == nullptr || FindSymbol(symbol, address).kind != SymbolKind::kData) return nullptr;
     return address;
   }
 
@@ -198,11 +152,10 @@ class LibraryModuleObj final : public RuntimeModuleObj {
    * has none or the symbol is not a pointer-sized variable (writing there would corrupt it).
    */
   void** DataSlot(const std::string& symbol) const {
-    void* address = dlsym(handle_, symbol.c_str());
+    void* address = platform::LookupSymbol(handle_, symbol.c_str());
     if (address == nullptr) return nullptr;
-    ElfW(Sym) sym{};
-    if (!FindSymbol(symbol, address, &sym) || ELF64_ST_TYPE(sym.st_info) != STT_OBJECT ||
-        sym.st_size < sizeof(void*)) {
+    SymbolInfo info = FindSymbol(symbol, address);
+    if (info.kind != SymbolKind::kData || (info.size_known && info.size < sizeof(void*))) {
       return nullptr;
     }
     return static_cast<void**>(address);
@@ -210,35 +163,26 @@ class LibraryModuleObj final : public RuntimeModuleObj {
 
  private:
   /*!
-   * \brief The ELF symbol `symbol` found at `address`: from this library's table, else (a symbol
-   * of one of its dependencies) the one the dynamic linker says contains the address.
+   * \brief What the symbol `symbol` found at `address` is: from this library's table, else (a
+   * symbol of one of its dependencies) what the loader says of the address; kUnknown when neither
+   * tells.
    */
-  bool FindSymbol(const std::string& symbol, void* address, ElfW(Sym) * out) const {
+  SymbolInfo FindSymbol(const std::string& symbol, void* address) const {
     auto it = abi_symbols_.find(symbol);
-    if (it != abi_symbols_.end()) {
-      *out = it->second;
-      return true;
-    }
-    Dl_info info{};
-    void* sym = nullptr;
-    if (dladdr1(address, &info, &sym, RTLD_DL_SYMENT) == 0 || sym == nullptr) return false;
-    *out = *static_cast<const ElfW(Sym)*>(sym);
-    return true;
-  }
-  /*! \brief The ELF type of `symbol` (at `address`); STT_NOTYPE when it cannot be told. */
-  unsigned char SymbolType(const std::string& symbol, void* address) const {
-    ElfW(Sym) sym{};
-    return FindSymbol(symbol, address, &sym) ? ELF64_ST_TYPE(sym.st_info) : STT_NOTYPE;
+    if (it != abi_symbols_.end()) return it->second;
+    SymbolInfo info;
+    if (!platform::SymbolAtAddress(address, &info)) return SymbolInfo();
+    return info;
   }
 
   std::string path_;
   void* handle_;
-  /*! \brief The defined symbols whose names start with "__", with their ELF entries. */
-  std::unordered_map<std::string, ElfW(Sym)> abi_symbols_;
+  /*! \brief The defined symbols whose names start with "__", with their kinds and sizes. */
+  std::unordered_map<std::string, SymbolInfo> abi_symbols_;
 };
 
 /*!
- * \brief Libraries whose static initializers failed, with the error: dlopen of the same file
+ * \brief Libraries whose static initializers failed, with the error: loading the same file again
  * returns the same handle without running them again, so a second load must fail alike.
  */
 struct FailedLibraries {
@@ -263,7 +207,7 @@ std::string Printable(const std::string& path) {
   return out;
 }
 
-/*! \brief Refuses what dlopen cannot or must not be given: ValueError or RuntimeError. */
+/*! \brief Refuses what the loader cannot or must not be given: ValueError or RuntimeError. */
 void CheckLoadablePath(const std::string& path) {
   if (path.empty()) FFI_THROW(ValueError) << "Cannot load module: the path is empty";
   if (path.find('\0') != std::string::npos) {
@@ -282,48 +226,11 @@ void CheckLoadablePath(const std::string& path) {
     FFI_THROW(RuntimeError) << "Cannot load module `" << path
                             << "`: it is a directory, not a shared library";
   }
-  // dlopen reads the file: a FIFO would block it forever, a device would feed it anything.
+  // The loader reads the file: a FIFO would block it forever, a device would feed it anything.
   if (!S_ISREG(st.st_mode)) {
     FFI_THROW(RuntimeError) << "Cannot load module `" << path
                             << "`: it is not a regular file, so not a shared library";
   }
-}
-
-/*!
- * \brief Refuses a file that is not an ELF file, or whose segments reach past its end: glibc maps
- * such a truncated library and the process dies of SIGBUS inside dlopen. Everything else (wrong
- * class or machine, bad dynamic section) is left to dlopen, which reports it.
- */
-void CheckElfFile(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    FFI_THROW(RuntimeError) << "Cannot load module `" << path << "`: " << std::strerror(errno);
-  }
-  struct stat st;
-  ElfW(Ehdr) header{};
-  bool ok = ::fstat(fd, &st) == 0;
-  size_t size = ok ? static_cast<size_t>(st.st_size) : 0;
-  ok = ok && ::pread(fd, &header, sizeof(header), 0) == static_cast<ssize_t>(sizeof(header)) &&
-       std::memcmp(header.e_ident, ELFMAG, SELFMAG) == 0;
-  const char* why = ok ? nullptr : "it is not an ELF file (too short, or no ELF header)";
-  // Only a header of this process's class can be read as ElfW(Ehdr); dlopen refuses the others.
-  if (ok && header.e_ident[EI_CLASS] == (sizeof(void*) == 8 ? ELFCLASS64 : ELFCLASS32)) {
-    size_t table_end = static_cast<size_t>(header.e_phoff) +
-                       static_cast<size_t>(header.e_phnum) * sizeof(ElfW(Phdr));
-    if (header.e_phentsize != sizeof(ElfW(Phdr)) || header.e_phoff > size || table_end > size) {
-      why = "its program headers are missing or lie past the end of the file (truncated?)";
-    }
-    for (size_t i = 0; why == nullptr && i < header.e_phnum; ++i) {
-      ElfW(Phdr) ph{};
-      off_t at = static_cast<off_t>(header.e_phoff + i * sizeof(ElfW(Phdr)));
-      if (::pread(fd, &ph, sizeof(ph), at) != static_cast<ssize_t>(sizeof(ph)) ||
-          ph.p_offset > size || ph.p_filesz > size - ph.p_offset) {
-        why = "a segment lies past the end of the file (truncated?)";
-      }
-    }
-  }
-  ::close(fd);
-  if (why != nullptr) FFI_THROW(RuntimeError) << "Cannot load module `" << path << "`: " << why;
 }
 
 /*!
@@ -397,22 +304,16 @@ Module LoadImportTree(const std::string& path, const char* bin, const Module& li
 
 Module LoadLibraryModule(const std::string& path) {
   CheckLoadablePath(path);
-  CheckElfFile(path);
-  // A bare file name would make dlopen search the library path; the caller means this file.
-  std::string file = path.find('/') == std::string::npos ? "./" + path : path;
+  std::string why = platform::CheckLibraryImage(path);
+  if (!why.empty()) FFI_THROW(RuntimeError) << "Cannot load module `" << path << "`: " << why;
   void* handle = nullptr;
   Optional<Error> init_failure;
   {
     RegistrationFailureScope scope;
-    // RTLD_NOW: an undefined symbol fails the load here, not the process at its first call.
-    handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+    handle = platform::OpenLibrary(path, &why);
     init_failure = scope.failure();
   }
-  if (handle == nullptr) {
-    const char* why = dlerror();
-    FFI_THROW(RuntimeError) << "Cannot load module `" << path
-                            << "`: " << (why ? why : "dlopen failed");
-  }
+  if (handle == nullptr) FFI_THROW(RuntimeError) << "Cannot load module `" << path << "`: " << why;
   {
     FailedLibraries* failed = FailedLibraries::Get();
     std::lock_guard<std::mutex> lock(failed->mutex);
@@ -420,7 +321,7 @@ Module LoadLibraryModule(const std::string& path) {
       failed->errors.emplace(handle, *init_failure);
     } else if (auto it = failed->errors.find(handle); it != failed->errors.end()) {
       init_failure = it->second;
-      dlclose(handle);  // only the reference this call took: the first load's stays
+      platform::CloseLibrary(handle);  // only the reference this call took: the first load's stays
     }
   }
   if (init_failure.has_value()) {

@@ -2,12 +2,12 @@
 // `_version.py`, and the package a runtime file installed in place of the reference's lies in.
 #include "reference_package.h"
 
-#include <dlfcn.h>
-
 #include <cctype>
 #include <fstream>
 #include <iterator>
 #include <string_view>
+
+#include "platform/platform.h"
 
 namespace tvm {
 namespace ffi {
@@ -80,22 +80,22 @@ std::optional<ReleaseVersion> ReferencePackageVersion(const std::string& package
 }
 
 std::string EnclosingReferencePackage() {
-  Dl_info self{};
-  if (dladdr(reinterpret_cast<void*>(&EnclosingReferencePackage), &self) == 0 ||
-      self.dli_fname == nullptr) {
+  platform::AddressInfo self;
+  if (!platform::DescribeAddress(reinterpret_cast<void*>(&EnclosingReferencePackage), &self) ||
+      self.module_path.empty()) {
     return std::string();
   }
   // <package>/lib/<file>: two directory levels up from the file, the package's name last.
-  std::string_view path(self.dli_fname);
-  size_t file_slash = path.rfind('/');
+  std::string_view path(self.module_path);
+  size_t file_slash = platform::LastPathSeparator(path);
   if (file_slash == std::string_view::npos || file_slash == 0) return std::string();
   std::string_view lib_dir = path.substr(0, file_slash);
-  size_t lib_slash = lib_dir.rfind('/');
+  size_t lib_slash = platform::LastPathSeparator(lib_dir);
   if (lib_slash == std::string_view::npos || lib_dir.substr(lib_slash + 1) != "lib") {
     return std::string();
   }
   std::string_view package = lib_dir.substr(0, lib_slash);
-  size_t package_slash = package.rfind('/');
+  size_t package_slash = platform::LastPathSeparator(package);
   std::string_view name =
       package_slash == std::string_view::npos ? package : package.substr(package_slash + 1);
   return name == kReferencePackageName ? std::string(package) : std::string();

@@ -174,7 +174,9 @@ TEST(ErrorFormat, PointersInHex) {
   int x = 0;
   int* p = &x;
   const std::string expected = Printf("%p", static_cast<const void*>(p));
+#ifndef _WIN32  // the C library's %p: glibc writes 0x and the digits, Windows' C runtime 16 digits
   EXPECT_EQ(expected.rfind("0x", 0), 0u) << expected;
+#endif
   EXPECT_FORMATS_AS(p, expected);
   const int* cp = &x;
   EXPECT_FORMATS_AS(cp, expected);

@@ -327,6 +327,10 @@ void RegisterOldKeyBoxHooks() {
 }
 
 TEST(Map, TypesWithOldConventionKeyHooks) {
+#ifndef FFI_DETAIL_OLD_NATIVE_HOOKS
+  GTEST_SKIP() << "old-convention hooks are served only where both conventions return in registers"
+                  " (any_hash.h); not on Windows";
+#endif
   RegisterOldKeyBoxHooks();
   int32_t t = OldKeyBoxObj::RuntimeTypeIndex();
   uint64_t k = static_cast<uint64_t>(t);
@@ -372,6 +376,9 @@ TEST(Map, NativeKeyHooksAreStoredAsFunctionsThatEveryConventionCalls) {
              [](int64_t v) { return v % 3; }},
         Case{OldKeyBoxObj::RuntimeTypeIndex(), [](int64_t v) { return Any(OldKeyBox(v)); },
              [](int64_t v) { return v; }}}) {
+#ifndef FFI_DETAIL_OLD_NATIVE_HOOKS  // old-convention hooks are not served on Windows
+    if (c.type_index == OldKeyBoxObj::RuntimeTypeIndex()) continue;
+#endif
     TVMFFIAny hash = StoredKeyHook("__any_hash__", c.type_index);
     TVMFFIAny equal = StoredKeyHook("__any_equal__", c.type_index);
     ASSERT_EQ(hash.type_index, kTVMFFIFunction);

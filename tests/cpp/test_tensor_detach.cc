@@ -1,7 +1,6 @@
 // FFIRuntimeTensorDetachDLPackVersioned (ffi/detail/runtime_entries.h), found by name as the
 // Python extension finds it: a Tensor imported from a versioned DLPack tensor gives that tensor
 // back when its caller holds the only reference, and nothing changes otherwise.
-#include <dlfcn.h>
 #include <ffi/detail/runtime_entries.h>
 #include <ffi/ffi.h>
 #include <gtest/gtest.h>
@@ -11,6 +10,15 @@
 
 #include "testing.h"
 
+#ifdef _WIN32
+#ifndef NOMINMAX
+#define NOMINMAX
+#endif
+#include <windows.h>
+#else
+#include <dlfcn.h>
+#endif
+
 namespace {
 
 using namespace ffi_testing;
@@ -18,8 +26,19 @@ using namespace ffi_testing;
 using ffi::Tensor;
 
 FFIRuntimeTensorDetachDLPackVersionedType Detach() {
+#ifdef _WIN32
+  // No global symbol scope on Windows: the entry is looked up in the runtime's own DLL, the one
+  // that defines the C ABI.
+  HMODULE runtime = nullptr;
+  GetModuleHandleExA(
+      GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT,
+      reinterpret_cast<LPCSTR>(&TVMFFIObjectIncRef), &runtime);
+  return reinterpret_cast<FFIRuntimeTensorDetachDLPackVersionedType>(
+      reinterpret_cast<void*>(GetProcAddress(runtime, FFI_RUNTIME_TENSOR_DETACH_DLPACK_VERSIONED)));
+#else
   return reinterpret_cast<FFIRuntimeTensorDetachDLPackVersionedType>(
       dlsym(RTLD_DEFAULT, FFI_RUNTIME_TENSOR_DETACH_DLPACK_VERSIONED));
+#endif
 }
 
 /*! \brief A versioned DLPack tensor over a test-owned buffer whose deleter counts. */

@@ -23,8 +23,15 @@
 #include <string_view>
 #include <utility>
 
-/*! \brief Exported from the runtime (the version script names each symbol it lets out). */
+/*!
+ * \brief Exported from the runtime (on ELF the version script names each symbol it lets out; on
+ * Windows dllexport puts it in the DLL's export table and import library).
+ */
+#ifdef _WIN32
+#define FFI_CXX_ABI_EXPORT __declspec(dllexport)
+#else
 #define FFI_CXX_ABI_EXPORT __attribute__((visibility("default")))
+#endif
 
 namespace tvm {
 namespace ffi {

@@ -12,10 +12,11 @@
 #define FFI_SRC_RUNTIME_STACK_GUARD_H_
 
 #include <ffi/error.h>
-#include <pthread.h>
 
 #include <algorithm>
 #include <cstdint>
+
+#include "../platform/platform.h"
 
 namespace tvm {
 namespace ffi {
@@ -36,17 +37,12 @@ struct StackReserve {
 inline const StackReserve& ThreadStackReserve() {
   static thread_local const StackReserve reserve = [] {
     StackReserve r;
-#if defined(__linux__)
-    pthread_attr_t attr;
-    if (pthread_getattr_np(pthread_self(), &attr) != 0) return r;
-    void* addr = nullptr;
+    uintptr_t lowest = 0;
     size_t size = 0;
-    if (pthread_attr_getstack(&attr, &addr, &size) == 0) {
-      r.end = reinterpret_cast<uintptr_t>(addr);
+    if (platform::CurrentThreadStack(&lowest, &size)) {
+      r.end = lowest;
       r.size = std::min<uintptr_t>(256 * 1024, size / 2);
     }
-    pthread_attr_destroy(&attr);
-#endif
     return r;
   }();
   return reserve;
