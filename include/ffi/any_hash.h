@@ -15,6 +15,7 @@
 #include <cstring>
 
 #include "any.h"
+#include "detail/attr_column.h"
 
 namespace tvm {
 namespace ffi {
@@ -79,11 +80,8 @@ inline const TVMFFITypeAttrColumn* LookupColumn(const char* name) {
 
 /*! \brief The custom hook registered for an object's type in `column`, or null. */
 inline const TVMFFIAny* CustomHook(const TVMFFITypeAttrColumn* column, int32_t type_index) {
-  if (column == nullptr) return nullptr;
-  int64_t offset = static_cast<int64_t>(type_index) - column->begin_index;
-  if (offset < 0 || offset >= static_cast<int64_t>(column->size)) return nullptr;
-  const TVMFFIAny* hook = &column->data[offset];
-  return hook->type_index == kTVMFFINone ? nullptr : hook;
+  const TVMFFIAny* hook = column != nullptr ? AttrColumnSlot(column, type_index) : nullptr;
+  return hook == nullptr || hook->type_index == kTVMFFINone ? nullptr : hook;
 }
 
 /*!

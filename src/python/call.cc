@@ -212,7 +212,7 @@ class CallArgs {
       case PyKind::kStr:
         return SetString(out, arg);
       case PyKind::kObject: {
-        TVMFFIObject* h = reinterpret_cast<PyObj*>(arg)->handle;
+        TVMFFIObject* h = LoadHandle(reinterpret_cast<PyObj*>(arg));
         if (IsReadOnlyTensor(arg, h)) return ReadOnly(i, arg, func_name);
         out->type_index = h->type_index;
         out->v_obj = h;

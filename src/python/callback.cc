@@ -388,7 +388,7 @@ void BindCallbackFunctions(nb::module_& m) {
       "_opaque_pyobject",
       [](nb::handle obj) {
         TVMFFIObject* h = PyObject_TypeCheck(obj.ptr(), ObjectType)
-                              ? reinterpret_cast<PyObj*>(obj.ptr())->handle
+                              ? LoadHandle(reinterpret_cast<PyObj*>(obj.ptr()))
                               : nullptr;
         if (h == nullptr || h->type_index != kTVMFFIOpaquePyObject) {
           throw nb::type_error("_opaque_pyobject needs an ffi.core.OpaquePyObject");

@@ -258,7 +258,7 @@ Classified Classify(PyObject* obj) {
   if (type == RValueRefType) return {PyKind::kMoved};
   if (PyObject_TypeCheck(obj, ObjectType)) {
     // A registered class whose __init__ never made its object has nothing to pass.
-    return {reinterpret_cast<PyObj*>(obj)->handle ? PyKind::kObject : PyKind::kUnsupported};
+    return {LoadHandle(reinterpret_cast<PyObj*>(obj)) ? PyKind::kObject : PyKind::kUnsupported};
   }
   if (type == DTypeType) return {PyKind::kDType};
   if (type == DeviceType) return {PyKind::kDevice};

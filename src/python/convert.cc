@@ -194,7 +194,7 @@ bool RefuseReadOnly(PyObject* value) {
       out->v_float64 = PyFloat_AsDouble(value);
       return !(out->v_float64 == -1.0 && PyErr_Occurred());
     case PyKind::kObject: {
-      TVMFFIObject* h = reinterpret_cast<PyObj*>(value)->handle;
+      TVMFFIObject* h = LoadHandle(reinterpret_cast<PyObj*>(value));
       if (IsReadOnlyTensor(value, h) && container_argument.in_call) return RefuseReadOnly(value);
       TVMFFIObjectIncRef(h);
       out->type_index = h->type_index;

@@ -163,7 +163,7 @@ OriginalError OriginalErrorOf(PyObject* exc) {
   PyObject* attr = PyObject_GetAttr(exc, ErrorAttribute());
   OriginalError out;
   if (attr != nullptr && PyObject_TypeCheck(attr, ObjectType)) {
-    TVMFFIObject* h = reinterpret_cast<PyObj*>(attr)->handle;
+    TVMFFIObject* h = LoadHandle(reinterpret_cast<PyObj*>(attr));
     if (h != nullptr && h->type_index == kTVMFFIError) {
       const TVMFFIErrorCell* cell = TVMFFIErrorGetCellPtr(h);
       out.kind = std::string(detail::ByteView(cell->kind));

@@ -43,7 +43,7 @@ PyTypeObject* FieldType = nullptr;
 /*! \brief The object's handle when it is one `f` applies to; NULL with an error otherwise. */
 TVMFFIObject* FieldTarget(PyField* f, PyObject* obj) {
   TVMFFIObject* h =
-      PyObject_TypeCheck(obj, ObjectType) ? reinterpret_cast<PyObj*>(obj)->handle : nullptr;
+      PyObject_TypeCheck(obj, ObjectType) ? LoadHandle(reinterpret_cast<PyObj*>(obj)) : nullptr;
   if (h == nullptr) {
     PyErr_Format(PyExc_TypeError, "field `%U` of `%U` needs an initialized `%U` object, not `%s`",
                  f->name, f->owner, f->owner, Py_TYPE(obj)->tp_name);

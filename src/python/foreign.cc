@@ -92,7 +92,7 @@ TVMFFIObject* ForeignObjectHandle(PyObject* obj) {
     PyObject* made = PyObject_CallMethod(obj, "__tvm_ffi_object__", nullptr);
     if (made == nullptr) return nullptr;
     if (PyObject_TypeCheck(made, ObjectType)) {
-      h = reinterpret_cast<PyObj*>(made)->handle;
+      h = LoadHandle(reinterpret_cast<PyObj*>(made));
       if (h == nullptr) PyErr_SetString(PyExc_TypeError, "__tvm_ffi_object__() has no object");
     } else if (IsReferenceObjectType(Py_TYPE(made))) {
       h = ReferenceHandle(made);

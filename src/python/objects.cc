@@ -85,7 +85,7 @@ PyObject* ObjectTypeIndex(PyObject* self, void*) {
 }
 
 PyObject* ObjectHandle(PyObject* self, void*) {
-  return PyLong_FromVoidPtr(reinterpret_cast<PyObj*>(self)->handle);
+  return PyLong_FromVoidPtr(LoadHandle(reinterpret_cast<PyObj*>(self)));
 }
 
 PyObject* ObjectHandleMethod(PyObject* self, PyObject*) { return ObjectHandle(self, nullptr); }
@@ -108,7 +108,7 @@ void RValueRefDealloc(PyObject* self) {
 
 PyObject* RValueRefRepr(PyObject* self) {
   PyObject* target = reinterpret_cast<PyRValueRef*>(self)->target;
-  if (reinterpret_cast<PyObj*>(target)->handle == nullptr) {  // consumed by a call
+  if (LoadHandle(reinterpret_cast<PyObj*>(target)) == nullptr) {  // consumed by a call
     return PyUnicode_FromFormat("<ffi.ObjectRValueRef of <%s (no FFI object)>>",
                                 Py_TYPE(target)->tp_name);
   }
@@ -135,7 +135,7 @@ TVMFFIObject* ReprPrintFunction() {
  * ("type.key(field=value, ...)", or the type's __ffi_repr__), else `<key object at 0x...>`.
  */
 PyObject* ObjectRepr(PyObject* self) {
-  if (reinterpret_cast<PyObj*>(self)->handle == nullptr) {
+  if (LoadHandle(reinterpret_cast<PyObj*>(self)) == nullptr) {
     return PyUnicode_FromFormat("<%s (no FFI object)>", Py_TYPE(self)->tp_name);
   }
   if (TVMFFIObject* print = ReprPrintFunction()) {
@@ -147,16 +147,16 @@ PyObject* ObjectRepr(PyObject* self) {
   PyObject* key = ObjectTypeKey(self, nullptr);
   if (key == nullptr) return nullptr;
   PyObject* r =
-      PyUnicode_FromFormat("<%S object at %p>", key, reinterpret_cast<PyObj*>(self)->handle);
+      PyUnicode_FromFormat("<%S object at %p>", key, LoadHandle(reinterpret_cast<PyObj*>(self)));
   Py_DECREF(key);
   return r;
 }
 
 PyObject* ObjectSameAs(PyObject* self, PyObject* other) {
-  TVMFFIObject* mine = reinterpret_cast<PyObj*>(self)->handle;
+  TVMFFIObject* mine = LoadHandle(reinterpret_cast<PyObj*>(self));
   if (mine == nullptr) return PyBool_FromLong(self == other);  // holds nothing: only itself
   if (PyObject_TypeCheck(other, ObjectType)) {
-    return PyBool_FromLong(reinterpret_cast<PyObj*>(other)->handle == mine);
+    return PyBool_FromLong(LoadHandle(reinterpret_cast<PyObj*>(other)) == mine);
   }
   // A tvm_ffi object is the same as this one when it holds the same FFI object.
   if (!IsForeignObjectType(Py_TYPE(other))) Py_RETURN_FALSE;
@@ -176,7 +176,7 @@ PyObject* ObjectRichCompare(PyObject* self, PyObject* other, int op) {
       !(PyObject_TypeCheck(other, ObjectType) || IsForeignObjectType(Py_TYPE(other)))) {
     Py_RETURN_NOTIMPLEMENTED;
   }
-  if (reinterpret_cast<PyObj*>(self)->handle == nullptr) {  // holds nothing: only itself
+  if (LoadHandle(reinterpret_cast<PyObj*>(self)) == nullptr) {  // holds nothing: only itself
     return PyBool_FromLong((self == other) == (op == Py_EQ));
   }
   PyObject* same = ObjectSameAs(self, other);
@@ -187,7 +187,7 @@ PyObject* ObjectRichCompare(PyObject* self, PyObject* other, int op) {
 
 /*! \brief The FFI object's address (the reference's hash), so equal objects hash alike. */
 Py_hash_t ObjectHash(PyObject* self) {
-  void* h = reinterpret_cast<PyObj*>(self)->handle;
+  void* h = LoadHandle(reinterpret_cast<PyObj*>(self));
   auto value = static_cast<Py_hash_t>(reinterpret_cast<uintptr_t>(h != nullptr ? h : self));
   return value == -1 ? -2 : value;
 }
@@ -214,7 +214,7 @@ PyObject* ObjectInitHandle(PyObject* self, PyObject* const* args, Py_ssize_t n) 
   PyObject* made = CallFunction(ctor, reinterpret_cast<PyFunc*>(args[0])->name, args + 1, n - 1);
   if (made == nullptr) return nullptr;
   TVMFFIObject* h =
-      PyObject_TypeCheck(made, ObjectType) ? reinterpret_cast<PyObj*>(made)->handle : nullptr;
+      PyObject_TypeCheck(made, ObjectType) ? LoadHandle(reinterpret_cast<PyObj*>(made)) : nullptr;
   int32_t want = ReflectedIndexOf(Py_TYPE(self));
   if (h == nullptr || (want >= 0 && !IsInstanceOfIndex(h, want))) {
     PyErr_Format(PyExc_TypeError,
@@ -225,9 +225,9 @@ PyObject* ObjectInitHandle(PyObject* self, PyObject* const* args, Py_ssize_t n) 
     return nullptr;
   }
   TVMFFIObjectIncRef(h);
-  TVMFFIObject* old = reinterpret_cast<PyObj*>(self)->handle;
-  reinterpret_cast<PyObj*>(self)->handle = h;
-  TVMFFIObjectDecRef(old);
+  // One step: another thread may be reading or moving the object meanwhile.
+  TVMFFIObject* old = ExchangeHandle(reinterpret_cast<PyObj*>(self), h);
+  if (old != nullptr) TVMFFIObjectDecRef(old);
   Py_DECREF(made);
   Py_RETURN_NONE;
 }
@@ -259,9 +259,9 @@ PyObject* ObjectMoveHandleFrom(PyObject* self, PyObject* other) {
   if (self == other) Py_RETURN_NONE;
   auto* to = reinterpret_cast<PyFunc*>(self);
   auto* from = reinterpret_cast<PyFunc*>(other);
-  TVMFFIObject* old = to->base.handle;
-  to->base.handle = std::exchange(from->base.handle, nullptr);
-  to->vectorcall = to->base.handle != nullptr ? FunctionVectorcall : EmptyFunctionVectorcall;
+  TVMFFIObject* taken = ExchangeHandle(&from->base, nullptr);
+  TVMFFIObject* old = ExchangeHandle(&to->base, taken);
+  to->vectorcall = taken != nullptr ? FunctionVectorcall : EmptyFunctionVectorcall;
   from->vectorcall = EmptyFunctionVectorcall;
   Py_XINCREF(from->name);
   Py_XSETREF(to->name, from->name);
@@ -462,7 +462,7 @@ void BindObjectFunctions(nb::module_& m) {
             !PyType_IsSubtype(type, from) || type->tp_basicsize != from->tp_basicsize) {
           throw nb::type_error("_wrap_as needs an ffi.Object and a subclass of its class");
         }
-        TVMFFIObject* h = reinterpret_cast<PyObj*>(obj.ptr())->handle;
+        TVMFFIObject* h = LoadHandle(reinterpret_cast<PyObj*>(obj.ptr()));
         if (h == nullptr) throw nb::type_error("_wrap_as needs an object that holds one");
         TVMFFIObjectIncRef(h);
         return Check(WrapObject(type, h));

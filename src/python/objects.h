@@ -21,6 +21,19 @@ struct PyObj {
 };
 
 /*!
+ * \brief The FFI object `o` holds (borrowed), or NULL: read atomically, as a call taking the
+ * object over (`_move()`) may take it out, and put it back, from another thread at once
+ * (free-threaded Python). Every read of a live object's handle goes through here.
+ */
+inline TVMFFIObject* LoadHandle(const PyObj* o) {
+  return __atomic_load_n(&o->handle, __ATOMIC_ACQUIRE);
+}
+/*! \brief Sets the handle of `o` (a new object's, or a re-initialized one's); the previous one. */
+inline TVMFFIObject* ExchangeHandle(PyObj* o, TVMFFIObject* handle) {
+  return __atomic_exchange_n(&o->handle, handle, __ATOMIC_ACQ_REL);
+}
+
+/*!
  * \brief What Object._move() returns: passed to a call, it hands the object over (the callee may
  * take the Python object's reference, leaving it without an object), so that the callee can own
  * it alone.
@@ -69,7 +82,7 @@ inline constexpr const char* kNoObjectReason =
  * does), so that such an object fails cleanly wherever it is used.
  */
 inline TVMFFIObject* HandleOf(PyObject* self) {
-  TVMFFIObject* h = reinterpret_cast<PyObj*>(self)->handle;
+  TVMFFIObject* h = LoadHandle(reinterpret_cast<PyObj*>(self));
   if (FFI_UNLIKELY(h == nullptr)) RaiseNoObject(self);
   return h;
 }

@@ -191,12 +191,16 @@ PyObject* NewMethod(const TVMFFIMethodInfo& info, PyObject* name) {
 PyObject* TypeAttr(int32_t type_index, const char* name) {
   TVMFFIByteArray key{name, std::strlen(name)};
   const TVMFFITypeAttrColumn* column = TVMFFIGetTypeAttrColumn(&key);
-  if (column == nullptr || type_index < column->begin_index ||
-      type_index >= column->begin_index + column->size) {
+  if (column == nullptr) Py_RETURN_NONE;
+  // Read as the runtime publishes a grown column while others read it (buffer, then size): the
+  // size first, so the buffer read after it holds at least that many values.
+  int32_t size = __atomic_load_n(&column->size, __ATOMIC_ACQUIRE);
+  const TVMFFIAny* data = __atomic_load_n(&column->data, __ATOMIC_ACQUIRE);
+  if (type_index < column->begin_index || type_index >= column->begin_index + size) {
     Py_RETURN_NONE;
   }
   TVMFFIAny owned;
-  if (TVMFFIAnyViewToOwnedAny(&column->data[type_index - column->begin_index], &owned) != 0) {
+  if (TVMFFIAnyViewToOwnedAny(&data[type_index - column->begin_index], &owned) != 0) {
     return RaiseFromFFI(-1);
   }
   return ToPython(&owned);

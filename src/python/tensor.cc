@@ -140,7 +140,7 @@ void LegacyCapsuleDestructor(PyObject* cap) {
 bool IsReadOnly(PyObject* self) {
   if (reinterpret_cast<PyTensor*>(self)->read_only) return true;
   DLManagedTensorVersioned* m = nullptr;
-  if (TVMFFITensorToDLPackVersioned(reinterpret_cast<PyObj*>(self)->handle, &m) != 0) {
+  if (TVMFFITensorToDLPackVersioned(LoadHandle(reinterpret_cast<PyObj*>(self)), &m) != 0) {
     ClearRaisedFFIError();
     return false;
   }
@@ -317,7 +317,7 @@ PyObject* TensorDLPack(PyObject* self, PyObject* const* args, Py_ssize_t nargsf,
   // The consumer's stream waits for the producer's before it sees the tensor (also for a copy,
   // which reads the data now: CPU only, where there are no streams).
   if (!SyncForConsumer(t->device, a.stream)) return nullptr;
-  TVMFFIObject* h = reinterpret_cast<PyObj*>(self)->handle;
+  TVMFFIObject* h = LoadHandle(reinterpret_cast<PyObj*>(self));
   if (copy != 1) return ExportCapsule(self, h, major, false);
   TVMFFIObject* c = CopyCPU(*t);
   if (c == nullptr) return nullptr;
@@ -342,7 +342,7 @@ PyObject* TensorSize(PyObject* self, PyObject* dim) {
 
 PyObject* TensorRepr(PyObject* self) {
   // As ffi.Object's repr: one that holds no tensor says so rather than failing.
-  if (reinterpret_cast<PyObj*>(self)->handle == nullptr) {
+  if (LoadHandle(reinterpret_cast<PyObj*>(self)) == nullptr) {
     return PyUnicode_FromFormat("<%s (no FFI object)>", Py_TYPE(self)->tp_name);
   }
   DLTensor* t = DL(self);

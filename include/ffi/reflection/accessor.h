@@ -18,6 +18,7 @@
 #include <string_view>
 
 #include "../any.h"
+#include "../detail/attr_column.h"
 #include "../function.h"
 
 namespace tvm {
@@ -164,9 +165,8 @@ class TypeAttrColumn {
   /*! \brief The value for `type_index` (borrowed from the column, which lives as long as the
    * process), or None. */
   AnyView operator[](int32_t type_index) const {
-    int32_t offset = type_index - column_->begin_index;
-    if (offset < 0 || offset >= column_->size) return AnyView();
-    return AnyView::FromRaw(column_->data[offset]);
+    const TVMFFIAny* slot = ::tvm::ffi::detail::AttrColumnSlot(column_, type_index);
+    return slot != nullptr ? AnyView::FromRaw(*slot) : AnyView();
   }
 
  private:

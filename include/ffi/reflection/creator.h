@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "../container/map.h"
+#include "../detail/attr_column.h"
 #include "accessor.h"
 
 namespace tvm {
@@ -26,11 +27,9 @@ inline std::optional<Function> NewFunctionOf(const TVMFFITypeInfo* info) {
   TVMFFIByteArray name = reflection::AsByteArray(type_attr::kNew.name);
   const TVMFFITypeAttrColumn* column = TVMFFIGetTypeAttrColumn(&name);
   if (column == nullptr) return std::nullopt;
-  int32_t offset = info->type_index - column->begin_index;
-  if (offset < 0 || offset >= column->size || column->data[offset].type_index != kTVMFFIFunction) {
-    return std::nullopt;
-  }
-  return AnyView::FromRaw(column->data[offset]).cast<Function>();
+  const TVMFFIAny* slot = AttrColumnSlot(column, info->type_index);
+  if (slot == nullptr || slot->type_index != kTVMFFIFunction) return std::nullopt;
+  return AnyView::FromRaw(*slot).cast<Function>();
 }
 }  // namespace detail
 

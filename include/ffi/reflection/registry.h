@@ -29,6 +29,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "../detail/attr_column.h"
 #include "../detail/type_schema.h"
 #include "../named_args.h"
 #include "accessor.h"
@@ -146,8 +147,8 @@ inline bool HasTypeAttr(int32_t type_index, std::string_view name) {
   TVMFFIByteArray name_bytes{name.data(), name.size()};
   const TVMFFITypeAttrColumn* column = TVMFFIGetTypeAttrColumn(&name_bytes);
   if (column == nullptr) return false;
-  int32_t offset = type_index - column->begin_index;
-  return offset >= 0 && offset < column->size && column->data[offset].type_index != kTVMFFINone;
+  const TVMFFIAny* slot = ::tvm::ffi::detail::AttrColumnSlot(column, type_index);
+  return slot != nullptr && slot->type_index != kTVMFFINone;
 }
 
 /*!
