@@ -18,7 +18,11 @@
 #                 venv and tested without a compiler; the free-threaded wheel (tests/wheels.sh)
 #   clients       PyPI clients of the reference (apache-tvm, TileLang, xgrammar) on both runtimes
 #
-#   bash tests/run_all.sh              every stage, in this order
+#   free-threaded-tsan  (only when named) the thread stress suites on a ThreadSanitizer build of
+#                 free-threaded CPython 3.13t with the package built with TSan
+#                 (tests/tsan_free_threaded.sh; the interpreter is built once, ~15 minutes)
+#
+#   bash tests/run_all.sh              every stage but the optional ones, in this order
 #   bash tests/run_all.sh cpp python   the named stages only (after provision and build)
 #
 # Run it inside a virtual environment. Everything is built with -Wall -Wextra -Werror.
@@ -257,13 +261,21 @@ stage_clients() {
   bash tests/clients/run.sh "$clients_cache/clients-$clients_key" "${wheel_settings[@]}"
 }
 
+stage_free_threaded_tsan() {
+  section "Thread stress suites on free-threaded CPython 3.13t under ThreadSanitizer"
+  bash tests/tsan_free_threaded.sh build/ft-tsan
+}
+
+# Run only when named: longer than a CI run allows beside the others.
+optional_stages=(free-threaded-tsan)
+
 stages=("$@")
 if [ "${#stages[@]}" -eq 0 ]; then
   stages=("${all_stages[@]}")
 fi
 for stage in "${stages[@]}"; do
-  if [[ ! " ${all_stages[*]} " == *" $stage "* ]]; then
-    echo "error: unknown stage '$stage'; the stages: ${all_stages[*]}" >&2
+  if [[ ! " ${all_stages[*]} ${optional_stages[*]} " == *" $stage "* ]]; then
+    echo "error: unknown stage '$stage'; the stages: ${all_stages[*]} ${optional_stages[*]}" >&2
     exit 2
   fi
 done
