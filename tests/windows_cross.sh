@@ -16,7 +16,8 @@ set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 repo=$(pwd)
-build=${FFI_WINDOWS_BUILD_DIR:-$repo/build/windows}
+# Absolute: CMake would take a relative output directory from each subdirectory.
+build=$(realpath -m "${FFI_WINDOWS_BUILD_DIR:-$repo/build/windows}")
 jobs=${JOBS:-2}
 gtest_src=${FFI_GTEST_SOURCE_DIR:-/usr/src/googletest}
 
