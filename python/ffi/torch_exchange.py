@@ -179,10 +179,8 @@ def ensure_exchange_api(build: bool | None = None) -> str:
     torch = _torch()
     if torch is None:
         raise RuntimeError("PyTorch is not imported: import torch first")
-    if _provider is not None and _has_table(torch):
-        return _provider
-    if _has_table(torch):
-        _provider = "pytorch"
+    if _has_table(torch):  # provided earlier in this process, or PyTorch's own
+        _provider = _provider or "pytorch"
         return _provider
     try:
         importlib.import_module("torch_c_dlpack_ext")  # sets the table on import, if it has one
