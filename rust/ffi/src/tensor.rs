@@ -1,0 +1,423 @@
+//! Tensors over DLPack: [`Tensor`] owns one (a reference-counted object), [`TensorView`]
+//! borrows one (what a kernel receives: PyTorch, NumPy, JAX and CuPy arrays arrive as views,
+//! without a copy).
+//!
+//! An owning tensor converts to a view, never the reverse. Rust-owned buffers become tensors
+//! without a copy ([`Tensor::from_vec`]); [`Tensor::alloc`] allocates through the host's
+//! allocator (PyTorch's when called from PyTorch).
+
+use std::ffi::c_void;
+use std::marker::PhantomData;
+
+use crate::any::{AnyView, FromAny, TypeName};
+use crate::dtype::{DataType, Device};
+use crate::error::{check, Error, Result};
+use crate::object::{object_wrapper, ObjectRef};
+use crate::sys;
+
+object_wrapper!(
+    /// An owned tensor: a reference-counted object holding a `DLTensor`.
+    Tensor,
+    sys::kTVMFFITensor,
+    "Tensor",
+    "ffi.Tensor"
+);
+
+/// A borrowed tensor, valid for `'a`: a `DLTensor` someone else owns.
+#[derive(Clone, Copy)]
+pub struct TensorView<'a> {
+    dl: *const sys::DLTensor,
+    _borrow: PhantomData<&'a sys::DLTensor>,
+}
+
+// A view is a read-only description; the data's synchronisation is the owner's, as in C++.
+unsafe impl Send for TensorView<'_> {}
+unsafe impl Sync for TensorView<'_> {}
+
+/// A Rust element type with its DLPack dtype: what [`TensorView::as_slice`] reads as.
+pub trait Element: Copy + 'static {
+    /// The dtype whose elements are `Self`.
+    const DTYPE: DataType;
+}
+
+macro_rules! element {
+    ($($t:ty => $d:expr),*) => {$(
+        impl Element for $t {
+            const DTYPE: DataType = $d;
+        }
+    )*};
+}
+element!(f32 => DataType::F32, f64 => DataType::F64, i8 => DataType::I8, i16 => DataType::I16,
+         i32 => DataType::I32, i64 => DataType::I64, u8 => DataType::U8, u16 => DataType::U16,
+         u32 => DataType::U32, u64 => DataType::U64, bool => DataType::BOOL);
+
+/// The methods a `DLTensor` answers, shared by [`Tensor`] and [`TensorView`].
+macro_rules! tensor_methods {
+    () => {
+        /// Number of dimensions.
+        pub fn ndim(&self) -> usize {
+            self.dl().ndim.max(0) as usize
+        }
+
+        /// The extents.
+        pub fn shape(&self) -> &[i64] {
+            let dl = self.dl();
+            if dl.ndim <= 0 || dl.shape.is_null() {
+                &[]
+            } else {
+                unsafe { std::slice::from_raw_parts(dl.shape, dl.ndim as usize) }
+            }
+        }
+
+        /// The strides in elements; compact row-major strides when the producer left them null.
+        pub fn strides(&self) -> Vec<i64> {
+            let dl = self.dl();
+            if !dl.strides.is_null() && dl.ndim > 0 {
+                return unsafe { std::slice::from_raw_parts(dl.strides, dl.ndim as usize) }
+                    .to_vec();
+            }
+            let shape = self.shape();
+            let mut strides = vec![1_i64; shape.len()];
+            for i in (0..shape.len().saturating_sub(1)).rev() {
+                strides[i] = strides[i + 1] * shape[i + 1];
+            }
+            strides
+        }
+
+        /// Extent of dimension `i`; negative `i` counts from the end. Panics when out of range.
+        pub fn size(&self, i: i64) -> i64 {
+            self.shape()[self.axis(i)]
+        }
+
+        /// Stride of dimension `i`; negative `i` counts from the end. Panics when out of range.
+        pub fn stride(&self, i: i64) -> i64 {
+            self.strides()[self.axis(i)]
+        }
+
+        fn axis(&self, i: i64) -> usize {
+            let n = self.ndim() as i64;
+            let axis = if i < 0 { i + n } else { i };
+            assert!(axis >= 0 && axis < n, "axis {i} out of range for a {n}-d tensor");
+            axis as usize
+        }
+
+        /// Number of elements.
+        pub fn numel(&self) -> i64 {
+            self.shape().iter().product()
+        }
+
+        /// The element type.
+        pub fn dtype(&self) -> DataType {
+            DataType(self.dl().dtype)
+        }
+
+        /// Where the data lives.
+        pub fn device(&self) -> Device {
+            Device(self.dl().device)
+        }
+
+        /// Bytes from the allocation's start to the first element.
+        pub fn byte_offset(&self) -> u64 {
+            self.dl().byte_offset
+        }
+
+        /// Address of the first element (the allocation plus the byte offset).
+        pub fn data_ptr(&self) -> *mut c_void {
+            let dl = self.dl();
+            (dl.data as *mut u8).wrapping_add(dl.byte_offset as usize) as *mut c_void
+        }
+
+        /// Whether the elements are laid out compactly in row-major order (dimensions of extent
+        /// 1 may have any stride).
+        pub fn is_contiguous(&self) -> bool {
+            let dl = self.dl();
+            if dl.strides.is_null() {
+                return true;
+            }
+            let shape = self.shape();
+            let strides = self.strides();
+            let mut expected = 1_i64;
+            for i in (0..shape.len()).rev() {
+                if shape[i] != 1 && strides[i] != expected {
+                    return false;
+                }
+                expected *= shape[i];
+            }
+            true
+        }
+
+        /// The elements as a slice: the tensor must be on the CPU, contiguous and of `T`'s dtype
+        /// (a `TypeError` or `ValueError` says which failed).
+        pub fn as_slice<T: Element>(&self) -> Result<&[T]> {
+            self.check_slice::<T>()?;
+            let n = self.numel() as usize;
+            if n == 0 {
+                return Ok(&[]);
+            }
+            Ok(unsafe { std::slice::from_raw_parts(self.data_ptr() as *const T, n) })
+        }
+
+        /// The raw `DLTensor`.
+        pub fn as_dltensor(&self) -> &sys::DLTensor {
+            self.dl()
+        }
+
+        fn check_slice<T: Element>(&self) -> Result<()> {
+            if self.dtype() != T::DTYPE {
+                return Err(Error::new(
+                    "TypeError",
+                    format!("the tensor holds {} elements, not {}", self.dtype(), T::DTYPE),
+                ));
+            }
+            let device = self.device().device_type();
+            if device != sys::kDLCPU && device != sys::kDLCUDAHost && device != sys::kDLROCMHost {
+                return Err(Error::new(
+                    "ValueError",
+                    format!("the tensor's data is on {}, not in host memory", self.device()),
+                ));
+            }
+            if !self.is_contiguous() {
+                return Err(Error::new("ValueError", "the tensor is not contiguous"));
+            }
+            if self.numel() > 0 && (self.data_ptr() as usize) % std::mem::align_of::<T>() != 0 {
+                return Err(Error::new(
+                    "ValueError",
+                    "the tensor's data is not aligned for its type",
+                ));
+            }
+            Ok(())
+        }
+    };
+}
+
+impl<'a> TensorView<'a> {
+    /// A view of a `DLTensor` that outlives `'a`.
+    ///
+    /// # Safety
+    /// `dl` must point to a valid `DLTensor` whose shape, strides and data stay valid for `'a`.
+    pub unsafe fn from_raw(dl: *const sys::DLTensor) -> TensorView<'a> {
+        TensorView { dl, _borrow: PhantomData }
+    }
+
+    fn dl(&self) -> &sys::DLTensor {
+        unsafe { &*self.dl }
+    }
+
+    tensor_methods!();
+
+    /// The elements as a mutable slice (CPU, contiguous, `T`'s dtype): how a kernel writes its
+    /// output argument. Two views of the same memory passed to one call alias; as in C and C++,
+    /// the host promises not to.
+    pub fn as_mut_slice<T: Element>(&mut self) -> Result<&mut [T]> {
+        self.check_slice::<T>()?;
+        let n = self.numel() as usize;
+        if n == 0 {
+            return Ok(&mut []);
+        }
+        Ok(unsafe { std::slice::from_raw_parts_mut(self.data_ptr() as *mut T, n) })
+    }
+}
+
+impl Tensor {
+    fn dl(&self) -> &sys::DLTensor {
+        unsafe { &*self.0.cell::<sys::DLTensor>() }
+    }
+
+    tensor_methods!();
+
+    /// A view borrowing this tensor.
+    pub fn view(&self) -> TensorView<'_> {
+        unsafe { TensorView::from_raw(self.0.cell::<sys::DLTensor>()) }
+    }
+
+    /// The elements as a mutable slice (CPU, contiguous, `T`'s dtype). Other references to the
+    /// same tensor (clones, views in other languages) see the writes.
+    pub fn as_mut_slice<T: Element>(&mut self) -> Result<&mut [T]> {
+        self.check_slice::<T>()?;
+        let n = self.numel() as usize;
+        if n == 0 {
+            return Ok(&mut []);
+        }
+        Ok(unsafe { std::slice::from_raw_parts_mut(self.data_ptr() as *mut T, n) })
+    }
+
+    /// A new compact tensor allocated through the environment's allocator (the host's:
+    /// PyTorch's inside a call from PyTorch; an aligned CPU allocation otherwise).
+    pub fn alloc(shape: &[i64], dtype: DataType, device: Device) -> Result<Tensor> {
+        let mut shape_buf = shape.to_vec();
+        let mut prototype = sys::DLTensor {
+            data: std::ptr::null_mut(),
+            device: device.0,
+            ndim: i32::try_from(shape.len())?,
+            dtype: dtype.0,
+            shape: shape_buf.as_mut_ptr(),
+            strides: std::ptr::null_mut(),
+            byte_offset: 0,
+        };
+        let mut out: sys::TVMFFIObjectHandle = std::ptr::null_mut();
+        check(unsafe { sys::TVMFFIEnvTensorAlloc(&mut prototype, &mut out) })?;
+        Ok(Tensor(
+            unsafe { ObjectRef::from_raw(out) }.expect("TVMFFIEnvTensorAlloc returns a tensor"),
+        ))
+    }
+
+    /// A CPU tensor over `data` without a copy: the Vec is dropped when the last reference
+    /// (in any language) goes. `shape`'s product must equal `data.len()` (a `ValueError`).
+    pub fn from_vec<T: Element + Send>(data: Vec<T>, shape: &[i64]) -> Result<Tensor> {
+        let count: i64 = shape.iter().product();
+        if shape.iter().any(|&d| d < 0) || count as usize != data.len() {
+            return Err(Error::new(
+                "ValueError",
+                format!("shape {shape:?} does not hold {} elements", data.len()),
+            ));
+        }
+        struct Owner<T> {
+            data: Vec<T>,
+            shape: Vec<i64>,
+            managed: sys::DLManagedTensorVersioned,
+        }
+        unsafe extern "C" fn delete<T>(managed: *mut sys::DLManagedTensorVersioned) {
+            let owner = (*managed).manager_ctx as *mut Owner<T>;
+            drop(Box::from_raw(owner));
+        }
+        let mut owner = Box::new(Owner {
+            data,
+            shape: shape.to_vec(),
+            managed: sys::DLManagedTensorVersioned {
+                version: sys::DLPackVersion {
+                    major: sys::DLPACK_MAJOR_VERSION,
+                    minor: sys::DLPACK_MINOR_VERSION,
+                },
+                manager_ctx: std::ptr::null_mut(),
+                deleter: Some(delete::<T>),
+                flags: 0,
+                dl_tensor: sys::DLTensor {
+                    data: std::ptr::null_mut(),
+                    device: Device::cpu().0,
+                    ndim: i32::try_from(shape.len())?,
+                    dtype: T::DTYPE.0,
+                    shape: std::ptr::null_mut(),
+                    strides: std::ptr::null_mut(),
+                    byte_offset: 0,
+                },
+            },
+        });
+        owner.managed.dl_tensor.data = owner.data.as_mut_ptr() as *mut c_void;
+        owner.managed.dl_tensor.shape = owner.shape.as_mut_ptr();
+        let owner = Box::into_raw(owner);
+        unsafe {
+            (*owner).managed.manager_ctx = owner as *mut c_void;
+            let managed = std::ptr::addr_of_mut!((*owner).managed);
+            match Tensor::from_dlpack_versioned(managed) {
+                Ok(tensor) => Ok(tensor),
+                Err(error) => {
+                    // Nothing was taken on failure: the buffer is still ours.
+                    drop(Box::from_raw(owner));
+                    Err(error)
+                }
+            }
+        }
+    }
+
+    /// Takes a versioned DLPack tensor (its deleter runs when the last reference goes). On
+    /// failure nothing is taken: the caller still owns `managed`.
+    ///
+    /// # Safety
+    /// `managed` must be a valid DLPack tensor not owned by anyone else.
+    pub unsafe fn from_dlpack_versioned(
+        managed: *mut sys::DLManagedTensorVersioned,
+    ) -> Result<Tensor> {
+        let mut out: sys::TVMFFIObjectHandle = std::ptr::null_mut();
+        check(sys::TVMFFITensorFromDLPackVersioned(managed, 0, 0, &mut out))?;
+        Ok(Tensor(ObjectRef::from_raw(out).expect("a tensor")))
+    }
+
+    /// Takes a legacy DLPack tensor, as [`Tensor::from_dlpack_versioned`].
+    ///
+    /// # Safety
+    /// `managed` must be a valid DLPack tensor not owned by anyone else.
+    pub unsafe fn from_dlpack(managed: *mut sys::DLManagedTensor) -> Result<Tensor> {
+        let mut out: sys::TVMFFIObjectHandle = std::ptr::null_mut();
+        check(sys::TVMFFITensorFromDLPack(managed, 0, 0, &mut out))?;
+        Ok(Tensor(ObjectRef::from_raw(out).expect("a tensor")))
+    }
+
+    /// Exports as a versioned DLPack tensor holding a reference to this one: hand it to
+    /// another framework, which calls its deleter when done.
+    pub fn to_dlpack_versioned(&self) -> Result<*mut sys::DLManagedTensorVersioned> {
+        let mut out = std::ptr::null_mut();
+        check(unsafe { sys::TVMFFITensorToDLPackVersioned(self.0.as_raw(), &mut out) })?;
+        Ok(out)
+    }
+
+    /// Exports as a legacy DLPack tensor holding a reference to this one.
+    pub fn to_dlpack(&self) -> Result<*mut sys::DLManagedTensor> {
+        let mut out = std::ptr::null_mut();
+        check(unsafe { sys::TVMFFITensorToDLPack(self.0.as_raw(), &mut out) })?;
+        Ok(out)
+    }
+}
+
+impl std::fmt::Debug for Tensor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Tensor(shape={:?}, dtype={}, device={})",
+            self.shape(),
+            self.dtype(),
+            self.device()
+        )
+    }
+}
+
+impl std::fmt::Debug for TensorView<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "TensorView(shape={:?}, dtype={}, device={})",
+            self.shape(),
+            self.dtype(),
+            self.device()
+        )
+    }
+}
+
+impl TypeName for TensorView<'_> {
+    fn type_name() -> std::string::String {
+        "Tensor".into()
+    }
+    fn type_schema() -> std::string::String {
+        r#"{"type":"Tensor"}"#.into()
+    }
+}
+
+impl<'a> FromAny<'a> for TensorView<'a> {
+    /// A borrowed `DLTensor*` (what hosts pass for framework tensors) or a Tensor object.
+    fn from_any(value: AnyView<'a>) -> Option<Self> {
+        let raw = value.as_raw();
+        unsafe {
+            match raw.type_index {
+                sys::kTVMFFIDLTensorPtr => {
+                    Some(TensorView::from_raw(raw.payload.v_ptr as *const sys::DLTensor))
+                }
+                sys::kTVMFFITensor => Some(TensorView::from_raw(
+                    sys::object_cell::<sys::DLTensor>(raw.payload.v_obj as sys::TVMFFIObjectHandle),
+                )),
+                _ => None,
+            }
+        }
+    }
+}
+
+impl<'a> crate::any::IntoAny for TensorView<'a> {
+    /// A borrowed `DLTensor*`: valid only while the view's source is (as an argument of a call).
+    fn into_any(self) -> crate::Any {
+        unsafe {
+            crate::Any::from_raw(sys::TVMFFIAny {
+                type_index: sys::kTVMFFIDLTensorPtr,
+                small_str_len: 0,
+                payload: sys::TVMFFIAnyPayload { v_ptr: self.dl as *mut c_void },
+            })
+        }
+    }
+}
