@@ -7,6 +7,7 @@
 //! --libdir`) and links it; the library's SONAME is the standard runtime's, so a library or
 //! program built with this crate binds to whichever TVM-FFI runtime a process loaded first.
 #![allow(non_camel_case_types, non_snake_case, non_upper_case_globals)]
+#![warn(missing_docs)]
 
 use std::ffi::{c_char, c_int, c_void};
 

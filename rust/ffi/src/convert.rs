@@ -317,6 +317,24 @@ from_into_any!(
     crate::Bytes
 );
 
+impl From<ObjectRef> for Any {
+    fn from(value: ObjectRef) -> Any {
+        object_into_any(value)
+    }
+}
+
+impl From<&ObjectRef> for Any {
+    fn from(value: &ObjectRef) -> Any {
+        object_into_any(value.clone())
+    }
+}
+
+impl<T: IntoAny> From<Vec<T>> for Any {
+    fn from(value: Vec<T>) -> Any {
+        value.into_any()
+    }
+}
+
 impl<T: IntoAny> From<Option<T>> for Any {
     fn from(value: Option<T>) -> Any {
         value.into_any()

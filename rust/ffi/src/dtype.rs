@@ -135,7 +135,7 @@ impl DataType {
 
     /// Bytes one element takes, rounded up (sub-byte types count one byte per element).
     pub fn bytes_per_element(&self) -> usize {
-        (self.0.bits as usize * self.0.lanes as usize + 7) / 8
+        (self.0.bits as usize * self.0.lanes as usize).div_ceil(8)
     }
 }
 

@@ -32,6 +32,8 @@
 //! ffi.config --libdir`. A program (not a `cdylib`) also needs the runtime on its loader path;
 //! its build script can add `-Wl,-rpath,$DEP_FFI_LIBDIR` (see `docs/rust.md`).
 
+#![warn(missing_docs)]
+
 pub use ffi_sys as sys;
 
 mod any;

@@ -220,6 +220,18 @@ macro_rules! object_wrapper {
             }
         }
 
+        impl From<$name> for $crate::any::Any {
+            fn from(value: $name) -> $crate::any::Any {
+                $crate::convert::object_into_any(value.0)
+            }
+        }
+
+        impl From<&$name> for $crate::any::Any {
+            fn from(value: &$name) -> $crate::any::Any {
+                $crate::convert::object_into_any(value.0.clone())
+            }
+        }
+
         impl From<$name> for $crate::object::ObjectRef {
             fn from(value: $name) -> Self {
                 value.0

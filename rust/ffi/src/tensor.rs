@@ -264,24 +264,31 @@ impl Tensor {
     /// A CPU tensor over `data` without a copy: the Vec is dropped when the last reference
     /// (in any language) goes. `shape`'s product must equal `data.len()` (a `ValueError`).
     pub fn from_vec<T: Element + Send>(data: Vec<T>, shape: &[i64]) -> Result<Tensor> {
-        let count: i64 = shape.iter().product();
-        if shape.iter().any(|&d| d < 0) || count as usize != data.len() {
-            return Err(Error::new(
-                "ValueError",
-                format!("shape {shape:?} does not hold {} elements", data.len()),
-            ));
-        }
-        struct Owner<T> {
-            data: Vec<T>,
+        Tensor::from_buffer(data, shape)
+    }
+
+    /// A CPU tensor over the elements of any owned buffer (a `Vec`, a `Box<[T]>`, a memory map
+    /// wrapper...), without a copy. The buffer is dropped exactly once, when the last reference
+    /// (in any language) goes; on error it is dropped before returning.
+    pub fn from_buffer<T, B>(buffer: B, shape: &[i64]) -> Result<Tensor>
+    where
+        T: Element,
+        B: AsMut<[T]> + Send + 'static,
+    {
+        struct Owner<B> {
+            buffer: B,
             shape: Vec<i64>,
             managed: sys::DLManagedTensorVersioned,
         }
-        unsafe extern "C" fn delete<T>(managed: *mut sys::DLManagedTensorVersioned) {
-            let owner = (*managed).manager_ctx as *mut Owner<T>;
-            drop(Box::from_raw(owner));
+        unsafe extern "C" fn delete<B>(managed: *mut sys::DLManagedTensorVersioned) {
+            let owner = (*managed).manager_ctx as *mut Owner<B>;
+            // A panicking Drop must not unwind into the runtime.
+            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                drop(Box::from_raw(owner));
+            }));
         }
         let mut owner = Box::new(Owner {
-            data,
+            buffer,
             shape: shape.to_vec(),
             managed: sys::DLManagedTensorVersioned {
                 version: sys::DLPackVersion {
@@ -289,7 +296,7 @@ impl Tensor {
                     minor: sys::DLPACK_MINOR_VERSION,
                 },
                 manager_ctx: std::ptr::null_mut(),
-                deleter: Some(delete::<T>),
+                deleter: Some(delete::<B>),
                 flags: 0,
                 dl_tensor: sys::DLTensor {
                     data: std::ptr::null_mut(),
@@ -302,20 +309,26 @@ impl Tensor {
                 },
             },
         });
-        owner.managed.dl_tensor.data = owner.data.as_mut_ptr() as *mut c_void;
+        let elements = owner.buffer.as_mut();
+        let (data, len) = (elements.as_mut_ptr(), elements.len());
+        let count =
+            shape.iter().try_fold(1_i64, |n, &d| if d < 0 { None } else { n.checked_mul(d) });
+        if count != Some(len as i64) {
+            return Err(Error::new(
+                "ValueError",
+                format!("shape {shape:?} does not hold {len} elements"),
+            ));
+        }
+        owner.managed.dl_tensor.data = data as *mut c_void;
         owner.managed.dl_tensor.shape = owner.shape.as_mut_ptr();
         let owner = Box::into_raw(owner);
         unsafe {
             (*owner).managed.manager_ctx = owner as *mut c_void;
             let managed = std::ptr::addr_of_mut!((*owner).managed);
-            match Tensor::from_dlpack_versioned(managed) {
-                Ok(tensor) => Ok(tensor),
-                Err(error) => {
-                    // Nothing was taken on failure: the buffer is still ours.
-                    drop(Box::from_raw(owner));
-                    Err(error)
-                }
-            }
+            Tensor::from_dlpack_versioned(managed).inspect_err(|_| {
+                // Nothing was taken on failure: the buffer is still ours.
+                drop(Box::from_raw(owner));
+            })
         }
     }
 

@@ -1,0 +1,140 @@
+//! Tensors: Rust buffers without copies, the environment allocator, DLPack in and out, views.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use ffi::{Any, DataType, Device, ObjectType, Tensor, TensorView};
+
+/// A buffer whose release the tests can count.
+struct CountedBuffer {
+    data: Vec<f32>,
+    drops: &'static AtomicUsize,
+}
+
+impl AsMut<[f32]> for CountedBuffer {
+    fn as_mut(&mut self) -> &mut [f32] {
+        &mut self.data
+    }
+}
+
+impl Drop for CountedBuffer {
+    fn drop(&mut self) {
+        self.drops.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+#[test]
+fn a_rust_buffer_becomes_a_tensor_without_a_copy_and_is_freed_once() {
+    static DROPS: AtomicUsize = AtomicUsize::new(0);
+    let data = vec![1.0_f32, 2.0, 3.0, 4.0];
+    let address = data.as_ptr() as usize;
+    let tensor = Tensor::from_buffer(CountedBuffer { data, drops: &DROPS }, &[2, 2]).unwrap();
+    assert_eq!(tensor.data_ptr() as usize, address, "no copy");
+    assert_eq!(tensor.shape(), &[2, 2]);
+    assert_eq!(tensor.strides(), vec![2, 1]);
+    assert_eq!(tensor.dtype(), DataType::F32);
+    assert_eq!(tensor.device(), Device::cpu());
+    assert!(tensor.is_contiguous());
+    assert_eq!(tensor.numel(), 4);
+    assert_eq!(tensor.size(-1), 2);
+    assert_eq!(tensor.stride(0), 2);
+    let copy = tensor.clone();
+    let exported = tensor.to_dlpack_versioned().unwrap();
+    drop(tensor);
+    drop(copy);
+    assert_eq!(DROPS.load(Ordering::SeqCst), 0, "the exported tensor still holds the buffer");
+    unsafe { ((*exported).deleter.unwrap())(exported) };
+    assert_eq!(DROPS.load(Ordering::SeqCst), 1, "freed once, with the last reference");
+}
+
+#[test]
+fn a_refused_buffer_is_dropped_before_the_error_returns() {
+    static DROPS: AtomicUsize = AtomicUsize::new(0);
+    let buffer = CountedBuffer { data: vec![0.0; 5], drops: &DROPS };
+    let error = Tensor::from_buffer(buffer, &[2, 3]).unwrap_err();
+    assert_eq!(error.kind(), "ValueError");
+    assert_eq!(DROPS.load(Ordering::SeqCst), 1);
+}
+
+#[test]
+fn the_vec_is_dropped_with_the_last_reference_in_any_language() {
+    // Element types own nothing, so observe the release through DLPack: export, drop ours, and
+    // the buffer stays alive until the exported tensor's deleter runs.
+    let tensor = Tensor::from_vec((0..1000).map(|i| i as f64).collect(), &[10, 100]).unwrap();
+    let exported = tensor.to_dlpack_versioned().unwrap();
+    assert_eq!(tensor.as_object().strong_count(), 2);
+    drop(tensor);
+    unsafe {
+        let dl = &(*exported).dl_tensor;
+        assert_eq!(std::slice::from_raw_parts(dl.shape, 2), &[10, 100]);
+        assert_eq!(*(dl.data as *const f64).add(999), 999.0);
+        ((*exported).deleter.unwrap())(exported);
+    }
+}
+
+#[test]
+fn dlpack_round_trips_keep_the_same_memory() {
+    let tensor = Tensor::from_vec(vec![1_i32, 2, 3], &[3]).unwrap();
+    let exported = tensor.to_dlpack().unwrap();
+    let back = unsafe { Tensor::from_dlpack(exported) }.unwrap();
+    assert_eq!(back.data_ptr(), tensor.data_ptr());
+    assert_eq!(back.as_slice::<i32>().unwrap(), &[1, 2, 3]);
+    drop(back);
+    assert_eq!(tensor.as_object().strong_count(), 1, "the round trip released its reference");
+    let versioned = tensor.to_dlpack_versioned().unwrap();
+    let back = unsafe { Tensor::from_dlpack_versioned(versioned) }.unwrap();
+    assert_eq!(back.as_slice::<i32>().unwrap(), &[1, 2, 3]);
+}
+
+#[test]
+fn wrong_shapes_types_and_devices_are_errors() {
+    let error = Tensor::from_vec(vec![1.0_f32; 5], &[2, 3]).unwrap_err();
+    assert_eq!(error.kind(), "ValueError");
+    assert!(error.message().contains("[2, 3]"), "{}", error.message());
+    assert_eq!(Tensor::from_vec(vec![1.0_f32; 6], &[-2, -3]).unwrap_err().kind(), "ValueError");
+
+    let tensor = Tensor::from_vec(vec![1.0_f32; 6], &[2, 3]).unwrap();
+    let error = tensor.as_slice::<f64>().unwrap_err();
+    assert_eq!(
+        (error.kind().as_str(), error.message().as_str()),
+        ("TypeError", "the tensor holds float32 elements, not float64")
+    );
+
+    let gpu = Tensor::alloc(&[4], DataType::F32, Device::cuda(0));
+    if let Ok(gpu) = gpu {
+        assert_eq!(gpu.as_slice::<f32>().unwrap_err().kind(), "ValueError");
+    }
+}
+
+#[test]
+fn alloc_gives_a_compact_aligned_tensor() {
+    let mut tensor = Tensor::alloc(&[3, 4], DataType::I64, Device::cpu()).unwrap();
+    assert_eq!(tensor.shape(), &[3, 4]);
+    assert_eq!(tensor.data_ptr() as usize % 64, 0);
+    tensor.as_mut_slice::<i64>().unwrap().iter_mut().enumerate().for_each(|(i, v)| *v = i as i64);
+    assert_eq!(tensor.as_slice::<i64>().unwrap()[11], 11);
+    let empty = Tensor::alloc(&[0, 5], DataType::F32, Device::cpu()).unwrap();
+    assert_eq!(empty.as_slice::<f32>().unwrap(), &[] as &[f32]);
+    let scalar = Tensor::alloc(&[], DataType::F64, Device::cpu()).unwrap();
+    assert_eq!(scalar.ndim(), 0);
+    assert_eq!(scalar.numel(), 1);
+}
+
+#[test]
+fn views_read_from_anys_and_borrow() {
+    let tensor = Tensor::from_vec(vec![5_u8, 6, 7], &[3]).unwrap();
+    let any = Any::from(&tensor);
+    let view: TensorView<'_> = any.cast().unwrap();
+    assert_eq!(view.as_slice::<u8>().unwrap(), &[5, 6, 7]);
+    assert_eq!(view.shape(), tensor.shape());
+    assert_eq!(format!("{view:?}"), "TensorView(shape=[3], dtype=uint8, device=cpu:0)");
+    assert_eq!(format!("{tensor:?}"), "Tensor(shape=[3], dtype=uint8, device=cpu:0)");
+    assert!(Any::from(1).try_as::<TensorView<'_>>().is_none());
+    let owned: Tensor = any.cast().unwrap();
+    assert!(owned.as_object().same_as(tensor.as_object()));
+}
+
+#[test]
+#[should_panic(expected = "axis 2 out of range for a 2-d tensor")]
+fn an_axis_out_of_range_panics() {
+    Tensor::from_vec(vec![0.0_f32; 4], &[2, 2]).unwrap().size(2);
+}
