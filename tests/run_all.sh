@@ -2,9 +2,10 @@
 # Runs every check on a machine that has only Python and this checkout, in stages:
 #
 #   provision     system packages (apt-get, as root or through sudo) and Python packages
-#   lint          ruff and clang-format (first: the cheapest way to fail)
+#   lint          ruff, clang-format and rustfmt (first: the cheapest way to fail)
 #   build         the package (pip install .) and the C++ test suites, in one CMake tree
 #   cpp           the C++ suites (GCC)
+#   rust          the Rust crates (rust/): clippy, cargo test, cargo doc, against the runtime built
 #   sanitize      the C++ suites and the fuzzers with ASan/UBSan (clang)
 #   tsan          the suites that start threads (ctest label `threads`) with ThreadSanitizer
 #   windows       the runtime and the C++ suites cross-built with MinGW-w64, run under wine
@@ -31,7 +32,7 @@ set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-all_stages=(provision lint build cpp sanitize tsan windows python python-asan interpreters
+all_stages=(provision lint build cpp rust sanitize tsan windows python python-asan interpreters
   free-threaded wheels clients)
 
 section() {
@@ -92,6 +93,17 @@ stage_provision() {
     "${as_root[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
   fi
 
+  # Rust (the rust stage, the Rust example): a toolchain new enough for the crates' rust-version,
+  # with rustfmt and clippy; Debian's cargo is older, so it comes from rustup, not from here.
+  local tool
+  for tool in cargo rustfmt cargo-clippy; do
+    if ! command -v "$tool" > /dev/null; then
+      echo "error: $tool is not installed: install Rust >= 1.82 with rustfmt and clippy" >&2
+      echo "  (https://rustup.rs: rustup component add rustfmt clippy)" >&2
+      exit 1
+    fi
+  done
+
   section "Python packages"
   # PyTorch first and pinned, so that nothing after it pulls another version.
   python -m pip install torch==2.13.0
@@ -109,6 +121,10 @@ stage_lint() {
     | grep -E '\.(h|cc|c|cu)$' || true)
   clang-format --dry-run -Werror "${cxx_files[@]}"
   echo "checked ${#cxx_files[@]} C/C++ files"
+
+  section "Lint: rustfmt"
+  (cd rust && cargo fmt --all --check)
+  (cd examples/rust && cargo fmt --check)
 }
 
 stage_build() {
@@ -120,6 +136,22 @@ stage_cpp() {
   section "C++ tests"
   require "C++ build in build/tests" build test -f build/tests/CTestTestfile.cmake
   ctest --test-dir build/tests --output-on-failure -j2
+}
+
+stage_rust() {
+  section "Rust crates: clippy, cargo test (Rust and C++ kernel libraries both ways), cargo doc"
+  require "installed ffi package" build python -c "import ffi"
+  # ffi-sys links the runtime the package installed (FFI_LIBDIR); no crate comes from a registry,
+  # so everything builds offline.
+  local libdir
+  libdir="$(python -m ffi.config --libdir)"
+  (
+    cd rust
+    export FFI_LIBDIR="$libdir"
+    cargo clippy --offline --all-targets -- -D warnings
+    cargo test --offline
+    RUSTDOCFLAGS="-D warnings" cargo doc --offline --no-deps
+  )
 }
 
 stage_sanitize() {

@@ -1,6 +1,7 @@
-"""Markers of tests that need a tool or a device: nvcc, an NVIDIA GPU, mypy."""
+"""Markers of tests that need a tool or a device: nvcc, an NVIDIA GPU, mypy, cargo."""
 
 import importlib.util
+import shutil
 import sysconfig
 
 import pytest
@@ -30,6 +31,8 @@ FREE_THREADED = bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
 
 #: Skips a test without nvcc: its CUDA kernels compile wherever nvcc is installed.
 needs_nvcc = pytest.mark.skipif(not _have_nvcc(), reason="nvcc is not installed")
+#: Skips a test without cargo: the Rust crates (rust/) and the Rust example build with it.
+needs_cargo = pytest.mark.skipif(shutil.which("cargo") is None, reason="cargo is not installed")
 #: Skips a test without an NVIDIA GPU and PyTorch's CUDA build to run it.
 needs_gpu = pytest.mark.skipif(not _have_cuda_torch(), reason="needs an NVIDIA GPU")
 

@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 import pytest
-from support.markers import needs_nvcc
+from support.markers import needs_cargo, needs_nvcc
 from support.paths import ROOT
 
 # Tools, headers and examples: not run again on other interpreters (run_all.sh interpreters).
@@ -49,6 +49,22 @@ def test_stable_c_abi(tmp_path):
     script = os.path.join(ROOT, "examples", "stable_c_abi", "run.sh")
     out = _run_example(["bash", script, str(tmp_path)])
     assert " ".join(out).split() == ["2", "3", "4", "5", "6"]
+
+
+@needs_cargo
+def test_rust(tmp_path):
+    script = os.path.join(ROOT, "examples", "rust", "run.py")
+    out = _run_example([sys.executable, script, str(tmp_path / "target")])
+    assert out == [
+        "signature: scale(x: 'Tensor', alpha: 'Optional<float>' = None) -> 'Tensor'",
+        "torch: [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]",
+        "scale returned torch.Tensor: [[0.0, 0.5, 1.0], [1.5, 2.0, 2.5]]",
+        "numpy: [2.0, 2.0, 2.0, 2.0]",
+        "error: y's shape [4] must equal x's shape [2, 3]",
+        "host add_one: [2.0, 3.0, 4.0, 5.0]",
+        "host error: ValueError: y's shape [3] must equal x's shape [2, 2]",
+    ]
+    assert (tmp_path / "target" / "debug" / "librust_kernels.so").exists()
 
 
 def _run_example(args, env=None):
