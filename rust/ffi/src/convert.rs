@@ -240,13 +240,6 @@ impl<'a> FromAny<'a> for AnyView<'a> {
     }
 }
 
-impl IntoAny for AnyView<'_> {
-    /// An owned copy (raw strings and byte arrays are copied; a failure to allocate gives None).
-    fn into_any(self) -> Any {
-        self.to_owned().unwrap_or_default()
-    }
-}
-
 impl<T: ObjectType> TypeName for T {
     fn type_name() -> std::string::String {
         T::TYPE_NAME.into()

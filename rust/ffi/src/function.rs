@@ -53,8 +53,10 @@ impl Function {
         Ok(unsafe { Any::from_raw(result) })
     }
 
-    /// Calls the function with a tuple of Rust values: `f.invoke((x, 2.0, "mode"))`.
-    pub fn invoke<A: IntoArgs>(&self, args: A) -> Result<Any> {
+    /// Calls the function with a tuple of Rust values: `f.invoke((&x, 2.0, "mode"))`. Owned
+    /// values and references to objects are passed as values; [`crate::TensorView`]s and
+    /// [`AnyView`]s are passed borrowed, for the call only.
+    pub fn invoke<'a, A: IntoArgs<'a>>(&self, args: A) -> Result<Any> {
         self.call(&args.into_args())
     }
 
@@ -203,9 +205,34 @@ where
     }
 }
 
-/// Converts a tuple of Rust values into call arguments (`Function::invoke`).
-pub trait IntoArgs {
-    /// The arguments as owned values.
+/// One argument of [`Function::invoke`]: any [`IntoAny`] value, or a view borrowed for `'a`
+/// ([`crate::TensorView`], [`AnyView`]).
+pub trait IntoArg<'a> {
+    /// The argument as the value passed (a view's raw value when it borrows; the caller keeps
+    /// what it borrows alive for the call, which `invoke`'s lifetime ensures).
+    fn into_arg(self) -> Any;
+}
+
+impl<T: IntoAny> IntoArg<'_> for T {
+    fn into_arg(self) -> Any {
+        self.into_any()
+    }
+}
+
+impl<'a> IntoArg<'a> for AnyView<'a> {
+    /// The same value: an object gains a reference for the call; anything else is passed as
+    /// the view holds it.
+    fn into_arg(self) -> Any {
+        if let Some(obj) = self.as_object() {
+            return crate::convert::object_into_any(obj);
+        }
+        unsafe { Any::from_raw(*self.as_raw()) }
+    }
+}
+
+/// A tuple of arguments for [`Function::invoke`].
+pub trait IntoArgs<'a> {
+    /// The arguments as values.
     fn into_args(self) -> Vec<Any>;
 }
 
@@ -294,10 +321,10 @@ pub(crate) fn check_arg_count(
 
 macro_rules! tuples {
     ($(($($a:ident $i:tt),*))*) => {$(
-        impl<$($a: IntoAny),*> IntoArgs for ($($a,)*) {
+        impl<'a, $($a: IntoArg<'a>),*> IntoArgs<'a> for ($($a,)*) {
             #[allow(non_snake_case)]
             fn into_args(self) -> Vec<Any> {
-                vec![$(self.$i.into_any()),*]
+                vec![$(self.$i.into_arg()),*]
             }
         }
 

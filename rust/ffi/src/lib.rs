@@ -53,7 +53,7 @@ pub use any::{Any, AnyView, FromAny, IntoAny, TypeName};
 pub use container::{Array, Map, Shape};
 pub use dtype::{DataType, Device};
 pub use error::{Error, Result, ENV_ERROR_ALREADY_SET};
-pub use function::{safe_call, Function, IntoArgs, IntoCallResult, TypedFn};
+pub use function::{safe_call, Function, IntoArg, IntoArgs, IntoCallResult, TypedFn};
 pub use module::Module;
 pub use object::{is_instance, type_key_of, ObjectRef, ObjectType};
 pub use string::{Bytes, String};

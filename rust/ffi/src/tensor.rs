@@ -422,9 +422,9 @@ impl<'a> FromAny<'a> for TensorView<'a> {
     }
 }
 
-impl<'a> crate::any::IntoAny for TensorView<'a> {
-    /// A borrowed `DLTensor*`: valid only while the view's source is (as an argument of a call).
-    fn into_any(self) -> crate::Any {
+impl<'a> crate::function::IntoArg<'a> for TensorView<'a> {
+    /// A borrowed `DLTensor*`, as hosts pass framework tensors: no reference is taken.
+    fn into_arg(self) -> crate::Any {
         unsafe {
             crate::Any::from_raw(sys::TVMFFIAny {
                 type_index: sys::kTVMFFIDLTensorPtr,

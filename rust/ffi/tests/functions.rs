@@ -164,3 +164,19 @@ fn closures_run_from_many_threads() {
     assert_eq!(calls.load(Ordering::SeqCst), 8 * 500);
     assert_eq!(f.as_object_ref_count(), 1);
 }
+
+#[test]
+fn views_pass_borrowed_and_leave_counts_as_they_were() {
+    let array = ffi::Array::new([1_i64, 2]).unwrap();
+    let held = Any::from(&array);
+    let len = Function::from_typed(|a: ffi::Array| a.len() as i64);
+    assert_eq!(len.invoke((held.view(),)).unwrap().cast::<i64>().unwrap(), 2);
+    assert_eq!(array.as_object_ref_count(), 2, "ours and `held`'s");
+    let tensor = ffi::Tensor::from_vec(vec![1.0_f32; 3], &[3]).unwrap();
+    let numel = Function::from_typed(|t: ffi::TensorView<'_>| t.numel());
+    // A TensorView crosses as a borrowed DLTensor pointer (the closure sees no object).
+    let kind = Function::from_packed(|args: &[AnyView<'_>]| Ok(Any::from(args[0].type_name())));
+    assert_eq!(kind.invoke((tensor.view(),)).unwrap().cast::<String>().unwrap(), "DLTensor*");
+    assert_eq!(numel.invoke((tensor.view(),)).unwrap().cast::<i64>().unwrap(), 3);
+    assert_eq!(tensor.as_object_ref_count(), 1);
+}
