@@ -98,7 +98,8 @@ impl Function {
 
     /// A function from a typed closure: its arguments are checked and converted, and its result
     /// (a value, or `Result<value>`) converted back. A wrong argument is a `TypeError` naming
-    /// its position, like C++'s typed functions.
+    /// its position, like C++'s typed functions. Arguments are owned types (`i64`, `String`,
+    /// `Tensor`, `Array`, ...); a closure reading borrowed views (`TensorView`) is a packed one.
     pub fn from_typed<F, Args>(f: F) -> Function
     where
         F: TypedFn<Args> + Send + Sync + 'static,

@@ -173,7 +173,10 @@ fn views_pass_borrowed_and_leave_counts_as_they_were() {
     assert_eq!(len.invoke((held.view(),)).unwrap().cast::<i64>().unwrap(), 2);
     assert_eq!(array.as_object_ref_count(), 2, "ours and `held`'s");
     let tensor = ffi::Tensor::from_vec(vec![1.0_f32; 3], &[3]).unwrap();
-    let numel = Function::from_typed(|t: ffi::TensorView<'_>| t.numel());
+    // Typed closures take owned values; a packed one reads views, tensors included.
+    let numel = Function::from_packed(|args: &[AnyView<'_>]| {
+        Ok(Any::from(args[0].cast::<ffi::TensorView<'_>>()?.numel()))
+    });
     // A TensorView crosses as a borrowed DLTensor pointer (the closure sees no object).
     let kind = Function::from_packed(|args: &[AnyView<'_>]| Ok(Any::from(args[0].type_name())));
     assert_eq!(kind.invoke((tensor.view(),)).unwrap().cast::<String>().unwrap(), "DLTensor*");
