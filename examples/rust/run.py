@@ -4,6 +4,7 @@
 2. Python loads the cdylib with ffi.load_module and calls it with PyTorch tensors and NumPy
    arrays; keyword arguments and the signature come from the export's metadata.
 3. The Rust host loads the same library and calls it with tensors over Rust buffers.
+4. The quickstart's C++ host (examples/quickstart/host.cc) loads it too, as it would a C++ one.
 
 Usage: python examples/rust/run.py [target_dir]
 """
@@ -28,6 +29,17 @@ def cargo_build(target_dir: str) -> None:
     ).strip()
     env = dict(os.environ, FFI_LIBDIR=libdir, CARGO_TARGET_DIR=target_dir)
     subprocess.run(["cargo", "build", "--quiet", "--offline"], cwd=HERE, env=env, check=True)
+
+
+def cxx_host(out: str) -> str:
+    """Compiles the quickstart's C++ host against the installed headers and runtime."""
+    flags = subprocess.check_output(
+        [sys.executable, "-m", "ffi.config", "--cflags", "--ldflags", "--libs"], text=True
+    ).split()
+    source = os.path.join(HERE, "..", "quickstart", "host.cc")
+    cxx = os.environ.get("CXX", "c++")
+    subprocess.run([cxx, "-std=c++17", "-O1", source, "-o", out, *flags], check=True)
+    return out
 
 
 def main() -> None:
@@ -59,6 +71,7 @@ def main() -> None:
     host = os.path.join(target_dir, "debug", "host")
     sys.stdout.flush()
     subprocess.run([host, library], check=True)
+    subprocess.run([cxx_host(os.path.join(target_dir, "cxx_host")), library], check=True)
 
 
 if __name__ == "__main__":

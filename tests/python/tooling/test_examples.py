@@ -63,6 +63,8 @@ def test_rust(tmp_path):
         "error: y's shape [4] must equal x's shape [2, 3]",
         "host add_one: [2.0, 3.0, 4.0, 5.0]",
         "host error: ValueError: y's shape [3] must equal x's shape [2, 2]",
+        "C++ host: 1 2 3 4 5 6",
+        "C++ host error: TypeError: the tensor holds float64 elements, not float32",
     ]
     assert (tmp_path / "target" / "debug" / "librust_kernels.so").exists()
 
