@@ -63,9 +63,9 @@ stage_provision() {
   section "System packages"
   # git: the lint lists tracked files; binutils: readelf for the packaging example; ccache: every
   # compilation, cached outside the checkout (see use_ccache); MinGW-w64, wine and GoogleTest's
-  # sources: the windows stage.
+  # sources: the windows stage; valgrind: the rust stage's leak check.
   local system_packages=(g++ cmake ninja-build libgtest-dev clang-format git binutils clang
-    libclang-rt-14-dev ccache g++-mingw-w64-x86-64 wine64 googletest)
+    libclang-rt-14-dev ccache g++-mingw-w64-x86-64 wine64 googletest valgrind)
   local missing=() as_root=()
   if command -v dpkg-query > /dev/null; then
     for pkg in "${system_packages[@]}"; do
@@ -151,6 +151,20 @@ stage_rust() {
     cargo clippy --offline --all-targets -- -D warnings
     cargo test --offline
     RUSTDOCFLAGS="-D warnings" cargo doc --offline --no-deps
+
+    section "Rust integration tests under valgrind: no leaks, no invalid accesses (~10 s)"
+    local tests=() test_binary
+    mapfile -t tests < <(cargo test --offline --no-run --message-format=json 2> /dev/null \
+      | python -c 'import json, sys
+for m in map(json.loads, sys.stdin):
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["kind"] == ["test"]:
+        print(m["executable"])')
+    [ "${#tests[@]}" -gt 0 ] || { echo "error: no Rust test binaries found" >&2; exit 1; }
+    for test_binary in "${tests[@]}"; do
+      valgrind -q --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite \
+        --error-exitcode=9 \
+        "$test_binary" --test-threads=1 -q
+    done
   )
 }
 

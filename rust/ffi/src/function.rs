@@ -198,8 +198,8 @@ where
                 .map(|s| s.to_string())
                 .or_else(|| payload.downcast_ref::<std::string::String>().cloned())
                 .unwrap_or_else(|| "a panic with a non-string payload".into());
-            // Dropping the payload could panic again; leak it instead.
-            std::mem::forget(payload);
+            // Dropping the payload could panic again: that one is caught too.
+            let _ = catch_unwind(AssertUnwindSafe(move || drop(payload)));
             raise_c("RuntimeError", &format!("Rust panic: {message}"));
             -1
         }
