@@ -260,6 +260,16 @@ fn is_option(ty: &str) -> bool {
         .any(|prefix| compact.starts_with(prefix))
 }
 
+/// Whether a parameter's type (as token text) is `&str` (any lifetime).
+fn is_str_ref(ty: &str) -> bool {
+    let compact: String = ty.chars().filter(|c| !c.is_whitespace()).collect();
+    compact == "&str"
+        || (compact.starts_with("&'") && compact.ends_with("str") && {
+            let lifetime = &compact[2..compact.len() - 3];
+            !lifetime.is_empty() && lifetime.chars().all(|c| c.is_alphanumeric() || c == '_')
+        })
+}
+
 /// A Rust string literal holding `text`.
 fn rust_string(text: &str) -> String {
     format!("{text:?}")
@@ -272,11 +282,11 @@ fn generate(sig: &Signature, export: &str) -> String {
         .params
         .iter()
         .map(|p| {
+            let ty = if is_str_ref(&p.ty) { "::std::string::String" } else { p.ty.as_str() };
             format!(
                 "::ffi::export::Param {{ name: {name}, type_name: <{ty} as ::ffi::TypeName>::type_name(), \
                  type_schema: <{ty} as ::ffi::TypeName>::type_schema() }}",
                 name = rust_string(&p.name),
-                ty = p.ty
             )
         })
         .collect();
@@ -286,11 +296,20 @@ fn generate(sig: &Signature, export: &str) -> String {
         .iter()
         .enumerate()
         .map(|(k, p)| {
-            format!(
-                "let __a{k}: {ty} = ::ffi::export::convert_arg(__args, {k}, {name}, &__signature)?;\n",
-                ty = p.ty,
-                name = rust_string(export)
-            )
+            let name = rust_string(export);
+            if is_str_ref(&p.ty) {
+                // `&str`: converted to an owned String, lent for the call.
+                format!(
+                    "let __o{k}: ::std::string::String = \
+                     ::ffi::export::convert_arg(__args, {k}, {name}, &__signature)?;\n\
+                     let __a{k}: &str = &__o{k};\n"
+                )
+            } else {
+                format!(
+                    "let __a{k}: {ty} = ::ffi::export::convert_arg(__args, {k}, {name}, &__signature)?;\n",
+                    ty = p.ty
+                )
+            }
         })
         .collect();
     let call_args: Vec<String> = (0..n).map(|k| format!("__a{k}")).collect();

@@ -80,9 +80,34 @@ pub use tensor::{Element, Tensor, TensorView};
 /// and, when the function has doc comments, `__tvm_ffi__doc_add_one`.
 /// `#[ffi::export(name = "other")]` exports under another name.
 ///
-/// Parameters take any [`FromAny`] type (`i64`, `f64`, `bool`, `std::string::String`,
+/// What one C symbol cannot express is refused at compile time, with the reason:
+///
+/// ```compile_fail
+/// #[ffi::export]
+/// fn generic<T: ffi::IntoAny>(x: T) -> T { x } // generic functions cannot be exported
+/// ```
+///
+/// ```compile_fail
+/// #[ffi::export]
+/// async fn later() -> i64 { 1 } // `async` functions cannot be exported
+/// ```
+///
+/// ```compile_fail
+/// #[ffi::export(name = "not a name")] // export name "not a name" must be letters, digits and `_`
+/// fn renamed() {}
+/// ```
+///
+/// ```compile_fail
+/// struct Unknown;
+/// #[ffi::export]
+/// fn takes(x: Unknown) {} // `Unknown` is not a `FromAny` type
+/// ```
+///
+/// Parameters take any [`FromAny`] type (`i64`, `f64`, `bool`, `&str`, `std::string::String`,
 /// [`TensorView`], [`Tensor`], [`Function`], `Option<T>`, `Vec<T>`, [`Any`], ...); the result
-/// is any [`IntoAny`] type or `Result` of one (`()` returns None).
+/// is any [`IntoAny`] type or `Result` of one (`()` returns None). Trailing `Option<T>`
+/// parameters may be omitted by callers (they receive `None`). A panic becomes a
+/// `RuntimeError` for the caller; a crate built with `panic = "abort"` aborts instead.
 pub use ffi_macros::export;
 
 /// The ABI version of the runtime serving this process (which may be the reference's).
