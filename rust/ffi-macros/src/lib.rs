@@ -164,18 +164,53 @@ fn scan_function(item: TokenStream) -> Result<Signature, String> {
     Ok(Signature { fn_name, params, return_type, doc })
 }
 
-/// The text of a doc comment line (`/// text` arrives as `#[doc = " text"]`).
+/// The text of a doc comment line (`/// text` arrives as `#[doc = " text"]`, a string literal
+/// whose escapes are undone here, or a raw string literal taken as it is).
 fn doc_line(literal: &str) -> String {
-    let text = if literal.starts_with('r') {
-        literal.trim_start_matches('r').trim_matches('#').trim_matches('"').to_string()
-    } else {
-        unquote(literal)
-            .unwrap_or_default()
-            .replace("\\n", "\n")
-            .replace("\\t", "\t")
-            .replace("\\'", "'")
+    let text = match literal.strip_prefix('r') {
+        Some(raw) => {
+            let hashes = raw.len() - raw.trim_start_matches('#').len();
+            raw[hashes..raw.len() - hashes].trim_matches('"').to_string()
+        }
+        None => unescape(literal.strip_prefix('"').and_then(|l| l.strip_suffix('"')).unwrap_or("")),
     };
     text.strip_prefix(' ').map(str::to_string).unwrap_or(text)
+}
+
+/// The value of a string literal's body: each escape (`\n`, `\t`, `\\`, `\"`, `\u{..}`, ...)
+/// decoded once, left to right.
+fn unescape(body: &str) -> String {
+    let mut out = String::with_capacity(body.len());
+    let mut chars = body.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('0') => out.push('\0'),
+            Some('x') => {
+                let hex: String = chars.by_ref().take(2).collect();
+                out.extend(u8::from_str_radix(&hex, 16).ok().map(char::from));
+            }
+            Some('u') => {
+                let code: String = chars.by_ref().skip(1).take_while(|&c| c != '}').collect();
+                out.extend(u32::from_str_radix(&code, 16).ok().and_then(char::from_u32));
+            }
+            // A line continuation: the newline and the next line's leading whitespace go.
+            Some('\n') => {
+                let rest: String = chars.clone().collect();
+                let trimmed = rest.trim_start();
+                chars = body[body.len() - trimmed.len()..].chars();
+            }
+            Some(other) => out.push(other), // \\ \" \'
+            None => out.push('\\'),
+        }
+    }
+    out
 }
 
 /// Splits `a: A, mut b: Vec<(B, C)>` at the top-level commas into names and types.

@@ -228,9 +228,11 @@ impl<'a> AnyView<'a> {
     /// The value as `T`; a `TypeError` naming both types when it holds something else.
     pub fn cast<T: FromAny<'a>>(self) -> Result<T> {
         T::from_any(self).ok_or_else(|| {
+            let (expected, got) = (T::type_name(), self.type_name());
+            let note = out_of_range_note::<T>(&expected, &got, self);
             Error::new(
                 "TypeError",
-                format!("Cannot convert from type `{}` to `{}`", self.type_name(), T::type_name()),
+                format!("Cannot convert from type `{got}` to `{expected}`{note}"),
             )
         })
     }
@@ -317,6 +319,19 @@ impl std::fmt::Debug for AnyView<'_> {
             }
         }
     }
+}
+
+/// When a value of the right kind is refused (an `int` that does not fit an `i8`), the reason,
+/// to follow a type error's message; empty otherwise.
+pub(crate) fn out_of_range_note<T>(
+    expected: &str,
+    got: &str,
+    value: AnyView<'_>,
+) -> std::string::String {
+    if expected != got {
+        return std::string::String::new();
+    }
+    format!(": the value {value:?} does not fit in `{}`", std::any::type_name::<T>())
 }
 
 /// A Rust type's name and type schema as signatures and metadata show them.

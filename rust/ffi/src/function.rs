@@ -289,13 +289,13 @@ pub fn convert_arg<'a, T: FromAny<'a>>(
 ) -> Result<T> {
     let value = args[index];
     T::from_any(value).ok_or_else(|| {
+        let (expected, got) = (T::type_name(), value.type_name());
         Error::new(
             "TypeError",
             format!(
-                "Mismatched type on argument #{index} when calling: `{name}{}`. Expected `{}` but got `{}`",
+                "Mismatched type on argument #{index} when calling: `{name}{}`. Expected `{expected}` but got `{got}`{}",
                 signature(),
-                T::type_name(),
-                value.type_name()
+                crate::any::out_of_range_note::<T>(&expected, &got, value)
             ),
         )
     })

@@ -127,21 +127,22 @@ macro_rules! tensor_methods {
             (dl.data as *mut u8).wrapping_add(dl.byte_offset as usize) as *mut c_void
         }
 
-        /// Whether the elements are laid out compactly in row-major order (dimensions of extent
-        /// 1 may have any stride).
+        /// Whether the elements are laid out compactly in row-major order. Dimensions of extent 1
+        /// may have any stride, and a tensor with no elements is contiguous whatever its strides
+        /// (as C++'s `IsContiguous` says).
         pub fn is_contiguous(&self) -> bool {
             let dl = self.dl();
-            if dl.strides.is_null() {
+            let shape = self.shape();
+            if dl.strides.is_null() || shape.contains(&0) {
                 return true;
             }
-            let shape = self.shape();
             let strides = self.strides();
             let mut expected = 1_i64;
             for i in (0..shape.len()).rev() {
                 if shape[i] != 1 && strides[i] != expected {
                     return false;
                 }
-                expected *= shape[i];
+                expected = expected.saturating_mul(shape[i]);
             }
             true
         }
@@ -241,8 +242,9 @@ impl Tensor {
         Ok(unsafe { std::slice::from_raw_parts_mut(self.data_ptr() as *mut T, n) })
     }
 
-    /// A new compact tensor allocated through the environment's allocator (the host's:
-    /// PyTorch's inside a call from PyTorch; an aligned CPU allocation otherwise).
+    /// A new compact tensor allocated through the environment's allocator: the host's (PyTorch's
+    /// inside a call from PyTorch). With none installed, this project's runtime makes an aligned
+    /// CPU allocation; the reference's runtime has no default and returns an error.
     pub fn alloc(shape: &[i64], dtype: DataType, device: Device) -> Result<Tensor> {
         let mut shape_buf = shape.to_vec();
         let mut prototype = sys::DLTensor {

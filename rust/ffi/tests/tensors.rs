@@ -138,3 +138,27 @@ fn views_read_from_anys_and_borrow() {
 fn an_axis_out_of_range_panics() {
     Tensor::from_vec(vec![0.0_f32; 4], &[2, 2]).unwrap().size(2);
 }
+
+#[test]
+fn a_tensor_without_elements_is_contiguous_whatever_its_strides() {
+    let mut shape = [3_i64, 0];
+    let mut strides = [1_i64, 1];
+    let dl = ffi::sys::DLTensor {
+        data: std::ptr::null_mut(),
+        device: Device::cpu().0,
+        ndim: 2,
+        dtype: DataType::F32.0,
+        shape: shape.as_mut_ptr(),
+        strides: strides.as_mut_ptr(),
+        byte_offset: 0,
+    };
+    let view = unsafe { TensorView::from_raw(&dl) };
+    assert!(view.is_contiguous());
+    assert_eq!(view.as_slice::<f32>().unwrap(), &[] as &[f32]);
+    strides = [1, 3];
+    shape = [3, 2];
+    let dl = ffi::sys::DLTensor { shape: shape.as_mut_ptr(), strides: strides.as_mut_ptr(), ..dl };
+    let view = unsafe { TensorView::from_raw(&dl) };
+    assert!(!view.is_contiguous(), "a transposed layout");
+    assert_eq!(view.as_slice::<f32>().unwrap_err().message(), "the tensor is not contiguous");
+}

@@ -30,6 +30,11 @@ fn a_mismatch_is_a_type_error_naming_both_types() {
     let error = Any::from(3).cast::<String>().unwrap_err();
     assert_eq!(error.kind(), "TypeError");
     assert_eq!(error.message(), "Cannot convert from type `int` to `str`");
+    let error = Any::from(300).cast::<u8>().unwrap_err();
+    assert_eq!(
+        error.message(),
+        "Cannot convert from type `int` to `int`: the value 300 does not fit in `u8`"
+    );
     let error = Any::from("x").cast::<ffi::Tensor>().unwrap_err();
     assert!(error.message().contains("`str` to `Tensor`"), "{}", error.message());
 }
