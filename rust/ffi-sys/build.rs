@@ -29,6 +29,18 @@ fn libdir() -> PathBuf {
     PathBuf::from(String::from_utf8_lossy(&output.stdout).trim())
 }
 
+/// Makes `link` point at `target` (a symbolic link; a copy where links are not available).
+fn link_into(target: &std::path::Path, link: &std::path::Path) {
+    let _ = std::fs::remove_file(link);
+    #[cfg(unix)]
+    let made = std::os::unix::fs::symlink(target, link);
+    #[cfg(not(unix))]
+    let made = std::fs::copy(target, link).map(|_| ());
+    made.unwrap_or_else(|e| {
+        panic!("ffi-sys: cannot link {} to {}: {e}", link.display(), target.display())
+    });
+}
+
 fn main() {
     println!("cargo:rerun-if-env-changed=FFI_LIBDIR");
     println!("cargo:rerun-if-env-changed=PYTHON");
@@ -45,7 +57,20 @@ fn main() {
             dir.display()
         );
     }
-    println!("cargo:rustc-link-search=native={}", dir.display());
+    // Link through links made in OUT_DIR: cargo puts link-search paths inside OUT_DIR on the
+    // loader's path for `cargo run` and `cargo test`, so a program using the crate starts there
+    // with no rpath of its own and no LD_LIBRARY_PATH. A program run outside cargo needs the
+    // rpath described in docs/rust.md.
+    let out_dir =
+        PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("runtime");
+    std::fs::create_dir_all(&out_dir).expect("ffi-sys: cannot create OUT_DIR/runtime");
+    // The SONAME's file too: the program records `libtvm_ffi.so` and the loader looks for it.
+    let soname =
+        if target_os == "windows" || target_os == "macos" { None } else { Some("libtvm_ffi.so") };
+    for name in std::iter::once(file).chain(soname) {
+        link_into(&dir.join(file), &out_dir.join(name));
+    }
+    println!("cargo:rustc-link-search=native={}", out_dir.display());
     println!("cargo:rustc-link-lib=dylib=ffi_runtime");
     // Metadata for dependents' build scripts (DEP_FFI_RUNTIME_LIBDIR), e.g. for an rpath.
     println!("cargo:libdir={}", dir.display());

@@ -29,8 +29,9 @@
 //! ```
 //!
 //! Linking: `ffi-sys` links the runtime library found through `FFI_LIBDIR` or `python3 -m
-//! ffi.config --libdir`. A program (not a `cdylib`) also needs the runtime on its loader path;
-//! its build script can add `-Wl,-rpath,$DEP_FFI_LIBDIR` (see `docs/rust.md`).
+//! ffi.config --libdir`. Programs run by `cargo run` and `cargo test` find it with nothing more;
+//! a program started directly needs an rpath, which its build script adds from
+//! `DEP_FFI_LIBDIR` (see `docs/rust.md`).
 
 #![warn(missing_docs)]
 
