@@ -8,28 +8,12 @@ import subprocess
 import sys
 
 import pytest
-from support.paths import ROOT
+from support.cargo import RUST_DIR, TARGET_DIR, cargo_env
 
-#: The Cargo workspace.
-RUST_DIR = os.path.join(ROOT, "rust")
-#: Where the tests build: a target directory of their own under rust/target, kept between runs
-#: (cargo rebuilds only what changed) and apart from the one a developer's cargo uses.
-TARGET_DIR = os.path.join(RUST_DIR, "target", "python-tests")
 #: The library's file name, by platform.
 LIBRARY_NAME = {"darwin": "libffi_test_kernels.dylib", "win32": "ffi_test_kernels.dll"}.get(
     sys.platform, "libffi_test_kernels.so"
 )
-
-
-def _runtime_libdir() -> str:
-    """The installed package's runtime directory, as the crates' build script finds it."""
-    out = subprocess.run(
-        [sys.executable, "-m", "ffi.config", "--libdir"],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return out.stdout.strip()
 
 
 @pytest.fixture(scope="session")
@@ -41,12 +25,10 @@ def rust_kernels_path(tmp_path_factory):
     cargo = shutil.which("cargo")
     if cargo is None:
         pytest.skip("cargo is not installed: the Rust kernel library cannot be built")
-    env = dict(os.environ, FFI_LIBDIR=_runtime_libdir(), PYTHON=sys.executable)
-    env["CARGO_TARGET_DIR"] = TARGET_DIR
     proc = subprocess.run(
         [cargo, "build", "--offline", "-p", "ffi-test-kernels"],
         cwd=RUST_DIR,
-        env=env,
+        env=cargo_env(),
         capture_output=True,
         text=True,
         timeout=900,
