@@ -32,6 +32,8 @@ pub fn export(attr: TokenStream, item: TokenStream) -> TokenStream {
 struct Param {
     name: String,
     ty: String,
+    /// Bound `mut`: a `TensorView` parameter so bound is made writable.
+    mutable: bool,
 }
 
 /// What the scanner found in the function.
@@ -44,7 +46,14 @@ struct Signature {
 
 fn expand(attr: TokenStream, item: TokenStream) -> Result<String, String> {
     let sig = scan_function(item)?;
-    let export_name = export_name(attr)?.unwrap_or_else(|| sig.fn_name.clone());
+    let export_name =
+        export_name(attr)?.unwrap_or_else(|| sig.fn_name.trim_start_matches("r#").to_string());
+    if !export_name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Err(format!(
+            "the export name {export_name:?} must be ASCII letters, digits and `_`: \
+             choose one with `#[ffi::export(name = \"...\")]`"
+        ));
+    }
     Ok(generate(&sig, &export_name))
 }
 
@@ -114,8 +123,9 @@ fn scan_function(item: TokenStream) -> Result<Signature, String> {
         }
     }
     i += 1;
+    // As written (`r#match` stays raw, to call it); the export name drops the `r#`.
     let fn_name = match tokens.get(i) {
-        Some(TokenTree::Ident(id)) => id.to_string().trim_start_matches("r#").to_string(),
+        Some(TokenTree::Ident(id)) => id.to_string(),
         _ => return Err("expected the function's name".into()),
     };
     i += 1;
@@ -170,7 +180,8 @@ fn doc_line(literal: &str) -> String {
     let text = match literal.strip_prefix('r') {
         Some(raw) => {
             let hashes = raw.len() - raw.trim_start_matches('#').len();
-            raw[hashes..raw.len() - hashes].trim_matches('"').to_string()
+            let quoted = &raw[hashes..raw.len() - hashes];
+            quoted.strip_prefix('"').and_then(|q| q.strip_suffix('"')).unwrap_or(quoted).to_string()
         }
         None => unescape(literal.strip_prefix('"').and_then(|l| l.strip_suffix('"')).unwrap_or("")),
     };
@@ -244,11 +255,23 @@ fn scan_params(stream: TokenStream) -> Result<Vec<Param>, String> {
     Ok(params)
 }
 
-/// `mut name: Type` (or `_: Type`) into a name and the type's text.
+/// `mut name: Type` (or `_: Type`, attributes first) into a name and the type's text.
 fn scan_param(tokens: Vec<TokenTree>, index: usize) -> Result<Param, String> {
+    // Attributes on the parameter (`#[allow(unused)] x: i64`) stay on the function; skip them.
+    let mut start = 0;
+    while let (Some(TokenTree::Punct(p)), Some(TokenTree::Group(_))) =
+        (tokens.get(start), tokens.get(start + 1))
+    {
+        if p.as_char() != '#' {
+            break;
+        }
+        start += 2;
+    }
+    let tokens = &tokens[start..];
     let colon = tokens.iter().enumerate().position(|(k, t)| match t {
         TokenTree::Punct(p) if p.as_char() == ':' => {
-            let joint_before = k > 0 && matches!(&tokens[k - 1], TokenTree::Punct(q) if q.as_char() == ':' && q.spacing() == Spacing::Joint);
+            let joint_before = k > 0
+                && matches!(&tokens[k - 1], TokenTree::Punct(q) if q.as_char() == ':' && q.spacing() == Spacing::Joint);
             p.spacing() == Spacing::Alone && !joint_before
         }
         _ => false,
@@ -256,35 +279,35 @@ fn scan_param(tokens: Vec<TokenTree>, index: usize) -> Result<Param, String> {
     let colon = match colon {
         Some(c) => c,
         None => {
-            let text: TokenStream = tokens.into_iter().collect();
+            let text: TokenStream = tokens.iter().cloned().collect();
             return Err(format!(
                 "`{text}`: methods (`self`) and untyped parameters cannot be exported"
             ));
         }
     };
     let mut name = None;
+    let mut mutable = false;
     for t in &tokens[..colon] {
         match t {
-            TokenTree::Ident(id) if id.to_string() != "mut" && id.to_string() != "ref" => {
-                name = Some(id.to_string())
-            }
-            TokenTree::Ident(_) => {}
+            TokenTree::Ident(id) if id.to_string() == "mut" => mutable = true,
+            TokenTree::Ident(id) if id.to_string() == "ref" => {}
+            TokenTree::Ident(id) => name = Some(id.to_string()),
             TokenTree::Punct(p) if p.as_char() == '_' => name = Some("_".into()),
             other => {
                 return Err(format!("parameter pattern `{other}` cannot be exported; use a name"))
             }
         }
     }
-    let name = match name {
-        Some(n) if n != "_" => n.trim_start_matches("r#").trim_start_matches('_').to_string(),
-        _ => String::new(),
+    // The keyword hosts use: the name as written (without `r#`); `_` gets a positional name.
+    let name = match name.as_deref().map(|n| n.trim_start_matches("r#")) {
+        Some(n) if n != "_" => n.to_string(),
+        _ => format!("arg{index}"),
     };
-    let name = if name.is_empty() { format!("arg{index}") } else { name };
     let ty: TokenStream = tokens[colon + 1..].iter().cloned().collect();
     if ty.is_empty() {
         return Err(format!("parameter `{name}` has no type"));
     }
-    Ok(Param { name, ty: ty.to_string() })
+    Ok(Param { name, ty: ty.to_string(), mutable })
 }
 
 /// Whether a parameter's type (as token text) is an `Option`.
@@ -295,14 +318,16 @@ fn is_option(ty: &str) -> bool {
         .any(|prefix| compact.starts_with(prefix))
 }
 
-/// Whether a parameter's type (as token text) is `&str` (any lifetime).
+/// Whether a parameter's type (as token text, tokens separated by spaces) is `&str` or
+/// `&'_ str` (a longer-lived `&'static str` cannot borrow from a call's argument).
 fn is_str_ref(ty: &str) -> bool {
-    let compact: String = ty.chars().filter(|c| !c.is_whitespace()).collect();
-    compact == "&str"
-        || (compact.starts_with("&'") && compact.ends_with("str") && {
-            let lifetime = &compact[2..compact.len() - 3];
-            !lifetime.is_empty() && lifetime.chars().all(|c| c.is_alphanumeric() || c == '_')
-        })
+    let tokens: Vec<&str> = ty.split_whitespace().collect();
+    matches!(tokens.as_slice(), ["&", "str"] | ["&", "'_", "str"])
+}
+
+/// Whether a parameter's type (as token text) is a tensor view (made writable when bound `mut`).
+fn is_tensor_view(ty: &str) -> bool {
+    ty.split_whitespace().any(|t| t == "TensorView")
 }
 
 /// A Rust string literal holding `text`.
@@ -326,75 +351,82 @@ fn generate(sig: &Signature, export: &str) -> String {
         })
         .collect();
     let params = params.join(", ");
+    let export_lit = rust_string(export);
     let converts: String = sig
         .params
         .iter()
         .enumerate()
         .map(|(k, p)| {
-            let name = rust_string(export);
+            let convert = format!(
+                "::ffi::export::convert_arg(__ffi_args, {k}, {export_lit}, &__ffi_signature)?"
+            );
             if is_str_ref(&p.ty) {
                 // `&str`: converted to an owned String, lent for the call.
                 format!(
-                    "let __o{k}: ::std::string::String = \
-                     ::ffi::export::convert_arg(__args, {k}, {name}, &__signature)?;\n\
-                     let __a{k}: &str = &__o{k};\n"
+                    "let __ffi_o{k}: ::std::string::String = {convert};\n\
+                     let __ffi_a{k}: &str = &__ffi_o{k};\n"
                 )
-            } else {
+            } else if p.mutable && is_tensor_view(&p.ty) {
+                // A `mut` tensor view is written: writable once no other argument shares its
+                // memory.
                 format!(
-                    "let __a{k}: {ty} = ::ffi::export::convert_arg(__args, {k}, {name}, &__signature)?;\n",
+                    "let mut __ffi_a{k}: {ty} = {convert};\n\
+                     ::ffi::export::Writable::make_writable(&mut __ffi_a{k}, __ffi_args, {k})?;\n",
                     ty = p.ty
                 )
+            } else {
+                format!("let __ffi_a{k}: {ty} = {convert};\n", ty = p.ty)
             }
         })
         .collect();
-    let call_args: Vec<String> = (0..n).map(|k| format!("__a{k}")).collect();
+    let call_args: Vec<String> = (0..n).map(|k| format!("__ffi_a{k}")).collect();
     let fn_name = &sig.fn_name;
     // Trailing `Option<T>` parameters may be omitted by callers (they receive None).
     let required = sig.params.iter().rposition(|p| !is_option(&p.ty)).map_or(0, |k| k + 1);
-    let export_lit = rust_string(export);
+    let attrs =
+        "#[doc(hidden)]\n#[allow(non_snake_case, unsafe_code, clippy::all)]\n#[unsafe(no_mangle)]";
+    let signature =
+        "_handle: *mut ::std::ffi::c_void, __ffi_raw_args: *const ::ffi::sys::TVMFFIAny, \
+                     __ffi_num_args: i32, __ffi_result: *mut ::ffi::sys::TVMFFIAny";
     let mut out = format!(
         r#"
-#[doc(hidden)]
-#[allow(non_snake_case, clippy::all)]
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn __tvm_ffi_{export}(
-    _handle: *mut ::std::ffi::c_void,
-    __raw_args: *const ::ffi::sys::TVMFFIAny,
-    __num_args: i32,
-    __result: *mut ::ffi::sys::TVMFFIAny,
-) -> ::std::ffi::c_int {{
+{attrs}
+pub unsafe extern "C" fn __tvm_ffi_{export}({signature}) -> ::std::ffi::c_int {{
+    // The arguments' lifetime is this function's parameter: no view can be kept past the call.
+    fn __ffi_body<'__ffi_a>(
+        __ffi_args: &'__ffi_a [::ffi::AnyView<'__ffi_a>],
+    ) -> ::ffi::Result<::ffi::Any> {{
+        let __ffi_signature = || ::ffi::export::signature(
+            &[{params}],
+            &<{ret} as ::ffi::IntoCallResult>::return_type_name(),
+        );
+        let __ffi_args =
+            ::ffi::export::fill_optional(__ffi_args, {required}, {n}, {export_lit}, &__ffi_signature)?;
+        let __ffi_args: &[::ffi::AnyView<'__ffi_a>] = &__ffi_args;
+        {converts}
+        ::ffi::IntoCallResult::into_call_result({fn_name}({call_args}))
+    }}
     unsafe {{
-        ::ffi::export::safe_call(__result, || {{
-            let __args = ::ffi::AnyView::slice_from_raw(__raw_args, __num_args);
-            let __signature = || ::ffi::export::signature(
-                &[{params}],
-                &<{ret} as ::ffi::IntoCallResult>::return_type_name(),
-            );
-            let __args = ::ffi::export::fill_optional(__args, {required}, {n}, {export_lit}, &__signature)?;
-            let __args: &[::ffi::AnyView<'_>] = &__args;
-            {converts}
-            ::ffi::IntoCallResult::into_call_result({fn_name}({call_args}))
+        ::ffi::export::safe_call(__ffi_result, || {{
+            __ffi_body(::ffi::AnyView::slice_from_raw(__ffi_raw_args, __ffi_num_args))
         }})
     }}
 }}
 
-#[doc(hidden)]
-#[allow(non_snake_case, clippy::all)]
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn __tvm_ffi__metadata_{export}(
-    _handle: *mut ::std::ffi::c_void,
-    _args: *const ::ffi::sys::TVMFFIAny,
-    _num_args: i32,
-    __result: *mut ::ffi::sys::TVMFFIAny,
-) -> ::std::ffi::c_int {{
-    let __text = ::ffi::export::metadata(
-        {export_lit},
-        &[{params}],
-        {required},
-        &<{ret} as ::ffi::IntoCallResult>::return_type_name(),
-        &<{ret} as ::ffi::IntoCallResult>::return_type_schema(),
-    );
-    unsafe {{ ::ffi::export::return_text(__result, __text) }}
+{attrs}
+pub unsafe extern "C" fn __tvm_ffi__metadata_{export}({signature}) -> ::std::ffi::c_int {{
+    let _ = (__ffi_raw_args, __ffi_num_args);
+    unsafe {{
+        ::ffi::export::safe_call(__ffi_result, || {{
+            ::std::result::Result::Ok(::ffi::Any::from(::ffi::export::metadata(
+                {export_lit},
+                &[{params}],
+                {required},
+                &<{ret} as ::ffi::IntoCallResult>::return_type_name(),
+                &<{ret} as ::ffi::IntoCallResult>::return_type_schema(),
+            )))
+        }})
+    }}
 }}
 "#,
         call_args = call_args.join(", "),
@@ -403,16 +435,14 @@ pub unsafe extern "C" fn __tvm_ffi__metadata_{export}(
         let text = sig.doc.join("\n").trim().to_string();
         out.push_str(&format!(
             r#"
-#[doc(hidden)]
-#[allow(non_snake_case, clippy::all)]
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn __tvm_ffi__doc_{export}(
-    _handle: *mut ::std::ffi::c_void,
-    _args: *const ::ffi::sys::TVMFFIAny,
-    _num_args: i32,
-    __result: *mut ::ffi::sys::TVMFFIAny,
-) -> ::std::ffi::c_int {{
-    unsafe {{ ::ffi::export::return_text(__result, ::std::string::String::from({doc})) }}
+{attrs}
+pub unsafe extern "C" fn __tvm_ffi__doc_{export}({signature}) -> ::std::ffi::c_int {{
+    let _ = (__ffi_raw_args, __ffi_num_args);
+    unsafe {{
+        ::ffi::export::safe_call(__ffi_result, || {{
+            ::std::result::Result::Ok(::ffi::Any::from({doc}))
+        }})
+    }}
 }}
 "#,
             doc = rust_string(&text)

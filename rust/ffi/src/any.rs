@@ -218,8 +218,16 @@ impl<'a> AnyView<'a> {
         self.raw.type_index == sys::kTVMFFINone
     }
 
-    /// An owned copy: objects gain a reference, borrowed strings and bytes are copied.
+    /// An owned copy: objects gain a reference, borrowed strings and bytes are copied. A
+    /// borrowed `DLTensor*` is a `TypeError`, as in C++: nothing owns what it points to (read it
+    /// as a [`crate::TensorView`] while the view lives).
     pub fn to_owned(&self) -> Result<Any> {
+        if self.raw.type_index == sys::kTVMFFIDLTensorPtr {
+            return Err(Error::new(
+                "TypeError",
+                "a borrowed DLTensor* cannot be owned: read it as a TensorView during the call",
+            ));
+        }
         let mut out = sys::TVMFFIAny::NONE;
         check(unsafe { sys::TVMFFIAnyViewToOwnedAny(&self.raw, &mut out) })?;
         Ok(unsafe { Any::from_raw(out) })
@@ -249,6 +257,9 @@ impl<'a> AnyView<'a> {
                 ObjectRef::from_borrowed(self.raw.payload.v_obj as sys::TVMFFIObjectHandle)
             } else if self.raw.type_index == sys::kTVMFFIObjectRValueRef {
                 let slot = self.raw.payload.v_ptr as *const sys::TVMFFIObjectHandle;
+                if slot.is_null() {
+                    return None;
+                }
                 ObjectRef::from_borrowed(*slot)
             } else {
                 None
@@ -263,7 +274,7 @@ impl<'a> AnyView<'a> {
             match self.raw.type_index {
                 sys::kTVMFFISmallStr => Some(self.small_bytes()),
                 sys::kTVMFFIStr => Some(object_bytes(self.raw.payload.v_obj)),
-                sys::kTVMFFIRawStr => {
+                sys::kTVMFFIRawStr if !self.raw.payload.v_c_str.is_null() => {
                     Some(std::ffi::CStr::from_ptr(self.raw.payload.v_c_str).to_bytes())
                 }
                 _ => None,
@@ -277,7 +288,7 @@ impl<'a> AnyView<'a> {
             match self.raw.type_index {
                 sys::kTVMFFISmallBytes => Some(self.small_bytes()),
                 sys::kTVMFFIBytes => Some(object_bytes(self.raw.payload.v_obj)),
-                sys::kTVMFFIByteArrayPtr => {
+                sys::kTVMFFIByteArrayPtr if !self.raw.payload.v_ptr.is_null() => {
                     Some(byte_slice(&*(self.raw.payload.v_ptr as *const sys::TVMFFIByteArray)))
                 }
                 _ => None,

@@ -13,9 +13,26 @@ fn pod(type_index: i32, payload: sys::TVMFFIAnyPayload) -> Any {
     unsafe { Any::from_raw(sys::TVMFFIAny { type_index, small_str_len: 0, payload }) }
 }
 
-fn int_value(value: &AnyView<'_>) -> Option<i64> {
+fn int_value(value: &AnyView<'_>) -> Option<i128> {
     match value.type_index() {
-        sys::kTVMFFIInt | sys::kTVMFFIBool => Some(unsafe { value.as_raw().payload.v_int64 }),
+        sys::kTVMFFIInt | sys::kTVMFFIBool => {
+            Some(unsafe { value.as_raw().payload.v_int64 } as i128)
+        }
+        // A big integer of up to two words (two's complement, least significant first): what an
+        // unsigned 64-bit value above i64::MAX becomes.
+        sys::kTVMFFIBigInt => {
+            let words = unsafe { sys::TVMFFIBigIntGetContentByteArray(value.as_raw()) };
+            let bytes = unsafe { crate::object::byte_slice(&words) };
+            match bytes.len() {
+                8 => Some(i64::from_ne_bytes(bytes.try_into().ok()?) as i128),
+                16 => {
+                    let low = u64::from_ne_bytes(bytes[..8].try_into().ok()?) as i128;
+                    let high = i64::from_ne_bytes(bytes[8..].try_into().ok()?) as i128;
+                    Some((high << 64) | low)
+                }
+                _ => None,
+            }
+        }
         _ => None,
     }
 }
@@ -28,7 +45,7 @@ macro_rules! integer {
             }
         }
         impl<'a> FromAny<'a> for $t {
-            /// An `int` (or `bool`) whose value fits.
+            /// An `int` (or `bool`, or a big integer) whose value fits.
             fn from_any(value: AnyView<'a>) -> Option<Self> {
                 int_value(&value).and_then(|v| <$t>::try_from(v).ok())
             }
@@ -54,11 +71,13 @@ impl TypeName for f64 {
 }
 
 impl<'a> FromAny<'a> for f64 {
-    /// A `float`, or an `int` converted.
+    /// A `float`, or an `int` or `bool` converted, as in C++.
     fn from_any(value: AnyView<'a>) -> Option<Self> {
         match value.type_index() {
             sys::kTVMFFIFloat => Some(unsafe { value.as_raw().payload.v_float64 }),
-            sys::kTVMFFIInt => Some(unsafe { value.as_raw().payload.v_int64 } as f64),
+            sys::kTVMFFIInt | sys::kTVMFFIBool => {
+                Some(unsafe { value.as_raw().payload.v_int64 } as f64)
+            }
             _ => None,
         }
     }
@@ -169,7 +188,10 @@ impl<'a> FromAny<'a> for DataType {
 
 impl IntoAny for DataType {
     fn into_any(self) -> Any {
-        pod(sys::kTVMFFIDataType, sys::TVMFFIAnyPayload { v_dtype: self.0 })
+        // The payload's 4 bytes past the dtype are zero: runtimes hash and compare all 8.
+        let mut payload = sys::TVMFFIAnyPayload { v_uint64: 0 };
+        payload.v_dtype = self.0;
+        pod(sys::kTVMFFIDataType, payload)
     }
 }
 

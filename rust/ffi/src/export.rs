@@ -2,12 +2,11 @@
 //! Not a public interface: the macro and this module change together.
 
 use std::borrow::Cow;
-use std::ffi::c_int;
 
-use crate::any::{Any, AnyView};
+use crate::any::{AnyView, FromAny};
 use crate::error::{Error, Result};
 pub use crate::function::{convert_arg, safe_call, IntoCallResult};
-use crate::sys;
+use crate::tensor::TensorView;
 
 /// One parameter of an exported function: its name, type name and type schema.
 pub struct Param {
@@ -106,10 +105,44 @@ pub fn metadata(
     )
 }
 
-/// Returns `text` from a safe call as a String the runtime allocates (it outlives the library).
-///
-/// # Safety
-/// `result` must point to a value the caller initialised to None.
-pub unsafe fn return_text(result: *mut sys::TVMFFIAny, text: std::string::String) -> c_int {
-    safe_call(result, || Ok(Any::from(text)))
+/// Makes a `mut` tensor-view parameter writable, once no other tensor argument of the call shares
+/// its memory (Rust never writes memory it also reads through another reference).
+pub trait Writable {
+    /// Marks `self`, argument `index` of `args`, writable; a `ValueError` naming the argument
+    /// that overlaps it otherwise.
+    fn make_writable(&mut self, args: &[AnyView<'_>], index: usize) -> Result<()>;
+}
+
+impl Writable for TensorView<'_> {
+    fn make_writable(&mut self, args: &[AnyView<'_>], index: usize) -> Result<()> {
+        let (first, last) = self.byte_span();
+        for (other, value) in args.iter().enumerate() {
+            if other == index || first == last {
+                continue;
+            }
+            let Some(view) = TensorView::from_any(*value) else { continue };
+            let (start, end) = view.byte_span();
+            if start < last && first < end {
+                return Err(Error::new(
+                    "ValueError",
+                    format!(
+                        "argument #{index} is written and shares memory with argument #{other}: \
+                         a Rust kernel writes only memory no other argument reads; pass a \
+                         separate output"
+                    ),
+                ));
+            }
+        }
+        self.set_writable();
+        Ok(())
+    }
+}
+
+impl Writable for Option<TensorView<'_>> {
+    fn make_writable(&mut self, args: &[AnyView<'_>], index: usize) -> Result<()> {
+        match self {
+            Some(view) => view.make_writable(args, index),
+            None => Ok(()),
+        }
+    }
 }

@@ -57,7 +57,11 @@ impl Function {
     /// values and references to objects are passed as values; [`crate::TensorView`]s and
     /// [`AnyView`]s are passed borrowed, for the call only.
     pub fn invoke<'a, A: IntoArgs<'a>>(&self, args: A) -> Result<Any> {
-        self.call(&args.into_args())
+        let args = args.into_args();
+        // Arg is a transparent Any; the callee only borrows the arguments.
+        let views =
+            unsafe { std::slice::from_raw_parts(args.as_ptr() as *const AnyView<'_>, args.len()) };
+        self.call_views(views)
     }
 
     /// A function calling `f` with the arguments as borrowed views.
@@ -206,35 +210,58 @@ where
     }
 }
 
-/// One argument of [`Function::invoke`]: any [`IntoAny`] value, or a view borrowed for `'a`
-/// ([`crate::TensorView`], [`AnyView`]).
-pub trait IntoArg<'a> {
-    /// The argument as the value passed (a view's raw value when it borrows; the caller keeps
-    /// what it borrows alive for the call, which `invoke`'s lifetime ensures).
-    fn into_arg(self) -> Any;
+/// One argument of a call made by [`Function::invoke`]: an owned value, or a value borrowed for
+/// `'a` (a [`crate::TensorView`], an [`AnyView`]). It cannot outlive what it borrows, and only
+/// the call reads it.
+#[repr(transparent)]
+pub struct Arg<'a> {
+    value: Any,
+    _borrow: std::marker::PhantomData<&'a ()>,
 }
 
-impl<T: IntoAny> IntoArg<'_> for T {
-    fn into_arg(self) -> Any {
-        self.into_any()
+impl<'a> Arg<'a> {
+    /// An argument owning `value`.
+    pub fn owned(value: Any) -> Arg<'a> {
+        Arg { value, _borrow: std::marker::PhantomData }
+    }
+
+    /// An argument passing `raw` as it is, borrowed for `'a`.
+    ///
+    /// # Safety
+    /// `raw` must hold no reference of its own (a POD value or a pointer valid for `'a`).
+    pub(crate) unsafe fn borrowed(raw: sys::TVMFFIAny) -> Arg<'a> {
+        Arg::owned(Any::from_raw(raw))
+    }
+}
+
+/// What [`Function::invoke`] takes as one argument: any [`IntoAny`] value, or a view borrowed
+/// for `'a` ([`crate::TensorView`], [`AnyView`]).
+pub trait IntoArg<'a> {
+    /// The argument.
+    fn into_arg(self) -> Arg<'a>;
+}
+
+impl<'a, T: IntoAny> IntoArg<'a> for T {
+    fn into_arg(self) -> Arg<'a> {
+        Arg::owned(self.into_any())
     }
 }
 
 impl<'a> IntoArg<'a> for AnyView<'a> {
     /// The same value: an object gains a reference for the call; anything else is passed as
-    /// the view holds it.
-    fn into_arg(self) -> Any {
-        if let Some(obj) = self.as_object() {
-            return crate::convert::object_into_any(obj);
+    /// the view holds it, borrowed.
+    fn into_arg(self) -> Arg<'a> {
+        match self.as_object() {
+            Some(obj) => Arg::owned(crate::convert::object_into_any(obj)),
+            None => unsafe { Arg::borrowed(*self.as_raw()) },
         }
-        unsafe { Any::from_raw(*self.as_raw()) }
     }
 }
 
 /// A tuple of arguments for [`Function::invoke`].
 pub trait IntoArgs<'a> {
-    /// The arguments as values.
-    fn into_args(self) -> Vec<Any>;
+    /// The arguments.
+    fn into_args(self) -> Vec<Arg<'a>>;
 }
 
 /// A closure callable through [`Function::from_typed`]: `Fn(A, B, ...) -> R` where each
@@ -324,7 +351,7 @@ macro_rules! tuples {
     ($(($($a:ident $i:tt),*))*) => {$(
         impl<'a, $($a: IntoArg<'a>),*> IntoArgs<'a> for ($($a,)*) {
             #[allow(non_snake_case)]
-            fn into_args(self) -> Vec<Any> {
+            fn into_args(self) -> Vec<Arg<'a>> {
                 vec![$(self.$i.into_arg()),*]
             }
         }

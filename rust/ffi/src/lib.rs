@@ -54,7 +54,7 @@ pub use any::{Any, AnyView, FromAny, IntoAny, TypeName};
 pub use container::{Array, Map, Shape};
 pub use dtype::{DataType, Device};
 pub use error::{Error, Result, ENV_ERROR_ALREADY_SET};
-pub use function::{safe_call, Function, IntoArg, IntoArgs, IntoCallResult, TypedFn};
+pub use function::{safe_call, Arg, Function, IntoArg, IntoArgs, IntoCallResult, TypedFn};
 pub use module::Module;
 pub use object::{is_instance, type_key_of, ObjectRef, ObjectType};
 pub use string::{Bytes, String};
@@ -99,10 +99,21 @@ pub use tensor::{Element, Tensor, TensorView};
 /// ```
 ///
 /// ```compile_fail
+/// // An argument cannot be kept past the call: its lifetime is the call's.
+/// static KEEP: std::sync::Mutex<Option<ffi::TensorView<'static>>> = std::sync::Mutex::new(None);
+/// #[ffi::export]
+/// fn keep(x: ffi::TensorView<'static>) { *KEEP.lock().unwrap() = Some(x); }
+/// ```
+///
+/// ```compile_fail
 /// struct Unknown;
 /// #[ffi::export]
 /// fn takes(x: Unknown) {} // `Unknown` is not a `FromAny` type
 /// ```
+///
+/// A `mut` [`TensorView`] parameter is writable ([`TensorView::as_mut_slice`]) once the call
+/// checked that no other tensor argument shares its memory (a `ValueError` otherwise); other
+/// views are read-only. Rust never holds a mutable and a shared slice of the same memory.
 ///
 /// Parameters take any [`FromAny`] type (`i64`, `f64`, `bool`, `&str`, `std::string::String`,
 /// [`TensorView`], [`Tensor`], [`Function`], `Option<T>`, `Vec<T>`, [`Any`], ...); the result

@@ -24,13 +24,19 @@ object_wrapper!(
 );
 
 /// A borrowed tensor, valid for `'a`: a `DLTensor` someone else owns.
-#[derive(Clone, Copy)]
+///
+/// A view reads its elements ([`TensorView::as_slice`]); it writes them
+/// ([`TensorView::as_mut_slice`]) only when it was made writable: a `mut` parameter of an
+/// exported function whose memory no other argument shares, or [`Tensor::view_mut`]. So Rust
+/// never holds a mutable and a shared slice of the same memory.
 pub struct TensorView<'a> {
     dl: *const sys::DLTensor,
+    writable: bool,
     _borrow: PhantomData<&'a sys::DLTensor>,
 }
 
-// A view is a read-only description; the data's synchronisation is the owner's, as in C++.
+// A view is a description plus, when writable, the only right to write within Rust; the data's
+// synchronisation with other languages is the owner's, as in C++.
 unsafe impl Send for TensorView<'_> {}
 unsafe impl Sync for TensorView<'_> {}
 
@@ -49,7 +55,8 @@ macro_rules! element {
 }
 element!(f32 => DataType::F32, f64 => DataType::F64, i8 => DataType::I8, i16 => DataType::I16,
          i32 => DataType::I32, i64 => DataType::I64, u8 => DataType::U8, u16 => DataType::U16,
-         u32 => DataType::U32, u64 => DataType::U64, bool => DataType::BOOL);
+         u32 => DataType::U32, u64 => DataType::U64);
+// Not `bool`: a byte of a foreign bool tensor may hold any value, which a Rust `bool` must not.
 
 /// The methods a `DLTensor` answers, shared by [`Tensor`] and [`TensorView`].
 macro_rules! tensor_methods {
@@ -197,7 +204,48 @@ impl<'a> TensorView<'a> {
     /// # Safety
     /// `dl` must point to a valid `DLTensor` whose shape, strides and data stay valid for `'a`.
     pub unsafe fn from_raw(dl: *const sys::DLTensor) -> TensorView<'a> {
-        TensorView { dl, _borrow: PhantomData }
+        TensorView { dl, writable: false, _borrow: PhantomData }
+    }
+
+    /// A writable view of a `DLTensor` that outlives `'a`.
+    ///
+    /// # Safety
+    /// As [`TensorView::from_raw`], and nothing else may read or write the tensor's elements
+    /// while the view is used to write them.
+    pub unsafe fn from_raw_mut(dl: *const sys::DLTensor) -> TensorView<'a> {
+        TensorView { dl, writable: true, _borrow: PhantomData }
+    }
+
+    /// Marks the view writable (an exported function's `mut` parameter, once checked).
+    pub(crate) fn set_writable(&mut self) {
+        self.writable = true;
+    }
+
+    /// Whether [`TensorView::as_mut_slice`] may write through this view.
+    pub fn is_writable(&self) -> bool {
+        self.writable
+    }
+
+    /// The bytes `[first, last)` the elements span (empty for a tensor without elements).
+    pub(crate) fn byte_span(&self) -> (usize, usize) {
+        let shape = self.shape();
+        if shape.contains(&0) {
+            return (0, 0);
+        }
+        let elem = self.dtype().bytes_per_element() as i64;
+        let (mut low, mut high) = (0_i64, 0_i64);
+        for (extent, stride) in shape.iter().zip(self.strides()) {
+            let reach = (extent - 1).saturating_mul(stride);
+            if reach < 0 {
+                low = low.saturating_add(reach);
+            } else {
+                high = high.saturating_add(reach);
+            }
+        }
+        let base = self.data_ptr() as i64;
+        let first = base.saturating_add(low.saturating_mul(elem)) as usize;
+        let last = base.saturating_add(high.saturating_add(1).saturating_mul(elem)) as usize;
+        (first, last)
     }
 
     fn dl(&self) -> &sys::DLTensor {
@@ -207,9 +255,15 @@ impl<'a> TensorView<'a> {
     tensor_methods!();
 
     /// The elements as a mutable slice (CPU, contiguous, `T`'s dtype): how a kernel writes its
-    /// output argument. Two views of the same memory passed to one call alias; as in C and C++,
-    /// the host promises not to.
+    /// output argument. A `ValueError` for a read-only view: declare the exported function's
+    /// parameter `mut` (`mut y: TensorView`), or take the view with [`Tensor::view_mut`].
     pub fn as_mut_slice<T: Element>(&mut self) -> Result<&mut [T]> {
+        if !self.writable {
+            return Err(Error::new(
+                "ValueError",
+                "the tensor view is read-only: declare the parameter `mut` to write it",
+            ));
+        }
         self.check_slice::<T>()?;
         let n = self.numel() as usize;
         if n == 0 {
@@ -226,14 +280,31 @@ impl Tensor {
 
     tensor_methods!();
 
-    /// A view borrowing this tensor.
+    /// A read-only view borrowing this tensor.
     pub fn view(&self) -> TensorView<'_> {
         unsafe { TensorView::from_raw(self.0.cell::<sys::DLTensor>()) }
     }
 
-    /// The elements as a mutable slice (CPU, contiguous, `T`'s dtype). Other references to the
-    /// same tensor (clones, views in other languages) see the writes.
+    /// A writable view, for a tensor no other Rust reference shares (a `ValueError` otherwise).
+    pub fn view_mut(&mut self) -> Result<TensorView<'_>> {
+        self.check_unique()?;
+        Ok(unsafe { TensorView::from_raw_mut(self.0.cell::<sys::DLTensor>()) })
+    }
+
+    fn check_unique(&self) -> Result<()> {
+        match self.0.strong_count() {
+            1 => Ok(()),
+            n => Err(Error::new(
+                "ValueError",
+                format!("the tensor is shared ({n} references): only a sole owner writes it"),
+            )),
+        }
+    }
+
+    /// The elements as a mutable slice (CPU, contiguous, `T`'s dtype), for a tensor no other
+    /// reference shares (a clone, an export to DLPack): a `ValueError` otherwise.
     pub fn as_mut_slice<T: Element>(&mut self) -> Result<&mut [T]> {
+        self.check_unique()?;
         self.check_slice::<T>()?;
         let n = self.numel() as usize;
         if n == 0 {
@@ -244,7 +315,8 @@ impl Tensor {
 
     /// A new compact tensor allocated through the environment's allocator: the host's (PyTorch's
     /// inside a call from PyTorch). With none installed, this project's runtime makes an aligned
-    /// CPU allocation; the reference's runtime has no default and returns an error.
+    /// CPU allocation; the reference's runtime has no default and returns an error. Host memory
+    /// comes zeroed.
     pub fn alloc(shape: &[i64], dtype: DataType, device: Device) -> Result<Tensor> {
         let mut shape_buf = shape.to_vec();
         let mut prototype = sys::DLTensor {
@@ -258,9 +330,18 @@ impl Tensor {
         };
         let mut out: sys::TVMFFIObjectHandle = std::ptr::null_mut();
         check(unsafe { sys::TVMFFIEnvTensorAlloc(&mut prototype, &mut out) })?;
-        Ok(Tensor(
+        let tensor = Tensor(
             unsafe { ObjectRef::from_raw(out) }.expect("TVMFFIEnvTensorAlloc returns a tensor"),
-        ))
+        );
+        // Allocators hand out uninitialised memory, which Rust must not read: host memory is
+        // zeroed here (device memory is never read as a slice).
+        if matches!(device.device_type(), sys::kDLCPU | sys::kDLCUDAHost | sys::kDLROCMHost) {
+            let (first, last) = tensor.view().byte_span();
+            if last > first {
+                unsafe { std::ptr::write_bytes(first as *mut u8, 0, last - first) };
+            }
+        }
+        Ok(tensor)
     }
 
     /// A CPU tensor over `data` without a copy: the Vec is dropped when the last reference
@@ -412,7 +493,7 @@ impl<'a> FromAny<'a> for TensorView<'a> {
         let raw = value.as_raw();
         unsafe {
             match raw.type_index {
-                sys::kTVMFFIDLTensorPtr => {
+                sys::kTVMFFIDLTensorPtr if !raw.payload.v_ptr.is_null() => {
                     Some(TensorView::from_raw(raw.payload.v_ptr as *const sys::DLTensor))
                 }
                 sys::kTVMFFITensor => Some(TensorView::from_raw(
@@ -426,13 +507,12 @@ impl<'a> FromAny<'a> for TensorView<'a> {
 
 impl<'a> crate::function::IntoArg<'a> for TensorView<'a> {
     /// A borrowed `DLTensor*`, as hosts pass framework tensors: no reference is taken.
-    fn into_arg(self) -> crate::Any {
-        unsafe {
-            crate::Any::from_raw(sys::TVMFFIAny {
-                type_index: sys::kTVMFFIDLTensorPtr,
-                small_str_len: 0,
-                payload: sys::TVMFFIAnyPayload { v_ptr: self.dl as *mut c_void },
-            })
-        }
+    fn into_arg(self) -> crate::function::Arg<'a> {
+        let raw = sys::TVMFFIAny {
+            type_index: sys::kTVMFFIDLTensorPtr,
+            small_str_len: 0,
+            payload: sys::TVMFFIAnyPayload { v_ptr: self.dl as *mut c_void },
+        };
+        unsafe { crate::function::Arg::borrowed(raw) }
     }
 }

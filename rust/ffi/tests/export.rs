@@ -25,6 +25,25 @@ fn no_result(mut out: TensorView, value: f64) -> ffi::Result<()> {
     Ok(())
 }
 
+/// Copies `x` into `out`, which must not share `x`'s memory.
+#[ffi::export]
+fn copy_into(x: TensorView, mut out: TensorView) -> ffi::Result<()> {
+    out.as_mut_slice::<f32>()?.copy_from_slice(x.as_slice::<f32>()?);
+    Ok(())
+}
+
+#[ffi::export]
+fn write_without_mut(out: TensorView) -> ffi::Result<()> {
+    let mut out = out;
+    out.as_mut_slice::<f32>()?.fill(1.0);
+    Ok(())
+}
+
+#[ffi::export]
+fn r#match(#[allow(unused_variables)] r#type: &'_ str, _: i64) -> bool {
+    true
+}
+
 #[ffi::export]
 fn boom() -> i64 {
     panic!("exported panic")
@@ -118,10 +137,51 @@ fn metadata_carries_signature_types_names_and_defaults() {
         text.contains(r#""signature": "sum_all(0: Array<int>, 1: Optional<bool>) -> int""#),
         "{text}"
     );
-    assert!(text.contains(r#""arg_names": ["values", "unused"]"#), "{text}");
+    assert!(text.contains(r#""arg_names": ["values", "_unused"]"#), "{text}");
     let text = metadata(__tvm_ffi__metadata_no_result);
     assert!(text.contains(r#""return_type": "void""#), "{text}");
     assert!(text.contains(r#"\"return\":[{\"type\":\"None\"}]"#), "{text}");
+}
+
+#[test]
+fn a_mut_view_is_written_only_when_no_other_argument_shares_its_memory() {
+    let copy = wrap(__tvm_ffi_copy_into);
+    let x = Tensor::from_vec(vec![1.0_f32, 2.0, 3.0, 4.0], &[4]).unwrap();
+    let out = Tensor::from_vec(vec![0.0_f32; 4], &[4]).unwrap();
+    copy.invoke((&x, &out)).unwrap();
+    assert_eq!(out.as_slice::<f32>().unwrap(), &[1.0, 2.0, 3.0, 4.0]);
+    let error = copy.invoke((&x, &x)).unwrap_err();
+    assert_eq!(error.kind(), "ValueError");
+    assert!(
+        error.message().starts_with("argument #1 is written and shares memory with argument #0"),
+        "{}",
+        error.message()
+    );
+    // Overlapping, not equal: a view of x's last two elements.
+    let mut tail_shape = [2_i64];
+    let tail = ffi::sys::DLTensor {
+        data: x.data_ptr(),
+        byte_offset: 8,
+        shape: tail_shape.as_mut_ptr(),
+        ndim: 1,
+        ..*x.as_dltensor()
+    };
+    let tail = unsafe { TensorView::from_raw(&tail) };
+    let error = copy.invoke((tail, x.view())).unwrap_err();
+    assert!(error.message().contains("shares memory with argument #0"), "{}", error.message());
+    let error = wrap(__tvm_ffi_write_without_mut).invoke((&out,)).unwrap_err();
+    assert_eq!(
+        (error.kind().as_str(), error.message().as_str()),
+        ("ValueError", "the tensor view is read-only: declare the parameter `mut` to write it")
+    );
+}
+
+#[test]
+fn raw_identifiers_attributes_and_str_parameters_export() {
+    let f = wrap(__tvm_ffi_match);
+    assert!(f.invoke(("t", 1)).unwrap().cast::<bool>().unwrap());
+    let text = metadata(__tvm_ffi__metadata_match);
+    assert!(text.contains(r#""arg_names": ["type", "arg1"]"#), "{text}");
 }
 
 #[test]

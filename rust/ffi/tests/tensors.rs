@@ -109,6 +109,7 @@ fn wrong_shapes_types_and_devices_are_errors() {
 fn alloc_gives_a_compact_aligned_tensor() {
     let mut tensor = Tensor::alloc(&[3, 4], DataType::I64, Device::cpu()).unwrap();
     assert_eq!(tensor.shape(), &[3, 4]);
+    assert!(tensor.as_slice::<i64>().unwrap().iter().all(|&v| v == 0), "host memory comes zeroed");
     assert_eq!(tensor.data_ptr() as usize % 64, 0);
     tensor.as_mut_slice::<i64>().unwrap().iter_mut().enumerate().for_each(|(i, v)| *v = i as i64);
     assert_eq!(tensor.as_slice::<i64>().unwrap()[11], 11);
@@ -131,6 +132,35 @@ fn views_read_from_anys_and_borrow() {
     assert!(Any::from(1).try_as::<TensorView<'_>>().is_none());
     let owned: Tensor = any.cast().unwrap();
     assert!(owned.as_object().same_as(tensor.as_object()));
+}
+
+#[test]
+fn only_a_sole_owner_or_a_writable_view_writes() {
+    let mut tensor = Tensor::from_vec(vec![1_i32, 2], &[2]).unwrap();
+    tensor.as_mut_slice::<i32>().unwrap()[0] = 5;
+    let copy = tensor.clone();
+    let error = tensor.as_mut_slice::<i32>().unwrap_err();
+    assert_eq!(error.message(), "the tensor is shared (2 references): only a sole owner writes it");
+    assert!(tensor.view_mut().is_err());
+    drop(copy);
+    let mut view = tensor.view_mut().unwrap();
+    assert!(view.is_writable());
+    view.as_mut_slice::<i32>().unwrap()[1] = 6;
+    assert_eq!(tensor.as_slice::<i32>().unwrap(), &[5, 6]);
+    let mut read_only = tensor.view();
+    assert!(!read_only.is_writable());
+    assert_eq!(read_only.as_mut_slice::<i32>().unwrap_err().kind(), "ValueError");
+}
+
+#[test]
+fn a_borrowed_dltensor_pointer_is_never_owned() {
+    let tensor = Tensor::from_vec(vec![1.0_f32], &[1]).unwrap();
+    let seen = ffi::Function::from_packed(|args: &[ffi::AnyView<'_>]| {
+        let error = args[0].to_owned().unwrap_err();
+        assert_eq!(error.kind(), "TypeError");
+        Ok(Any::from(args[0].type_name()))
+    });
+    assert_eq!(seen.invoke((tensor.view(),)).unwrap().cast::<String>().unwrap(), "DLTensor*");
 }
 
 #[test]

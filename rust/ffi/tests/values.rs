@@ -21,6 +21,8 @@ fn integers_beyond_i64_become_big_integers() {
     let big = Any::from(u64::MAX);
     assert_eq!(big.type_index(), ffi::sys::kTVMFFIBigInt);
     assert!(big.try_as::<i64>().is_none());
+    assert_eq!(big.cast::<u64>().unwrap(), u64::MAX, "big integers of two words read back");
+    assert_eq!(Any::from(u64::MAX - 5).cast::<u64>().unwrap(), u64::MAX - 5);
     let small = Any::from(u64::MAX / 2);
     assert_eq!(small.cast::<u64>().unwrap(), u64::MAX / 2);
 }
@@ -45,6 +47,7 @@ fn floats_bools_and_none() {
     assert!(Any::from(f64::NAN).cast::<f64>().unwrap().is_nan());
     assert!(!Any::from(false).cast::<bool>().unwrap());
     assert!(Any::from(7).cast::<bool>().unwrap());
+    assert_eq!(Any::from(true).cast::<f64>().unwrap(), 1.0, "bools read as floats, as in C++");
     assert!(Any::none().is_none());
     assert_eq!(Any::none().cast::<Option<i64>>().unwrap(), None);
     assert_eq!(Any::from(Some(4_i64)).cast::<Option<i64>>().unwrap(), Some(4));
@@ -94,6 +97,10 @@ fn devices_and_dtypes() {
     assert_eq!(DataType::BF16.to_string(), "bfloat16");
     assert_eq!(Any::from(DataType::F16).cast::<DataType>().unwrap(), DataType::F16);
     assert_eq!(Any::from("float64").cast::<DataType>().unwrap(), DataType::F64);
+    // A dtype key finds its entry: the payload's unused bytes are zero.
+    let map = Map::new([(DataType::F32, 1_i64), (DataType::I8, 2)]).unwrap();
+    assert_eq!(map.get(DataType::F32).unwrap().unwrap().cast::<i64>().unwrap(), 1);
+    assert_eq!(map.get(DataType::I8).unwrap().unwrap().cast::<i64>().unwrap(), 2);
     let error = DataType::parse("float33x").unwrap_err();
     assert_eq!(error.kind(), "ValueError", "{error}");
 }

@@ -354,3 +354,20 @@ def test_many_threads_call_rust_kernels(rust_mod):
     run_in_threads(work, 8)
     gc.collect()
     assert rust_mod.live_buffers()[0] == base_live
+
+
+def test_an_output_sharing_an_inputs_memory_is_refused(rust_mod):
+    """A Rust kernel writes its ``mut`` tensor only when no other argument shares its memory:
+    ``add_one(x, x)`` and overlapping slices raise ValueError, and nothing is written."""
+    x = np.arange(6, dtype=np.float32)
+    with pytest.raises(
+        ValueError, match="argument #1 is written and shares memory with argument #0"
+    ):
+        rust_mod.add_one(x, x)
+    with pytest.raises(ValueError, match="shares memory"):
+        rust_mod.add_one(x[:4], x[2:])
+    assert x.tolist() == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]
+    y = np.zeros(3, dtype=np.float32)
+    rust_mod.add_one(x[:3], y)  # disjoint views of different arrays are fine
+    rust_mod.add_one(x[:3], x[3:])  # and so are disjoint parts of one array
+    assert x.tolist() == [0.0, 1.0, 2.0, 1.0, 2.0, 3.0]
