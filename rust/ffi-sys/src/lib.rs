@@ -853,29 +853,3 @@ pub const OBJECT_HEADER_SIZE: usize = std::mem::size_of::<TVMFFIObject>();
 pub unsafe fn object_cell<T>(obj: TVMFFIObjectHandle) -> *mut T {
     (obj as *mut u8).add(OBJECT_HEADER_SIZE) as *mut T
 }
-
-#[cfg(test)]
-mod layout_tests {
-    use super::*;
-    use std::mem::{align_of, size_of};
-
-    #[test]
-    fn sizes_match_the_c_headers() {
-        assert_eq!(size_of::<TVMFFIAny>(), 16);
-        assert_eq!(align_of::<TVMFFIAny>(), 8);
-        assert_eq!(size_of::<TVMFFIObject>(), 24);
-        assert_eq!(size_of::<DLDevice>(), 8);
-        assert_eq!(size_of::<DLDataType>(), 4);
-        assert_eq!(size_of::<DLTensor>(), 48);
-        assert_eq!(size_of::<DLManagedTensor>(), 64);
-        assert_eq!(size_of::<DLManagedTensorVersioned>(), 80);
-        assert_eq!(size_of::<TVMFFIByteArray>(), 16);
-        assert_eq!(size_of::<TVMFFISeqCell>(), 32);
-        assert_eq!(size_of::<TVMFFIErrorCell>(), 72);
-        assert_eq!(size_of::<TVMFFITypeInfo>(), 72);
-        assert_eq!(size_of::<TVMFFIFieldInfo>(), 120);
-        assert_eq!(size_of::<TVMFFITypeMetadata>(), 32);
-        assert_eq!(size_of::<TVMFFIShapeCell>(), 16);
-        assert_eq!(size_of::<TVMFFIMethodInfo>(), 72);
-    }
-}
