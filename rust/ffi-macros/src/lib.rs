@@ -42,6 +42,9 @@ struct Signature {
     params: Vec<Param>,
     return_type: String,
     doc: Vec<String>,
+    /// The function's `#[cfg(...)]` attributes, repeated on the exports so that they exist
+    /// exactly when the function does.
+    cfgs: Vec<String>,
 }
 
 fn expand(attr: TokenStream, item: TokenStream) -> Result<String, String> {
@@ -87,6 +90,7 @@ fn scan_function(item: TokenStream) -> Result<Signature, String> {
     let tokens: Vec<TokenTree> = item.into_iter().collect();
     let mut i = 0;
     let mut doc = Vec::new();
+    let mut cfgs = Vec::new();
     // Attributes: keep doc comments (`#[doc = "..."]`), pass the rest through untouched.
     while let Some(TokenTree::Punct(p)) = tokens.get(i) {
         if p.as_char() != '#' {
@@ -94,6 +98,9 @@ fn scan_function(item: TokenStream) -> Result<Signature, String> {
         }
         if let Some(TokenTree::Group(g)) = tokens.get(i + 1) {
             let inner: Vec<TokenTree> = g.stream().into_iter().collect();
+            if matches!(inner.first(), Some(TokenTree::Ident(key)) if key.to_string() == "cfg") {
+                cfgs.push(format!("#[{}]", g.stream()));
+            }
             if let [TokenTree::Ident(key), TokenTree::Punct(eq), TokenTree::Literal(text)] =
                 inner.as_slice()
             {
@@ -108,6 +115,8 @@ fn scan_function(item: TokenStream) -> Result<Signature, String> {
     loop {
         match tokens.get(i) {
             Some(TokenTree::Ident(id)) if id.to_string() == "fn" => break,
+            // A `const fn` is an ordinary function when called at run time.
+            Some(TokenTree::Ident(id)) if id.to_string() == "const" => i += 1,
             Some(TokenTree::Ident(id)) if id.to_string() == "pub" => {
                 i += 1;
                 if let Some(TokenTree::Group(g)) = tokens.get(i) {
@@ -171,7 +180,7 @@ fn scan_function(item: TokenStream) -> Result<Signature, String> {
         }
         _ => return Err("expected the function's body".into()),
     }
-    Ok(Signature { fn_name, params, return_type, doc })
+    Ok(Signature { fn_name, params, return_type, doc, cfgs })
 }
 
 /// The text of a doc comment line (`/// text` arrives as `#[doc = " text"]`, a string literal
@@ -383,8 +392,10 @@ fn generate(sig: &Signature, export: &str) -> String {
     let fn_name = &sig.fn_name;
     // Trailing `Option<T>` parameters may be omitted by callers (they receive None).
     let required = sig.params.iter().rposition(|p| !is_option(&p.ty)).map_or(0, |k| k + 1);
-    let attrs =
-        "#[doc(hidden)]\n#[allow(non_snake_case, unsafe_code, clippy::all)]\n#[unsafe(no_mangle)]";
+    let attrs = format!(
+        "{}\n#[doc(hidden)]\n#[allow(non_snake_case, unsafe_code, clippy::all)]\n#[unsafe(no_mangle)]",
+        sig.cfgs.join("\n")
+    );
     let signature =
         "_handle: *mut ::std::ffi::c_void, __ffi_raw_args: *const ::ffi::sys::TVMFFIAny, \
                      __ffi_num_args: i32, __ffi_result: *mut ::ffi::sys::TVMFFIAny";

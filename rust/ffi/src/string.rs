@@ -249,6 +249,15 @@ impl IntoAny for &[u8] {
     }
 }
 
+impl TypeName for &str {
+    fn type_name() -> std::string::String {
+        "str".into()
+    }
+    fn type_schema() -> std::string::String {
+        r#"{"type":"ffi.String"}"#.into()
+    }
+}
+
 impl TypeName for std::string::String {
     fn type_name() -> std::string::String {
         "str".into()

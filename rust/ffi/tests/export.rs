@@ -44,6 +44,18 @@ fn r#match(#[allow(unused_variables)] r#type: &'_ str, _: i64) -> bool {
     true
 }
 
+/// A constant name.
+#[ffi::export]
+const fn constant_name() -> &'static str {
+    "constant"
+}
+
+#[ffi::export]
+#[cfg(any())] // never compiled: neither are its exports (which would not compile without it)
+fn compiled_out() -> i64 {
+    0
+}
+
 #[ffi::export]
 fn boom() -> i64 {
     panic!("exported panic")
@@ -182,6 +194,13 @@ fn raw_identifiers_attributes_and_str_parameters_export() {
     assert!(f.invoke(("t", 1)).unwrap().cast::<bool>().unwrap());
     let text = metadata(__tvm_ffi__metadata_match);
     assert!(text.contains(r#""arg_names": ["type", "arg1"]"#), "{text}");
+}
+
+#[test]
+fn const_functions_and_static_strings_export() {
+    let f = wrap(__tvm_ffi_constant_name);
+    assert_eq!(f.invoke(()).unwrap().cast::<String>().unwrap(), "constant");
+    assert!(metadata(__tvm_ffi__metadata_constant_name).contains(r#""return_type": "str""#));
 }
 
 #[test]
