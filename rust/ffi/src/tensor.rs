@@ -138,20 +138,29 @@ macro_rules! tensor_methods {
         /// may have any stride, and a tensor with no elements is contiguous whatever its strides
         /// (as C++'s `IsContiguous` says).
         pub fn is_contiguous(&self) -> bool {
-            let dl = self.dl();
             let shape = self.shape();
-            if dl.strides.is_null() || shape.contains(&0) {
+            let Some(strides) = self.raw_strides() else { return true };
+            if shape.contains(&0) {
                 return true;
             }
-            let strides = self.strides();
             let mut expected = 1_i64;
-            for i in (0..shape.len()).rev() {
-                if shape[i] != 1 && strides[i] != expected {
+            for (&extent, &stride) in shape.iter().zip(strides).rev() {
+                if extent != 1 && stride != expected {
                     return false;
                 }
-                expected = expected.saturating_mul(shape[i]);
+                expected = expected.saturating_mul(extent);
             }
             true
+        }
+
+        /// The producer's strides, or `None` for a compact layout left implicit.
+        fn raw_strides(&self) -> Option<&[i64]> {
+            let dl = self.dl();
+            if dl.strides.is_null() || dl.ndim <= 0 {
+                None
+            } else {
+                Some(unsafe { std::slice::from_raw_parts(dl.strides, dl.ndim as usize) })
+            }
         }
 
         /// The elements as a slice: the tensor must be on the CPU, contiguous and of `T`'s dtype
@@ -232,9 +241,11 @@ impl<'a> TensorView<'a> {
         if shape.contains(&0) {
             return (0, 0);
         }
-        let elem = self.dtype().bytes_per_element() as i64;
         let (mut low, mut high) = (0_i64, 0_i64);
-        for (extent, stride) in shape.iter().zip(self.strides()) {
+        let mut compact = 1_i64; // the stride of dimension i when the layout is implicit
+        for (i, &extent) in shape.iter().enumerate().rev() {
+            let stride = self.raw_strides().map_or(compact, |s| s[i]);
+            compact = compact.saturating_mul(extent);
             let reach = (extent - 1).saturating_mul(stride);
             if reach < 0 {
                 low = low.saturating_add(reach);
@@ -242,6 +253,7 @@ impl<'a> TensorView<'a> {
                 high = high.saturating_add(reach);
             }
         }
+        let elem = self.dtype().bytes_per_element() as i64;
         let base = self.data_ptr() as i64;
         let first = base.saturating_add(low.saturating_mul(elem)) as usize;
         let last = base.saturating_add(high.saturating_add(1).saturating_mul(elem)) as usize;
