@@ -125,6 +125,7 @@ stage_lint() {
   section "Lint: rustfmt"
   (cd rust && cargo fmt --all --check)
   (cd examples/rust && cargo fmt --check)
+  (cd benchmarks/rust_kernels && cargo fmt --check)
 }
 
 stage_build() {
