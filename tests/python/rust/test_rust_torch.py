@@ -83,6 +83,7 @@ def test_torch_tensor_through_any_shares_memory(rust_mod):
 def test_rust_buffer_becomes_a_torch_tensor_freed_once(rust_mod):
     """In a call that received a PyTorch tensor, a ``Tensor::from_vec`` result comes back as a
     ``torch.Tensor`` over the Rust ``Vec``; PyTorch frees it exactly once when done."""
+    gc.collect()
     live, freed = rust_mod.live_buffers()
     t = rust_mod.make_tensor(5, torch.empty(0))
     assert type(t) is torch.Tensor and t.dtype == torch.float32
