@@ -42,6 +42,7 @@ pub struct AnyView<'a> {
     _borrow: PhantomData<&'a ()>,
 }
 
+#[inline]
 fn holds_object(type_index: i32) -> bool {
     type_index >= sys::kTVMFFIStaticObjectBegin
 }
@@ -72,6 +73,7 @@ fn value_type_name(raw: &sys::TVMFFIAny) -> std::string::String {
 
 impl Any {
     /// None.
+    #[inline]
     pub const fn none() -> Any {
         Any { raw: sys::TVMFFIAny::NONE }
     }
@@ -81,11 +83,13 @@ impl Any {
     /// # Safety
     /// `raw` must be a valid owned value: when it holds an object, one strong reference passes
     /// to the result.
+    #[inline]
     pub unsafe fn from_raw(raw: sys::TVMFFIAny) -> Any {
         Any { raw }
     }
 
     /// Gives up ownership of the raw value.
+    #[inline]
     pub fn into_raw(self) -> sys::TVMFFIAny {
         let raw = self.raw;
         std::mem::forget(self);
@@ -93,6 +97,7 @@ impl Any {
     }
 
     /// The raw value, still owned by `self`.
+    #[inline]
     pub fn as_raw(&self) -> &sys::TVMFFIAny {
         &self.raw
     }
@@ -103,6 +108,7 @@ impl Any {
     }
 
     /// The type index of what the value holds.
+    #[inline]
     pub fn type_index(&self) -> i32 {
         self.raw.type_index
     }
@@ -113,6 +119,7 @@ impl Any {
     }
 
     /// Whether the value is None.
+    #[inline]
     pub fn is_none(&self) -> bool {
         self.raw.type_index == sys::kTVMFFINone
     }
@@ -150,6 +157,7 @@ impl Default for Any {
 }
 
 impl Clone for Any {
+    #[inline]
     fn clone(&self) -> Self {
         if holds_object(self.raw.type_index) {
             unsafe { sys::TVMFFIObjectIncRef(self.raw.payload.v_obj as sys::TVMFFIObjectHandle) };
@@ -159,6 +167,7 @@ impl Clone for Any {
 }
 
 impl Drop for Any {
+    #[inline]
     fn drop(&mut self) {
         if holds_object(self.raw.type_index) {
             unsafe { sys::TVMFFIObjectDecRef(self.raw.payload.v_obj as sys::TVMFFIObjectHandle) };
@@ -190,6 +199,7 @@ impl<'a> AnyView<'a> {
     ///
     /// # Safety
     /// `args` must point to `num_args` valid values that outlive `'a` (null when `num_args` is 0).
+    #[inline]
     pub unsafe fn slice_from_raw(args: *const sys::TVMFFIAny, num_args: i32) -> &'a [AnyView<'a>] {
         if num_args <= 0 || args.is_null() {
             &[]
@@ -199,11 +209,13 @@ impl<'a> AnyView<'a> {
     }
 
     /// The raw value.
+    #[inline]
     pub fn as_raw(&self) -> &sys::TVMFFIAny {
         &self.raw
     }
 
     /// The type index of what the value holds.
+    #[inline]
     pub fn type_index(&self) -> i32 {
         self.raw.type_index
     }
@@ -214,6 +226,7 @@ impl<'a> AnyView<'a> {
     }
 
     /// Whether the value is None.
+    #[inline]
     pub fn is_none(&self) -> bool {
         self.raw.type_index == sys::kTVMFFINone
     }

@@ -9,10 +9,12 @@ use crate::dtype::{DataType, Device};
 use crate::object::{ObjectRef, ObjectType};
 use crate::sys;
 
+#[inline]
 fn pod(type_index: i32, payload: sys::TVMFFIAnyPayload) -> Any {
     unsafe { Any::from_raw(sys::TVMFFIAny { type_index, small_str_len: 0, payload }) }
 }
 
+#[inline]
 fn int_value(value: &AnyView<'_>) -> Option<i128> {
     match value.type_index() {
         sys::kTVMFFIInt | sys::kTVMFFIBool => {
@@ -46,11 +48,16 @@ macro_rules! integer {
         }
         impl<'a> FromAny<'a> for $t {
             /// An `int` (or `bool`, or a big integer) whose value fits.
+            #[inline]
             fn from_any(value: AnyView<'a>) -> Option<Self> {
+                if value.type_index() == sys::kTVMFFIInt {
+                    return <$t>::try_from(unsafe { value.as_raw().payload.v_int64 }).ok();
+                }
                 int_value(&value).and_then(|v| <$t>::try_from(v).ok())
             }
         }
         impl IntoAny for $t {
+            #[inline]
             fn into_any(self) -> Any {
                 match i64::try_from(self) {
                     Ok(v) => pod(sys::kTVMFFIInt, sys::TVMFFIAnyPayload { v_int64: v }),
@@ -72,6 +79,7 @@ impl TypeName for f64 {
 
 impl<'a> FromAny<'a> for f64 {
     /// A `float`, or an `int` or `bool` converted, as in C++.
+    #[inline]
     fn from_any(value: AnyView<'a>) -> Option<Self> {
         match value.type_index() {
             sys::kTVMFFIFloat => Some(unsafe { value.as_raw().payload.v_float64 }),
@@ -84,6 +92,7 @@ impl<'a> FromAny<'a> for f64 {
 }
 
 impl IntoAny for f64 {
+    #[inline]
     fn into_any(self) -> Any {
         pod(sys::kTVMFFIFloat, sys::TVMFFIAnyPayload { v_float64: self })
     }
@@ -116,12 +125,14 @@ impl TypeName for bool {
 
 impl<'a> FromAny<'a> for bool {
     /// A `bool`, or an `int` (non-zero is true).
+    #[inline]
     fn from_any(value: AnyView<'a>) -> Option<Self> {
         int_value(&value).map(|v| v != 0)
     }
 }
 
 impl IntoAny for bool {
+    #[inline]
     fn into_any(self) -> Any {
         pod(sys::kTVMFFIBool, sys::TVMFFIAnyPayload { v_int64: self as i64 })
     }
@@ -144,6 +155,7 @@ impl<'a> FromAny<'a> for () {
 }
 
 impl IntoAny for () {
+    #[inline]
     fn into_any(self) -> Any {
         Any::none()
     }

@@ -27,6 +27,7 @@ pub fn signature(params: &[Param], return_type: &str) -> std::string::String {
 
 /// The arguments with omitted trailing optional ones filled in as None: between `required` and
 /// `total` arguments are accepted (a `TypeError` naming the function otherwise).
+#[inline]
 pub fn fill_optional<'a>(
     args: &'a [AnyView<'a>],
     required: usize,
@@ -35,8 +36,22 @@ pub fn fill_optional<'a>(
     signature: &dyn Fn() -> std::string::String,
 ) -> Result<Cow<'a, [AnyView<'a>]>> {
     if args.len() == total {
-        return Ok(Cow::Borrowed(args));
+        Ok(Cow::Borrowed(args))
+    } else {
+        fill_or_refuse(args, required, total, name, signature)
     }
+}
+
+/// [`fill_optional`] when arguments are missing or too many, out of the calls' way.
+#[cold]
+#[inline(never)]
+fn fill_or_refuse<'a>(
+    args: &'a [AnyView<'a>],
+    required: usize,
+    total: usize,
+    name: &str,
+    signature: &dyn Fn() -> std::string::String,
+) -> Result<Cow<'a, [AnyView<'a>]>> {
     if args.len() < required || args.len() > total {
         let expected =
             if required == total { format!("{total}") } else { format!("{required} to {total}") };

@@ -183,6 +183,7 @@ impl std::fmt::Debug for Function {
 ///
 /// # Safety
 /// `result` must point to a value the caller initialised to None.
+#[inline]
 pub unsafe fn safe_call<F>(result: *mut sys::TVMFFIAny, body: F) -> c_int
 where
     F: FnOnce() -> Result<Any>,
@@ -282,6 +283,7 @@ pub trait IntoCallResult {
 }
 
 impl<T: IntoAny + TypeName> IntoCallResult for T {
+    #[inline]
     fn into_call_result(self) -> Result<Any> {
         Ok(self.into_any())
     }
@@ -294,6 +296,7 @@ impl<T: IntoAny + TypeName> IntoCallResult for T {
 }
 
 impl<T: IntoAny + TypeName, E: Into<Error>> IntoCallResult for std::result::Result<T, E> {
+    #[inline]
     fn into_call_result(self) -> Result<Any> {
         self.map(IntoAny::into_any).map_err(Into::into)
     }
@@ -308,6 +311,7 @@ impl<T: IntoAny + TypeName, E: Into<Error>> IntoCallResult for std::result::Resu
 /// Converts argument `index` of a call to `T`, with the C++-style message on a mismatch:
 /// ``Mismatched type on argument #1 when calling: `name(0: int, 1: Tensor) -> void`. Expected
 /// `Tensor` but got `int` ``.
+#[inline]
 pub fn convert_arg<'a, T: FromAny<'a>>(
     args: &[AnyView<'a>],
     index: usize,
@@ -315,17 +319,30 @@ pub fn convert_arg<'a, T: FromAny<'a>>(
     signature: &dyn Fn() -> std::string::String,
 ) -> Result<T> {
     let value = args[index];
-    T::from_any(value).ok_or_else(|| {
-        let (expected, got) = (T::type_name(), value.type_name());
-        Error::new(
-            "TypeError",
-            format!(
-                "Mismatched type on argument #{index} when calling: `{name}{}`. Expected `{expected}` but got `{got}`{}",
-                signature(),
-                crate::any::out_of_range_note::<T>(&expected, &got, value)
-            ),
-        )
-    })
+    match T::from_any(value) {
+        Some(converted) => Ok(converted),
+        None => Err(argument_mismatch::<T>(value, index, name, signature)),
+    }
+}
+
+/// The error [`convert_arg`] returns, out of the calls' way.
+#[cold]
+#[inline(never)]
+fn argument_mismatch<'a, T: FromAny<'a>>(
+    value: AnyView<'_>,
+    index: usize,
+    name: &str,
+    signature: &dyn Fn() -> std::string::String,
+) -> Error {
+    let (expected, got) = (T::type_name(), value.type_name());
+    Error::new(
+        "TypeError",
+        format!(
+            "Mismatched type on argument #{index} when calling: `{name}{}`. Expected `{expected}` but got `{got}`{}",
+            signature(),
+            crate::any::out_of_range_note::<T>(&expected, &got, value)
+        ),
+    )
 }
 
 /// Checks a call's argument count, with the C++-style message on a mismatch.
