@@ -69,6 +69,13 @@ print("ok", "ffi" in sys.modules)
 
 #[test]
 fn python_calls_the_cdylib_on_our_runtime() {
+    let probe = python("import ffi, numpy");
+    assert!(
+        probe.status.success(),
+        "the interpreter cannot import ffi and numpy: set PYTHON to the one whose ffi package the \
+         build linked against\n{}",
+        String::from_utf8_lossy(&probe.stderr)
+    );
     let out = python(&script("ffi"));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
