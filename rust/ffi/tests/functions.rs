@@ -183,3 +183,27 @@ fn views_pass_borrowed_and_leave_counts_as_they_were() {
     assert_eq!(numel.invoke((tensor.view(),)).unwrap().cast::<i64>().unwrap(), 3);
     assert_eq!(tensor.as_object_ref_count(), 1);
 }
+
+#[test]
+fn a_stream_guard_sets_and_restores_the_current_stream() {
+    let device = ffi::Device::cuda(1);
+    assert!(ffi::env::current_stream(device).is_null());
+    let stream = 0x1234 as ffi::sys::TVMFFIStreamHandle;
+    {
+        let _guard = ffi::env::StreamGuard::new(device, stream).unwrap();
+        assert_eq!(ffi::env::current_stream(device), stream);
+        // A kernel called now sees it: a closure stands in for one.
+        let seen = Function::from_typed(move || ffi::env::current_stream(device) as usize as i64);
+        assert_eq!(seen.invoke(()).unwrap().cast::<i64>().unwrap(), 0x1234);
+        assert!(ffi::env::current_stream(ffi::Device::cuda(0)).is_null(), "per device");
+    }
+    assert!(ffi::env::current_stream(device).is_null(), "restored");
+    // Each thread has its own.
+    let _guard = ffi::env::StreamGuard::new(device, stream).unwrap();
+    std::thread::spawn(move || assert!(ffi::env::current_stream(device).is_null())).join().unwrap();
+}
+
+#[test]
+fn check_signals_passes_without_a_pending_signal() {
+    ffi::env::check_signals().unwrap();
+}
