@@ -21,6 +21,8 @@ pub struct StreamGuard {
 
 impl StreamGuard {
     /// Sets `stream` for `device` on this thread.
+    // The runtime stores the handle for kernels to read; nothing here dereferences it.
+    #[allow(clippy::not_unsafe_ptr_arg_deref)]
     pub fn new(device: Device, stream: sys::TVMFFIStreamHandle) -> Result<StreamGuard> {
         let mut previous = std::ptr::null_mut();
         let code = unsafe {

@@ -15,7 +15,7 @@
 //! * **Errors**: a raised error arrives as `Err(`[`Error`]`)` with kind, message and backtrace;
 //!   an `Err` or a panic inside a function called through the ABI is raised for the caller.
 //!   Panics never unwind across the C ABI.
-//! * **Environment** ([`env`]): the host's current stream for a device, a stream guard for Rust
+//! * **Environment** ([`env`](mod@env)): the host's current stream for a device, a stream guard for Rust
 //!   hosts, and signal checks for long loops.
 //! * **Exports**: [`export`] (`#[ffi::export]`) turns a Rust function into `__tvm_ffi_<name>`
 //!   with its metadata, so a `cdylib` crate is a kernel library Python, C++ and C load.
