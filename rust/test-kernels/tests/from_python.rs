@@ -8,13 +8,17 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-/// The cdylib cargo built for this test run (beside the test binary's directory).
+/// The cdylib cargo built for this test run: in the test binary's directory (`deps/`, where
+/// `cargo test` leaves it), else the profile directory above (where `cargo build` puts it).
 fn library() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
-    let profile_dir = exe.parent().and_then(|deps| deps.parent()).unwrap();
-    let path = profile_dir.join("libffi_test_kernels.so");
-    assert!(path.exists(), "{} was not built", path.display());
-    path
+    let deps = exe.parent().unwrap();
+    let candidates = [deps.to_path_buf(), deps.parent().unwrap().to_path_buf()];
+    candidates
+        .iter()
+        .map(|dir| dir.join("libffi_test_kernels.so"))
+        .find(|path| path.exists())
+        .unwrap_or_else(|| panic!("libffi_test_kernels.so was not built next to {}", exe.display()))
 }
 
 fn python(script: &str) -> std::process::Output {
