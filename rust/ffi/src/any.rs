@@ -264,6 +264,7 @@ impl<'a> AnyView<'a> {
     }
 
     /// The object held (an rvalue reference's target included), as a new reference.
+    #[inline]
     pub fn as_object(&self) -> Option<ObjectRef> {
         unsafe {
             if holds_object(self.raw.type_index) {

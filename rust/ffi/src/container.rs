@@ -42,11 +42,13 @@ impl Array {
         global!("ffi.Array")?.call(&args)?.cast()
     }
 
+    #[inline]
     fn cell(&self) -> &sys::TVMFFISeqCell {
         unsafe { &*self.0.cell::<sys::TVMFFISeqCell>() }
     }
 
     /// Number of elements.
+    #[inline]
     pub fn len(&self) -> usize {
         self.cell().size.max(0) as usize
     }
@@ -57,6 +59,7 @@ impl Array {
     }
 
     /// Element `i`, borrowed, or `None` past the end.
+    #[inline]
     pub fn get(&self, i: usize) -> Option<AnyView<'_>> {
         (i < self.len()).then(|| unsafe {
             AnyView::from_raw(*(self.cell().data as *const sys::TVMFFIAny).add(i))
@@ -64,6 +67,7 @@ impl Array {
     }
 
     /// The elements, borrowed.
+    #[inline]
     pub fn iter(&self) -> impl Iterator<Item = AnyView<'_>> + '_ {
         (0..self.len()).filter_map(move |i| self.get(i))
     }

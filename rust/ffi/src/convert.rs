@@ -285,6 +285,7 @@ impl<T: ObjectType> TypeName for T {
 
 impl<'a, T: ObjectType> FromAny<'a> for T {
     /// An object of type `T` or a descendant.
+    #[inline]
     fn from_any(value: AnyView<'a>) -> Option<Self> {
         T::from_object(value.as_object()?)
     }

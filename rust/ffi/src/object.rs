@@ -28,6 +28,7 @@ impl ObjectRef {
     /// # Safety
     /// `handle` must be a live object and the caller must own one strong reference to it, which
     /// passes to the result. Null gives `None`.
+    #[inline]
     pub unsafe fn from_raw(handle: sys::TVMFFIObjectHandle) -> Option<ObjectRef> {
         NonNull::new(handle as *mut sys::TVMFFIObject).map(|ptr| ObjectRef { ptr })
     }
@@ -36,6 +37,7 @@ impl ObjectRef {
     ///
     /// # Safety
     /// `handle` must be a live object (or null, giving `None`).
+    #[inline]
     pub unsafe fn from_borrowed(handle: sys::TVMFFIObjectHandle) -> Option<ObjectRef> {
         if !handle.is_null() {
             sys::TVMFFIObjectIncRef(handle);
@@ -44,11 +46,13 @@ impl ObjectRef {
     }
 
     /// The handle, still owned by `self`.
+    #[inline]
     pub fn as_raw(&self) -> sys::TVMFFIObjectHandle {
         self.ptr.as_ptr() as sys::TVMFFIObjectHandle
     }
 
     /// Gives up ownership: the caller now owns the strong reference.
+    #[inline]
     pub fn into_raw(self) -> sys::TVMFFIObjectHandle {
         let handle = self.as_raw();
         std::mem::forget(self);
@@ -56,6 +60,7 @@ impl ObjectRef {
     }
 
     /// The object's type index.
+    #[inline]
     pub fn type_index(&self) -> i32 {
         unsafe { (*self.ptr.as_ptr()).type_index }
     }
@@ -78,6 +83,7 @@ impl ObjectRef {
     }
 
     /// Whether the object's type is `type_index` or derives from it.
+    #[inline]
     pub fn is_instance_of(&self, type_index: i32) -> bool {
         is_instance(self.type_index(), type_index)
     }
@@ -86,12 +92,14 @@ impl ObjectRef {
     ///
     /// # Safety
     /// The object's cell must have type `T`.
+    #[inline]
     pub(crate) unsafe fn cell<T>(&self) -> *mut T {
         sys::object_cell::<T>(self.as_raw())
     }
 }
 
 impl Clone for ObjectRef {
+    #[inline]
     fn clone(&self) -> Self {
         unsafe { sys::TVMFFIObjectIncRef(self.as_raw()) };
         ObjectRef { ptr: self.ptr }
@@ -99,6 +107,7 @@ impl Clone for ObjectRef {
 }
 
 impl Drop for ObjectRef {
+    #[inline]
     fn drop(&mut self) {
         unsafe { sys::TVMFFIObjectDecRef(self.as_raw()) };
     }
@@ -120,6 +129,7 @@ pub fn type_key_of(type_index: i32) -> std::string::String {
 }
 
 /// Whether type `derived` is `base` or one of its descendants (by the runtime's type table).
+#[inline]
 pub fn is_instance(derived: i32, base: i32) -> bool {
     if derived == base {
         return true;
@@ -173,6 +183,7 @@ pub trait ObjectType: Sized {
     fn as_object(&self) -> &ObjectRef;
 
     /// Wraps `obj` when its type is `TYPE_INDEX` or derives from it.
+    #[inline]
     fn from_object(obj: ObjectRef) -> Option<Self> {
         if obj.is_instance_of(Self::TYPE_INDEX) {
             Some(Self::from_object_unchecked(obj))
@@ -206,6 +217,7 @@ macro_rules! object_wrapper {
             const TYPE_INDEX: i32 = $index;
             const TYPE_NAME: &'static str = $type_name;
             const TYPE_KEY: &'static str = $type_key;
+            #[inline]
             fn from_object_unchecked(obj: $crate::object::ObjectRef) -> Self {
                 $name(obj)
             }
