@@ -49,35 +49,63 @@ struct Signature {
 
 fn expand(attr: TokenStream, item: TokenStream) -> Result<String, String> {
     let sig = scan_function(item)?;
+    let options = options(attr)?;
     let export_name =
-        export_name(attr)?.unwrap_or_else(|| sig.fn_name.trim_start_matches("r#").to_string());
+        options.name.unwrap_or_else(|| sig.fn_name.trim_start_matches("r#").to_string());
     if !export_name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
         return Err(format!(
             "the export name {export_name:?} must be ASCII letters, digits and `_`: \
              choose one with `#[ffi::export(name = \"...\")]`"
         ));
     }
-    Ok(generate(&sig, &export_name))
+    let generated = generate(&sig, &export_name);
+    // The generated code names the crate `::ffi`; a crate depending on it under another name
+    // says which (`crate = "my_ffi"`).
+    Ok(match options.krate {
+        // `::std::ffi::` (c_void, c_int) stays: only the paths into this crate change.
+        Some(krate) => generated
+            .replace("::std::ffi::", "\u{0}")
+            .replace("::ffi::", &format!("::{krate}::"))
+            .replace('\u{0}', "::std::ffi::"),
+        None => generated,
+    })
 }
 
-/// `name = "..."`, or nothing.
-fn export_name(attr: TokenStream) -> Result<Option<String>, String> {
+/// The attribute's options: `name = "..."` and `crate = "..."`, comma-separated.
+#[derive(Default)]
+struct Options {
+    name: Option<String>,
+    krate: Option<String>,
+}
+
+fn options(attr: TokenStream) -> Result<Options, String> {
+    const USAGE: &str = "expected `#[ffi::export]`, `#[ffi::export(name = \"...\")]` or \
+                         `#[ffi::export(crate = \"...\")]`";
     let tokens: Vec<TokenTree> = attr.into_iter().collect();
-    if tokens.is_empty() {
-        return Ok(None);
-    }
-    match tokens.as_slice() {
-        [TokenTree::Ident(key), TokenTree::Punct(eq), TokenTree::Literal(value)]
-            if key.to_string() == "name" && eq.as_char() == '=' =>
-        {
-            let name = unquote(&value.to_string()).ok_or("`name` takes a string literal")?;
-            if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-                return Err(format!("export name {name:?} must be letters, digits and `_`"));
+    let mut options = Options::default();
+    for option in tokens.split(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ',')) {
+        let (key, value) = match option {
+            [] => continue,
+            [TokenTree::Ident(key), TokenTree::Punct(eq), TokenTree::Literal(value)]
+                if eq.as_char() == '=' =>
+            {
+                let value = unquote(&value.to_string())
+                    .ok_or_else(|| format!("`{key}` takes a string literal"))?;
+                (key.to_string(), value)
             }
-            Ok(Some(name))
+            _ => return Err(USAGE.into()),
+        };
+        let identifier =
+            !value.is_empty() && value.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        match key.as_str() {
+            "name" if identifier => options.name = Some(value),
+            "name" => return Err(format!("export name {value:?} must be letters, digits and `_`")),
+            "crate" if identifier => options.krate = Some(value),
+            "crate" => return Err(format!("crate name {value:?} must be letters, digits and `_`")),
+            _ => return Err(USAGE.into()),
         }
-        _ => Err("expected `#[ffi::export]` or `#[ffi::export(name = \"...\")]`".into()),
     }
+    Ok(options)
 }
 
 /// The text of a plain string literal `"..."` (escapes other than `\"` and `\\` refused).
@@ -321,22 +349,31 @@ fn scan_param(tokens: Vec<TokenTree>, index: usize) -> Result<Param, String> {
 
 /// Whether a parameter's type (as token text) is an `Option`.
 fn is_option(ty: &str) -> bool {
-    let compact: String = ty.chars().filter(|c| !c.is_whitespace()).collect();
+    let compact = compact(ty);
     ["Option<", "std::option::Option<", "::std::option::Option<", "core::option::Option<"]
         .iter()
         .any(|prefix| compact.starts_with(prefix))
 }
 
-/// Whether a parameter's type (as token text, tokens separated by spaces) is `&str` or
-/// `&'_ str` (a longer-lived `&'static str` cannot borrow from a call's argument).
+/// The token text of a type without whitespace (how `to_string` spaces tokens varies).
+fn compact(ty: &str) -> String {
+    ty.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// Whether a parameter's type is `&str` or `&'_ str` (a longer-lived `&'static str` cannot
+/// borrow from a call's argument).
 fn is_str_ref(ty: &str) -> bool {
-    let tokens: Vec<&str> = ty.split_whitespace().collect();
-    matches!(tokens.as_slice(), ["&", "str"] | ["&", "'_", "str"])
+    matches!(compact(ty).as_str(), "&str" | "&'_str")
+}
+
+/// Whether a parameter's type is `Option<&str>`.
+fn is_optional_str_ref(ty: &str) -> bool {
+    matches!(compact(ty).as_str(), "Option<&str>" | "Option<&'_str>")
 }
 
 /// Whether a parameter's type (as token text) is a tensor view (made writable when bound `mut`).
 fn is_tensor_view(ty: &str) -> bool {
-    ty.split_whitespace().any(|t| t == "TensorView")
+    ty.split(|c: char| !(c.is_alphanumeric() || c == '_')).any(|word| word == "TensorView")
 }
 
 /// A Rust string literal holding `text`.
@@ -351,7 +388,13 @@ fn generate(sig: &Signature, export: &str) -> String {
         .params
         .iter()
         .map(|p| {
-            let ty = if is_str_ref(&p.ty) { "::std::string::String" } else { p.ty.as_str() };
+            let ty = if is_str_ref(&p.ty) {
+                "::std::string::String"
+            } else if is_optional_str_ref(&p.ty) {
+                "::std::option::Option<::std::string::String>"
+            } else {
+                p.ty.as_str()
+            };
             format!(
                 "::ffi::export::Param {{ name: {name}, type_name: <{ty} as ::ffi::TypeName>::type_name(), \
                  type_schema: <{ty} as ::ffi::TypeName>::type_schema() }}",
@@ -369,7 +412,13 @@ fn generate(sig: &Signature, export: &str) -> String {
             let convert = format!(
                 "::ffi::export::convert_arg(__ffi_args, {k}, {export_lit}, &__ffi_signature)?"
             );
-            if is_str_ref(&p.ty) {
+            if is_optional_str_ref(&p.ty) {
+                // `Option<&str>`: an owned Option<String>, lent for the call.
+                format!(
+                    "let __ffi_o{k}: ::std::option::Option<::std::string::String> = {convert};\n\
+                     let __ffi_a{k}: ::std::option::Option<&str> = __ffi_o{k}.as_deref();\n"
+                )
+            } else if is_str_ref(&p.ty) {
                 // `&str`: converted to an owned String, lent for the call.
                 format!(
                     "let __ffi_o{k}: ::std::string::String = {convert};\n\

@@ -82,7 +82,8 @@ pub use tensor::{Element, Tensor, TensorView};
 /// or panic raised for the caller), `__tvm_ffi__metadata_add_one` (signature, types and
 /// parameter names, so Python shows `add_one(x: Tensor, y: Tensor) -> void` and takes keywords)
 /// and, when the function has doc comments, `__tvm_ffi__doc_add_one`.
-/// `#[ffi::export(name = "other")]` exports under another name.
+/// `#[ffi::export(name = "other")]` exports under another name; `#[ffi::export(crate =
+/// "my_ffi")]` names this crate where a dependency renamed it.
 ///
 /// What one C symbol cannot express is refused at compile time, with the reason:
 ///
@@ -118,7 +119,8 @@ pub use tensor::{Element, Tensor, TensorView};
 /// checked that no other tensor argument shares its memory (a `ValueError` otherwise); other
 /// views are read-only. Rust never holds a mutable and a shared slice of the same memory.
 ///
-/// Parameters take any [`FromAny`] type (`i64`, `f64`, `bool`, `&str`, `std::string::String`,
+/// Parameters take any [`FromAny`] type (`i64`, `f64`, `bool`, `&str`, `Option<&str>`,
+/// `std::string::String`,
 /// [`TensorView`], [`Tensor`], [`Function`], `Option<T>`, `Vec<T>`, [`Any`], ...); the result
 /// is any [`IntoAny`] type or `Result` of one (`()` returns None). Trailing `Option<T>`
 /// parameters may be omitted by callers (they receive `None`). A panic becomes a

@@ -3,6 +3,9 @@
 
 use ffi::{Any, Function, ObjectRef, Tensor, TensorView};
 
+// The crate under another name, as a dependency renamed in Cargo.toml would be.
+extern crate ffi as renamed_ffi;
+
 /// Greets `name`, `times` times.
 #[ffi::export]
 fn greet(name: &str, times: Option<i64>) -> String {
@@ -54,6 +57,12 @@ const fn constant_name() -> &'static str {
 #[cfg(any())] // never compiled: neither are its exports (which would not compile without it)
 fn compiled_out() -> i64 {
     0
+}
+
+/// Says hello to `name`, or to the world.
+#[ffi::export(crate = "renamed_ffi", name = "hello")]
+fn hello_who(name: Option<&str>) -> String {
+    format!("hello {}", name.unwrap_or("world"))
 }
 
 #[ffi::export]
@@ -201,6 +210,16 @@ fn const_functions_and_static_strings_export() {
     let f = wrap(__tvm_ffi_constant_name);
     assert_eq!(f.invoke(()).unwrap().cast::<String>().unwrap(), "constant");
     assert!(metadata(__tvm_ffi__metadata_constant_name).contains(r#""return_type": "str""#));
+}
+
+#[test]
+fn optional_str_parameters_and_a_renamed_crate() {
+    let hello = wrap(__tvm_ffi_hello);
+    assert_eq!(hello.invoke(("rust",)).unwrap().cast::<String>().unwrap(), "hello rust");
+    assert_eq!(hello.invoke(()).unwrap().cast::<String>().unwrap(), "hello world");
+    assert_eq!(hello.invoke((None::<i64>,)).unwrap().cast::<String>().unwrap(), "hello world");
+    let text = metadata(__tvm_ffi__metadata_hello);
+    assert!(text.contains(r#""signature": "hello(0: Optional<str>) -> str""#), "{text}");
 }
 
 #[test]
