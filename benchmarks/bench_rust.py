@@ -2,7 +2,7 @@
 benchmarks/kernels.cc (built with the headers) and their twins in benchmarks/rust_kernels
 (#[ffi::export], cargo --release), called from Python with the same arguments, on our runtime
 (`ffi`) and on the reference's (`tvm_ffi`), which loads the same two libraries. Instructions per
-call counted by callgrind ((Ir of 2N calls - Ir of N calls) / N, so start-up cancels).
+call counted by callgrind (callgrind.py).
 
 Usage: python benchmarks/bench_rust.py [--calls N]
 
@@ -15,7 +15,8 @@ import argparse
 import os
 import subprocess
 import sys
-import tempfile
+
+import callgrind
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(ROOT, "build", "bench", "rust")
@@ -49,34 +50,12 @@ def build_rust() -> str:
     return os.path.join(BUILD, "release", "libbench_rust_kernels.so")
 
 
-def instructions(package: str, library: str, stmt: str, calls: int) -> int:
-    code = (
-        f"import numpy as np, {package} as pkg\n"
-        f"f = pkg.load_module({library!r}); a = np.zeros(4, np.float32); l3 = [1, 2, 3]\n"
-        f"for _ in range({calls}): {stmt}\n"
-    )
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "callgrind.out")
-        subprocess.check_call(
-            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"]
-            + [sys.executable, "-c", code],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            # One hash seed and one BLAS thread: otherwise dict layouts and thread start-up vary
-            # the count from run to run.
-            env=dict(os.environ, PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1"),
-        )
-        with open(out) as f:
-            for line in f:
-                if line.startswith(("summary:", "totals:")):
-                    return int(line.split()[1])
-    raise RuntimeError("no callgrind summary")
-
-
 def per_call(package: str, library: str, stmt: str, calls: int) -> float:
-    one = instructions(package, library, stmt, calls)
-    two = instructions(package, library, stmt, 2 * calls)
-    return (two - one) / calls
+    setup = (
+        f"import numpy as np, {package} as pkg\n"
+        f"f = pkg.load_module({library!r}); a = np.zeros(4, np.float32); l3 = [1, 2, 3]"
+    )
+    return callgrind.per_call(sys.executable, setup, stmt, calls)
 
 
 def main() -> int:

@@ -1,6 +1,6 @@
 """What nanobind's stable ABI (abi3) costs a call: benchmarks/nb_baseline.cc built twice for one
 CPython 3.12+ interpreter, for its own version and for the stable ABI, and each row's instructions
-per call counted by callgrind ((Ir of 2N calls - Ir of N calls) / N, so start-up cancels).
+per call counted by callgrind (callgrind.py).
 
 Usage: python benchmarks/bench_stable_abi.py [--python PY] [--calls N]
 
@@ -14,7 +14,8 @@ import glob
 import os
 import subprocess
 import sys
-import tempfile
+
+import callgrind
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(ROOT, "build", "bench", "stable_abi")
@@ -46,25 +47,6 @@ def build(python: str, stable: bool) -> str:
     return module
 
 
-def instructions(python: str, module_dir: str, stmt: str, calls: int) -> int:
-    code = (
-        f"import sys; sys.path.insert(0, {module_dir!r}); import nb_baseline as f; l3 = [1, 2, 3]\n"
-        f"for _ in range({calls}): {stmt}\n"
-    )
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "callgrind.out")
-        subprocess.check_call(
-            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", python, "-c", code],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        with open(out) as f:
-            for line in f:
-                if line.startswith("summary:") or line.startswith("totals:"):
-                    return int(line.split()[1])
-    raise RuntimeError("no callgrind summary")
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--python", default=sys.executable)
@@ -76,10 +58,11 @@ def main() -> int:
     for name, stmt in ROWS:
         per_call = {}
         for stable, module_dir in dirs.items():
-            n = args.calls
-            one = instructions(args.python, module_dir, stmt, n)
-            two = instructions(args.python, module_dir, stmt, 2 * n)
-            per_call[stable] = (two - one) / n
+            setup = (
+                f"import sys; sys.path.insert(0, {module_dir!r}); import nb_baseline as f\n"
+                "l3 = [1, 2, 3]"
+            )
+            per_call[stable] = callgrind.per_call(args.python, setup, stmt, args.calls)
         full, abi3 = per_call[False], per_call[True]
         print(f"| {name} | {full:,.0f} | {abi3:,.0f} | {abi3 / full:.2f} |")
     return 0

@@ -42,6 +42,12 @@ pub struct AnyView<'a> {
     _borrow: PhantomData<&'a ()>,
 }
 
+/// `values` seen as views, in place: `Any` and `AnyView` share one layout.
+#[inline]
+pub(crate) fn views_of(values: &[Any]) -> &[AnyView<'_>] {
+    unsafe { std::slice::from_raw_parts(values.as_ptr() as *const AnyView<'_>, values.len()) }
+}
+
 #[inline]
 fn holds_object(type_index: i32) -> bool {
     type_index >= sys::kTVMFFIStaticObjectBegin
@@ -105,6 +111,12 @@ impl Any {
     /// A view borrowing this value.
     pub fn view(&self) -> AnyView<'_> {
         AnyView { raw: self.raw, _borrow: PhantomData }
+    }
+
+    /// This value seen as a view in place (not a copy: a small string's bytes, which live in
+    /// the value itself, may be borrowed from it for as long as `self`).
+    pub(crate) fn as_view(&self) -> &AnyView<'_> {
+        &views_of(std::slice::from_ref(self))[0]
     }
 
     /// The type index of what the value holds.

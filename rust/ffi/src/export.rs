@@ -1,11 +1,10 @@
 //! What `#[ffi::export]` expands to calls: argument checks, metadata and the safe-call frame.
 //! Not a public interface: the macro and this module change together.
 
-use std::borrow::Cow;
-
 use crate::any::{AnyView, FromAny};
 use crate::error::{Error, Result};
-pub use crate::function::{convert_arg, safe_call, IntoCallResult};
+use crate::function::signature_of;
+pub use crate::function::{convert_arg, fill_optional, safe_call, IntoCallResult};
 use crate::tensor::TensorView;
 
 /// One parameter of an exported function: its name, type name and type schema.
@@ -20,53 +19,7 @@ pub struct Param {
 
 /// `(0: int, 1: Tensor) -> void`: the signature after an export's name, as C++ prints it.
 pub fn signature(params: &[Param], return_type: &str) -> std::string::String {
-    let parts: Vec<std::string::String> =
-        params.iter().enumerate().map(|(i, p)| format!("{i}: {}", p.type_name)).collect();
-    format!("({}) -> {}", parts.join(", "), return_type)
-}
-
-/// The arguments with omitted trailing optional ones filled in as None: between `required` and
-/// `total` arguments are accepted (a `TypeError` naming the function otherwise).
-#[inline]
-pub fn fill_optional<'a>(
-    args: &'a [AnyView<'a>],
-    required: usize,
-    total: usize,
-    name: &str,
-    signature: &dyn Fn() -> std::string::String,
-) -> Result<Cow<'a, [AnyView<'a>]>> {
-    if args.len() == total {
-        Ok(Cow::Borrowed(args))
-    } else {
-        fill_or_refuse(args, required, total, name, signature)
-    }
-}
-
-/// [`fill_optional`] when arguments are missing or too many, out of the calls' way.
-#[cold]
-#[inline(never)]
-fn fill_or_refuse<'a>(
-    args: &'a [AnyView<'a>],
-    required: usize,
-    total: usize,
-    name: &str,
-    signature: &dyn Fn() -> std::string::String,
-) -> Result<Cow<'a, [AnyView<'a>]>> {
-    if args.len() < required || args.len() > total {
-        let expected =
-            if required == total { format!("{total}") } else { format!("{required} to {total}") };
-        return Err(Error::new(
-            "TypeError",
-            format!(
-                "Mismatched number of arguments when calling: `{name}{}`. Expected {expected} but got {} arguments",
-                signature(),
-                args.len()
-            ),
-        ));
-    }
-    let mut filled = args.to_vec();
-    filled.resize(total, AnyView::none());
-    Ok(Cow::Owned(filled))
+    signature_of(params.iter().map(|p| p.type_name.as_str()), return_type)
 }
 
 /// A JSON string literal of `text`.

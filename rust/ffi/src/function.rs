@@ -11,6 +11,7 @@
 //! # Ok::<(), ffi::Error>(())
 //! ```
 
+use std::borrow::Cow;
 use std::ffi::{c_int, c_void};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -30,10 +31,7 @@ object_wrapper!(
 impl Function {
     /// Calls the function with `args` (borrowed for the call).
     pub fn call(&self, args: &[Any]) -> Result<Any> {
-        // Any and AnyView share the raw layout; the callee only borrows the arguments.
-        let views =
-            unsafe { std::slice::from_raw_parts(args.as_ptr() as *const AnyView<'_>, args.len()) };
-        self.call_views(views)
+        self.call_views(crate::any::views_of(args))
     }
 
     /// Calls the function with borrowed views as arguments.
@@ -57,11 +55,7 @@ impl Function {
     /// values and references to objects are passed as values; [`crate::TensorView`]s and
     /// [`AnyView`]s are passed borrowed, for the call only.
     pub fn invoke<'a, A: IntoArgs<'a>>(&self, args: A) -> Result<Any> {
-        let args = args.into_args();
-        // Arg is a transparent Any; the callee only borrows the arguments.
-        let views =
-            unsafe { std::slice::from_raw_parts(args.as_ptr() as *const AnyView<'_>, args.len()) };
-        self.call_views(views)
+        self.call(Arg::values(&args.into_args()))
     }
 
     /// A function calling `f` with the arguments as borrowed views.
@@ -233,6 +227,11 @@ impl<'a> Arg<'a> {
     pub(crate) unsafe fn borrowed(raw: sys::TVMFFIAny) -> Arg<'a> {
         Arg::owned(Any::from_raw(raw))
     }
+
+    /// The arguments' values, in place (an `Arg` is its `Any`).
+    fn values<'s>(args: &'s [Arg<'a>]) -> &'s [Any] {
+        unsafe { std::slice::from_raw_parts(args.as_ptr() as *const Any, args.len()) }
+    }
 }
 
 /// What [`Function::invoke`] takes as one argument: any [`IntoAny`] value, or a view borrowed
@@ -345,23 +344,58 @@ fn argument_mismatch<'a, T: FromAny<'a>>(
     )
 }
 
-/// Checks a call's argument count, with the C++-style message on a mismatch.
-pub(crate) fn check_arg_count(
-    got: usize,
-    expected: usize,
+/// The arguments with omitted trailing optional ones filled in as None: between `required` and
+/// `total` arguments are accepted (a `TypeError` naming the function otherwise).
+#[inline]
+pub fn fill_optional<'a>(
+    args: &'a [AnyView<'a>],
+    required: usize,
+    total: usize,
     name: &str,
     signature: &dyn Fn() -> std::string::String,
-) -> Result<()> {
-    if got == expected {
-        return Ok(());
+) -> Result<Cow<'a, [AnyView<'a>]>> {
+    if args.len() == total {
+        Ok(Cow::Borrowed(args))
+    } else {
+        fill_or_refuse(args, required, total, name, signature)
     }
-    Err(Error::new(
-        "TypeError",
-        format!(
-            "Mismatched number of arguments when calling: `{name}{}`. Expected {expected} but got {got} arguments",
-            signature()
-        ),
-    ))
+}
+
+/// [`fill_optional`] when arguments are missing or too many, out of the calls' way.
+#[cold]
+#[inline(never)]
+fn fill_or_refuse<'a>(
+    args: &'a [AnyView<'a>],
+    required: usize,
+    total: usize,
+    name: &str,
+    signature: &dyn Fn() -> std::string::String,
+) -> Result<Cow<'a, [AnyView<'a>]>> {
+    if args.len() < required || args.len() > total {
+        let expected =
+            if required == total { format!("{total}") } else { format!("{required} to {total}") };
+        return Err(Error::new(
+            "TypeError",
+            format!(
+                "Mismatched number of arguments when calling: `{name}{}`. Expected {expected} but got {} arguments",
+                signature(),
+                args.len()
+            ),
+        ));
+    }
+    let mut filled = args.to_vec();
+    filled.resize(total, AnyView::none());
+    Ok(Cow::Owned(filled))
+}
+
+/// `(0: int, 1: Tensor) -> void` from the parameters' type names and the return type's.
+pub(crate) fn signature_of<'n>(
+    type_names: impl Iterator<Item = &'n str>,
+    return_type: &str,
+) -> std::string::String {
+    let parts: Vec<std::string::String> =
+        type_names.enumerate().map(|(i, name)| format!("{i}: {name}")).collect();
+    format!("({}) -> {}", parts.join(", "), return_type)
 }
 
 macro_rules! tuples {
@@ -382,11 +416,11 @@ macro_rules! tuples {
             #[allow(unused_variables)]
             fn call_typed(&self, args: &[AnyView<'_>]) -> Result<Any> {
                 let signature = || {
-                    let params: Vec<std::string::String> = vec![$(format!("{}: {}", $i, <$a as TypeName>::type_name())),*];
-                    format!("({}) -> {}", params.join(", "), Ret::return_type_name())
+                    let names: Vec<std::string::String> = vec![$(<$a as TypeName>::type_name()),*];
+                    signature_of(names.iter().map(std::string::String::as_str), &Ret::return_type_name())
                 };
                 const COUNT: usize = 0 $(+ { let _ = $i; 1 })*;
-                check_arg_count(args.len(), COUNT, "<closure>", &signature)?;
+                fill_optional(args, COUNT, COUNT, "<closure>", &signature)?;
                 (self)($(convert_arg::<$a>(args, $i, "<closure>", &signature)?),*).into_call_result()
             }
         }

@@ -45,7 +45,7 @@ impl String {
 
     /// The text's bytes.
     pub fn as_bytes(&self) -> &[u8] {
-        self.0.view_bytes(|v| v.str_bytes())
+        self.0.as_view().str_bytes().unwrap_or(&[])
     }
 
     /// The length in bytes.
@@ -67,7 +67,7 @@ impl Bytes {
 
     /// The bytes.
     pub fn as_bytes(&self) -> &[u8] {
-        self.0.view_bytes(|v| v.bytes_content())
+        self.0.as_view().bytes_content().unwrap_or(&[])
     }
 
     /// The length.
@@ -78,19 +78,6 @@ impl Bytes {
     /// Whether it is empty.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
-    }
-}
-
-impl Any {
-    /// The bytes `read` finds in this value, borrowed from `self` (whose small-string payload
-    /// the slice may point into).
-    fn view_bytes<'s>(
-        &'s self,
-        read: impl FnOnce(&'s AnyView<'s>) -> Option<&'s [u8]>,
-    ) -> &'s [u8] {
-        // Any and AnyView share one layout; the view borrows `self` in place.
-        let view: &'s AnyView<'s> = unsafe { &*(self as *const Any as *const AnyView<'s>) };
-        read(view).unwrap_or(&[])
     }
 }
 

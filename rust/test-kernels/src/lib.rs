@@ -6,7 +6,6 @@
 //! ways, objects kept and returned, Rust-owned buffers handed to the host (`make_tensor`, with
 //! `live_buffers` counting the buffers not yet freed) and allocations through the host's
 //! allocator (`alloc_tensor`).
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -353,63 +352,38 @@ fn sum_f32(x: TensorView) -> ffi::Result<f64> {
     Ok(x.as_slice::<f32>()?.iter().map(|&v| v as f64).sum())
 }
 
-// Rust buffers handed to hosts by `make_tensor`, tracked by address: the allocator below sees the
-// buffer freed when its Vec is dropped (by the tensor's deleter, in whatever language held it
-// last). Lock-free, as an allocator must be: a fixed table of addresses (0: a free slot).
-const SLOTS: usize = 256;
-static TRACKED: [AtomicUsize; SLOTS] = [const { AtomicUsize::new(0) }; SLOTS];
-/// Tracked buffers not yet freed.
+/// Buffers handed to hosts by `make_tensor` and `make_matrix` not yet dropped.
 static LIVE: AtomicUsize = AtomicUsize::new(0);
-/// Tracked buffers freed so far.
+/// Those dropped so far.
 static FREED: AtomicUsize = AtomicUsize::new(0);
 
-/// Starts tracking the buffer at `address`; false when the table is full.
-fn track(address: usize) -> bool {
-    for slot in &TRACKED {
-        if slot.compare_exchange(0, address, Ordering::AcqRel, Ordering::Relaxed).is_ok() {
+/// A Vec whose drop is counted (by the tensor's deleter, in whatever language held it last).
+/// An empty Vec owns no allocation and is not counted.
+struct CountedBuffer<T>(Vec<T>);
+
+impl<T> CountedBuffer<T> {
+    fn new(data: Vec<T>) -> Self {
+        if data.capacity() > 0 {
             LIVE.fetch_add(1, Ordering::AcqRel);
-            return true;
         }
+        CountedBuffer(data)
     }
-    false
 }
 
-/// Called for every deallocation: counts a tracked buffer as freed.
-fn untrack(address: usize) {
-    if LIVE.load(Ordering::Acquire) == 0 {
-        return;
+impl<T> AsMut<[T]> for CountedBuffer<T> {
+    fn as_mut(&mut self) -> &mut [T] {
+        &mut self.0
     }
-    for slot in &TRACKED {
-        if slot.compare_exchange(address, 0, Ordering::AcqRel, Ordering::Relaxed).is_ok() {
+}
+
+impl<T> Drop for CountedBuffer<T> {
+    fn drop(&mut self) {
+        if self.0.capacity() > 0 {
             LIVE.fetch_sub(1, Ordering::AcqRel);
             FREED.fetch_add(1, Ordering::AcqRel);
-            return;
         }
     }
 }
-
-/// The system allocator, telling `untrack` of every deallocation.
-struct TrackingAllocator;
-
-unsafe impl GlobalAlloc for TrackingAllocator {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        System.alloc(layout)
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        System.alloc_zeroed(layout)
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        untrack(ptr as usize);
-        System.dealloc(ptr, layout)
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        untrack(ptr as usize);
-        System.realloc(ptr, layout, new_size)
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: TrackingAllocator = TrackingAllocator;
 
 /// A float32 tensor `[0, 1, ..., n - 1]` over a Rust `Vec` (no copy), freed when the last holder
 /// lets go. `like`, when given, only makes the call its framework's: the result comes back as
@@ -418,10 +392,7 @@ static ALLOCATOR: TrackingAllocator = TrackingAllocator;
 fn make_tensor(n: i64, like: Option<TensorView>) -> ffi::Result<Tensor> {
     let _ = like;
     let data: Vec<f32> = (0..n).map(|i| i as f32).collect();
-    let address = data.as_ptr() as usize;
-    // An empty Vec owns no allocation: nothing to track.
-    ffi::ensure!(data.capacity() == 0 || track(address), RuntimeError, "too many live buffers");
-    Tensor::from_vec(data, &[n])
+    Tensor::from_buffer(CountedBuffer::new(data), &[n])
 }
 
 /// A float64 `rows` x `cols` tensor over a Rust `Vec` holding `10 * row + col`.
@@ -429,9 +400,7 @@ fn make_tensor(n: i64, like: Option<TensorView>) -> ffi::Result<Tensor> {
 fn make_matrix(rows: i64, cols: i64) -> ffi::Result<Tensor> {
     let data: Vec<f64> =
         (0..rows).flat_map(|r| (0..cols).map(move |c| (10 * r + c) as f64)).collect();
-    let address = data.as_ptr() as usize;
-    ffi::ensure!(data.capacity() == 0 || track(address), RuntimeError, "too many live buffers");
-    Tensor::from_vec(data, &[rows, cols])
+    Tensor::from_buffer(CountedBuffer::new(data), &[rows, cols])
 }
 
 /// How many buffers `make_tensor` and `make_matrix` handed out are still alive, and how many
